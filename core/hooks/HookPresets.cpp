@@ -1,0 +1,80 @@
+#include "hooks/HookPresets.h"
+#include <cmath>
+
+namespace sb {
+
+QString effectiveResetPath(const ServerSpec &server)
+{
+    if (!server.reset.path.isEmpty())
+        return server.reset.path;
+    switch (server.flavor) {
+    case Flavor::Sglang: {
+        // SGLang waits up to `timeout` seconds for the server to go idle; keep it well inside
+        // our own HTTP timeout so a busy server answers 400 instead of us timing out.
+        const int wait = std::max(0, int(std::floor(server.reset.timeoutS / 2)));
+        return QStringLiteral("/flush_cache?timeout=%1").arg(wait);
+    }
+    case Flavor::Vllm:
+    case Flavor::Trtllm: // stock trtllm-serve has none; validation warns, the call records 404
+    case Flavor::Openai:
+        return QStringLiteral("/reset_prefix_cache");
+    }
+    return QStringLiteral("/reset_prefix_cache");
+}
+
+QString effectiveProfilerStartPath(const ServerSpec &server)
+{
+    return server.profiler.startPath.isEmpty() ? QStringLiteral("/start_profile") : server.profiler.startPath;
+}
+
+QString effectiveProfilerStopPath(const ServerSpec &server)
+{
+    return server.profiler.stopPath.isEmpty() ? QStringLiteral("/stop_profile") : server.profiler.stopPath;
+}
+
+std::optional<QJsonObject> effectiveProfilerStartBody(const ServerSpec &server)
+{
+    std::optional<QJsonObject> body = server.profiler.startBody;
+    const bool takesOutputDir = server.flavor == Flavor::Sglang || server.flavor == Flavor::Trtllm;
+    if (takesOutputDir && !server.profiler.traceDir.isEmpty()) {
+        if (!body)
+            body = QJsonObject();
+        if (!body->contains(QStringLiteral("output_dir")))
+            body->insert(QStringLiteral("output_dir"), server.profiler.traceDir);
+    }
+    return body;
+}
+
+QString routeMissingHint(Flavor flavor, const QString &hook)
+{
+    const bool reset = hook == QLatin1String("reset_kv_cache");
+    switch (flavor) {
+    case Flavor::Vllm:
+        return reset ? QStringLiteral("vLLM serves /reset_prefix_cache only with VLLM_SERVER_DEV_MODE=1; restart it with that set")
+                     : QStringLiteral("vLLM serves /start_profile and /stop_profile only when a profiler is configured (e.g. --profiler-config or VLLM_TORCH_PROFILER_DIR)");
+    case Flavor::Trtllm:
+        return reset ? QStringLiteral("stock trtllm-serve has no cache-reset route; disable KV block reuse (enable_block_reuse: false) or restart the server between cells")
+                     : QStringLiteral("this trtllm-serve build has no profiler routes (they arrive with TensorRT-LLM PR #13872)");
+    case Flavor::Sglang:
+        return reset ? QStringLiteral("SGLang serves /flush_cache; check the path and the server version")
+                     : QStringLiteral("SGLang serves /start_profile and /stop_profile; check the paths and the server version");
+    case Flavor::Openai:
+        return QStringLiteral("this server has no such route; check the path or disable the hook");
+    }
+    return {};
+}
+
+QString checkHookPath(const QString &path)
+{
+    if (path.isEmpty())
+        return QStringLiteral("expected a path starting with '/'");
+    if (path.contains(QLatin1String("://")))
+        return QStringLiteral("expected a relative path (no scheme or host); hooks go to the server's own origin");
+    if (!path.startsWith(QLatin1Char('/')))
+        return QStringLiteral("expected a path starting with '/'");
+    if (path.contains(QLatin1Char(' ')) || path.contains(QLatin1Char('#')))
+        return QStringLiteral("expected a path without spaces or fragments");
+    return {};
+}
+
+} // namespace sb

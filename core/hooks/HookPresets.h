@@ -1,0 +1,23 @@
+#pragma once
+// Flavor presets for control routes (DESIGN.md §2) and the hints shown when a route is missing.
+#include "spec/SweepSpec.h"
+
+namespace sb {
+
+// Path actually called for the reset hook: the spec's path, or the flavor preset when empty.
+QString effectiveResetPath(const ServerSpec &server);
+QString effectiveProfilerStartPath(const ServerSpec &server);
+QString effectiveProfilerStopPath(const ServerSpec &server);
+// The JSON body sent to start_profile, if any: the spec's start_body, with `output_dir`
+// filled from trace_dir for sglang/trtllm when only the latter is given.
+std::optional<QJsonObject> effectiveProfilerStartBody(const ServerSpec &server);
+
+// Hint for a 404 on a hook route ("route_missing"), per flavor. `hook` is
+// "reset_kv_cache", "profiler_start" or "profiler_stop".
+QString routeMissingHint(Flavor flavor, const QString &hook);
+
+// Checks a relative hook path: must start with '/', must not contain "://". Returns an error
+// message or an empty string.
+QString checkHookPath(const QString &path);
+
+} // namespace sb

@@ -1,0 +1,226 @@
+#include "results/Results.h"
+#include <QJsonArray>
+#include <cmath>
+#include <limits>
+
+namespace sb {
+
+namespace {
+struct StatField {
+    const char *name;
+    double MetricStats::*member;
+};
+const StatField kStatFields[] = {
+    {"avg", &MetricStats::avg}, {"min", &MetricStats::min}, {"max", &MetricStats::max}, {"std", &MetricStats::std},
+    {"p1", &MetricStats::p1},   {"p5", &MetricStats::p5},   {"p10", &MetricStats::p10}, {"p25", &MetricStats::p25},
+    {"p50", &MetricStats::p50}, {"p75", &MetricStats::p75}, {"p90", &MetricStats::p90}, {"p95", &MetricStats::p95},
+    {"p99", &MetricStats::p99},
+};
+
+QString isoUtc(const QDateTime &t) { return t.isValid() ? t.toUTC().toString(Qt::ISODateWithMs) : QString(); }
+QDateTime fromIso(const QJsonValue &v) { return QDateTime::fromString(v.toString(), Qt::ISODateWithMs); }
+
+template <typename T>
+QJsonObject mapToJson(const QMap<QString, T> &m)
+{
+    QJsonObject o;
+    for (auto it = m.cbegin(); it != m.cend(); ++it)
+        o.insert(it.key(), it.value());
+    return o;
+}
+} // namespace
+
+double MetricStats::value(const QString &stat) const
+{
+    if (stat == QLatin1String("count"))
+        return double(count);
+    for (const auto &f : kStatFields)
+        if (stat == QLatin1String(f.name))
+            return (onlyAvg && stat != QLatin1String("avg")) ? std::numeric_limits<double>::quiet_NaN() : this->*f.member;
+    return std::numeric_limits<double>::quiet_NaN();
+}
+
+QJsonObject toJson(const MetricStats &s)
+{
+    QJsonObject o{{QStringLiteral("unit"), s.unit}};
+    if (s.onlyAvg) {
+        o.insert(QStringLiteral("avg"), s.avg);
+        return o;
+    }
+    for (const auto &f : kStatFields)
+        o.insert(QLatin1String(f.name), s.*f.member);
+    o.insert(QStringLiteral("count"), s.count);
+    return o;
+}
+
+MetricStats metricStatsFromJson(const QJsonObject &o)
+{
+    MetricStats s;
+    s.unit = o.value(QStringLiteral("unit")).toString();
+    s.onlyAvg = !o.contains(QStringLiteral("p50"));
+    for (const auto &f : kStatFields)
+        s.*f.member = o.value(QLatin1String(f.name)).toDouble(std::numeric_limits<double>::quiet_NaN());
+    s.count = o.value(QStringLiteral("count")).toInteger();
+    return s;
+}
+
+QJsonObject toJson(const HookOutcome &h)
+{
+    QJsonObject o{{QStringLiteral("hook"), h.hook},         {QStringLiteral("origin"), h.origin},
+                  {QStringLiteral("method"), h.method},     {QStringLiteral("path"), h.path},
+                  {QStringLiteral("status"), h.status},     {QStringLiteral("ok"), h.ok},
+                  {QStringLiteral("attempts"), h.attempts}, {QStringLiteral("latency_ms"), h.latencyMs},
+                  {QStringLiteral("verdict"), h.verdict},   {QStringLiteral("message"), h.message},
+                  {QStringLiteral("at"), isoUtc(h.at)}};
+    if (!h.placement.isEmpty())
+        o.insert(QStringLiteral("placement"), h.placement);
+    return o;
+}
+
+HookOutcome hookOutcomeFromJson(const QJsonObject &o)
+{
+    HookOutcome h;
+    h.hook = o.value(QStringLiteral("hook")).toString();
+    h.origin = o.value(QStringLiteral("origin")).toString();
+    h.method = o.value(QStringLiteral("method")).toString();
+    h.path = o.value(QStringLiteral("path")).toString();
+    h.status = o.value(QStringLiteral("status")).toInt();
+    h.ok = o.value(QStringLiteral("ok")).toBool();
+    h.attempts = o.value(QStringLiteral("attempts")).toInt();
+    h.latencyMs = o.value(QStringLiteral("latency_ms")).toDouble();
+    h.verdict = o.value(QStringLiteral("verdict")).toString();
+    h.message = o.value(QStringLiteral("message")).toString();
+    h.placement = o.value(QStringLiteral("placement")).toString();
+    h.at = fromIso(o.value(QStringLiteral("at")));
+    return h;
+}
+
+QJsonObject toJson(const CellResult &c)
+{
+    QJsonObject requests{{QStringLiteral("completed"), c.completed},
+                         {QStringLiteral("failed"), c.failed},
+                         {QStringLiteral("errors"), mapToJson(c.errors)},
+                         {QStringLiteral("error_samples"), mapToJson(c.errorSamples)}};
+    QJsonObject metrics;
+    for (auto it = c.metrics.cbegin(); it != c.metrics.cend(); ++it)
+        metrics.insert(it.key(), toJson(it.value()));
+    QJsonArray hooks;
+    for (const auto &h : c.hooks)
+        hooks.append(toJson(h));
+    return QJsonObject{
+        {QStringLiteral("index"), c.index},
+        {QStringLiteral("server"), c.server},
+        {QStringLiteral("origin"), c.origin},
+        {QStringLiteral("concurrency"), c.concurrency},
+        {QStringLiteral("status"), c.status},
+        {QStringLiteral("reason"), c.reason},
+        {QStringLiteral("requests"), requests},
+        {QStringLiteral("max_in_flight"), c.maxInFlight},
+        {QStringLiteral("mean_in_flight"), c.meanInFlight},
+        {QStringLiteral("duration_s"), c.durationS},
+        {QStringLiteral("token_source"), c.tokenSource},
+        {QStringLiteral("client_cpu_max"), c.clientCpuMax},
+        {QStringLiteral("metrics"), metrics},
+        {QStringLiteral("hooks"), hooks},
+        {QStringLiteral("traces"), QJsonArray::fromStringList(c.traces)},
+        {QStringLiteral("warnings"), QJsonArray::fromStringList(c.warnings)},
+        {QStringLiteral("records"), c.recordsPath},
+        {QStringLiteral("started_at"), isoUtc(c.startedAt)},
+        {QStringLiteral("finished_at"), isoUtc(c.finishedAt)},
+    };
+}
+
+CellResult cellResultFromJson(const QJsonObject &o)
+{
+    CellResult c;
+    c.index = o.value(QStringLiteral("index")).toInt();
+    c.server = o.value(QStringLiteral("server")).toString();
+    c.origin = o.value(QStringLiteral("origin")).toString();
+    c.concurrency = o.value(QStringLiteral("concurrency")).toInt();
+    c.status = o.value(QStringLiteral("status")).toString();
+    c.reason = o.value(QStringLiteral("reason")).toString();
+    const QJsonObject req = o.value(QStringLiteral("requests")).toObject();
+    c.completed = req.value(QStringLiteral("completed")).toInt();
+    c.failed = req.value(QStringLiteral("failed")).toInt();
+    const QJsonObject errors = req.value(QStringLiteral("errors")).toObject();
+    for (auto it = errors.begin(); it != errors.end(); ++it)
+        c.errors.insert(it.key(), it.value().toInt());
+    const QJsonObject samples = req.value(QStringLiteral("error_samples")).toObject();
+    for (auto it = samples.begin(); it != samples.end(); ++it)
+        c.errorSamples.insert(it.key(), it.value().toString());
+    c.maxInFlight = o.value(QStringLiteral("max_in_flight")).toInt();
+    c.meanInFlight = o.value(QStringLiteral("mean_in_flight")).toDouble();
+    c.durationS = o.value(QStringLiteral("duration_s")).toDouble();
+    c.tokenSource = o.value(QStringLiteral("token_source")).toString();
+    c.clientCpuMax = o.value(QStringLiteral("client_cpu_max")).toDouble();
+    const QJsonObject metrics = o.value(QStringLiteral("metrics")).toObject();
+    for (auto it = metrics.begin(); it != metrics.end(); ++it)
+        c.metrics.insert(it.key(), metricStatsFromJson(it.value().toObject()));
+    for (const auto &h : o.value(QStringLiteral("hooks")).toArray())
+        c.hooks.append(hookOutcomeFromJson(h.toObject()));
+    for (const auto &t : o.value(QStringLiteral("traces")).toArray())
+        c.traces.append(t.toString());
+    for (const auto &w : o.value(QStringLiteral("warnings")).toArray())
+        c.warnings.append(w.toString());
+    c.recordsPath = o.value(QStringLiteral("records")).toString();
+    c.startedAt = fromIso(o.value(QStringLiteral("started_at")));
+    c.finishedAt = fromIso(o.value(QStringLiteral("finished_at")));
+    return c;
+}
+
+QJsonObject toJson(const SweepResults &r)
+{
+    QJsonArray cells;
+    for (const auto &c : r.cells)
+        cells.append(toJson(c));
+    return QJsonObject{
+        {QStringLiteral("schema"), r.schema},
+        {QStringLiteral("tool"), QJsonObject{{QStringLiteral("name"), r.toolName}, {QStringLiteral("version"), r.toolVersion}}},
+        {QStringLiteral("source_tool"), r.sourceTool},
+        {QStringLiteral("sweep"), r.sweepName},
+        {QStringLiteral("started_at"), isoUtc(r.startedAt)},
+        {QStringLiteral("finished_at"), isoUtc(r.finishedAt)},
+        {QStringLiteral("host"), r.host},
+        {QStringLiteral("cells"), cells},
+    };
+}
+
+bool sweepResultsFromJson(const QJsonObject &o, SweepResults *out, QString *error)
+{
+    const QString schema = o.value(QStringLiteral("schema")).toString();
+    if (!schema.startsWith(QLatin1String("sweepbench-results/"))) {
+        if (error)
+            *error = QStringLiteral("not a SweepBench results document (schema \"%1\")").arg(schema);
+        return false;
+    }
+    if (schema != QLatin1String(kResultsSchema)) {
+        if (error)
+            *error = QStringLiteral("unsupported results schema \"%1\" (this build reads %2)").arg(schema, QLatin1String(kResultsSchema));
+        return false;
+    }
+    SweepResults r;
+    r.schema = schema;
+    const QJsonObject tool = o.value(QStringLiteral("tool")).toObject();
+    r.toolName = tool.value(QStringLiteral("name")).toString();
+    r.toolVersion = tool.value(QStringLiteral("version")).toString();
+    r.sourceTool = o.value(QStringLiteral("source_tool")).toString(QStringLiteral("sweepbench"));
+    r.sweepName = o.value(QStringLiteral("sweep")).toString();
+    r.startedAt = fromIso(o.value(QStringLiteral("started_at")));
+    r.finishedAt = fromIso(o.value(QStringLiteral("finished_at")));
+    r.host = o.value(QStringLiteral("host")).toObject();
+    for (const auto &c : o.value(QStringLiteral("cells")).toArray())
+        r.cells.append(cellResultFromJson(c.toObject()));
+    *out = r;
+    return true;
+}
+
+QStringList SweepResults::serverNames() const
+{
+    QStringList names;
+    for (const auto &c : cells)
+        if (!names.contains(c.server))
+            names.append(c.server);
+    return names;
+}
+
+} // namespace sb

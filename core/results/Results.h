@@ -1,0 +1,90 @@
+#pragma once
+// Results of a sweep, as stored in OUT/results.json ("sweepbench-results/1").
+// Plain data shared by the engine (writer), the GUI, reports and importers (readers).
+#include <QDateTime>
+#include <QJsonObject>
+#include <QList>
+#include <QMap>
+#include <QString>
+#include <QStringList>
+
+namespace sb {
+
+inline constexpr const char *kResultsSchema = "sweepbench-results/1";
+
+// Summary statistics of one metric. Percentiles use linear interpolation (numpy's default),
+// as AIPerf does, so numbers compare.
+struct MetricStats {
+    QString unit;
+    qint64 count = 0;
+    double avg = 0, min = 0, max = 0, std = 0;
+    double p1 = 0, p5 = 0, p10 = 0, p25 = 0, p50 = 0, p75 = 0, p90 = 0, p95 = 0, p99 = 0;
+    bool onlyAvg = false; // throughputs: a single value, reported as avg
+    // Value by stat name ("avg", "p99", ...); NaN when unknown.
+    double value(const QString &stat) const;
+};
+
+// One control-hook call (possibly retried) in one cell.
+struct HookOutcome {
+    QString hook;      // reset_kv_cache | profiler_start | profiler_stop
+    QString origin;    // scheme://host:port
+    QString method;    // POST | GET
+    QString path;      // path with query
+    int status = 0;    // last HTTP status; 0 = transport error
+    bool ok = false;
+    int attempts = 0;
+    double latencyMs = 0; // total time spent, all attempts
+    QString verdict;   // ok | refused | busy | route_missing | timeout | error
+    QString message;   // short, redacted
+    QString placement; // reset only: before_warmup | after_warmup
+    QDateTime at;      // when the first attempt was sent (UTC)
+};
+
+struct CellResult {
+    int index = 0;
+    QString server;
+    QString origin;
+    int concurrency = 0;
+    QString status = QStringLiteral("pending"); // completed | failed | skipped | cancelled | pending
+    QString reason;
+    int completed = 0;
+    int failed = 0;
+    QMap<QString, int> errors;            // kind -> count (http_<code>, timeout, connection, protocol)
+    QMap<QString, QString> errorSamples;  // kind -> one sample message
+    int maxInFlight = 0;
+    double meanInFlight = 0;              // time-weighted over the measured phase
+    double durationS = 0;                 // measured phase: first send -> last response
+    QString tokenSource;                  // usage | counted | mixed
+    QMap<QString, MetricStats> metrics;   // AIPerf metric tags
+    QList<HookOutcome> hooks;
+    QStringList traces;                   // absolute paths of trace files from the profiler window
+    QStringList warnings;
+    QString recordsPath;                  // relative to the results folder: cells/<dir>/records.jsonl
+    QDateTime startedAt, finishedAt;
+    double clientCpuMax = 0;              // busiest client IO thread's CPU share during the phase
+};
+
+struct SweepResults {
+    QString schema = QString::fromLatin1(kResultsSchema);
+    QString toolName = QStringLiteral("sweepbench");
+    QString toolVersion;
+    QString sourceTool = QStringLiteral("sweepbench"); // for imports: aiperf | vllm-bench
+    QString sweepName;
+    QDateTime startedAt, finishedAt;
+    QJsonObject host;           // hostname, os, cpu count, qt version
+    QList<CellResult> cells;
+
+    QStringList serverNames() const; // in first-appearance order
+};
+
+QJsonObject toJson(const MetricStats &s);
+MetricStats metricStatsFromJson(const QJsonObject &o);
+QJsonObject toJson(const HookOutcome &h);
+HookOutcome hookOutcomeFromJson(const QJsonObject &o);
+QJsonObject toJson(const CellResult &c);
+CellResult cellResultFromJson(const QJsonObject &o);
+QJsonObject toJson(const SweepResults &r);
+// Returns false and sets *error when the document is not sweepbench-results/1.
+bool sweepResultsFromJson(const QJsonObject &o, SweepResults *out, QString *error);
+
+} // namespace sb

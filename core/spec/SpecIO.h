@@ -1,0 +1,29 @@
+#pragma once
+// YAML load/save of a SweepSpec, plus semantic validation usable without a file (GUI).
+#include "spec/SpecDiagnostic.h"
+#include "spec/SweepSpec.h"
+#include <QByteArray>
+#include <optional>
+
+namespace sb {
+
+struct SpecLoadResult {
+    std::optional<SweepSpec> spec;      // set when there are no errors
+    QList<SpecDiagnostic> diagnostics;  // errors and warnings, in source order
+    bool ok() const { return spec.has_value() && !hasErrors(diagnostics); }
+};
+
+// Parses YAML text. `fileName` is only used in messages.
+SpecLoadResult loadSpecText(const QByteArray &yaml, const QString &fileName = QString());
+SpecLoadResult loadSpecFile(const QString &path);
+
+// Semantic checks on an in-memory spec (ranges, duplicates, hook paths, flavor gates).
+// loadSpec* runs these too; the GUI calls this on every edit.
+QList<SpecDiagnostic> validateSpec(const SweepSpec &spec);
+
+enum class SecretPolicy { Keep, Strip };
+// Writes YAML that loadSpecText reads back to an equal spec. With Strip, `api_key` is omitted
+// (used for OUT/sweep.yaml and exports); `api_key_env` is always kept.
+QByteArray saveSpecYaml(const SweepSpec &spec, SecretPolicy secrets = SecretPolicy::Keep);
+
+} // namespace sb

@@ -1,0 +1,45 @@
+#include "spec/SweepSpec.h"
+
+namespace sb {
+
+namespace {
+template <typename E, std::size_t N>
+std::optional<E> lookup(const QString &s, const std::pair<E, const char *> (&table)[N])
+{
+    for (const auto &[value, name] : table)
+        if (s == QLatin1String(name))
+            return value;
+    return std::nullopt;
+}
+template <typename E, std::size_t N>
+QString name(E e, const std::pair<E, const char *> (&table)[N])
+{
+    for (const auto &[value, text] : table)
+        if (value == e)
+            return QString::fromLatin1(text);
+    return {};
+}
+
+const std::pair<Endpoint, const char *> kEndpoints[] = {{Endpoint::Chat, "chat"}, {Endpoint::Completions, "completions"}};
+const std::pair<Flavor, const char *> kFlavors[] = {
+    {Flavor::Vllm, "vllm"}, {Flavor::Sglang, "sglang"}, {Flavor::Trtllm, "trtllm"}, {Flavor::Openai, "openai"}};
+const std::pair<ResetPlacement, const char *> kPlacements[] = {{ResetPlacement::BeforeWarmup, "before_warmup"},
+                                                               {ResetPlacement::AfterWarmup, "after_warmup"},
+                                                               {ResetPlacement::Both, "both"}};
+const std::pair<HookFailurePolicy, const char *> kPolicies[] = {
+    {HookFailurePolicy::SkipCell, "skip_cell"}, {HookFailurePolicy::Abort, "abort"}, {HookFailurePolicy::Continue, "continue"}};
+const std::pair<PromptMode, const char *> kPromptModes[] = {{PromptMode::Unique, "unique"}, {PromptMode::SharedPrefix, "shared_prefix"}};
+} // namespace
+
+QString toString(Endpoint e) { return name(e, kEndpoints); }
+QString toString(Flavor f) { return name(f, kFlavors); }
+QString toString(ResetPlacement p) { return name(p, kPlacements); }
+QString toString(HookFailurePolicy p) { return name(p, kPolicies); }
+QString toString(PromptMode m) { return name(m, kPromptModes); }
+std::optional<Endpoint> endpointFromString(const QString &s) { return lookup(s, kEndpoints); }
+std::optional<Flavor> flavorFromString(const QString &s) { return lookup(s, kFlavors); }
+std::optional<ResetPlacement> placementFromString(const QString &s) { return lookup(s, kPlacements); }
+std::optional<HookFailurePolicy> policyFromString(const QString &s) { return lookup(s, kPolicies); }
+std::optional<PromptMode> promptModeFromString(const QString &s) { return lookup(s, kPromptModes); }
+
+} // namespace sb

@@ -1,0 +1,95 @@
+#pragma once
+// The sweep specification: plain data, no behaviour. Loaded from YAML by SpecLoader,
+// written back by SpecWriter, edited by the GUI designer, executed by the engine.
+#include <QJsonObject>
+#include <QList>
+#include <QPair>
+#include <QString>
+#include <optional>
+
+namespace sb {
+
+enum class Endpoint { Chat, Completions };
+enum class Flavor { Vllm, Sglang, Trtllm, Openai };
+enum class ResetPlacement { BeforeWarmup, AfterWarmup, Both };
+enum class HookFailurePolicy { SkipCell, Abort, Continue };
+enum class PromptMode { Unique, SharedPrefix };
+
+QString toString(Endpoint e);
+QString toString(Flavor f);
+QString toString(ResetPlacement p);
+QString toString(HookFailurePolicy p);
+QString toString(PromptMode m);
+std::optional<Endpoint> endpointFromString(const QString &s);
+std::optional<Flavor> flavorFromString(const QString &s);
+std::optional<ResetPlacement> placementFromString(const QString &s);
+std::optional<HookFailurePolicy> policyFromString(const QString &s);
+std::optional<PromptMode> promptModeFromString(const QString &s);
+
+// `reset_kv_cache: false | true | {path, timeout_seconds, max_retry_seconds, placement}`
+struct ResetHookSpec {
+    bool enabled = false;
+    QString path;                // empty = flavor preset (see HookPresets)
+    double timeoutS = 30;
+    double maxRetryS = 60;
+    ResetPlacement placement = ResetPlacement::BeforeWarmup;
+};
+
+// `server_profiler: false | true | {start_path, stop_path, timeout_seconds,
+//  stop_timeout_seconds, start_body: {...}, trace_dir: DIR}`
+struct ProfilerHookSpec {
+    bool enabled = false;
+    QString startPath;           // empty = flavor preset
+    QString stopPath;            // empty = flavor preset
+    double timeoutS = 30;
+    double stopTimeoutS = 600;   // vLLM's stop can block for minutes while traces are written
+    std::optional<QJsonObject> startBody; // sent as application/json when present
+    QString traceDir;            // where the server writes traces (listed after each window)
+};
+
+struct ServerSpec {
+    QString name;
+    QString url;                 // http(s)://host:port[/base]; empty when `mock` is set
+    QString mock;                // "", "vllm", "sglang" or "trtllm": embedded mock server
+    QString model;
+    Endpoint endpoint = Endpoint::Chat;
+    Flavor flavor = Flavor::Openai;
+    QString apiKey;              // never written to results, exports or logs
+    QString apiKeyEnv;           // name of an environment variable holding the key
+    QList<QPair<QString, QString>> headers;
+    ResetHookSpec reset;
+    ProfilerHookSpec profiler;
+};
+
+struct SloSpec {
+    std::optional<double> ttftMs;       // time_to_first_token <= this
+    std::optional<double> itlMs;        // inter_token_latency <= this
+    std::optional<double> latencyMs;    // request_latency <= this
+    bool any() const { return ttftMs || itlMs || latencyMs; }
+};
+
+struct WorkloadSpec {
+    bool streaming = true;
+    int inputTokens = 128;        // synthetic prompt length in tokens (approximate words)
+    int outputTokens = 128;       // sent as max_tokens
+    bool ignoreEos = true;        // so output lengths are fixed
+    int requestsPerCell = 0;      // one of requestsPerCell / durationS is > 0
+    double durationS = 0;
+    int warmupRequests = 0;
+    double requestTimeoutS = 600;
+    PromptMode prompts = PromptMode::Unique;
+    int sharedPrefixTokens = 0;   // with prompts: shared_prefix, tokens common to all requests
+    SloSpec slo;
+};
+
+struct SweepSpec {
+    QString name;
+    QString description;
+    QList<ServerSpec> servers;
+    WorkloadSpec workload;
+    QList<int> concurrency;
+    HookFailurePolicy onHookFailure = HookFailurePolicy::SkipCell;
+    QString sourcePath;           // file it was loaded from (not serialized)
+};
+
+} // namespace sb

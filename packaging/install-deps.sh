@@ -1,0 +1,16 @@
+#!/usr/bin/env bash
+# Installs every Debian 12 package SweepBench needs to build, test, package and run.
+# Idempotent: safe to run again; apt-get skips what is already installed.
+set -euo pipefail
+SUDO=""
+if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
+export DEBIAN_FRONTEND=noninteractive
+$SUDO apt-get update -qq
+BUILD="build-essential cmake ninja-build pkg-config git ccache
+  qt6-base-dev qt6-base-dev-tools libqt6opengl6-dev qt6-charts-dev qt6-svg-dev
+  libgl-dev libvulkan-dev
+  libyaml-cpp-dev libquazip1-qt6-dev qt6-5compat-dev"
+RUNTIME="libqt6widgets6 libqt6charts6 libqt6svg6 libqt6network6 qt6-qpa-plugins
+  fonts-dejavu-core"
+TEST="xvfb xauth appstream desktop-file-utils file dpkg-dev"
+$SUDO apt-get install -y -qq --no-install-recommends $BUILD $RUNTIME $TEST

@@ -1,0 +1,13 @@
+#pragma once
+// Helpers shared by the tests. Call sbtest::failOnQtWarnings() from init() so that any Qt
+// warning fails the test (the offscreen plugin's propagateSizeHints notice excepted).
+#include <QByteArray>
+#include <QString>
+
+namespace sbtest {
+void failOnQtWarnings();
+// Absolute path of a file under the source tree (e.g. "resources/demo.yaml").
+QString sourcePath(const QString &relative);
+// Reads a whole file; empty on failure.
+QByteArray readFile(const QString &path);
+} // namespace sbtest
