@@ -1,0 +1,30 @@
+#pragma once
+// `sweepbench hooks check` and the designer's "Check hooks" button: calls each server's enabled
+// hooks once (reset, profiler start, profiler stop) on its own thread and reports verdicts.
+#include "results/Results.h"
+#include "spec/SweepSpec.h"
+#include <QObject>
+#include <memory>
+
+namespace sb {
+
+class HookPreflightWorker;
+
+class HookPreflight : public QObject
+{
+    Q_OBJECT
+public:
+    explicit HookPreflight(const SweepSpec &spec, QObject *parent = nullptr);
+    ~HookPreflight() override;
+    void start(); // returns at once
+
+Q_SIGNALS:
+    // One per server, in spec order; `hints` carries per-outcome advice (route_missing etc.).
+    void serverChecked(const QString &server, const QList<sb::HookOutcome> &outcomes, const QStringList &hints);
+    void finished();
+
+private:
+    std::unique_ptr<HookPreflightWorker> m_worker;
+};
+
+} // namespace sb
