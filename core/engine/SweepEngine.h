@@ -29,10 +29,10 @@ struct ProgressSnapshot {
     double sweepFraction = 0;  // 0..1 progress of the whole sweep
     double etaS = -1;          // remaining seconds for the sweep; -1 unknown
     int inFlight = 0;
-    // Live figures of the running cell so far (NaN when none yet).
+    // Live figures of the running cell so far (0 when none yet).
     double liveOutputTokensPerS = 0;
-    double liveTtftP50Ms = 0;
-    double liveLatencyP50Ms = 0;
+    double liveTtftAvgMs = 0;     // mean so far (a median would need every sample on the hot path)
+    double liveLatencyAvgMs = 0;
 };
 
 class SweepEngineWorker;
