@@ -1,0 +1,48 @@
+#pragma once
+// Builders of the result charts. One place so the Results view, the Compare view and the report
+// exporter (offscreen, SVG/PNG through ChartExport) draw the same pictures from the same data.
+// Every builder returns a new QChart (caller owns it) with animations off.
+#include "results/Results.h"
+#include <QList>
+#include <QString>
+
+QT_BEGIN_NAMESPACE
+class QChart;
+QT_END_NAMESPACE
+
+namespace sb {
+
+// One result set on a chart. Colours follow the server, the line style/marker follows styleIndex,
+// so sets overlaid in Compare stay apart while one server keeps its colour.
+struct ChartSeriesInput {
+    QString name;        // legend name of the set; empty = legend shows only server names
+    SweepResults results;
+    int styleIndex = 0;  // 0 = solid line + circle, 1 = dashes + square, ...
+};
+
+// The latency on the x axis of the throughput/latency chart.
+enum class LatencyChoice { TtftP50, TtftP90, TtftP99, ItlAvg, ItlP50, ItlP99, LatencyP50, LatencyP99 };
+
+struct LatencyChoiceInfo {
+    QString metric; // AIPerf tag, e.g. time_to_first_token
+    QString stat;   // avg | p50 | ...
+    QString label;  // "TTFT p99"
+};
+LatencyChoiceInfo latencyChoiceInfo(LatencyChoice choice);
+QList<LatencyChoice> allLatencyChoices();
+
+// Output token throughput (avg) on y against the chosen latency on x: one line + scatter per
+// server and set, points labelled "c=<concurrency>". Cells lacking either number are skipped.
+QChart *makeThroughputVsLatencyChart(const QList<ChartSeriesInput> &sets, LatencyChoice choice);
+
+// metric.stat on y against concurrency on a log2 x axis, one line + scatter per server and set.
+// Points with a value <= 0 or NaN on a log axis are skipped (QLogValueAxis would drop the series).
+QChart *makeMetricVsConcurrencyChart(const QList<ChartSeriesInput> &sets, const QString &metric,
+                                     const QString &stat);
+
+// Metrics and stats the metric chart offers, in menu order (AIPerf tags; onlyAvg ones take "avg").
+QStringList chartableMetrics();
+QStringList chartableStats(const QString &metric);
+QString metricLabel(const QString &metric); // "TTFT", "Output tok/s", ...
+
+} // namespace sb
