@@ -1,0 +1,202 @@
+// loadSpecText / loadSpecFile: YAML → SweepSpec with located diagnostics.
+// The loader checks shape and types (it is the only place that sees the source); ranges,
+// duplicates and cross-key rules live in validateSpec() so the GUI gets the same checks.
+// Validator findings are then pointed back at the source through the remembered key paths.
+#include "spec/SpecIO.h"
+#include "spec/SpecParsers.h"
+#include "spec/SpecRules.h"
+#include <QFile>
+#include <algorithm>
+
+namespace sb {
+
+using namespace sb::yaml;
+using namespace sb::specparse;
+
+namespace {
+
+void parseWorkload(Context &ctx, const YAML::Node &node, const QString &path, WorkloadSpec &w)
+{
+    MapReader m(ctx, node, path, kWorkloadKeys, placeHint);
+    m.boolean(QStringLiteral("streaming"), w.streaming);
+    m.integer(QStringLiteral("input_tokens"), w.inputTokens, spec::expectPositiveInt());
+    m.integer(QStringLiteral("output_tokens"), w.outputTokens, spec::expectPositiveInt());
+    m.boolean(QStringLiteral("ignore_eos"), w.ignoreEos);
+    m.integer(QStringLiteral("requests_per_cell"), w.requestsPerCell, spec::expectPositiveInt());
+    m.number(QStringLiteral("duration_s"), w.durationS, spec::expectPositiveNumber());
+    if (!m.has(QStringLiteral("requests_per_cell")) && !m.has(QStringLiteral("duration_s")))
+        w.requestsPerCell = spec::kDefaultRequestsPerCell;
+    m.integer(QStringLiteral("warmup_requests"), w.warmupRequests, spec::expectNonNegativeInt());
+    m.number(QStringLiteral("request_timeout_s"), w.requestTimeoutS, spec::expectPositiveNumber());
+    readEnum(m, QStringLiteral("prompts"), w.prompts, &promptModeFromString, {"unique", "shared_prefix"});
+    m.integer(QStringLiteral("shared_prefix_tokens"), w.sharedPrefixTokens, spec::expectPositiveInt());
+    if (const YAML::Node *slo = m.find(QStringLiteral("slo"))) {
+        const QString sloPath = m.path(QStringLiteral("slo"));
+        if (!slo->IsMap()) {
+            ctx.error(ctx.locate(sloPath), sloPath,
+                      QStringLiteral("expected a mapping {time_to_first_token, inter_token_latency, request_latency} in ms, got %1")
+                          .arg(describe(*slo)));
+            return;
+        }
+        MapReader s(ctx, *slo, sloPath, kSloKeys, placeHint);
+        const auto readMs = [&](const QString &key, std::optional<double> &out) {
+            double v = 0;
+            if (const YAML::Node *n = s.find(key); n && readNumber(ctx, *n, s.path(key), v, spec::expectPositiveNumber()))
+                out = v;
+        };
+        readMs(QStringLiteral("time_to_first_token"), w.slo.ttftMs);
+        readMs(QStringLiteral("inter_token_latency"), w.slo.itlMs);
+        readMs(QStringLiteral("request_latency"), w.slo.latencyMs);
+    }
+}
+
+void parseSweep(Context &ctx, const YAML::Node &node, const QString &path, SweepSpec &spec)
+{
+    MapReader m(ctx, node, path, kSweepKeys, placeHint);
+    readEnum(m, QStringLiteral("on_hook_failure"), spec.onHookFailure, &policyFromString, {"skip_cell", "abort", "continue"});
+    const YAML::Node *c = m.find(QStringLiteral("concurrency"));
+    const QString cPath = m.path(QStringLiteral("concurrency"));
+    if (!c) {
+        ctx.error(ctx.locate(path), cPath, QStringLiteral("missing required key; expected a list of concurrency levels, e.g. [1, 2, 4, 8]"));
+        return;
+    }
+    if (!c->IsSequence()) {
+        ctx.error(ctx.locate(cPath), cPath, QStringLiteral("expected a list of concurrency levels, e.g. [1, 2, 4, 8], got %1").arg(describe(*c)));
+        return;
+    }
+    int i = 0;
+    for (const auto &item : *c) {
+        const QString itemPath = indexPath(cPath, i++);
+        ctx.remember(itemPath, toPos(item.Mark()));
+        int v = 0; // a bad entry keeps its slot (as 0) so later indices still match the source
+        readInt(ctx, item, itemPath, v, spec::expectConcurrency());
+        spec.concurrency.append(v);
+    }
+}
+
+void parseServers(Context &ctx, const YAML::Node &node, const QString &path, SweepSpec &spec)
+{
+    if (!node.IsSequence()) {
+        ctx.error(ctx.locate(path), path, QStringLiteral("expected a list of servers (each a mapping with name, url or mock, model), got %1").arg(describe(node)));
+        return;
+    }
+    int i = 0;
+    for (const auto &item : node) {
+        const QString itemPath = indexPath(path, i++);
+        ctx.remember(itemPath, toPos(item.Mark()));
+        if (!item.IsMap()) {
+            ctx.error(toPos(item.Mark()), itemPath, QStringLiteral("expected a server mapping {name, url or mock, model, ...}, got %1").arg(describe(item)));
+            spec.servers.append(ServerSpec()); // keep indices aligned with the source
+            continue;
+        }
+        spec.servers.append(parseServer(ctx, item, itemPath));
+    }
+}
+
+void parseRoot(Context &ctx, const YAML::Node &root, SweepSpec &spec)
+{
+    ctx.remember(QString(), toPos(root.Mark()));
+    MapReader m(ctx, root, QString(), kRootKeys, placeHint);
+    m.string(QStringLiteral("name"), spec.name);
+    m.string(QStringLiteral("description"), spec.description);
+    spec.workload.requestsPerCell = spec::kDefaultRequestsPerCell; // unless workload says otherwise
+    const auto section = [&](const QString &key, auto parse) {
+        const YAML::Node *n = m.find(key);
+        if (!n)
+            return;
+        if (!n->IsMap() && key != QLatin1String("servers")) {
+            ctx.error(m.keyPos(key), key, QStringLiteral("expected a mapping, got %1").arg(describe(*n)));
+            return;
+        }
+        parse(*n);
+    };
+    section(QStringLiteral("servers"), [&](const YAML::Node &n) { parseServers(ctx, n, QStringLiteral("servers"), spec); });
+    section(QStringLiteral("workload"), [&](const YAML::Node &n) {
+        spec.workload.requestsPerCell = 0;
+        parseWorkload(ctx, n, QStringLiteral("workload"), spec.workload);
+    });
+    section(QStringLiteral("sweep"), [&](const YAML::Node &n) { parseSweep(ctx, n, QStringLiteral("sweep"), spec); });
+    if (!m.has(QStringLiteral("servers")))
+        ctx.error(ctx.locate(QString()), QStringLiteral("servers"), QStringLiteral("missing required key; expected a list of servers"));
+    if (!m.has(QStringLiteral("sweep")))
+        ctx.error(ctx.locate(QString()), QStringLiteral("sweep"), QStringLiteral("missing required key; expected a mapping with concurrency: [...]"));
+}
+
+// Parses the text into `root`; reports a syntax error with its position and returns false.
+bool parseYaml(Context &ctx, const QByteArray &text, YAML::Node &root)
+{
+    try {
+        const std::vector<YAML::Node> docs = YAML::LoadAll(text.toStdString());
+        if (docs.size() > 1) {
+            ctx.error(toPos(docs[1].Mark()), QString(), QStringLiteral("expected a single YAML document, found %1").arg(docs.size()));
+            return false;
+        }
+        if (docs.empty() || isNullScalar(docs[0])) {
+            ctx.error({1, 1}, QString(), QStringLiteral("the spec is empty; expected a mapping with servers, workload and sweep"));
+            return false;
+        }
+        root = docs[0];
+    } catch (const YAML::Exception &e) {
+        ctx.error(toPos(e.mark), QString(), QStringLiteral("YAML syntax error: %1").arg(QString::fromStdString(e.msg)));
+        return false;
+    }
+    if (!root.IsMap()) {
+        ctx.error(toPos(root.Mark()), QString(),
+                  QStringLiteral("expected a mapping with servers, workload and sweep at the top level, got %1").arg(describe(root)));
+        return false;
+    }
+    return true;
+}
+
+} // namespace
+
+SpecLoadResult loadSpecText(const QByteArray &yamlText, const QString &fileName)
+{
+    Context ctx(fileName);
+    SweepSpec spec;
+    SpecLoadResult result;
+    YAML::Node root;
+    if (!parseYaml(ctx, yamlText, root)) {
+        result.diagnostics = ctx.diagnostics();
+        return result;
+    }
+    parseRoot(ctx, root, spec);
+
+    // Semantic checks, placed at the key they name (or its nearest written ancestor). Findings
+    // under a key that already has a type/shape error would only repeat it, so they are dropped.
+    for (SpecDiagnostic d : validateSpec(spec)) {
+        if (ctx.coveredByError(d.keyPath))
+            continue;
+        const SourcePos pos = ctx.locate(d.keyPath);
+        d.file = fileName;
+        d.line = pos.line;
+        d.column = pos.column;
+        ctx.diagnostics().append(d);
+    }
+    result.diagnostics = ctx.diagnostics();
+    std::stable_sort(result.diagnostics.begin(), result.diagnostics.end(), [](const SpecDiagnostic &a, const SpecDiagnostic &b) {
+        return std::pair(a.line, a.column) < std::pair(b.line, b.column);
+    });
+    if (!hasErrors(result.diagnostics))
+        result.spec = std::move(spec);
+    return result;
+}
+
+SpecLoadResult loadSpecFile(const QString &path)
+{
+    QFile f(path);
+    if (!f.open(QIODevice::ReadOnly)) {
+        SpecLoadResult r;
+        SpecDiagnostic d;
+        d.file = path;
+        d.message = QStringLiteral("cannot read the spec: %1").arg(f.errorString());
+        r.diagnostics.append(d);
+        return r;
+    }
+    SpecLoadResult r = loadSpecText(f.readAll(), path);
+    if (r.spec)
+        r.spec->sourcePath = path;
+    return r;
+}
+
+} // namespace sb

@@ -1,0 +1,40 @@
+#pragma once
+// Internal to the spec loader: the per-section parsers and the key tables they share.
+#include "spec/SweepSpec.h"
+#include "spec/YamlReader.h"
+
+namespace sb::specparse {
+
+// Known keys per section. Also used for "'concurrency' belongs under sweep" hints.
+extern const QStringList kRootKeys, kServerKeys, kResetKeys, kProfilerKeys, kWorkloadKeys, kSloKeys, kSweepKeys;
+
+// Hint for a key that is unknown where it was written but known in another section.
+QString placeHint(const QString &key);
+
+// Reads an enum by name; reports "expected one of a, b; got 'x'" with a did-you-mean.
+template <typename E>
+void readEnum(const yaml::MapReader &m, const QString &key, E &out, std::optional<E> (*parse)(const QString &),
+              const QStringList &allowed);
+void reportBadEnum(yaml::Context &ctx, const YAML::Node &node, const QString &path, const QStringList &allowed);
+
+template <typename E>
+void readEnum(const yaml::MapReader &m, const QString &key, E &out, std::optional<E> (*parse)(const QString &),
+              const QStringList &allowed)
+{
+    const YAML::Node *n = m.find(key);
+    if (!n)
+        return;
+    if (n->IsScalar() && !yaml::isNullScalar(*n)) {
+        if (const std::optional<E> v = parse(yaml::scalarText(*n))) {
+            out = *v;
+            return;
+        }
+    }
+    reportBadEnum(m.context(), *n, m.path(key), allowed);
+}
+
+ServerSpec parseServer(yaml::Context &ctx, const YAML::Node &node, const QString &path);
+void parseResetHook(yaml::Context &ctx, const YAML::Node &node, const QString &path, ResetHookSpec &out);
+void parseProfilerHook(yaml::Context &ctx, const YAML::Node &node, const QString &path, ProfilerHookSpec &out);
+
+} // namespace sb::specparse

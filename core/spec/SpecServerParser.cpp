@@ -1,0 +1,169 @@
+// Parsing of one `servers:` entry and its control-hook keys (issue 4 syntax, AIPerf-compatible:
+// `false | true | {...}`; `true` keeps the paths empty so the flavor preset applies at run time).
+#include "spec/KeySuggest.h"
+#include "spec/SpecParsers.h"
+#include "spec/SpecRules.h"
+#include "spec/YamlJson.h"
+#include <QJsonObject>
+
+namespace sb::specparse {
+
+using namespace sb::yaml;
+
+const QStringList kRootKeys = {"name", "description", "servers", "workload", "sweep"};
+const QStringList kServerKeys = {"name",    "url",         "mock",    "model",          "endpoint",       "flavor",
+                                 "api_key", "api_key_env", "headers", "reset_kv_cache", "server_profiler"};
+const QStringList kResetKeys = {"enabled", "path", "timeout_seconds", "max_retry_seconds", "placement"};
+const QStringList kProfilerKeys = {"enabled",    "start_path", "stop_path", "timeout_seconds", "stop_timeout_seconds",
+                                   "start_body", "trace_dir"};
+const QStringList kWorkloadKeys = {"streaming",   "input_tokens",      "output_tokens", "ignore_eos",
+                                   "requests_per_cell", "duration_s",  "warmup_requests", "request_timeout_s",
+                                   "prompts",     "shared_prefix_tokens", "slo"};
+const QStringList kSloKeys = {"time_to_first_token", "inter_token_latency", "request_latency"};
+const QStringList kSweepKeys = {"concurrency", "on_hook_failure"};
+
+QString placeHint(const QString &key)
+{
+    static const std::pair<const QStringList *, const char *> sections[] = {
+        {&kRootKeys, "the top level"},          {&kServerKeys, "each servers entry"},
+        {&kWorkloadKeys, "workload"},           {&kSloKeys, "workload.slo"},
+        {&kSweepKeys, "sweep"},                 {&kResetKeys, "a server's reset_kv_cache mapping"},
+        {&kProfilerKeys, "a server's server_profiler mapping"}};
+    for (const auto &[keys, where] : sections)
+        if (keys->contains(key))
+            return QStringLiteral("'%1' belongs under %2").arg(key, QLatin1String(where));
+    return {};
+}
+
+void reportBadEnum(Context &ctx, const YAML::Node &node, const QString &path, const QStringList &allowed)
+{
+    QString msg = QStringLiteral("expected one of %1; got %2").arg(allowed.join(QStringLiteral(", ")), describe(node));
+    if (node.IsScalar()) {
+        const QString near = closestMatch(scalarText(node), allowed);
+        if (!near.isEmpty())
+            msg += QStringLiteral(" (did you mean '%1'?)").arg(near);
+    }
+    SourcePos pos = toPos(node.Mark());
+    ctx.error(pos.line ? pos : ctx.locate(path), path, msg);
+}
+
+namespace {
+const QStringList kEndpoints = {"chat", "completions"};
+const QStringList kFlavors = {"vllm", "sglang", "trtllm", "openai"};
+const QStringList kPlacements = {"before_warmup", "after_warmup", "both"};
+
+void missing(Context &ctx, const QString &parentPath, const QString &key, const QString &what)
+{
+    // A missing key has no position of its own: point at the mapping that should hold it.
+    ctx.error(ctx.locate(parentPath), childPath(parentPath, key), QStringLiteral("missing required key; expected %1").arg(what));
+}
+
+// `true`, `false` or a mapping; anything else gets a message that shows the accepted forms.
+enum class HookForm { Bool, Map, Invalid };
+HookForm hookForm(Context &ctx, const YAML::Node &node, const QString &path, bool &enabled, const QString &mapKeys)
+{
+    if (node.IsMap())
+        return HookForm::Map;
+    if (parseBool(node, enabled))
+        return HookForm::Bool;
+    QString msg = QStringLiteral("expected true, false or a mapping {%1}, got %2").arg(mapKeys, describe(node));
+    if (node.IsScalar() && scalarText(node).startsWith(QLatin1Char('/')))
+        msg += QStringLiteral("; for a custom path write {%1: %2}")
+                   .arg(mapKeys.section(QLatin1Char(','), 0, 0), scalarText(node));
+    const SourcePos pos = toPos(node.Mark());
+    ctx.error(pos.line ? pos : ctx.locate(path), path, msg);
+    return HookForm::Invalid;
+}
+
+void parseHeaders(Context &ctx, const YAML::Node &node, const QString &path, QList<QPair<QString, QString>> &out)
+{
+    if (!node.IsMap()) {
+        ctx.error(ctx.locate(path), path, QStringLiteral("expected a mapping of header names to values, got %1").arg(describe(node)));
+        return;
+    }
+    for (const auto &kv : node) {
+        const YAML::Node &k = kv.first;
+        const QString keyPath = childPath(path, scalarText(k));
+        if (!k.IsScalar()) {
+            ctx.error(toPos(k.Mark()), path, QStringLiteral("expected a header name, got %1").arg(describe(k)));
+            continue;
+        }
+        ctx.remember(keyPath, toPos(k.Mark()));
+        QString value;
+        if (readString(ctx, kv.second, keyPath, value))
+            out.append({scalarText(k), value});
+    }
+}
+} // namespace
+
+void parseResetHook(Context &ctx, const YAML::Node &node, const QString &path, ResetHookSpec &out)
+{
+    if (hookForm(ctx, node, path, out.enabled, QStringLiteral("path, timeout_seconds, max_retry_seconds, placement")) != HookForm::Map)
+        return;
+    out.enabled = true; // the mapping form means "on"; `enabled: false` keeps settings but turns it off
+    MapReader m(ctx, node, path, kResetKeys, placeHint);
+    m.boolean(QStringLiteral("enabled"), out.enabled);
+    m.string(QStringLiteral("path"), out.path);
+    m.number(QStringLiteral("timeout_seconds"), out.timeoutS, spec::expectPositiveNumber());
+    m.number(QStringLiteral("max_retry_seconds"), out.maxRetryS, spec::expectNonNegativeNumber());
+    readEnum(m, QStringLiteral("placement"), out.placement, &placementFromString, kPlacements);
+}
+
+void parseProfilerHook(Context &ctx, const YAML::Node &node, const QString &path, ProfilerHookSpec &out)
+{
+    if (hookForm(ctx, node, path, out.enabled, QStringLiteral("start_path, stop_path, timeout_seconds, stop_timeout_seconds, start_body, trace_dir"))
+        != HookForm::Map)
+        return;
+    out.enabled = true;
+    MapReader m(ctx, node, path, kProfilerKeys, placeHint);
+    m.boolean(QStringLiteral("enabled"), out.enabled);
+    m.string(QStringLiteral("start_path"), out.startPath);
+    m.string(QStringLiteral("stop_path"), out.stopPath);
+    m.number(QStringLiteral("timeout_seconds"), out.timeoutS, spec::expectPositiveNumber());
+    m.number(QStringLiteral("stop_timeout_seconds"), out.stopTimeoutS, spec::expectPositiveNumber());
+    m.string(QStringLiteral("trace_dir"), out.traceDir);
+    if (const YAML::Node *body = m.find(QStringLiteral("start_body"))) {
+        const QString bodyPath = m.path(QStringLiteral("start_body"));
+        if (body->IsMap())
+            out.startBody = toJson(ctx, *body, bodyPath).toObject();
+        else
+            ctx.error(ctx.locate(bodyPath), bodyPath,
+                      QStringLiteral("expected a mapping of JSON fields (e.g. {output_dir: /tmp/traces, num_steps: 5}), got %1")
+                          .arg(describe(*body)));
+    }
+}
+
+ServerSpec parseServer(Context &ctx, const YAML::Node &node, const QString &path)
+{
+    ServerSpec s;
+    MapReader m(ctx, node, path, kServerKeys, placeHint);
+    m.string(QStringLiteral("name"), s.name);
+    m.string(QStringLiteral("url"), s.url);
+    m.string(QStringLiteral("mock"), s.mock);
+    m.string(QStringLiteral("model"), s.model);
+    readEnum(m, QStringLiteral("endpoint"), s.endpoint, &endpointFromString, kEndpoints);
+    m.string(QStringLiteral("api_key"), s.apiKey);
+    m.string(QStringLiteral("api_key_env"), s.apiKeyEnv);
+
+    // A mock's personality is the natural default flavor (its control routes match it).
+    if (const auto mockFlavor = flavorFromString(s.mock))
+        s.flavor = *mockFlavor;
+    readEnum(m, QStringLiteral("flavor"), s.flavor, &flavorFromString, kFlavors);
+    if (!s.mock.isEmpty() && !m.has(QStringLiteral("model")))
+        s.model = spec::kMockDefaultModel;
+
+    if (!m.has(QStringLiteral("name")))
+        missing(ctx, path, QStringLiteral("name"), QStringLiteral("a unique server name"));
+    if (!m.has(QStringLiteral("model")) && !m.has(QStringLiteral("mock")))
+        missing(ctx, path, QStringLiteral("model"), QStringLiteral("the model name the server serves"));
+
+    if (const YAML::Node *h = m.find(QStringLiteral("headers")))
+        parseHeaders(ctx, *h, m.path(QStringLiteral("headers")), s.headers);
+    if (const YAML::Node *r = m.find(QStringLiteral("reset_kv_cache")))
+        parseResetHook(ctx, *r, m.path(QStringLiteral("reset_kv_cache")), s.reset);
+    if (const YAML::Node *p = m.find(QStringLiteral("server_profiler")))
+        parseProfilerHook(ctx, *p, m.path(QStringLiteral("server_profiler")), s.profiler);
+    return s;
+}
+
+} // namespace sb::specparse

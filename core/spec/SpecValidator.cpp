@@ -1,0 +1,223 @@
+// validateSpec: semantic checks on an in-memory spec. Runs on every GUI edit, so it only walks
+// the structs (no I/O, no YAML). Messages name the key path; the loader adds file:line:column.
+#include "hooks/HookPresets.h"
+#include "spec/KeySuggest.h"
+#include "spec/SpecIO.h"
+#include "spec/SpecRules.h"
+#include <QHash>
+#include <QRegularExpression>
+#include <QSet>
+#include <QUrl>
+#include <cmath>
+
+namespace sb {
+
+namespace {
+
+class Checker {
+public:
+    QList<SpecDiagnostic> diags;
+
+    void error(const QString &path, const QString &msg) { add(SpecDiagnostic::Severity::Error, path, msg); }
+    void warning(const QString &path, const QString &msg) { add(SpecDiagnostic::Severity::Warning, path, msg); }
+
+    // "expected a number > 0, got -1"
+    void positive(const QString &path, double v)
+    {
+        if (!(v > 0) || !std::isfinite(v))
+            error(path, QStringLiteral("expected %1, got %2").arg(spec::expectPositiveNumber(), QString::number(v)));
+    }
+    void nonNegative(const QString &path, double v)
+    {
+        if (!(v >= 0) || !std::isfinite(v))
+            error(path, QStringLiteral("expected %1, got %2").arg(spec::expectNonNegativeNumber(), QString::number(v)));
+    }
+    void positiveInt(const QString &path, int v)
+    {
+        if (v < 1)
+            error(path, QStringLiteral("expected %1, got %2").arg(spec::expectPositiveInt()).arg(v));
+    }
+    void hookPath(const QString &path, const QString &value)
+    {
+        // Empty means "flavor preset" and is always fine.
+        if (value.isEmpty())
+            return;
+        const QString problem = checkHookPath(value);
+        if (!problem.isEmpty())
+            error(path, problem + QStringLiteral(", got '%1'").arg(value));
+    }
+
+private:
+    void add(SpecDiagnostic::Severity sev, const QString &path, const QString &msg)
+    {
+        SpecDiagnostic d;
+        d.severity = sev;
+        d.keyPath = path;
+        d.message = msg;
+        diags.append(d);
+    }
+};
+
+QString at(const QString &base, const char *key) { return base + QLatin1Char('.') + QLatin1String(key); }
+
+void checkUrl(Checker &c, const QString &path, const QString &url)
+{
+    // Never echo the URL itself: it may carry user:password.
+    const QUrl u(url, QUrl::StrictMode);
+    if (!u.isValid() || u.isRelative()) {
+        c.error(path, QStringLiteral("expected an http or https base URL such as http://10.0.0.5:8000"));
+        return;
+    }
+    if (u.scheme() != QLatin1String("http") && u.scheme() != QLatin1String("https")) {
+        c.error(path, QStringLiteral("expected an http or https URL, got scheme '%1'").arg(u.scheme()));
+        return;
+    }
+    if (u.host().isEmpty())
+        c.error(path, QStringLiteral("expected a host in the URL (http://HOST:PORT)"));
+    else if (u.hasQuery() || u.hasFragment())
+        c.error(path, QStringLiteral("expected a base URL without query or fragment; the API path is appended to it"));
+}
+
+void checkHeaders(Checker &c, const QString &path, const ServerSpec &s)
+{
+    static const QRegularExpression token(QStringLiteral("^[!#$%&'*+.^_`|~0-9A-Za-z-]+$"));
+    QSet<QString> seen;
+    for (const auto &[name, value] : s.headers) {
+        const QString p = path + QLatin1Char('.') + name;
+        if (!token.match(name).hasMatch())
+            c.error(p, QStringLiteral("expected an HTTP header name (letters, digits, '-'), got '%1'").arg(name));
+        else if (seen.contains(name.toLower()))
+            c.error(p, QStringLiteral("duplicate header (header names are case-insensitive)"));
+        seen.insert(name.toLower());
+        // Do not echo the value: headers often carry credentials.
+        if (value.contains(QLatin1Char('\n')) || value.contains(QLatin1Char('\r')))
+            c.error(p, QStringLiteral("expected a single-line header value"));
+    }
+    if (seen.contains(QStringLiteral("authorization")) && (!s.apiKey.isEmpty() || !s.apiKeyEnv.isEmpty()))
+        c.warning(path + QStringLiteral(".Authorization"), QStringLiteral("an Authorization header overrides api_key / api_key_env"));
+}
+
+void checkHooks(Checker &c, const QString &p, const ServerSpec &s)
+{
+    if (s.reset.enabled) {
+        const QString r = at(p, "reset_kv_cache");
+        c.hookPath(at(r, "path"), s.reset.path);
+        c.positive(at(r, "timeout_seconds"), s.reset.timeoutS);
+        c.nonNegative(at(r, "max_retry_seconds"), s.reset.maxRetryS);
+        if (s.flavor == Flavor::Trtllm)
+            c.warning(r, QStringLiteral("stock trtllm-serve has no cache-reset route; the call is still attempted and will "
+                                        "likely fail with 404 (disable KV block reuse or restart the server between cells instead)"));
+    }
+    if (s.profiler.enabled) {
+        const QString pr = at(p, "server_profiler");
+        c.hookPath(at(pr, "start_path"), s.profiler.startPath);
+        c.hookPath(at(pr, "stop_path"), s.profiler.stopPath);
+        c.positive(at(pr, "timeout_seconds"), s.profiler.timeoutS);
+        c.positive(at(pr, "stop_timeout_seconds"), s.profiler.stopTimeoutS);
+    }
+}
+
+void checkServer(Checker &c, const QString &p, const ServerSpec &s)
+{
+    const bool hasUrl = !s.url.isEmpty();
+    const bool hasMock = !s.mock.isEmpty();
+    if (hasUrl && hasMock)
+        c.error(at(p, "mock"), QStringLiteral("url and mock are mutually exclusive; set exactly one"));
+    else if (!hasUrl && !hasMock)
+        c.error(p, QStringLiteral("expected exactly one of url (a server to benchmark) or mock (vllm, sglang, trtllm)"));
+    if (hasUrl)
+        checkUrl(c, at(p, "url"), s.url);
+    static const QStringList mocks = {QStringLiteral("vllm"), QStringLiteral("sglang"), QStringLiteral("trtllm")};
+    if (hasMock && !mocks.contains(s.mock)) {
+        QString msg = QStringLiteral("expected one of vllm, sglang, trtllm; got '%1'").arg(s.mock);
+        if (const QString near = closestMatch(s.mock, mocks); !near.isEmpty())
+            msg += QStringLiteral(" (did you mean '%1'?)").arg(near);
+        c.error(at(p, "mock"), msg);
+    }
+    if (s.model.isEmpty() && !hasMock)
+        c.error(at(p, "model"), QStringLiteral("expected the model name the server serves"));
+    if (!s.apiKey.isEmpty() && !s.apiKeyEnv.isEmpty())
+        c.error(at(p, "api_key_env"), QStringLiteral("api_key and api_key_env are mutually exclusive; set at most one"));
+    static const QRegularExpression envName(QStringLiteral("^[A-Za-z_][A-Za-z0-9_]*$"));
+    if (!s.apiKeyEnv.isEmpty() && !envName.match(s.apiKeyEnv).hasMatch())
+        c.error(at(p, "api_key_env"), QStringLiteral("expected an environment variable name such as OPENAI_API_KEY, got '%1'").arg(s.apiKeyEnv));
+    checkHeaders(c, at(p, "headers"), s);
+    checkHooks(c, p, s);
+}
+
+void checkWorkload(Checker &c, const WorkloadSpec &w)
+{
+    c.positiveInt(QStringLiteral("workload.input_tokens"), w.inputTokens);
+    c.positiveInt(QStringLiteral("workload.output_tokens"), w.outputTokens);
+    if (w.requestsPerCell > 0 && w.durationS > 0)
+        c.error(QStringLiteral("workload.duration_s"), QStringLiteral("requests_per_cell and duration_s are mutually exclusive; set exactly one"));
+    else if (w.requestsPerCell < 0 || (w.requestsPerCell == 0 && w.durationS == 0))
+        c.error(QStringLiteral("workload.requests_per_cell"),
+                QStringLiteral("expected %1 (or duration_s > 0 instead), got %2").arg(spec::expectPositiveInt()).arg(w.requestsPerCell));
+    if (w.durationS != 0)
+        c.positive(QStringLiteral("workload.duration_s"), w.durationS);
+    if (w.warmupRequests < 0)
+        c.error(QStringLiteral("workload.warmup_requests"), QStringLiteral("expected %1, got %2").arg(spec::expectNonNegativeInt()).arg(w.warmupRequests));
+    c.positive(QStringLiteral("workload.request_timeout_s"), w.requestTimeoutS);
+    if (w.prompts == PromptMode::SharedPrefix) {
+        if (w.sharedPrefixTokens < 1 || w.sharedPrefixTokens > w.inputTokens)
+            c.error(QStringLiteral("workload.shared_prefix_tokens"),
+                    QStringLiteral("expected an integer from 1 to input_tokens (%1) with prompts: shared_prefix, got %2")
+                        .arg(w.inputTokens)
+                        .arg(w.sharedPrefixTokens));
+    } else if (w.sharedPrefixTokens != 0) {
+        c.error(QStringLiteral("workload.shared_prefix_tokens"), QStringLiteral("only allowed with prompts: shared_prefix"));
+    }
+    if (w.slo.ttftMs)
+        c.positive(QStringLiteral("workload.slo.time_to_first_token"), *w.slo.ttftMs);
+    if (w.slo.itlMs)
+        c.positive(QStringLiteral("workload.slo.inter_token_latency"), *w.slo.itlMs);
+    if (w.slo.latencyMs)
+        c.positive(QStringLiteral("workload.slo.request_latency"), *w.slo.latencyMs);
+}
+
+void checkConcurrency(Checker &c, const QList<int> &levels)
+{
+    const QString path = QStringLiteral("sweep.concurrency");
+    if (levels.isEmpty()) {
+        c.error(path, QStringLiteral("expected a non-empty list of concurrency levels, e.g. [1, 2, 4, 8]"));
+        return;
+    }
+    QHash<int, int> firstIndex;
+    for (int i = 0; i < levels.size(); ++i) {
+        const QString p = path + QStringLiteral("[%1]").arg(i);
+        const int v = levels[i];
+        if (v < 1 || v > spec::kMaxConcurrency)
+            c.error(p, QStringLiteral("expected %1, got %2").arg(spec::expectConcurrency()).arg(v));
+        else if (firstIndex.contains(v))
+            c.error(p, QStringLiteral("duplicate concurrency %1 (also at index %2)").arg(v).arg(firstIndex.value(v)));
+        else
+            firstIndex.insert(v, i);
+    }
+}
+
+} // namespace
+
+QList<SpecDiagnostic> validateSpec(const SweepSpec &spec)
+{
+    Checker c;
+    if (spec.servers.isEmpty())
+        c.error(QStringLiteral("servers"), QStringLiteral("expected at least one server"));
+    QHash<QString, int> names;
+    for (int i = 0; i < spec.servers.size(); ++i) {
+        const ServerSpec &s = spec.servers[i];
+        const QString p = QStringLiteral("servers[%1]").arg(i);
+        if (s.name.trimmed().isEmpty())
+            c.error(at(p, "name"), QStringLiteral("expected a non-empty, unique server name"));
+        else if (names.contains(s.name))
+            c.error(at(p, "name"), QStringLiteral("duplicate server name '%1' (also servers[%2])").arg(s.name).arg(names.value(s.name)));
+        else
+            names.insert(s.name, i);
+        checkServer(c, p, s);
+    }
+    checkWorkload(c, spec.workload);
+    checkConcurrency(c, spec.concurrency);
+    return c.diags;
+}
+
+} // namespace sb

@@ -1,0 +1,192 @@
+// saveSpecYaml: SweepSpec → YAML that loadSpecText reads back to an equal spec.
+// Hooks keep their form: an enabled hook with every setting at its default (paths empty =
+// flavor preset) is written as `true`, so a preset stays a preset after a round trip.
+#include "spec/SpecIO.h"
+#include "spec/SpecRules.h"
+#include "spec/YamlJson.h"
+
+namespace sb {
+
+using namespace sb::yaml;
+
+namespace {
+
+void key(YAML::Emitter &out, const char *k) { out << YAML::Key << k << YAML::Value; }
+void str(YAML::Emitter &out, const char *k, const QString &v)
+{
+    key(out, k);
+    emitString(out, v);
+}
+void num(YAML::Emitter &out, const char *k, double v)
+{
+    key(out, k);
+    out << formatNumber(v);
+}
+void boolean(YAML::Emitter &out, const char *k, bool v)
+{
+    key(out, k);
+    out << (v ? "true" : "false");
+}
+
+// Header names that carry credentials; dropped with SecretPolicy::Strip like api_key.
+bool isSecretHeader(const QString &name)
+{
+    static const QStringList secret = {QStringLiteral("authorization"), QStringLiteral("proxy-authorization"),
+                                       QStringLiteral("cookie"), QStringLiteral("x-api-key"), QStringLiteral("api-key")};
+    return secret.contains(name.toLower());
+}
+
+void writeReset(YAML::Emitter &out, const ResetHookSpec &r)
+{
+    key(out, "reset_kv_cache");
+    const bool defaults = r.path.isEmpty() && r.timeoutS == spec::kDefaultHookTimeoutS
+                          && r.maxRetryS == spec::kDefaultResetRetryS && r.placement == ResetPlacement::BeforeWarmup;
+    if (defaults) {
+        out << (r.enabled ? "true" : "false");
+        return;
+    }
+    out << YAML::BeginMap;
+    if (!r.enabled) // settings kept but switched off (designer toggle)
+        boolean(out, "enabled", false);
+    if (!r.path.isEmpty())
+        str(out, "path", r.path);
+    if (r.timeoutS != spec::kDefaultHookTimeoutS)
+        num(out, "timeout_seconds", r.timeoutS);
+    if (r.maxRetryS != spec::kDefaultResetRetryS)
+        num(out, "max_retry_seconds", r.maxRetryS);
+    if (r.placement != ResetPlacement::BeforeWarmup)
+        str(out, "placement", toString(r.placement));
+    out << YAML::EndMap;
+}
+
+void writeProfiler(YAML::Emitter &out, const ProfilerHookSpec &p)
+{
+    key(out, "server_profiler");
+    const bool defaults = p.startPath.isEmpty() && p.stopPath.isEmpty() && p.timeoutS == spec::kDefaultHookTimeoutS
+                          && p.stopTimeoutS == spec::kDefaultStopTimeoutS && !p.startBody && p.traceDir.isEmpty();
+    if (defaults) {
+        out << (p.enabled ? "true" : "false");
+        return;
+    }
+    out << YAML::BeginMap;
+    if (!p.enabled)
+        boolean(out, "enabled", false);
+    if (!p.startPath.isEmpty())
+        str(out, "start_path", p.startPath);
+    if (!p.stopPath.isEmpty())
+        str(out, "stop_path", p.stopPath);
+    if (p.timeoutS != spec::kDefaultHookTimeoutS)
+        num(out, "timeout_seconds", p.timeoutS);
+    if (p.stopTimeoutS != spec::kDefaultStopTimeoutS)
+        num(out, "stop_timeout_seconds", p.stopTimeoutS);
+    if (p.startBody) {
+        key(out, "start_body");
+        emitJson(out, *p.startBody);
+    }
+    if (!p.traceDir.isEmpty())
+        str(out, "trace_dir", p.traceDir);
+    out << YAML::EndMap;
+}
+
+void writeServer(YAML::Emitter &out, const ServerSpec &s, SecretPolicy secrets)
+{
+    out << YAML::BeginMap;
+    str(out, "name", s.name);
+    if (!s.url.isEmpty())
+        str(out, "url", s.url);
+    if (!s.mock.isEmpty())
+        str(out, "mock", s.mock);
+    // A mock without a model gets the mock default on load, so always write what we hold.
+    if (!s.model.isEmpty() || s.mock.isEmpty())
+        str(out, "model", s.model);
+    str(out, "endpoint", toString(s.endpoint));
+    str(out, "flavor", toString(s.flavor));
+    if (!s.apiKey.isEmpty() && secrets == SecretPolicy::Keep)
+        str(out, "api_key", s.apiKey);
+    if (!s.apiKeyEnv.isEmpty())
+        str(out, "api_key_env", s.apiKeyEnv);
+    QList<QPair<QString, QString>> headers;
+    for (const auto &h : s.headers)
+        if (secrets == SecretPolicy::Keep || !isSecretHeader(h.first))
+            headers.append(h);
+    if (!headers.isEmpty()) {
+        key(out, "headers");
+        out << YAML::BeginMap;
+        for (const auto &[name, value] : headers) {
+            out << YAML::Key;
+            emitString(out, name);
+            out << YAML::Value;
+            emitString(out, value);
+        }
+        out << YAML::EndMap;
+    }
+    writeReset(out, s.reset);
+    writeProfiler(out, s.profiler);
+    out << YAML::EndMap;
+}
+
+void writeWorkload(YAML::Emitter &out, const WorkloadSpec &w)
+{
+    // Every workload key is written: the block is short and says exactly what will run.
+    key(out, "workload");
+    out << YAML::BeginMap;
+    boolean(out, "streaming", w.streaming);
+    num(out, "input_tokens", w.inputTokens);
+    num(out, "output_tokens", w.outputTokens);
+    boolean(out, "ignore_eos", w.ignoreEos);
+    if (w.requestsPerCell != 0 || w.durationS == 0)
+        num(out, "requests_per_cell", w.requestsPerCell);
+    if (w.durationS != 0)
+        num(out, "duration_s", w.durationS);
+    num(out, "warmup_requests", w.warmupRequests);
+    num(out, "request_timeout_s", w.requestTimeoutS);
+    str(out, "prompts", toString(w.prompts));
+    if (w.prompts == PromptMode::SharedPrefix || w.sharedPrefixTokens != 0)
+        num(out, "shared_prefix_tokens", w.sharedPrefixTokens);
+    if (w.slo.any()) {
+        key(out, "slo");
+        out << YAML::BeginMap;
+        if (w.slo.ttftMs)
+            num(out, "time_to_first_token", *w.slo.ttftMs);
+        if (w.slo.itlMs)
+            num(out, "inter_token_latency", *w.slo.itlMs);
+        if (w.slo.latencyMs)
+            num(out, "request_latency", *w.slo.latencyMs);
+        out << YAML::EndMap;
+    }
+    out << YAML::EndMap;
+}
+
+} // namespace
+
+QByteArray saveSpecYaml(const SweepSpec &spec, SecretPolicy secrets)
+{
+    YAML::Emitter out;
+    out << YAML::Comment("SweepBench sweep spec (see docs/spec-reference.md)");
+    out << YAML::Newline << YAML::BeginMap;
+    if (!spec.name.isEmpty())
+        str(out, "name", spec.name);
+    if (!spec.description.isEmpty())
+        str(out, "description", spec.description);
+    key(out, "servers");
+    out << YAML::BeginSeq;
+    for (const ServerSpec &s : spec.servers)
+        writeServer(out, s, secrets);
+    out << YAML::EndSeq;
+    writeWorkload(out, spec.workload);
+    key(out, "sweep");
+    out << YAML::BeginMap;
+    key(out, "concurrency");
+    out << YAML::Flow << YAML::BeginSeq;
+    for (int c : spec.concurrency)
+        out << c;
+    out << YAML::EndSeq;
+    str(out, "on_hook_failure", toString(spec.onHookFailure));
+    out << YAML::EndMap;
+    out << YAML::EndMap;
+    QByteArray text(out.c_str(), qsizetype(out.size()));
+    text.append('\n');
+    return text;
+}
+
+} // namespace sb
