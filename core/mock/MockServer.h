@@ -1,0 +1,118 @@
+#pragma once
+// The embedded mock inference server (issue 3): an OpenAI-compatible HTTP/1.1 server with a
+// continuous-batching performance model and the control-route quirks of vLLM, SGLang and
+// TensorRT-LLM (DESIGN.md §2). It runs on its own QThread so that benchmark clients on other
+// threads see it like a separate process; every accessor here is thread-safe.
+#include "spec/SweepSpec.h"
+#include <QByteArray>
+#include <QList>
+#include <QString>
+#include <QThread>
+#include <QUrl>
+#include <QtGlobal>
+#include <memory>
+
+namespace sb {
+
+struct MockConfig {
+    Flavor flavor = Flavor::Vllm;   // Openai behaves like Vllm
+    QString host = QStringLiteral("127.0.0.1");
+    quint16 port = 0;               // 0 = pick a free port
+    QString model = QStringLiteral("demo-model"); // listed by /v1/models; any model is accepted
+
+    // Performance model: step cost = base + perSeq * batch + prefillPerToken * new prefill tokens.
+    // The defaults here are vLLM's; use mockDefaults(flavor) for the others.
+    double stepBaseMs = 4.0;
+    double stepPerSeqMs = 0.12;
+    double prefillPerTokenMs = 0.015;
+    int maxBatch = 128;             // running sequences; the rest wait in the queue
+    int maxPrefillTokens = 16384;   // new prefill tokens admitted per step (at least one sequence)
+    int blockTokens = 16;           // prefix-cache block size in tokens
+    int cacheBlocks = 16384;        // prefix-cache capacity in blocks (LRU)
+    int defaultMaxTokens = 256;     // when a request sets neither max_tokens nor max_completion_tokens
+
+    bool devMode = true;            // vllm: false = /reset_prefix_cache is 404 (no VLLM_SERVER_DEV_MODE)
+    bool profiler = true;           // vllm: false = /start_profile, /stop_profile are 404
+    QString traceDir;               // vllm trace dir; sglang/trtllm default output_dir (empty = temp)
+
+    // Fault injection, drawn per completion request from one generator seeded with `seed`, in
+    // arrival order, so a run with the same requests in the same order fails the same way.
+    double errorRate = 0;           // HTTP 500 instead of an answer
+    double disconnectRate = 0;      // connection closed half way through the answer
+    double malformedRate = 0;       // one broken SSE frame (invalid JSON) half way through a stream
+    int stallMs = 0;                // every stream goes silent this long half way through
+    int firstByteDelayMs = 0;       // every completion request is held this long before it is seen
+    quint64 seed = 1;
+};
+
+// Per-personality defaults, chosen so that the three demo curves differ visibly while a demo
+// sweep stays short: trtllm is quickest per step but saturates first (small batch), sglang has
+// the cheapest batching and the largest batch, vllm sits between.
+MockConfig mockDefaults(Flavor flavor);
+
+struct MockStats {
+    int inFlight = 0;               // completion requests received and not yet answered
+    int maxInFlight = 0;
+    qint64 requests = 0;            // completion requests received
+    int resetsDone = 0;             // vllm reset with success, sglang flush 200
+    int resetsRefused = 0;          // vllm {"success": false}, sglang 400
+    int profileWindows = 0;         // profiler windows started
+    qint64 cacheHitBlocks = 0;
+    qint64 cacheMissBlocks = 0;
+};
+
+// steady_clock nanoseconds since its epoch (CLOCK_MONOTONIC on Linux, so comparable across
+// processes on one machine). firstTokenWriteNs is when the bytes of the first content token
+// (non-streaming: of the whole answer) were handed to the socket; 0 if never.
+struct MockTiming {
+    QByteArray requestId;           // the client's X-Request-Id header, else "mock-<n>"
+    qint64 arrivalNs = 0;
+    qint64 firstTokenWriteNs = 0;
+    qint64 endNs = 0;
+};
+
+// One call of a control route (reset, flush, profiler start/stop), in arrival order of the answers.
+struct MockControlEvent {
+    QByteArray method;
+    QByteArray target;              // path with query
+    qint64 receivedNs = 0;
+    qint64 answeredNs = 0;
+    int inFlightAtReceive = 0;      // completion requests in flight when the call arrived
+    int inFlightAtAnswer = 0;
+    int status = 0;
+    QByteArray body;                // what the server answered
+};
+
+struct MockShared;
+class MockWorker;
+
+class MockServer
+{
+public:
+    // Starts listening before it returns; nullptr and *error set when it cannot.
+    static std::unique_ptr<MockServer> start(const MockConfig &cfg, QString *error = nullptr);
+    ~MockServer();                  // stops the thread, closes every socket
+    MockServer(const MockServer &) = delete;
+    MockServer &operator=(const MockServer &) = delete;
+
+    QUrl url() const;               // http://HOST:PORT
+    quint16 port() const;
+    const MockConfig &config() const { return m_config; }
+    MockStats stats() const;
+    void resetStats();              // counters and timings; the event log stays
+    QList<MockTiming> timings() const;  // oldest first, the last 200k requests
+    QList<MockControlEvent> controlEvents() const;
+    void clearControlEvents();
+
+    static qint64 nowNs();          // the clock of MockTiming
+
+private:
+    MockServer() = default;
+    MockConfig m_config;
+    quint16 m_port = 0;
+    std::shared_ptr<MockShared> m_shared;
+    std::unique_ptr<QThread> m_thread;
+    MockWorker *m_worker = nullptr; // lives in m_thread
+};
+
+} // namespace sb

@@ -1,0 +1,355 @@
+#include "mock/MockWorker.h"
+#include <QDateTime>
+#include <QTcpServer>
+#include <QTcpSocket>
+#include <QTimer>
+
+namespace sb {
+
+MockWorker::MockWorker(const MockConfig &cfg, std::shared_ptr<MockShared> shared)
+    : m_cfg(cfg), m_shared(std::move(shared)), m_rng(cfg.seed)
+{
+}
+
+MockWorker::~MockWorker() = default;
+
+bool MockWorker::listen(QString *error, quint16 *port)
+{
+    m_scheduler = new MockScheduler(m_cfg, this);
+    m_scheduler->setCallbacks(
+        [this](quint64 seq, int index, bool last) { onToken(seq, index, last); },
+        [this](const MockStepRecord &step) { m_profiler->onStep(step); },
+        [this](int hits, int misses) {
+            QMutexLocker lock(&m_shared->mutex);
+            m_shared->stats.cacheHitBlocks += hits;
+            m_shared->stats.cacheMissBlocks += misses;
+        });
+    m_profiler = std::make_unique<MockProfiler>(m_cfg);
+    m_flushPoll = new QTimer(this);
+    m_flushPoll->setInterval(5);
+    connect(m_flushPoll, &QTimer::timeout, this, &MockWorker::pollFlushes);
+
+    m_server = new QTcpServer(this);
+    // 1024 clients may connect at once: a short backlog would drop SYNs and cost them a
+    // one-second retransmit.
+    m_server->setListenBacklogSize(4096);
+    m_server->setMaxPendingConnections(4096);
+    connect(m_server, &QTcpServer::newConnection, this, &MockWorker::onNewConnections);
+    QHostAddress address;
+    if (!address.setAddress(m_cfg.host)) {
+        address = m_cfg.host == QLatin1String("localhost") ? QHostAddress(QHostAddress::LocalHost) : QHostAddress();
+        if (address.isNull()) {
+            *error = QStringLiteral("mock server: invalid host address '%1'").arg(m_cfg.host);
+            return false;
+        }
+    }
+    if (!m_server->listen(address, m_cfg.port)) {
+        *error = QStringLiteral("mock server: cannot listen on %1:%2: %3")
+                     .arg(m_cfg.host).arg(m_cfg.port).arg(m_server->errorString());
+        return false;
+    }
+    *port = m_server->serverPort();
+    return true;
+}
+
+void MockWorker::shutdown()
+{
+    m_flushPoll->stop();
+    if (m_server)
+        m_server->close();
+    for (auto &[id, c] : m_connections) {
+        c->dead = true;
+        c->socket->disconnect(this);
+        c->socket->abort();
+        delete c->socket;
+    }
+    m_connections.clear();
+    m_bySeq.clear();
+    delete m_scheduler; // its timer belongs to this thread: stop it here
+    m_scheduler = nullptr;
+}
+
+MockWorker::Connection *MockWorker::connection(quint64 id) const
+{
+    auto it = m_connections.find(id);
+    return it == m_connections.end() || it->second->dead ? nullptr : it->second.get();
+}
+
+void MockWorker::onNewConnections()
+{
+    while (QTcpSocket *s = m_server->nextPendingConnection()) {
+        // Token chunks are small writes: without this, Nagle holds them back (DESIGN.md §4).
+        s->setSocketOption(QAbstractSocket::LowDelayOption, 1);
+        auto c = std::make_unique<Connection>();
+        c->id = m_nextConnection++;
+        c->socket = s;
+        Connection *raw = c.get();
+        m_connections.emplace(c->id, std::move(c));
+        connect(s, &QTcpSocket::readyRead, this, [this, raw] { onReadable(raw); });
+        connect(s, &QTcpSocket::disconnected, this, [this, raw] { onDisconnected(raw); });
+    }
+}
+
+void MockWorker::onReadable(Connection *c)
+{
+    if (c->dead)
+        return;
+    c->in += c->socket->readAll();
+    processInput(c);
+}
+
+void MockWorker::processInput(Connection *c)
+{
+    while (!c->dead && !c->busy && !c->in.isEmpty()) {
+        MockHttpRequest req;
+        int status = 0;
+        const MockParse r = parseHttpRequest(c->in, req, &status);
+        if (r == MockParse::NeedMore)
+            return;
+        if (r == MockParse::Error) {
+            c->busy = true;
+            c->keepAlive = false;
+            c->in.clear();
+            respond(c, status, "application/json", R"({"detail":")" + httpReason(status) + "\"}");
+            return;
+        }
+        c->busy = true;
+        c->keepAlive = req.keepAlive;
+        dispatch(c, std::move(req));
+    }
+}
+
+void MockWorker::onDisconnected(Connection *c)
+{
+    if (c->dead)
+        return;
+    c->dead = true;
+    if (c->exchange)
+        endExchange(c, true);
+    c->pendingFlush.reset();
+    c->socket->disconnect(this); // no more callbacks into the soon-erased Connection
+    c->socket->deleteLater();
+    // Erase later: we may be deep inside a write to this very connection.
+    const quint64 id = c->id;
+    QMetaObject::invokeMethod(this, [this, id] { m_connections.erase(id); }, Qt::QueuedConnection);
+}
+
+void MockWorker::send(Connection *c, const QByteArray &bytes)
+{
+    if (c->dead)
+        return;
+    c->socket->write(bytes);
+    c->socket->flush(); // write now rather than on the next event-loop pass
+}
+
+void MockWorker::respond(Connection *c, int status, QByteArrayView contentType, QByteArrayView body,
+                         QByteArrayView extraHeaders)
+{
+    send(c, httpResponse(status, contentType, body, c->keepAlive, extraHeaders));
+    responseDone(c);
+}
+
+void MockWorker::responseDone(Connection *c)
+{
+    if (c->dead)
+        return;
+    c->busy = false;
+    if (!c->keepAlive) {
+        c->socket->disconnectFromHost();
+        return;
+    }
+    if (!c->in.isEmpty()) { // a pipelined request waited for this answer
+        const quint64 id = c->id;
+        QMetaObject::invokeMethod(this, [this, id] {
+            if (Connection *cc = connection(id))
+                processInput(cc);
+        }, Qt::QueuedConnection);
+    }
+}
+
+void MockWorker::dispatch(Connection *c, MockHttpRequest &&req)
+{
+    const QByteArray &p = req.path;
+    if (p == "/v1/chat/completions" || p == "/v1/completions") {
+        if (req.method != "POST")
+            return respond(c, 405, "application/json", R"({"detail":"Method Not Allowed"})");
+        return startCompletion(c, std::move(req), p == "/v1/chat/completions");
+    }
+    if (p == "/health") {
+        if (req.method != "GET" && req.method != "HEAD")
+            return respond(c, 405, "application/json", R"({"detail":"Method Not Allowed"})");
+        return respond(c, 200, {}, {});
+    }
+    if (p == "/v1/models") {
+        if (req.method != "GET")
+            return respond(c, 405, "application/json", R"({"detail":"Method Not Allowed"})");
+        const QByteArray owner = m_cfg.flavor == Flavor::Sglang ? "sglang"
+                                 : m_cfg.flavor == Flavor::Trtllm ? "tensorrt_llm" : "vllm";
+        const QByteArray body = R"({"object":"list","data":[{"id":)" + jsonQuoted(m_cfg.model.toUtf8())
+                                + R"(,"object":"model","created":)"
+                                + QByteArray::number(QDateTime::currentSecsSinceEpoch())
+                                + R"(,"owned_by":")" + owner + R"(","root":)" + jsonQuoted(m_cfg.model.toUtf8())
+                                + R"(,"max_model_len":32768}]})";
+        return respond(c, 200, "application/json", body);
+    }
+    if (routeIntrospection(c, req) || routeControl(c, req))
+        return;
+    respond(c, 404, "application/json", R"({"detail":"Not Found"})");
+}
+
+double MockWorker::uniform()
+{
+    return double(m_rng() >> 11) * (1.0 / 9007199254740992.0);
+}
+
+void MockWorker::changeInFlight(int delta)
+{
+    m_inFlight += delta;
+    QMutexLocker lock(&m_shared->mutex);
+    m_shared->stats.inFlight = m_inFlight;
+    m_shared->stats.maxInFlight = std::max(m_shared->stats.maxInFlight, m_inFlight);
+    if (delta > 0)
+        m_shared->stats.requests += delta;
+}
+
+void MockWorker::startCompletion(Connection *c, MockHttpRequest &&req, bool chat)
+{
+    auto ex = std::make_unique<Exchange>();
+    ex->arrivalNs = MockServer::nowNs();
+    const quint64 number = ++m_requestCounter;
+    ex->requestId = req.header("x-request-id");
+    if (ex->requestId.isEmpty())
+        ex->requestId = "mock-" + QByteArray::number(number);
+    const QString err = parseCompletionRequest(req.body, chat, m_cfg.defaultMaxTokens, &ex->req);
+    if (!err.isEmpty()) {
+        const QByteArray body = R"({"object":"error","message":)" + jsonQuoted(err.toUtf8())
+                                + R"(,"type":"BadRequestError","param":null,"code":400})";
+        return respond(c, 400, "application/json", body);
+    }
+    if (ex->req.model.isEmpty())
+        ex->req.model = m_cfg.model.toUtf8();
+    ex->promptTokens = int(ex->req.promptTokens.size());
+    ex->fmt.emplace(ex->req, number, QDateTime::currentSecsSinceEpoch());
+
+    // Three draws per request whatever the rates, so one seed gives one fault pattern.
+    const double uError = uniform(), uDisconnect = uniform(), uMalformed = uniform();
+    const int half = ex->req.maxTokens / 2;
+    if (uDisconnect < m_cfg.disconnectRate)
+        ex->disconnectAt = std::max(0, half - 1);
+    if (uMalformed < m_cfg.malformedRate)
+        ex->malformedAt = half;
+    if (m_cfg.stallMs > 0 && ex->req.stream && ex->req.maxTokens >= 2)
+        ex->stallAfter = std::max(0, half - 1);
+
+    c->exchange = std::move(ex);
+    changeInFlight(+1);
+    if (uError < m_cfg.errorRate) {
+        const QByteArray body = R"({"object":"error","message":"mock: injected internal server error","type":"InternalServerError","param":null,"code":500})";
+        send(c, httpResponse(500, "application/json", body, c->keepAlive));
+        endExchange(c, false);
+        return responseDone(c);
+    }
+    if (m_cfg.firstByteDelayMs > 0) {
+        const quint64 id = c->id;
+        QTimer::singleShot(m_cfg.firstByteDelayMs, Qt::PreciseTimer, this, [this, id] {
+            if (Connection *cc = connection(id))
+                admit(cc);
+        });
+        return;
+    }
+    admit(c);
+}
+
+void MockWorker::admit(Connection *c)
+{
+    Exchange *ex = c->exchange.get();
+    if (!ex || ex->admitted)
+        return;
+    ex->admitted = true;
+    if (ex->req.stream) {
+        // Headers and the role-only chunk in one write, as vLLM sends them first.
+        QByteArray out = httpChunkedHead(200, "text/event-stream; charset=utf-8", c->keepAlive);
+        if (ex->req.chat)
+            appendChunk(out, ex->fmt->roleEvent());
+        send(c, out);
+    }
+    std::vector<quint64> blocks = MockPrefixCache::chainHashes(ex->req.promptTokens, m_cfg.blockTokens);
+    ex->req.promptTokens = {}; // the hashes are all the scheduler needs
+    ex->seq = m_scheduler->submit(ex->promptTokens, std::move(blocks), ex->req.maxTokens);
+    m_bySeq.emplace(ex->seq, c->id);
+}
+
+void MockWorker::onToken(quint64 seq, int index, bool last)
+{
+    auto it = m_bySeq.find(seq);
+    if (it == m_bySeq.end())
+        return;
+    Connection *c = connection(it->second);
+    if (!c || !c->exchange || c->exchange->seq != seq)
+        return;
+    Exchange *ex = c->exchange.get();
+    const QByteArray token = mockToken(ex->req.contentSeed, index);
+    if (ex->req.stream) {
+        QByteArray out;
+        if (index == ex->malformedAt)
+            appendChunk(out, ex->fmt->malformedEvent());
+        appendChunk(out, ex->fmt->tokenEvent(token, last));
+        if (last) {
+            if (ex->req.includeUsage)
+                appendChunk(out, ex->fmt->usageEvent(ex->promptTokens, index + 1));
+            appendChunk(out, MockChunkFormatter::doneEvent());
+            out += lastChunk();
+        }
+        send(c, out);
+        if (index == 0)
+            ex->firstTokenNs = MockServer::nowNs();
+    } else {
+        ex->text += token;
+        if (last) {
+            QByteArray body = ex->fmt->fullBody(ex->text, ex->promptTokens, index + 1);
+            if (ex->malformedAt >= 0)
+                body.truncate(body.size() / 2); // a broken JSON document, honestly sized
+            send(c, httpResponse(200, "application/json", body, c->keepAlive));
+            ex->firstTokenNs = MockServer::nowNs();
+        }
+    }
+    if (c->dead)
+        return; // the write found the peer gone; onDisconnected cleaned up
+    if (index == ex->disconnectAt && !last) {
+        // Fault: close half way through, without the terminating chunk or [DONE].
+        c->keepAlive = false;
+        endExchange(c, true);
+        c->busy = false;
+        c->socket->disconnectFromHost();
+        return;
+    }
+    if (index == ex->stallAfter && !last)
+        m_scheduler->pause(seq, m_cfg.stallMs);
+    if (last) {
+        endExchange(c, false);
+        responseDone(c);
+    }
+}
+
+void MockWorker::endExchange(Connection *c, bool aborted)
+{
+    std::unique_ptr<Exchange> ex = std::move(c->exchange);
+    if (!ex)
+        return;
+    if (ex->seq) {
+        m_bySeq.erase(ex->seq);
+        if (aborted)
+            m_scheduler->cancel(ex->seq);
+    }
+    MockTiming t;
+    t.requestId = ex->requestId;
+    t.arrivalNs = ex->arrivalNs;
+    t.firstTokenWriteNs = ex->firstTokenNs;
+    t.endNs = MockServer::nowNs();
+    m_shared->addTiming(std::move(t));
+    changeInFlight(-1);
+    if (m_inFlight == 0)
+        pollFlushes(); // a waiting sglang flush can answer now
+}
+
+} // namespace sb

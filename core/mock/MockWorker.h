@@ -1,0 +1,108 @@
+#pragma once
+// The mock server's insides, all living in the server thread: the listening socket, every
+// connection and its HTTP state, the OpenAI completion exchanges fed by the scheduler, the
+// control routes of the chosen personality and the introspection routes. MockServer owns the
+// thread and talks to this object only through blocking queued calls and MockShared.
+#include "mock/MockHttp.h"
+#include "mock/MockOpenAi.h"
+#include "mock/MockProfiler.h"
+#include "mock/MockScheduler.h"
+#include "mock/MockServer.h"
+#include "mock/MockShared.h"
+#include <QObject>
+#include <memory>
+#include <optional>
+#include <random>
+#include <unordered_map>
+
+class QTcpServer;
+class QTcpSocket;
+class QTimer;
+
+namespace sb {
+
+class MockWorker : public QObject
+{
+    Q_OBJECT
+public:
+    MockWorker(const MockConfig &cfg, std::shared_ptr<MockShared> shared);
+    ~MockWorker() override;
+
+    bool listen(QString *error, quint16 *port); // call in the server thread
+    void shutdown();                            // closes everything; call in the server thread
+
+private:
+    struct Exchange {
+        MockCompletionRequest req;
+        std::optional<MockChunkFormatter> fmt;
+        QByteArray requestId;
+        quint64 seq = 0;
+        qint64 arrivalNs = 0;
+        qint64 firstTokenNs = 0;
+        int promptTokens = 0;
+        int disconnectAt = -1;  // output token index after which the connection is closed
+        int malformedAt = -1;   // output token index before which a broken frame is sent
+        int stallAfter = -1;    // output token index after which the stream goes silent
+        bool admitted = false;
+        QByteArray text;        // non-streaming answer so far
+    };
+    struct PendingControl {     // a control call being answered later (sglang flush timeout)
+        QByteArray method, target;
+        qint64 receivedNs = 0;
+        int inFlightAtReceive = 0;
+        qint64 deadlineNs = 0;
+    };
+    struct Connection {
+        quint64 id = 0;
+        QTcpSocket *socket = nullptr;
+        QByteArray in;
+        bool busy = false;          // a response is in progress; later requests wait
+        bool keepAlive = true;
+        bool dead = false;
+        std::unique_ptr<Exchange> exchange;
+        std::optional<PendingControl> pendingFlush;
+    };
+
+    // connections and HTTP (MockWorker.cpp)
+    void onNewConnections();
+    void onReadable(Connection *c);
+    void processInput(Connection *c);
+    void onDisconnected(Connection *c);
+    void dispatch(Connection *c, MockHttpRequest &&req);
+    void send(Connection *c, const QByteArray &bytes);
+    void respond(Connection *c, int status, QByteArrayView contentType, QByteArrayView body,
+                 QByteArrayView extraHeaders = {});
+    void responseDone(Connection *c);
+    Connection *connection(quint64 id) const;
+
+    // completions (MockWorker.cpp)
+    void startCompletion(Connection *c, MockHttpRequest &&req, bool chat);
+    void admit(Connection *c);
+    void onToken(quint64 seq, int index, bool last);
+    void endExchange(Connection *c, bool aborted);
+    void changeInFlight(int delta);
+    double uniform();
+
+    // control and introspection routes (MockWorkerControl.cpp)
+    bool routeControl(Connection *c, const MockHttpRequest &req);
+    bool routeIntrospection(Connection *c, const MockHttpRequest &req);
+    void answerControl(Connection *c, const QByteArray &method, const QByteArray &target,
+                       qint64 receivedNs, int inFlightAtReceive, const MockAnswer &a);
+    void pollFlushes();
+    void flushNow();
+
+    MockConfig m_cfg;
+    std::shared_ptr<MockShared> m_shared;
+    QTcpServer *m_server = nullptr;
+    MockScheduler *m_scheduler = nullptr;
+    std::unique_ptr<MockProfiler> m_profiler;
+    QTimer *m_flushPoll = nullptr;
+    std::unordered_map<quint64, std::unique_ptr<Connection>> m_connections;
+    std::unordered_map<quint64, quint64> m_bySeq; // scheduler sequence -> connection id
+    quint64 m_nextConnection = 1;
+    quint64 m_requestCounter = 0;
+    int m_inFlight = 0;
+    std::mt19937_64 m_rng;
+};
+
+} // namespace sb
