@@ -28,6 +28,10 @@ public:
 Q_SIGNALS:
     void resultSetsChanged();
 
+protected:
+    void dragEnterEvent(QDragEnterEvent *event) override;
+    void dropEvent(QDropEvent *event) override;
+
 private:
     std::unique_ptr<CompareViewPrivate> d;
 };

@@ -1,0 +1,279 @@
+#include "charts/ChartFactory.h"
+#include "charts/ChartPoints.h"
+#include "charts/ChartStyle.h"
+#include "charts/MetricFormat.h"
+#include "charts/PointLabelLayer.h"
+#include <QChart>
+#include <QLegendMarker>
+#include <QLineSeries>
+#include <QLogValueAxis>
+#include <QScatterSeries>
+#include <QValueAxis>
+#include <algorithm>
+#include <cmath>
+
+namespace sb {
+
+namespace {
+
+const QString kThroughput = QStringLiteral("output_token_throughput");
+
+// One curve: the cells of one server in one set, in concurrency order.
+struct Curve {
+    int setIndex = 0;
+    QString server;
+    QString legend;
+    QColor color;
+    int style = 0;
+    QList<const CellResult *> cells;
+};
+
+QList<Curve> curvesOf(const QList<ChartSeriesInput> &sets)
+{
+    // Colour by server across all sets: the same server keeps its colour when sets are overlaid.
+    QStringList allServers;
+    for (const auto &set : sets)
+        for (const QString &s : set.results.serverNames())
+            if (!allServers.contains(s))
+                allServers.append(s);
+    QList<Curve> curves;
+    for (int si = 0; si < sets.size(); ++si) {
+        const ChartSeriesInput &set = sets.at(si);
+        for (const QString &server : set.results.serverNames()) {
+            Curve c;
+            c.setIndex = si;
+            c.server = server;
+            c.legend = set.name.isEmpty() ? server : QStringLiteral("%1: %2").arg(set.name, server);
+            c.color = serverColor(int(allServers.indexOf(server)));
+            c.style = set.styleIndex;
+            for (const CellResult &cell : set.results.cells)
+                if (cell.server == server)
+                    c.cells.append(&cell);
+            std::stable_sort(c.cells.begin(), c.cells.end(),
+                             [](const CellResult *a, const CellResult *b) { return a->concurrency < b->concurrency; });
+            curves.append(c);
+        }
+    }
+    return curves;
+}
+
+QChart *newChart(const QString &title)
+{
+    auto *chart = new QChart;
+    chart->setAnimationOptions(QChart::NoAnimation); // exports of animated charts come out empty
+    chart->setTitle(title);
+    chart->legend()->setAlignment(Qt::AlignBottom);
+    chart->legend()->setMarkerShape(QLegend::MarkerShapeFromSeries);
+    chart->setMargins(QMargins(4, 4, 4, 4));
+    return chart;
+}
+
+struct CurvePoints {
+    QList<QPointF> points;
+    QList<int> cellIndices;
+    QStringList toolTips;
+    QStringList labels;
+};
+
+// Adds the line (no legend entry) and the scatter (legend, tags, labels) of one curve.
+QScatterSeries *addCurve(QChart *chart, QAbstractAxis *x, QAbstractAxis *y, const Curve &c, const CurvePoints &p)
+{
+    auto *line = new QLineSeries;
+    QPen pen(c.color);
+    pen.setWidthF(2.0);
+    pen.setStyle(setPenStyle(c.style));
+    line->setPen(pen);
+    line->replace(p.points); // one bulk replace, never per-point append (quadratic)
+    auto *scatter = new QScatterSeries;
+    scatter->setName(c.legend);
+    scatter->setColor(c.color);
+    scatter->setBorderColor(c.color.darker(140));
+    scatter->setMarkerShape(setMarkerShape(c.style));
+    scatter->setMarkerSize(setMarkerSize(c.style));
+    scatter->setSelectedColor(c.color.darker(190));
+    scatter->replace(p.points);
+    tagSeries(scatter, c.setIndex, c.server, p.cellIndices, p.toolTips);
+    for (QXYSeries *s : {static_cast<QXYSeries *>(line), static_cast<QXYSeries *>(scatter)}) {
+        chart->addSeries(s);
+        s->attachAxis(x);
+        s->attachAxis(y);
+    }
+    for (QLegendMarker *m : chart->legend()->markers(line))
+        m->setVisible(false);
+    return scatter;
+}
+
+QString unitOf(const QList<ChartSeriesInput> &sets, const QString &metric)
+{
+    for (const auto &set : sets)
+        for (const CellResult &cell : set.results.cells)
+            if (auto it = cell.metrics.constFind(metric); it != cell.metrics.cend() && !it->unit.isEmpty())
+                return shortUnit(it->unit);
+    return {};
+}
+
+QString axisTitle(const QString &label, const QString &unit)
+{
+    return unit.isEmpty() ? label : QStringLiteral("%1 (%2)").arg(label, unit);
+}
+
+// A linear axis from 0 (or the minimum when negative) to a little over the maximum, nice ticks.
+void fitLinear(QValueAxis *axis, double lo, double hi)
+{
+    if (!(hi > lo)) {
+        lo = std::min(0.0, lo);
+        hi = lo + 1;
+    }
+    axis->setRange(std::min(0.0, lo), hi * 1.08);
+    axis->applyNiceNumbers();
+    axis->setLabelFormat(QStringLiteral("%.4g"));
+}
+
+QString pointToolTipText(const ChartSeriesInput &set, const CellResult &cell)
+{
+    const QString text = cellSummaryText(cell);
+    return set.name.isEmpty() ? text : set.name + QLatin1Char('\n') + text;
+}
+
+} // namespace
+
+LatencyChoiceInfo latencyChoiceInfo(LatencyChoice choice)
+{
+    const QString ttft = QStringLiteral("time_to_first_token");
+    const QString itl = QStringLiteral("inter_token_latency");
+    const QString lat = QStringLiteral("request_latency");
+    switch (choice) {
+    case LatencyChoice::TtftP50: return {ttft, QStringLiteral("p50"), QStringLiteral("TTFT p50")};
+    case LatencyChoice::TtftP90: return {ttft, QStringLiteral("p90"), QStringLiteral("TTFT p90")};
+    case LatencyChoice::TtftP99: return {ttft, QStringLiteral("p99"), QStringLiteral("TTFT p99")};
+    case LatencyChoice::ItlAvg: return {itl, QStringLiteral("avg"), QStringLiteral("ITL avg")};
+    case LatencyChoice::ItlP50: return {itl, QStringLiteral("p50"), QStringLiteral("ITL p50")};
+    case LatencyChoice::ItlP99: return {itl, QStringLiteral("p99"), QStringLiteral("ITL p99")};
+    case LatencyChoice::LatencyP50: return {lat, QStringLiteral("p50"), QStringLiteral("Request latency p50")};
+    case LatencyChoice::LatencyP99: return {lat, QStringLiteral("p99"), QStringLiteral("Request latency p99")};
+    }
+    return {ttft, QStringLiteral("p50"), QStringLiteral("TTFT p50")};
+}
+
+QList<LatencyChoice> allLatencyChoices()
+{
+    return {LatencyChoice::TtftP50, LatencyChoice::TtftP90, LatencyChoice::TtftP99,   LatencyChoice::ItlAvg,
+            LatencyChoice::ItlP50,  LatencyChoice::ItlP99,  LatencyChoice::LatencyP50, LatencyChoice::LatencyP99};
+}
+
+QStringList chartableMetrics()
+{
+    return {QStringLiteral("output_token_throughput"), QStringLiteral("request_throughput"),
+            QStringLiteral("time_to_first_token"),     QStringLiteral("inter_token_latency"),
+            QStringLiteral("request_latency"),         QStringLiteral("inter_chunk_latency"),
+            QStringLiteral("goodput"),                 QStringLiteral("good_request_fraction"),
+            QStringLiteral("output_sequence_length"),  QStringLiteral("input_sequence_length")};
+}
+
+QStringList chartableStats(const QString &metric)
+{
+    static const QStringList onlyAvg = {QStringLiteral("output_token_throughput"), QStringLiteral("request_throughput"),
+                                        QStringLiteral("goodput"), QStringLiteral("good_request_fraction")};
+    if (onlyAvg.contains(metric))
+        return {QStringLiteral("avg")};
+    return {QStringLiteral("avg"), QStringLiteral("p50"), QStringLiteral("p90"), QStringLiteral("p95"),
+            QStringLiteral("p99"), QStringLiteral("min"), QStringLiteral("max"), QStringLiteral("std")};
+}
+
+QString metricLabel(const QString &metric)
+{
+    static const QHash<QString, QString> labels = {
+        {QStringLiteral("output_token_throughput"), QStringLiteral("Output throughput")},
+        {QStringLiteral("request_throughput"), QStringLiteral("Request throughput")},
+        {QStringLiteral("time_to_first_token"), QStringLiteral("TTFT")},
+        {QStringLiteral("inter_token_latency"), QStringLiteral("ITL")},
+        {QStringLiteral("request_latency"), QStringLiteral("Request latency")},
+        {QStringLiteral("inter_chunk_latency"), QStringLiteral("Inter-chunk latency")},
+        {QStringLiteral("goodput"), QStringLiteral("Goodput")},
+        {QStringLiteral("good_request_fraction"), QStringLiteral("Good request fraction")},
+        {QStringLiteral("output_sequence_length"), QStringLiteral("Output length")},
+        {QStringLiteral("input_sequence_length"), QStringLiteral("Input length")},
+    };
+    return labels.value(metric, metric);
+}
+
+QChart *makeThroughputVsLatencyChart(const QList<ChartSeriesInput> &sets, LatencyChoice choice)
+{
+    const LatencyChoiceInfo lc = latencyChoiceInfo(choice);
+    QChart *chart = newChart(QStringLiteral("Output throughput vs %1").arg(lc.label));
+    auto *x = new QValueAxis;
+    auto *y = new QValueAxis;
+    x->setTitleText(axisTitle(lc.label, unitOf(sets, lc.metric)));
+    QString yUnit = unitOf(sets, kThroughput);
+    y->setTitleText(axisTitle(QStringLiteral("Output throughput"), yUnit.isEmpty() ? QStringLiteral("tok/s") : yUnit));
+    chart->addAxis(x, Qt::AlignBottom);
+    chart->addAxis(y, Qt::AlignLeft);
+    auto *labels = new PointLabelLayer(chart);
+
+    double xMax = 0, yMax = 0;
+    for (const Curve &c : curvesOf(sets)) {
+        CurvePoints p;
+        for (const CellResult *cell : c.cells) {
+            const double lx = cellMetric(*cell, lc.metric, lc.stat);
+            const double ty = cellMetric(*cell, kThroughput, QStringLiteral("avg"));
+            if (!std::isfinite(lx) || !std::isfinite(ty))
+                continue; // not measured (pending, failed, imported without it)
+            p.points.append(QPointF(lx, ty));
+            p.cellIndices.append(cell->index);
+            p.toolTips.append(pointToolTipText(sets.at(c.setIndex), *cell));
+            p.labels.append(QStringLiteral("c=%1").arg(cell->concurrency));
+            xMax = std::max(xMax, lx);
+            yMax = std::max(yMax, ty);
+        }
+        QScatterSeries *scatter = addCurve(chart, x, y, c, p);
+        labels->addSeries(scatter, p.labels);
+    }
+    fitLinear(x, 0, xMax);
+    fitLinear(y, 0, yMax);
+    return chart;
+}
+
+QChart *makeMetricVsConcurrencyChart(const QList<ChartSeriesInput> &sets, const QString &metric, const QString &stat)
+{
+    const QString label = metricLabel(metric) + (stat == QLatin1String("avg") && chartableStats(metric).size() == 1
+                                                     ? QString()
+                                                     : QLatin1Char(' ') + stat);
+    QChart *chart = newChart(QStringLiteral("%1 vs concurrency").arg(label));
+    auto *x = new QLogValueAxis;
+    x->setBase(2);
+    x->setLabelFormat(QStringLiteral("%g"));
+    x->setTitleText(QStringLiteral("Concurrency"));
+    auto *y = new QValueAxis;
+    y->setTitleText(axisTitle(label, unitOf(sets, metric)));
+    chart->addAxis(x, Qt::AlignBottom);
+    chart->addAxis(y, Qt::AlignLeft);
+
+    double cMin = std::numeric_limits<double>::max(), cMax = 0, yMin = 0, yMax = 0;
+    for (const Curve &c : curvesOf(sets)) {
+        CurvePoints p;
+        for (const CellResult *cell : c.cells) {
+            const double v = cellMetric(*cell, metric, stat);
+            // QLogValueAxis drops a whole series holding any x <= 0: guard the axis value.
+            if (cell->concurrency <= 0 || !std::isfinite(v))
+                continue;
+            p.points.append(QPointF(cell->concurrency, v));
+            p.cellIndices.append(cell->index);
+            p.toolTips.append(pointToolTipText(sets.at(c.setIndex), *cell));
+            cMin = std::min(cMin, double(cell->concurrency));
+            cMax = std::max(cMax, double(cell->concurrency));
+            yMin = std::min(yMin, v);
+            yMax = std::max(yMax, v);
+        }
+        addCurve(chart, x, y, c, p);
+    }
+    if (cMax <= 0) {
+        cMin = 1;
+        cMax = 2;
+    }
+    // Half a step of margin on the log scale so end points are not cut by the frame.
+    x->setRange(cMin / 1.414, cMax * 1.414);
+    fitLinear(y, yMin, yMax);
+    return chart;
+}
+
+} // namespace sb

@@ -1,0 +1,135 @@
+#include "charts/ChartsPanel.h"
+#include "charts/InteractiveChartView.h"
+#include <QChart>
+#include <QComboBox>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QSplitter>
+#include <QTimer>
+#include <QVBoxLayout>
+
+namespace sb {
+
+namespace {
+QString slug(QString s)
+{
+    s = s.toLower();
+    s.replace(QLatin1Char(' '), QLatin1Char('-'));
+    return s;
+}
+} // namespace
+
+ChartsPanel::ChartsPanel(QWidget *parent)
+    : QWidget(parent)
+    , m_latencyCombo(new QComboBox(this))
+    , m_metricCombo(new QComboBox(this))
+    , m_statCombo(new QComboBox(this))
+    , m_throughput(new InteractiveChartView(this))
+    , m_metric(new InteractiveChartView(this))
+    , m_timer(new QTimer(this))
+{
+    m_throughput->setObjectName(QStringLiteral("throughputChart"));
+    m_metric->setObjectName(QStringLiteral("metricChart"));
+    m_latencyCombo->setObjectName(QStringLiteral("latencyChoice"));
+    m_metricCombo->setObjectName(QStringLiteral("metricChoice"));
+    m_statCombo->setObjectName(QStringLiteral("statChoice"));
+    for (LatencyChoice c : allLatencyChoices())
+        m_latencyCombo->addItem(latencyChoiceInfo(c).label, int(c));
+    m_latencyCombo->setCurrentIndex(m_latencyCombo->findData(int(LatencyChoice::TtftP99)));
+    for (const QString &m : chartableMetrics())
+        m_metricCombo->addItem(metricLabel(m), m);
+    refillStats();
+
+    auto *controls = new QHBoxLayout;
+    controls->addWidget(new QLabel(tr("Latency:"), this));
+    controls->addWidget(m_latencyCombo);
+    controls->addSpacing(24);
+    controls->addWidget(new QLabel(tr("Metric:"), this));
+    controls->addWidget(m_metricCombo);
+    controls->addWidget(m_statCombo);
+    controls->addStretch();
+    auto *splitter = new QSplitter(Qt::Horizontal, this);
+    splitter->addWidget(m_throughput);
+    splitter->addWidget(m_metric);
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addLayout(controls);
+    layout->addWidget(splitter, 1);
+
+    m_timer->setSingleShot(true);
+    m_timer->setInterval(kRebuildDelayMs);
+    connect(m_timer, &QTimer::timeout, this, &ChartsPanel::rebuild);
+    connect(m_latencyCombo, &QComboBox::currentIndexChanged, this, &ChartsPanel::rebuild);
+    connect(m_metricCombo, &QComboBox::currentIndexChanged, this, [this] {
+        refillStats();
+        rebuild();
+    });
+    connect(m_statCombo, &QComboBox::currentIndexChanged, this, &ChartsPanel::rebuild);
+    connect(m_throughput, &InteractiveChartView::pointClicked, this, &ChartsPanel::pointClicked);
+    connect(m_metric, &InteractiveChartView::pointClicked, this, &ChartsPanel::pointClicked);
+    rebuild();
+}
+
+void ChartsPanel::refillStats()
+{
+    const QString metric = m_metricCombo->currentData().toString();
+    const QString previous = m_statCombo->currentText();
+    const QSignalBlocker block(m_statCombo);
+    m_statCombo->clear();
+    m_statCombo->addItems(chartableStats(metric));
+    const int keep = m_statCombo->findText(previous.isEmpty() ? QStringLiteral("p99") : previous);
+    m_statCombo->setCurrentIndex(keep >= 0 ? keep : 0);
+}
+
+void ChartsPanel::setInputs(const QList<ChartSeriesInput> &inputs)
+{
+    m_inputs = inputs;
+    scheduleRebuild();
+}
+
+void ChartsPanel::scheduleRebuild()
+{
+    // Not restarted when already running: a steady stream of updates still redraws every 100 ms.
+    if (!m_timer->isActive())
+        m_timer->start();
+}
+
+void ChartsPanel::flush()
+{
+    if (m_timer->isActive()) {
+        m_timer->stop();
+        rebuild();
+    }
+}
+
+void ChartsPanel::rebuild()
+{
+    m_timer->stop();
+    ++m_rebuilds;
+    const auto choice = LatencyChoice(m_latencyCombo->currentData().toInt());
+    const QString metric = m_metricCombo->currentData().toString();
+    const QString stat = m_statCombo->currentText();
+    m_throughput->replaceChart(makeThroughputVsLatencyChart(m_inputs, choice));
+    m_throughput->setExportName(slug(QStringLiteral("throughput-vs-") + latencyChoiceInfo(choice).label));
+    m_metric->replaceChart(makeMetricVsConcurrencyChart(m_inputs, metric, stat));
+    m_metric->setExportName(slug(metric + QLatin1Char('-') + stat + QStringLiteral("-vs-concurrency")));
+}
+
+void ChartsPanel::setHighlight(ChartPointRef ref)
+{
+    m_throughput->setHighlight(ref);
+    m_metric->setHighlight(ref);
+}
+
+void ChartsPanel::setLatencyChoice(LatencyChoice choice)
+{
+    m_latencyCombo->setCurrentIndex(m_latencyCombo->findData(int(choice)));
+}
+
+void ChartsPanel::setMetric(const QString &metric, const QString &stat)
+{
+    m_metricCombo->setCurrentIndex(m_metricCombo->findData(metric));
+    m_statCombo->setCurrentIndex(m_statCombo->findText(stat));
+}
+
+} // namespace sb

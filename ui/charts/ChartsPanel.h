@@ -1,0 +1,57 @@
+#pragma once
+// The two sweep charts side by side with their controls: throughput vs a chosen latency, and a
+// chosen metric/stat vs concurrency. Inputs may change many times a second during a run: rebuilds
+// are coalesced by a single-shot timer (one rebuild per ~100 ms however many updates arrive).
+#include "charts/ChartFactory.h"
+#include "charts/ChartPoints.h"
+#include <QWidget>
+
+QT_BEGIN_NAMESPACE
+class QComboBox;
+class QTimer;
+QT_END_NAMESPACE
+
+namespace sb {
+
+class InteractiveChartView;
+
+class ChartsPanel : public QWidget
+{
+    Q_OBJECT
+public:
+    static constexpr int kRebuildDelayMs = 100;
+
+    explicit ChartsPanel(QWidget *parent = nullptr);
+
+    // Schedules a rebuild; cheap to call on every cell update.
+    void setInputs(const QList<ChartSeriesInput> &inputs);
+    // Rebuilds now if a rebuild is pending (tests, exports).
+    void flush();
+    int rebuildCount() const { return m_rebuilds; }
+
+    void setHighlight(ChartPointRef ref);
+    void setLatencyChoice(LatencyChoice choice);
+    void setMetric(const QString &metric, const QString &stat);
+
+    InteractiveChartView *throughputView() const { return m_throughput; }
+    InteractiveChartView *metricView() const { return m_metric; }
+
+Q_SIGNALS:
+    void pointClicked(sb::ChartPointRef ref);
+
+private:
+    void scheduleRebuild();
+    void rebuild();
+    void refillStats();
+
+    QList<ChartSeriesInput> m_inputs;
+    QComboBox *m_latencyCombo;
+    QComboBox *m_metricCombo;
+    QComboBox *m_statCombo;
+    InteractiveChartView *m_throughput;
+    InteractiveChartView *m_metric;
+    QTimer *m_timer;
+    int m_rebuilds = 0;
+};
+
+} // namespace sb

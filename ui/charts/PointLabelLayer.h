@@ -1,0 +1,39 @@
+#pragma once
+// Text labels next to chart points ("c=64"). Qt 6.4's point label format only knows @xPoint and
+// @yPoint, and the throughput/latency chart needs the concurrency, which is neither axis; so this
+// item draws its own labels at the points' current positions, following zoom and resizes.
+#include <QGraphicsObject>
+#include <QList>
+#include <QPointer>
+#include <QStringList>
+
+QT_BEGIN_NAMESPACE
+class QChart;
+class QXYSeries;
+QT_END_NAMESPACE
+
+namespace sb {
+
+class PointLabelLayer : public QGraphicsObject
+{
+    Q_OBJECT
+public:
+    // Child of `chart`, destroyed with it.
+    explicit PointLabelLayer(QChart *chart);
+    // One label per point of `series`.
+    void addSeries(QXYSeries *series, const QStringList &labels);
+    QStringList labels(const QXYSeries *series) const;
+
+    QRectF boundingRect() const override;
+    void paint(QPainter *painter, const QStyleOptionGraphicsItem *option, QWidget *widget) override;
+
+private:
+    struct Entry {
+        QPointer<QXYSeries> series;
+        QStringList labels;
+    };
+    QChart *m_chart;
+    QList<Entry> m_entries;
+};
+
+} // namespace sb

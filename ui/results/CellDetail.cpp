@@ -1,0 +1,97 @@
+#include "results/CellDetail.h"
+#include "charts/MetricFormat.h"
+#include "results/HookSummary.h"
+#include <QDir>
+#include <QUrl>
+
+namespace sb {
+
+namespace {
+QString esc(const QString &s)
+{
+    return s.toHtmlEscaped();
+}
+
+QString fileLink(const QString &path)
+{
+    return QStringLiteral("<a href=\"%1\">%2</a>").arg(esc(QUrl::fromLocalFile(path).toString()), esc(path));
+}
+
+QString hookRowColor(const HookOutcome &h)
+{
+    if (h.ok)
+        return h.attempts > 1 ? QStringLiteral("#8a6100") : QStringLiteral("#1a7f37");
+    return h.hook == QLatin1String("profiler_stop") ? QStringLiteral("#8a6100") : QStringLiteral("#cf222e");
+}
+} // namespace
+
+QString cellDetailHtml(const CellResult &cell, const QString &folder)
+{
+    QString h;
+    h += QStringLiteral("<h3>%1 · concurrency %2</h3>").arg(esc(cell.server)).arg(cell.concurrency);
+    h += QStringLiteral("<p><b>%1</b>%2 — %3 ok, %4 failed")
+             .arg(esc(cell.status), cell.reason.isEmpty() ? QString() : QStringLiteral(": ") + esc(cell.reason))
+             .arg(cell.completed)
+             .arg(cell.failed);
+    if (cell.durationS > 0)
+        h += QStringLiteral(" in %1 s").arg(formatNumber(cell.durationS));
+    if (!cell.tokenSource.isEmpty())
+        h += QStringLiteral("; tokens from <i>%1</i>").arg(esc(cell.tokenSource));
+    if (cell.maxInFlight > 0)
+        h += QStringLiteral("; in flight max %1, mean %2").arg(cell.maxInFlight).arg(formatNumber(cell.meanInFlight));
+    h += QStringLiteral("</p>");
+
+    h += QStringLiteral("<h4>Hooks</h4>");
+    if (cell.hooks.isEmpty()) {
+        h += QStringLiteral("<p>none configured</p>");
+    } else {
+        h += QStringLiteral("<table cellspacing=0 cellpadding=3 border=1 style='border-collapse:collapse'>"
+                            "<tr><th>hook</th><th>verdict</th><th>HTTP</th><th>attempts</th><th>time</th>"
+                            "<th>request</th><th>at (UTC)</th><th>message</th></tr>");
+        // Concatenated, not chained arg(): paths may hold "%2F"-like text that arg() would eat.
+        auto td = [](const QString &html) { return QStringLiteral("<td>") + html + QStringLiteral("</td>"); };
+        for (const HookOutcome &o : cell.hooks) {
+            const QString verdict = o.verdict.isEmpty() ? (o.ok ? QStringLiteral("ok") : QStringLiteral("error")) : o.verdict;
+            h += QStringLiteral("<tr>");
+            h += td(esc(o.hook) + (o.placement.isEmpty() ? QString() : QStringLiteral("<br><small>") + esc(o.placement) + QStringLiteral("</small>")));
+            h += QStringLiteral("<td style='color:") + hookRowColor(o) + QStringLiteral("'><b>") + esc(verdict) + QStringLiteral("</b></td>");
+            h += td(o.status > 0 ? QString::number(o.status) : QStringLiteral("—"));
+            h += td(QString::number(o.attempts));
+            h += td(formatWithUnit(o.latencyMs, QStringLiteral("ms")));
+            h += td(esc(o.method) + QLatin1Char(' ') + esc(o.path) + QStringLiteral("<br><small>") + esc(o.origin) + QStringLiteral("</small>"));
+            h += td(esc(o.at.toUTC().toString(Qt::ISODateWithMs)));
+            h += td(esc(o.message));
+            h += QStringLiteral("</tr>");
+        }
+        h += QStringLiteral("</table>");
+    }
+
+    if (!cell.errors.isEmpty()) {
+        h += QStringLiteral("<h4>Errors</h4><ul>");
+        for (auto it = cell.errors.cbegin(); it != cell.errors.cend(); ++it) {
+            h += QStringLiteral("<li><b>%1</b> × %2").arg(esc(it.key())).arg(it.value());
+            const QString sample = cell.errorSamples.value(it.key());
+            if (!sample.isEmpty())
+                h += QStringLiteral("<br><code>%1</code>").arg(esc(sample));
+            h += QStringLiteral("</li>");
+        }
+        h += QStringLiteral("</ul>");
+    }
+    if (!cell.warnings.isEmpty()) {
+        h += QStringLiteral("<h4>Warnings</h4><ul>");
+        for (const QString &w : cell.warnings)
+            h += QStringLiteral("<li>%1</li>").arg(esc(w));
+        h += QStringLiteral("</ul>");
+    }
+    if (!cell.traces.isEmpty()) {
+        h += QStringLiteral("<h4>Traces</h4><ul>");
+        for (const QString &t : cell.traces)
+            h += QStringLiteral("<li>%1</li>").arg(fileLink(t));
+        h += QStringLiteral("</ul>");
+    }
+    if (!cell.recordsPath.isEmpty() && !folder.isEmpty())
+        h += QStringLiteral("<p>Per-request records: %1</p>").arg(fileLink(QDir(folder).filePath(cell.recordsPath)));
+    return h;
+}
+
+} // namespace sb

@@ -1,0 +1,21 @@
+#pragma once
+// Per-request samples of one cell, read from its records.jsonl for the distribution plot.
+// Blocking file IO: call it on a worker thread (QtConcurrent::run), never on the UI thread.
+#include <QList>
+#include <QString>
+
+namespace sb {
+
+struct CellRecordSamples {
+    QList<double> ttftMs;    // requests that produced a token
+    QList<double> itlMs;     // requests with >= 2 output tokens
+    QList<double> latencyMs; // successful requests
+    int records = 0;         // lines parsed
+    int failed = 0;          // records with ok == false (not in the samples)
+    int malformed = 0;       // lines that were not JSON objects
+    QString error;           // file could not be opened
+};
+
+CellRecordSamples readCellRecords(const QString &path);
+
+} // namespace sb

@@ -1,0 +1,34 @@
+#pragma once
+// One glyph per hook kind and cell: what a user needs to see in a table column before reading the
+// detail pane. Aggregates all outcomes of that hook in the cell (several origins, reset placed
+// before and after warmup).
+#include "results/Results.h"
+#include <QIcon>
+#include <QString>
+
+namespace sb {
+
+enum class HookState {
+    None,    // hook not configured for this cell
+    Ok,      // every call succeeded at the first attempt
+    Retried, // succeeded, but only after retries (vLLM {"success": false}, SGLang 400 while busy)
+    Warning, // failed where failure is tolerated (profiler stop), or route missing
+    Failed,  // reset or profiler start failed: the cell's numbers may be wrong or missing
+};
+
+struct HookSummary {
+    HookState state = HookState::None;
+    QString text;    // short, for CSV and accessibility: "ok", "ok after 3 attempts", "failed: refused"
+    QString toolTip; // every outcome: verdict, HTTP status, attempts, latency, message
+};
+
+// kind: reset_kv_cache | profiler_start | profiler_stop
+HookSummary summarizeHooks(const CellResult &cell, const QString &kind);
+// Painted glyphs (no font dependency): ✓ green, ✓ with an amber badge when retried, ⚠ amber, ✗ red.
+// Builds pixmaps on each call: cache the result.
+QIcon hookStateIcon(HookState state);
+QString hookStateName(HookState state);
+// "HTTP 200 · 2 attempts · 12 ms · ok — message"
+QString describeHookOutcome(const HookOutcome &h);
+
+} // namespace sb

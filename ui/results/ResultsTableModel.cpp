@@ -1,0 +1,244 @@
+#include "results/ResultsTableModel.h"
+#include "charts/MetricFormat.h"
+#include <QColor>
+#include <QFileInfo>
+#include <QFont>
+#include <cmath>
+
+namespace sb {
+
+namespace {
+struct MetricColumn {
+    int column;
+    const char *metric;
+    const char *stat;
+};
+const MetricColumn kMetricColumns[] = {
+    {ResultsTableModel::TtftP50Column, "time_to_first_token", "p50"},
+    {ResultsTableModel::TtftP99Column, "time_to_first_token", "p99"},
+    {ResultsTableModel::ItlAvgColumn, "inter_token_latency", "avg"},
+    {ResultsTableModel::LatencyP50Column, "request_latency", "p50"},
+    {ResultsTableModel::OutputThroughputColumn, "output_token_throughput", "avg"},
+    {ResultsTableModel::RequestThroughputColumn, "request_throughput", "avg"},
+};
+
+const MetricColumn *metricColumn(int column)
+{
+    for (const auto &m : kMetricColumns)
+        if (m.column == column)
+            return &m;
+    return nullptr;
+}
+
+QColor statusColor(const QString &status)
+{
+    if (status == QLatin1String("failed"))
+        return QColor(0xcf, 0x22, 0x2e);
+    if (status == QLatin1String("cancelled") || status == QLatin1String("skipped"))
+        return QColor(0x80, 0x80, 0x80);
+    return {};
+}
+} // namespace
+
+ResultsTableModel::ResultsTableModel(QObject *parent)
+    : QAbstractTableModel(parent)
+{
+}
+
+void ResultsTableModel::setResults(const SweepResults &results)
+{
+    beginResetModel();
+    m_cells = results.cells;
+    endResetModel();
+}
+
+void ResultsTableModel::clear()
+{
+    beginResetModel();
+    m_cells.clear();
+    endResetModel();
+}
+
+void ResultsTableModel::updateCell(const CellResult &cell)
+{
+    const int row = rowOfCell(cell.index);
+    if (row >= 0) {
+        m_cells[row] = cell;
+        Q_EMIT dataChanged(index(row, 0), index(row, ColumnCount - 1));
+        return;
+    }
+    // Keep rows in cell order (the engine's run order) even if cells arrive out of order.
+    int at = int(m_cells.size());
+    while (at > 0 && m_cells.at(at - 1).index > cell.index)
+        --at;
+    beginInsertRows({}, at, at);
+    m_cells.insert(at, cell);
+    endInsertRows();
+}
+
+const CellResult *ResultsTableModel::cellAt(int row) const
+{
+    return row >= 0 && row < m_cells.size() ? &m_cells.at(row) : nullptr;
+}
+
+int ResultsTableModel::rowOfCell(int cellIndex) const
+{
+    for (int i = 0; i < m_cells.size(); ++i)
+        if (m_cells.at(i).index == cellIndex)
+            return i;
+    return -1;
+}
+
+int ResultsTableModel::rowCount(const QModelIndex &parent) const
+{
+    return parent.isValid() ? 0 : int(m_cells.size());
+}
+
+int ResultsTableModel::columnCount(const QModelIndex &parent) const
+{
+    return parent.isValid() ? 0 : ColumnCount;
+}
+
+QString ResultsTableModel::hookKind(int column) const
+{
+    switch (column) {
+    case ResetColumn: return QStringLiteral("reset_kv_cache");
+    case ProfilerStartColumn: return QStringLiteral("profiler_start");
+    case ProfilerStopColumn: return QStringLiteral("profiler_stop");
+    default: return QString();
+    }
+}
+
+QIcon ResultsTableModel::icon(HookState state) const
+{
+    auto it = m_icons.find(int(state));
+    if (it == m_icons.end())
+        it = m_icons.insert(int(state), hookStateIcon(state));
+    return *it;
+}
+
+QVariant ResultsTableModel::rawData(const CellResult &cell, int column) const
+{
+    if (const MetricColumn *m = metricColumn(column)) {
+        const double v = cellMetric(cell, QLatin1String(m->metric), QLatin1String(m->stat));
+        return std::isnan(v) ? QVariant() : QVariant(v);
+    }
+    switch (column) {
+    case ServerColumn: return cell.server;
+    case ConcurrencyColumn: return cell.concurrency;
+    case StatusColumn: return cell.status;
+    case OkColumn: return cell.completed;
+    case FailedColumn: return cell.failed;
+    case ResetColumn:
+    case ProfilerStartColumn:
+    case ProfilerStopColumn: return summarizeHooks(cell, hookKind(column)).text;
+    case TracesColumn: return cell.traces.size();
+    }
+    return {};
+}
+
+QVariant ResultsTableModel::displayData(const CellResult &cell, int column) const
+{
+    if (metricColumn(column)) {
+        const QVariant v = rawData(cell, column);
+        return v.isValid() ? formatNumber(v.toDouble()) : QString();
+    }
+    switch (column) {
+    case ResetColumn:
+    case ProfilerStartColumn:
+    case ProfilerStopColumn: return QVariant(); // the icon says it; text is in ToolTip/CSV roles
+    case TracesColumn: return cell.traces.isEmpty() ? QString() : QString::number(cell.traces.size());
+    case FailedColumn: return cell.failed ? QVariant(cell.failed) : QVariant(QStringLiteral("0"));
+    default: return rawData(cell, column);
+    }
+}
+
+QVariant ResultsTableModel::data(const QModelIndex &index, int role) const
+{
+    if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
+        return {};
+    const CellResult &cell = m_cells.at(index.row());
+    const int col = index.column();
+    const bool hookCol = col == ResetColumn || col == ProfilerStartColumn || col == ProfilerStopColumn;
+    switch (role) {
+    case Qt::DisplayRole: return displayData(cell, col);
+    case SortRole: return rawData(cell, col);
+    case CsvRole: return rawData(cell, col);
+    case CellIndexRole: return cell.index;
+    case TracePathsRole: return cell.traces;
+    case HookStateRole:
+        return hookCol ? QVariant(int(summarizeHooks(cell, hookKind(col)).state)) : QVariant();
+    case Qt::DecorationRole:
+        if (hookCol) {
+            const HookState st = summarizeHooks(cell, hookKind(col)).state;
+            return st == HookState::None ? QVariant() : QVariant(icon(st));
+        }
+        return {};
+    case Qt::AccessibleTextRole:
+        return hookCol ? rawData(cell, col) : displayData(cell, col);
+    case Qt::ToolTipRole:
+        if (hookCol) {
+            const HookSummary s = summarizeHooks(cell, hookKind(col));
+            return s.state == HookState::None ? QStringLiteral("not configured") : s.toolTip;
+        }
+        if (col == TracesColumn)
+            return cell.traces.isEmpty() ? QVariant() : QVariant(cell.traces.join(QLatin1Char('\n')));
+        if (col == StatusColumn && !cell.reason.isEmpty())
+            return cell.reason;
+        if (col == FailedColumn && !cell.errors.isEmpty()) {
+            QStringList lines;
+            for (auto it = cell.errors.cbegin(); it != cell.errors.cend(); ++it)
+                lines << QStringLiteral("%1 × %2").arg(it.value()).arg(it.key());
+            return lines.join(QLatin1Char('\n'));
+        }
+        return {};
+    case Qt::TextAlignmentRole:
+        if (col == ServerColumn || col == StatusColumn)
+            return QVariant(Qt::AlignLeft | Qt::AlignVCenter);
+        if (hookCol)
+            return QVariant(Qt::AlignCenter);
+        return QVariant(Qt::AlignRight | Qt::AlignVCenter);
+    case Qt::ForegroundRole:
+        if (col == StatusColumn)
+            if (const QColor c = statusColor(cell.status); c.isValid())
+                return c;
+        if (col == FailedColumn && cell.failed > 0)
+            return QColor(0xcf, 0x22, 0x2e);
+        return {};
+    }
+    return {};
+}
+
+QVariant ResultsTableModel::headerData(int section, Qt::Orientation orientation, int role) const
+{
+    if (orientation != Qt::Horizontal || section < 0 || section >= ColumnCount)
+        return QAbstractTableModel::headerData(section, orientation, role);
+    static const char *const titles[ColumnCount] = {
+        "Server", "Conc.", "Status", "OK", "Failed", "TTFT p50", "TTFT p99", "ITL avg",
+        "Latency p50", "Out tok/s", "Req/s", "Reset", "Prof. start", "Prof. stop", "Traces",
+    };
+    static const char *const tips[ColumnCount] = {
+        "Server entry of the sweep",
+        "Closed-loop concurrency: requests in flight during the measured phase",
+        "completed | failed | skipped | cancelled | pending",
+        "Successful requests in the measured phase",
+        "Failed requests (hover for the kinds)",
+        "Time to first token (first non-empty content chunk), median, ms",
+        "Time to first token, 99th percentile, ms",
+        "Inter-token latency: (latency − TTFT) / (output tokens − 1), mean, ms",
+        "Request latency (send to last byte), median, ms",
+        "Output tokens per second over the measured phase",
+        "Successful requests per second over the measured phase",
+        "KV-cache reset hook",
+        "Profiler start hook",
+        "Profiler stop hook",
+        "Trace files written by the profiler window (right-click to open)",
+    };
+    if (role == Qt::DisplayRole)
+        return QString::fromUtf8(titles[section]);
+    if (role == Qt::ToolTipRole)
+        return QString::fromUtf8(tips[section]);
+    return QAbstractTableModel::headerData(section, orientation, role);
+}
+
+} // namespace sb

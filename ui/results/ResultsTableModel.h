@@ -1,0 +1,67 @@
+#pragma once
+// One row per cell: server, concurrency, status, request counts, key metrics, hook outcomes and
+// traces. Bulk snapshot via setResults; live updates via updateCell (dataChanged on replace, a
+// row insert for a new cell) so a view's selection and scroll position survive a running sweep.
+#include "results/HookSummary.h"
+#include "results/Results.h"
+#include <QAbstractTableModel>
+#include <QHash>
+#include <QIcon>
+
+namespace sb {
+
+class ResultsTableModel : public QAbstractTableModel
+{
+    Q_OBJECT
+public:
+    enum Column {
+        ServerColumn,
+        ConcurrencyColumn,
+        StatusColumn,
+        OkColumn,
+        FailedColumn,
+        TtftP50Column,
+        TtftP99Column,
+        ItlAvgColumn,
+        LatencyP50Column,
+        OutputThroughputColumn,
+        RequestThroughputColumn,
+        ResetColumn,
+        ProfilerStartColumn,
+        ProfilerStopColumn,
+        TracesColumn,
+        ColumnCount
+    };
+    enum Role {
+        SortRole = Qt::UserRole + 1, // numbers as numbers, for QSortFilterProxyModel
+        CellIndexRole,               // CellResult::index of the row
+        CsvRole,                     // unformatted value for export (full precision, hook text)
+        HookStateRole,               // int(HookState) in hook columns
+        TracePathsRole,              // QStringList of absolute trace paths (any column)
+    };
+
+    explicit ResultsTableModel(QObject *parent = nullptr);
+
+    void setResults(const SweepResults &results);
+    void updateCell(const CellResult &cell);
+    void clear();
+
+    const CellResult *cellAt(int row) const;
+    int rowOfCell(int cellIndex) const;
+
+    int rowCount(const QModelIndex &parent = {}) const override;
+    int columnCount(const QModelIndex &parent = {}) const override;
+    QVariant data(const QModelIndex &index, int role = Qt::DisplayRole) const override;
+    QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
+
+private:
+    QVariant displayData(const CellResult &cell, int column) const;
+    QVariant rawData(const CellResult &cell, int column) const;
+    QString hookKind(int column) const;
+    QIcon icon(HookState state) const;
+
+    QList<CellResult> m_cells;
+    mutable QHash<int, QIcon> m_icons;
+};
+
+} // namespace sb

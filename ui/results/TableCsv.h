@@ -1,0 +1,17 @@
+#pragma once
+// Table to CSV (RFC 4180) for the clipboard: headers + the given rows, unformatted values from
+// ResultsTableModel::CsvRole when the model provides them (full precision), else DisplayRole.
+#include <QList>
+#include <QString>
+
+QT_BEGIN_NAMESPACE
+class QAbstractItemModel;
+QT_END_NAMESPACE
+
+namespace sb {
+
+// rows: source rows of `model` in output order; empty = all rows.
+QString tableToCsv(const QAbstractItemModel *model, const QList<int> &rows = {});
+QString csvField(const QString &s);
+
+} // namespace sb
