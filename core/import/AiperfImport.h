@@ -1,0 +1,15 @@
+#pragma once
+// AIPerf artifact folders (checked against aiperf 0.13.0 output, see tests/fixtures/README.md):
+//  - single run: profile_export_aiperf.json (+ profile_export.jsonl, per-request records)
+//  - concurrency sweep: <dir>/concurrency_<N>/profile_export_aiperf.json per point, plus
+//    sweep_aggregate/profile_export_aiperf_sweep.json (per_combination_metrics)
+// AIPerf's metric tags are ours, so metrics are taken as they are, unknown ones included.
+#include "report/ResultsLoader.h"
+
+namespace sb {
+
+// True when the folder looks like either AIPerf layout.
+bool isAiperfFolder(const QString &dir);
+bool loadAiperfFolder(const QString &dir, LoadedResults *out, QString *error);
+
+} // namespace sb

@@ -1,0 +1,42 @@
+#pragma once
+// Writes a report bundle (zip) from a results folder: sweep.yaml (re-stripped), results.json,
+// results.csv, cells/*/records.jsonl, charts supplied by the caller (the UI layer renders them),
+// report.html and manifest.json. Widgets-free so the core tests can exercise it.
+#include "report/ReportHtml.h"
+#include <QByteArray>
+#include <QList>
+#include <QString>
+#include <QStringList>
+
+namespace sb {
+
+struct BundleFile {
+    QString path;    // inside the zip, e.g. charts/throughput_vs_ttft_p99.svg
+    QByteArray data;
+};
+
+struct BundleOptions {
+    QList<BundleFile> chartFiles;   // rendered charts (svg and png)
+    QList<ReportChart> charts;      // how report.html shows them
+    QList<QByteArray> extraSpecs;   // other spec texts whose secrets must not leak (e.g. the spec the user ran)
+    QStringList extraSecrets;       // literal secrets to scrub as well
+};
+
+struct BundleReport {
+    QStringList files;       // entries written, in order
+    QStringList warnings;    // shown to the user; also listed in report.html
+    int redactions = 0;      // secret occurrences replaced
+};
+
+// Loads `resultsPath` (any format loadResults reads: an imported AIPerf or vLLM result becomes a
+// SweepBench results.json in the bundle) and writes the zip atomically (temp file beside zipPath, renamed over it only when complete).
+bool writeBundle(const QString &resultsPath, const QString &zipPath, const BundleOptions &options,
+                 BundleReport *report, QString *error);
+
+// Lower level: zip exactly these files (atomic, errors checked after every close).
+bool writeZipAtomically(const QString &zipPath, const QList<BundleFile> &files, QString *error);
+
+// manifest.json for these files: sha256 and size of each, tool version, date, host, Qt version.
+QByteArray manifestJson(const QList<BundleFile> &files, const QString &sourceName, const QString &sourceTool);
+
+} // namespace sb

@@ -1,0 +1,182 @@
+#include "report/ReportHtml.h"
+#include "report/ReportText.h"
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QUrl>
+
+namespace sb {
+
+namespace {
+QString e(const QString &s) { return htmlEscape(s); }
+
+// Relative href of a file inside the bundle: percent-encoded per segment, then escaped.
+QString relHref(const QString &path) { return e(QString::fromLatin1(QUrl::toPercentEncoding(path, "/"))); }
+
+QString num(double v, int decimals) { return formatFixed(v, decimals, QStringLiteral("&mdash;")); }
+
+const char *kCss = R"(
+body{font:14px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;margin:24px;color:#1d2330;background:#fff}
+h1{font-size:22px;margin:0 0 4px} h2{font-size:17px;margin:28px 0 8px;border-bottom:1px solid #d9dde5;padding-bottom:4px}
+table{border-collapse:collapse;font-variant-numeric:tabular-nums} th,td{border:1px solid #d9dde5;padding:3px 7px;vertical-align:top}
+th{background:#f1f3f7;text-align:left} td.n{text-align:right;white-space:nowrap}
+.meta th{width:12em} .ok{color:#1b7f3b} .bad{color:#b3261e} .warn{color:#8a5a00} .muted{color:#667085}
+figure{display:inline-block;margin:8px 16px 16px 0} figure img{max-width:100%;border:1px solid #d9dde5}
+figcaption{font-size:12px;color:#667085} code{font-size:12px;word-break:break-all} ul{margin:2px 0;padding-left:18px}
+)";
+
+QString statusClass(const QString &status)
+{
+    if (status == QLatin1String("completed"))
+        return QStringLiteral("ok");
+    if (status == QLatin1String("failed") || status == QLatin1String("cancelled"))
+        return QStringLiteral("bad");
+    return QStringLiteral("warn");
+}
+
+QString metaRows(const ReportHtmlInput &in)
+{
+    const SweepResults &r = in.results;
+    QString html;
+    auto row = [&html](const QString &k, const QString &v) {
+        if (!v.isEmpty())
+            html += QStringLiteral("<tr><th>%1</th><td>%2</td></tr>\n").arg(e(k), e(v));
+    };
+    row(QStringLiteral("Sweep"), r.sweepName);
+    row(QStringLiteral("Source"), in.sourceName);
+    row(QStringLiteral("Measured with"), QStringLiteral("%1 %2").arg(r.toolName, r.toolVersion).trimmed());
+    row(QStringLiteral("Source tool"), r.sourceTool);
+    row(QStringLiteral("Started"), r.startedAt.isValid() ? r.startedAt.toUTC().toString(Qt::ISODate) : QString());
+    row(QStringLiteral("Finished"), r.finishedAt.isValid() ? r.finishedAt.toUTC().toString(Qt::ISODate) : QString());
+    for (auto it = r.host.begin(); it != r.host.end(); ++it)
+        row(QStringLiteral("Host ") + it.key(), it.value().isString() ? it.value().toString()
+                                                 : QString::fromUtf8(QJsonDocument(QJsonArray{it.value()}).toJson(QJsonDocument::Compact)).mid(1).chopped(1));
+    row(QStringLiteral("Servers"), r.serverNames().join(QStringLiteral(", ")));
+    row(QStringLiteral("Cells"), QString::number(r.cells.size()));
+    row(QStringLiteral("Report generated"), QStringLiteral("%1 on %2 by SweepBench %3 (Qt %4)")
+                                                .arg(in.generatedAt, in.generatorHost, QStringLiteral(SWEEPBENCH_VERSION), QString::fromLatin1(qVersion())));
+    return html;
+}
+
+QString hookCell(const CellResult &c)
+{
+    if (c.hooks.isEmpty())
+        return QStringLiteral("<span class=\"muted\">none</span>");
+    QString html = QStringLiteral("<ul>");
+    for (const HookOutcome &h : c.hooks) {
+        html += QStringLiteral("<li><span class=\"%1\">%2 %3</span> %4 %5 &rarr; %6, %7 attempt(s), %8 ms")
+                    .arg(h.ok ? QStringLiteral("ok") : QStringLiteral("bad"), e(h.hook), e(h.verdict), e(h.method), e(h.path),
+                         h.status ? QString::number(h.status) : QStringLiteral("no response"), QString::number(h.attempts),
+                         formatFixed(h.latencyMs, 1, QStringLiteral("?")));
+        if (!h.placement.isEmpty())
+            html += QStringLiteral(" (%1)").arg(e(h.placement));
+        if (!h.message.isEmpty())
+            html += QStringLiteral("<br><span class=\"muted\">%1</span>").arg(e(h.message));
+        html += QStringLiteral("</li>");
+    }
+    return html + QStringLiteral("</ul>");
+}
+
+QString filesCell(const CellResult &c, const QSet<QString> &bundled)
+{
+    QString html;
+    if (!c.recordsPath.isEmpty()) {
+        html += bundled.contains(c.recordsPath)
+            ? QStringLiteral("<a href=\"%1\">records</a>").arg(relHref(c.recordsPath))
+            : QStringLiteral("records: <code>%1</code>").arg(e(c.recordsPath));
+    }
+    if (!c.traces.isEmpty()) {
+        // Traces stay where the server wrote them (they can be gigabytes): shown as paths, linked
+        // with file: URLs that work on the machine that ran the sweep. Never http(s).
+        html += QStringLiteral("<ul>");
+        for (const QString &t : c.traces) {
+            if (bundled.contains(t))
+                html += QStringLiteral("<li><a href=\"%1\">%2</a></li>").arg(relHref(t), e(t));
+            else if (t.startsWith(QLatin1Char('/')))
+                html += QStringLiteral("<li><a href=\"%1\"><code>%2</code></a></li>")
+                            .arg(e(QUrl::fromLocalFile(t).toString(QUrl::FullyEncoded)), e(t));
+            else
+                html += QStringLiteral("<li><code>%1</code></li>").arg(e(t));
+        }
+        html += QStringLiteral("</ul>");
+    }
+    return html;
+}
+
+QString notesCell(const CellResult &c)
+{
+    QStringList notes;
+    if (!c.reason.isEmpty())
+        notes.append(e(c.reason));
+    for (auto it = c.errors.cbegin(); it != c.errors.cend(); ++it) {
+        QString s = QStringLiteral("%1 &times; %2").arg(QString::number(it.value()), e(it.key()));
+        if (const QString sample = c.errorSamples.value(it.key()); !sample.isEmpty())
+            s += QStringLiteral(": <span class=\"muted\">%1</span>").arg(e(sample.left(200)));
+        notes.append(s);
+    }
+    for (const QString &w : c.warnings)
+        notes.append(QStringLiteral("<span class=\"warn\">%1</span>").arg(e(w)));
+    return notes.join(QStringLiteral("<br>"));
+}
+
+QString cellTable(const ReportHtmlInput &in)
+{
+    QString html = QStringLiteral(
+        "<table class=\"cells\"><thead><tr><th>#</th><th>Server</th><th>C</th><th>Status</th><th>ok / failed</th>"
+        "<th>TTFT p50 / p90 / p99 ms</th><th>ITL avg / p99 ms</th><th>Latency p50 / p99 ms</th><th>Out tok/s</th>"
+        "<th>Req/s</th><th>Goodput req/s</th><th>Tokens</th><th>Hooks</th><th>Records &amp; traces</th><th>Notes</th></tr></thead>\n<tbody>\n");
+    for (const CellResult &c : in.results.cells) {
+        html += QStringLiteral("<tr><td class=\"n\">%1</td><td>%2<br><span class=\"muted\">%3</span></td><td class=\"n\">%4</td>"
+                               "<td class=\"%5\">%6</td><td class=\"n\">%7 / %8</td>")
+                    .arg(QString::number(c.index), e(c.server), e(c.origin), QString::number(c.concurrency), statusClass(c.status),
+                         e(c.status), QString::number(c.completed), QString::number(c.failed));
+        html += QStringLiteral("<td class=\"n\">%1 / %2 / %3</td><td class=\"n\">%4 / %5</td><td class=\"n\">%6 / %7</td>")
+                    .arg(num(cellValue(c, tag::ttft, QStringLiteral("p50")), 2), num(cellValue(c, tag::ttft, QStringLiteral("p90")), 2),
+                         num(cellValue(c, tag::ttft, QStringLiteral("p99")), 2), num(cellValue(c, tag::itl, QStringLiteral("avg")), 3),
+                         num(cellValue(c, tag::itl, QStringLiteral("p99")), 3), num(cellValue(c, tag::latency, QStringLiteral("p50")), 1),
+                         num(cellValue(c, tag::latency, QStringLiteral("p99")), 1));
+        html += QStringLiteral("<td class=\"n\">%1</td><td class=\"n\">%2</td><td class=\"n\">%3</td><td>%4</td>")
+                    .arg(num(cellValue(c, tag::outputThroughput, QStringLiteral("avg")), 1),
+                         num(cellValue(c, tag::requestThroughput, QStringLiteral("avg")), 2),
+                         num(cellValue(c, tag::goodput, QStringLiteral("avg")), 2), e(c.tokenSource));
+        html += QStringLiteral("<td>%1</td><td>%2</td><td>%3</td></tr>\n").arg(hookCell(c), filesCell(c, in.bundledFiles), notesCell(c));
+    }
+    return html + QStringLiteral("</tbody></table>\n");
+}
+} // namespace
+
+QByteArray reportHtml(const ReportHtmlInput &in)
+{
+    const QString title = in.results.sweepName.isEmpty() ? QStringLiteral("SweepBench report")
+                                                         : QStringLiteral("SweepBench report: ") + in.results.sweepName;
+    QString html = QStringLiteral(
+        "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n"
+        // No network: everything the page shows is inline or a file next to it in the bundle.
+        "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'; img-src 'self' data: file:\">\n"
+        "<meta name=\"referrer\" content=\"no-referrer\">\n"
+        "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>%1</title>\n<style>%2</style></head>\n<body>\n"
+        "<h1>%1</h1>\n").arg(e(title), QString::fromLatin1(kCss));
+    html += QStringLiteral("<h2>Run</h2>\n<table class=\"meta\">\n%1</table>\n").arg(metaRows(in));
+    if (!in.warnings.isEmpty()) {
+        html += QStringLiteral("<h2>Export notes</h2>\n<ul>");
+        for (const QString &w : in.warnings)
+            html += QStringLiteral("<li class=\"warn\">%1</li>").arg(e(w));
+        html += QStringLiteral("</ul>\n");
+    }
+    if (!in.charts.isEmpty()) {
+        html += QStringLiteral("<h2>Charts</h2>\n");
+        for (const ReportChart &c : in.charts) {
+            html += QStringLiteral("<figure><img src=\"%1\" alt=\"%2\"><figcaption>%2").arg(relHref(c.svgPath), e(c.title));
+            if (!c.pngPath.isEmpty())
+                html += QStringLiteral(" &middot; <a href=\"%1\">PNG</a>").arg(relHref(c.pngPath));
+            html += QStringLiteral("</figcaption></figure>\n");
+        }
+    }
+    html += QStringLiteral("<h2>Cells</h2>\n") + cellTable(in);
+    html += QStringLiteral("<p class=\"muted\">Metric names and definitions follow AIPerf: TTFT counts the first chunk with content; "
+                           "ITL = (latency &minus; TTFT) / (output tokens &minus; 1). Files: results.json (all numbers), results.csv, "
+                           "cells/*/records.jsonl (per request), sweep.yaml (secrets removed), manifest.json (sha256 of every file).</p>\n"
+                           "</body></html>\n");
+    return html.toUtf8();
+}
+
+} // namespace sb

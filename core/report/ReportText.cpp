@@ -1,0 +1,34 @@
+#include "report/ReportText.h"
+#include <cmath>
+#include <limits>
+
+namespace sb {
+
+double cellValue(const CellResult &cell, const QString &metric, const QString &stat)
+{
+    const auto it = cell.metrics.constFind(metric);
+    if (it == cell.metrics.cend())
+        return std::numeric_limits<double>::quiet_NaN();
+    return it->value(stat);
+}
+
+QString formatFixed(double v, int decimals, const QString &empty)
+{
+    return std::isfinite(v) ? QString::number(v, 'f', decimals) : empty;
+}
+
+QString hookVerdicts(const CellResult &cell)
+{
+    QStringList parts;
+    for (const HookOutcome &h : cell.hooks)
+        parts.append(h.hook + QLatin1Char('=') + (h.verdict.isEmpty() ? (h.ok ? QStringLiteral("ok") : QStringLiteral("error")) : h.verdict));
+    return parts.join(QLatin1Char(' '));
+}
+
+QString htmlEscape(const QString &s)
+{
+    // toHtmlEscaped covers < > & "; single quotes too, so no attribute style can be broken out of.
+    return s.toHtmlEscaped().replace(QLatin1Char('\''), QLatin1String("&#39;"));
+}
+
+} // namespace sb

@@ -1,0 +1,62 @@
+#include "report/ResultsCsv.h"
+#include "report/ReportText.h"
+#include <QStringList>
+
+namespace sb {
+
+namespace {
+QString csvText(QString s)
+{
+    if (!s.isEmpty() && QStringLiteral("=+-@\t\r").contains(s.front()))
+        s.prepend(QLatin1Char('\''));
+    if (s.contains(QLatin1Char(',')) || s.contains(QLatin1Char('"')) || s.contains(QLatin1Char('\n')) || s.contains(QLatin1Char('\r')))
+        s = QLatin1Char('"') + s.replace(QLatin1Char('"'), QLatin1String("\"\"")) + QLatin1Char('"');
+    return s;
+}
+
+struct Column {
+    QString header;
+    QString metric;
+    QString stat;
+    int decimals;
+};
+
+QList<Column> metricColumns()
+{
+    QList<Column> cols;
+    const struct { QString metric; QString prefix; } latencies[] = {
+        {tag::ttft, QStringLiteral("ttft")}, {tag::itl, QStringLiteral("itl")}, {tag::latency, QStringLiteral("request_latency")}};
+    for (const auto &l : latencies)
+        for (const QString &stat : {QStringLiteral("avg"), QStringLiteral("p50"), QStringLiteral("p90"), QStringLiteral("p99")})
+            cols.append({QStringLiteral("%1_%2_ms").arg(l.prefix, stat), l.metric, stat, 3});
+    cols.append({QStringLiteral("output_token_throughput_tok_s"), tag::outputThroughput, QStringLiteral("avg"), 2});
+    cols.append({QStringLiteral("request_throughput_req_s"), tag::requestThroughput, QStringLiteral("avg"), 3});
+    cols.append({QStringLiteral("goodput_req_s"), tag::goodput, QStringLiteral("avg"), 3});
+    return cols;
+}
+} // namespace
+
+QByteArray resultsCsv(const SweepResults &results)
+{
+    const QList<Column> cols = metricColumns();
+    QStringList header{QStringLiteral("cell"), QStringLiteral("server"), QStringLiteral("origin"), QStringLiteral("concurrency"),
+                       QStringLiteral("status"), QStringLiteral("reason"), QStringLiteral("completed"), QStringLiteral("failed"),
+                       QStringLiteral("duration_s")};
+    for (const Column &c : cols)
+        header.append(c.header);
+    header << QStringLiteral("token_source") << QStringLiteral("hook_verdicts") << QStringLiteral("source_tool");
+
+    QString out = header.join(QLatin1Char(',')) + QLatin1String("\r\n");
+    for (const CellResult &cell : results.cells) {
+        QStringList row{QString::number(cell.index),    csvText(cell.server),          csvText(cell.origin),
+                        QString::number(cell.concurrency), csvText(cell.status),       csvText(cell.reason),
+                        QString::number(cell.completed), QString::number(cell.failed), formatFixed(cell.durationS, 3)};
+        for (const Column &c : cols)
+            row.append(formatFixed(cellValue(cell, c.metric, c.stat), c.decimals));
+        row << csvText(cell.tokenSource) << csvText(hookVerdicts(cell)) << csvText(results.sourceTool);
+        out += row.join(QLatin1Char(',')) + QLatin1String("\r\n");
+    }
+    return out.toUtf8();
+}
+
+} // namespace sb

@@ -1,0 +1,134 @@
+#include "report/ResultsLoader.h"
+#include "import/AiperfImport.h"
+#include "import/ImportCommon.h"
+#include "import/SafeUnzip.h"
+#include "import/VllmImport.h"
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+
+namespace sb {
+
+namespace {
+const QString kResultsFile = QStringLiteral("results.json");
+const QString kSpecFile = QStringLiteral("sweep.yaml");
+
+bool isZip(const QString &path)
+{
+    QFile f(path);
+    if (!f.open(QIODevice::ReadOnly))
+        return false;
+    const QByteArray head = f.read(4);
+    return head == QByteArray("PK\x03\x04", 4) || head == QByteArray("PK\x05\x06", 4) || path.endsWith(QLatin1String(".zip"), Qt::CaseInsensitive);
+}
+
+// results.json is untrusted too (it may come out of a shared zip): records paths that would
+// leave the folder are dropped, so no reader follows them.
+void sanitizeRecordPaths(SweepResults *r)
+{
+    for (CellResult &c : r->cells) {
+        if (c.recordsPath.isEmpty())
+            continue;
+        const QString p = QDir::cleanPath(QString(c.recordsPath).replace(QLatin1Char('\\'), QLatin1Char('/')));
+        if (QDir::isAbsolutePath(p) || p == QLatin1String("..") || p.startsWith(QLatin1String("../")) || p.contains(QLatin1Char(':'))) {
+            c.warnings.append(QStringLiteral("records path \"%1\" points outside the results folder; ignored").arg(c.recordsPath));
+            c.recordsPath.clear();
+        } else {
+            c.recordsPath = p;
+        }
+    }
+}
+
+bool loadOurFolder(const QString &dir, LoadedResults *out, QString *error)
+{
+    QJsonObject o;
+    if (!readJsonObject(dir + QLatin1Char('/') + kResultsFile, &o, error))
+        return false;
+    SweepResults r;
+    QString why;
+    if (!sweepResultsFromJson(o, &r, &why)) {
+        *error = QStringLiteral("%1: %2").arg(QDir::toNativeSeparators(dir + QLatin1Char('/') + kResultsFile), why);
+        return false;
+    }
+    sanitizeRecordPaths(&r);
+    out->results = r;
+    out->folder = QFileInfo(dir).absoluteFilePath();
+    out->displayName = QFileInfo(dir).fileName();
+    QFile spec(dir + QLatin1Char('/') + kSpecFile);
+    if (spec.open(QIODevice::ReadOnly))
+        out->specYaml = spec.readAll();
+    return true;
+}
+
+bool hasVllmJson(const QString &dir)
+{
+    const auto files = QDir(dir).entryInfoList({QStringLiteral("*.json")}, QDir::Files | QDir::NoSymLinks, QDir::Name);
+    for (const QFileInfo &f : files) {
+        QJsonObject o;
+        QString ignored;
+        if (f.size() < 512 * 1024 * 1024 && readJsonObject(f.filePath(), &o, &ignored) && looksLikeVllmResult(o))
+            return true;
+    }
+    return false;
+}
+
+bool loadFolder(const QString &dir, LoadedResults *out, QString *error)
+{
+    if (QFileInfo(dir + QLatin1Char('/') + kResultsFile).isFile())
+        return loadOurFolder(dir, out, error);
+    if (isAiperfFolder(dir))
+        return loadAiperfFolder(dir, out, error);
+    if (hasVllmJson(dir))
+        return loadVllmResults(dir, out, error);
+    *error = QStringLiteral("%1 holds no results SweepBench can read (expected results.json, an AIPerf artifact folder "
+                            "or vLLM bench serve JSON files)").arg(QDir::toNativeSeparators(dir));
+    return false;
+}
+
+bool loadZip(const QString &zipPath, LoadedResults *out, QString *error)
+{
+    const QString dest = newExtractionDir(error);
+    if (dest.isEmpty())
+        return false;
+    if (!safeUnzip(zipPath, dest, error))
+        return false;
+    // Zips made by hand often wrap everything in one top folder.
+    QString root = dest;
+    const auto top = QDir(dest).entryInfoList(QDir::AllEntries | QDir::NoDotAndDotDot);
+    if (!QFileInfo(dest + QLatin1Char('/') + kResultsFile).isFile() && top.size() == 1 && top.first().isDir())
+        root = top.first().filePath();
+    if (!loadFolder(root, out, error)) {
+        *error = QStringLiteral("%1: %2").arg(QDir::toNativeSeparators(zipPath), *error);
+        return false;
+    }
+    out->displayName = QFileInfo(zipPath).fileName();
+    return true;
+}
+} // namespace
+
+std::optional<LoadedResults> loadResults(const QString &path, QString *error)
+{
+    QString err;
+    LoadedResults out;
+    const QFileInfo info(path);
+    bool ok = false;
+    if (!info.exists()) {
+        err = QStringLiteral("%1: no such file or folder").arg(QDir::toNativeSeparators(path));
+    } else if (info.isDir()) {
+        ok = loadFolder(info.absoluteFilePath(), &out, &err);
+    } else if (info.fileName() == kResultsFile) {
+        ok = loadOurFolder(info.absolutePath(), &out, &err);
+    } else if (isZip(path)) {
+        ok = loadZip(info.absoluteFilePath(), &out, &err);
+    } else {
+        ok = loadVllmResults(info.absoluteFilePath(), &out, &err);
+    }
+    if (!ok) {
+        if (error)
+            *error = err;
+        return std::nullopt;
+    }
+    return out;
+}
+
+} // namespace sb

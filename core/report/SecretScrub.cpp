@@ -1,0 +1,190 @@
+#include "report/SecretScrub.h"
+#include "spec/SpecIO.h"
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QRegularExpression>
+#include <QSet>
+#include <QUrl>
+#include <yaml-cpp/yaml.h>
+
+namespace sb {
+
+namespace {
+const QString kApiKey = QStringLiteral("api_key");
+const QString kApiKeyEnv = QStringLiteral("api_key_env");
+
+// Header names whose values are credentials, whatever the spec format calls them.
+bool sensitiveHeader(const QString &name)
+{
+    static const QRegularExpression re(QStringLiteral("authorization|api[-_]?key|token|secret|cookie|password"),
+                                       QRegularExpression::CaseInsensitiveOption);
+    return re.match(name).hasMatch();
+}
+
+QString scalar(const YAML::Node &n) { return QString::fromStdString(n.Scalar()); }
+
+void addSecret(QStringList *out, const QString &s)
+{
+    QString v = s.trimmed();
+    if (!v.isEmpty() && !out->contains(v))
+        out->append(v);
+    // "Bearer sk-..." leaks the bare key too.
+    static const QRegularExpression scheme(QStringLiteral("^(Bearer|Basic|Token)\\s+(.+)$"), QRegularExpression::CaseInsensitiveOption);
+    if (const auto m = scheme.match(v); m.hasMatch() && !out->contains(m.captured(2)))
+        out->append(m.captured(2));
+}
+
+// Walks the document (const access only, DESIGN §4) collecting api_key values, api_key_env values
+// resolved from the environment, and sensitive header values (both map and list header forms).
+void collect(const YAML::Node &node, QStringList *secrets, bool inHeaders)
+{
+    if (node.IsMap()) {
+        for (auto it = node.begin(); it != node.end(); ++it) {
+            const QString key = it->first.IsScalar() ? scalar(it->first) : QString();
+            const YAML::Node &value = it->second;
+            if (value.IsScalar()) {
+                if (key == kApiKey || (inHeaders && sensitiveHeader(key)))
+                    addSecret(secrets, scalar(value));
+                else if (key == kApiKeyEnv && !scalar(value).isEmpty())
+                    addSecret(secrets, qEnvironmentVariable(scalar(value).toLocal8Bit().constData()));
+            }
+            collect(value, secrets, key == QLatin1String("headers"));
+        }
+        // Headers written as [{name: X, value: Y}] pairs.
+        if (inHeaders || node["name"]) {
+            const YAML::Node &name = node["name"];
+            const YAML::Node &value = node["value"];
+            if (name && value && name.IsScalar() && value.IsScalar() && sensitiveHeader(scalar(name)))
+                addSecret(secrets, scalar(value));
+        }
+    } else if (node.IsSequence()) {
+        for (const YAML::Node &child : node) {
+            // Headers written as ["Name: value"] strings.
+            if (inHeaders && child.IsScalar()) {
+                const QString line = scalar(child);
+                const qsizetype colon = line.indexOf(QLatin1Char(':'));
+                if (colon > 0 && sensitiveHeader(line.left(colon)))
+                    addSecret(secrets, line.mid(colon + 1));
+            }
+            collect(child, secrets, inHeaders);
+        }
+    }
+}
+
+// Structural fallback writer: the same tree minus every api_key entry.
+void emitWithout(YAML::Emitter &out, const YAML::Node &node)
+{
+    if (node.IsMap()) {
+        out << YAML::BeginMap;
+        for (auto it = node.begin(); it != node.end(); ++it) {
+            if (it->first.IsScalar() && scalar(it->first) == kApiKey)
+                continue;
+            out << YAML::Key;
+            emitWithout(out, it->first);
+            out << YAML::Value;
+            emitWithout(out, it->second);
+        }
+        out << YAML::EndMap;
+    } else if (node.IsSequence()) {
+        out << YAML::BeginSeq;
+        for (const YAML::Node &child : node)
+            emitWithout(out, child);
+        out << YAML::EndSeq;
+    } else if (node.IsScalar()) {
+        if (node.Tag() == "!") // was quoted: keep it a string
+            out << YAML::DoubleQuoted << node.Scalar();
+        else
+            out << node.Scalar();
+    } else {
+        out << YAML::Null;
+    }
+}
+
+QList<QByteArray> forms(const QString &secret)
+{
+    QList<QByteArray> f{secret.toUtf8()};
+    const QByteArray json = QJsonDocument(QJsonArray{secret}).toJson(QJsonDocument::Compact);
+    f.append(json.mid(2, json.size() - 4)); // ["..."] -> ...
+    f.append(secret.toHtmlEscaped().toUtf8());
+    f.append(QUrl::toPercentEncoding(secret));
+    QList<QByteArray> unique;
+    for (const QByteArray &b : f)
+        if (!b.isEmpty() && !unique.contains(b))
+            unique.append(b);
+    return unique;
+}
+} // namespace
+
+QStringList secretsInSpec(const QByteArray &yaml)
+{
+    QStringList secrets;
+    try {
+        collect(YAML::Load(yaml.toStdString()), &secrets, false);
+    } catch (const YAML::Exception &) {
+        // Not YAML: fall back to line matching so that a broken file still yields its key.
+        static const QRegularExpression line(QStringLiteral("^\\s*-?\\s*api_key\\s*:\\s*[\"']?([^\"'#\\s]+)"),
+                                             QRegularExpression::MultilineOption);
+        for (auto it = line.globalMatch(QString::fromUtf8(yaml)); it.hasNext();)
+            addSecret(&secrets, it.next().captured(1));
+    }
+    return secrets;
+}
+
+StrippedSpec stripSpecYaml(const QByteArray &yaml)
+{
+    StrippedSpec out;
+    out.secrets = secretsInSpec(yaml);
+    const SpecLoadResult loaded = loadSpecText(yaml, QStringLiteral("sweep.yaml"));
+    if (loaded.spec) {
+        out.yaml = saveSpecYaml(*loaded.spec, SecretPolicy::Strip);
+        for (const ServerSpec &s : loaded.spec->servers) {
+            addSecret(&out.secrets, s.apiKey);
+            if (!s.apiKeyEnv.isEmpty())
+                addSecret(&out.secrets, qEnvironmentVariable(s.apiKeyEnv.toLocal8Bit().constData()));
+            for (const auto &h : s.headers)
+                if (sensitiveHeader(h.first))
+                    addSecret(&out.secrets, h.second);
+        }
+    } else {
+        try {
+            YAML::Emitter e;
+            emitWithout(e, YAML::Load(yaml.toStdString()));
+            out.yaml = QByteArray(e.c_str()) + '\n';
+            out.warnings.append(QStringLiteral("sweep.yaml did not load as a spec; api_key entries were removed structurally"));
+        } catch (const YAML::Exception &ex) {
+            out.yaml.clear();
+            out.warnings.append(QStringLiteral("sweep.yaml is not valid YAML (%1); it was left out of the export")
+                                    .arg(QString::fromStdString(ex.what())));
+        }
+    }
+    out.secrets.removeAll(QString());
+    redactSecrets(&out.yaml, out.secrets); // sensitive header values stay in the spec model
+    return out;
+}
+
+int redactSecrets(QByteArray *data, const QStringList &secrets)
+{
+    int n = 0;
+    static const QByteArray mask("[redacted]");
+    for (const QString &s : secrets) {
+        if (s.size() < kMinSecretLength)
+            continue;
+        for (const QByteArray &f : forms(s)) {
+            n += int(data->count(f));
+            data->replace(f, mask);
+        }
+    }
+    return n;
+}
+
+bool containsSecret(const QByteArray &data, const QStringList &secrets)
+{
+    for (const QString &s : secrets)
+        if (s.size() >= kMinSecretLength)
+            for (const QByteArray &f : forms(s))
+                if (data.contains(f))
+                    return true;
+    return false;
+}
+
+} // namespace sb

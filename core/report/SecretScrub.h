@@ -1,0 +1,32 @@
+#pragma once
+// Defence in depth for exports: whatever the engine already stripped, the exporter re-strips the
+// spec and then scans every file it is about to write for any secret it can find.
+#include <QByteArray>
+#include <QString>
+#include <QStringList>
+
+namespace sb {
+
+struct StrippedSpec {
+    QByteArray yaml;        // sweep.yaml without api_key values (and with sensitive header values masked)
+    QStringList secrets;    // api_key values, sensitive header values, and values of api_key_env variables
+    QStringList warnings;   // e.g. "sweep.yaml did not parse; stripped structurally"
+};
+
+// Re-parses sweep.yaml: with the spec loader when it loads (saveSpecYaml(Strip)), else by walking
+// the YAML tree and dropping every `api_key` mapping entry. Secrets are collected either way.
+StrippedSpec stripSpecYaml(const QByteArray &yaml);
+
+// Secrets that can be collected from a spec text without writing anything (used for extra specs,
+// e.g. the original sweep the user ran, passed to `export --spec`).
+QStringList secretsInSpec(const QByteArray &yaml);
+
+// Replaces every occurrence of each secret (raw, JSON-escaped, HTML-escaped, percent-encoded)
+// with "[redacted]". Returns the number of replacements. Secrets shorter than kMinSecretLength
+// are skipped (a text search for them would mangle ordinary content).
+inline constexpr int kMinSecretLength = 6;
+int redactSecrets(QByteArray *data, const QStringList &secrets);
+// True when any form of any secret occurs in data (tests and the final check before writing).
+bool containsSecret(const QByteArray &data, const QStringList &secrets);
+
+} // namespace sb

@@ -1,0 +1,100 @@
+#include "report/SummaryCommand.h"
+#include "report/ReportText.h"
+#include "report/ResultsLoader.h"
+#include <QTextStream>
+#include <cstdio>
+
+namespace sb {
+
+namespace {
+// Terminal width of a string: counts characters, not bytes (server names may be non-ASCII).
+QString pad(const QString &s, int width, bool right)
+{
+    return right ? s.rightJustified(width, QLatin1Char(' ')) : s.leftJustified(width, QLatin1Char(' '));
+}
+
+// Server names come from specs and imported files: keep control characters (ANSI escapes)
+// away from the user's terminal.
+QString printable(QString s)
+{
+    for (QChar &c : s)
+        if (c.unicode() < 0x20 || c.unicode() == 0x7f || (c.unicode() >= 0x80 && c.unicode() < 0xa0))
+            c = QLatin1Char('?');
+    return s;
+}
+
+const QString kDash = QStringLiteral("-");
+} // namespace
+
+QString formatSummaryTable(const SweepResults &results)
+{
+    const QStringList header{QStringLiteral("server"),      QStringLiteral("C"),          QStringLiteral("status"),
+                             QStringLiteral("ok/failed"),   QStringLiteral("TTFT p50 ms"), QStringLiteral("TTFT p99 ms"),
+                             QStringLiteral("ITL avg ms"),  QStringLiteral("lat p50 ms"),  QStringLiteral("out tok/s"),
+                             QStringLiteral("req/s"),       QStringLiteral("hooks")};
+    const QList<bool> rightAligned{false, true, false, true, true, true, true, true, true, true, false};
+    QList<QStringList> rows;
+    for (const CellResult &c : results.cells) {
+        rows.append({printable(c.server), QString::number(c.concurrency), printable(c.status),
+                     QStringLiteral("%1/%2").arg(c.completed).arg(c.failed),
+                     formatFixed(cellValue(c, tag::ttft, QStringLiteral("p50")), 2, kDash),
+                     formatFixed(cellValue(c, tag::ttft, QStringLiteral("p99")), 2, kDash),
+                     formatFixed(cellValue(c, tag::itl, QStringLiteral("avg")), 3, kDash),
+                     formatFixed(cellValue(c, tag::latency, QStringLiteral("p50")), 1, kDash),
+                     formatFixed(cellValue(c, tag::outputThroughput, QStringLiteral("avg")), 1, kDash),
+                     formatFixed(cellValue(c, tag::requestThroughput, QStringLiteral("avg")), 2, kDash),
+                     printable(hookVerdicts(c))});
+    }
+    QList<int> widths;
+    for (int i = 0; i < header.size(); ++i) {
+        int w = int(header[i].size());
+        for (const QStringList &r : rows)
+            w = qMax(w, int(r[i].size()));
+        widths.append(w);
+    }
+    auto line = [&](const QStringList &cols) {
+        QStringList padded;
+        for (int i = 0; i < cols.size(); ++i)
+            padded.append(i == cols.size() - 1 ? cols[i] : pad(cols[i], widths[i], rightAligned[i]));
+        return padded.join(QStringLiteral("  ")).trimmed() + QLatin1Char('\n');
+    };
+    QString out = line(header);
+    QStringList rule;
+    for (int w : widths)
+        rule.append(QString(w, QLatin1Char('-')));
+    out += line(rule);
+    for (const QStringList &r : rows)
+        out += line(r);
+    return out;
+}
+
+int runSummaryCommand(const QStringList &args)
+{
+    QTextStream out(stdout);
+    QTextStream err(stderr);
+    if (args.size() != 1 || args.first().startsWith(QLatin1Char('-'))) {
+        const bool help = !args.isEmpty() && (args.first() == QLatin1String("-h") || args.first() == QLatin1String("--help"));
+        (help ? out : err) << "usage: sweepbench summary PATH\n"
+                              "  PATH: a SweepBench results folder or exported .zip, an AIPerf artifact folder,\n"
+                              "        or vLLM `bench serve --save-result` JSON (a file or a folder of them)\n";
+        return help ? 0 : 1;
+    }
+    QString error;
+    const auto loaded = loadResults(args.first(), &error);
+    if (!loaded) {
+        err << "sweepbench summary: cannot read " << args.first() << ": " << error << "\n";
+        return 2;
+    }
+    const SweepResults &r = loaded->results;
+    out << printable(loaded->displayName);
+    if (!r.sweepName.isEmpty() && r.sweepName != loaded->displayName)
+        out << " (sweep " << printable(r.sweepName) << ")";
+    out << "\nsource tool: " << printable(r.sourceTool);
+    if (!r.toolVersion.isEmpty())
+        out << " " << printable(r.toolVersion);
+    out << "   cells: " << r.cells.size() << "   servers: " << printable(r.serverNames().join(QStringLiteral(", "))) << "\n\n";
+    out << formatSummaryTable(r);
+    return 0;
+}
+
+} // namespace sb
