@@ -1,0 +1,340 @@
+// Design tab: models under QAbstractItemModelTester, edits -> YAML round trip, validation
+// messages beside their fields, Run gating, flavor gates.
+#include "TestSupport.h"
+#include "designer/ConcurrencyEditor.h"
+#include "designer/DesignTab.h"
+#include "designer/HookCheckModel.h"
+#include "designer/HookEditor.h"
+#include "designer/ServerEditor.h"
+#include "designer/ServerTableModel.h"
+#include "designer/SweepEstimate.h"
+#include "designer/WorkloadForm.h"
+#include "spec/SpecIO.h"
+#include <QAbstractItemModelTester>
+#include <QCheckBox>
+#include <QComboBox>
+#include <QDoubleSpinBox>
+#include <QFile>
+#include <QJsonArray>
+#include <QPushButton>
+#include <QGroupBox>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPlainTextEdit>
+#include <QSignalSpy>
+#include <QSpinBox>
+#include <QTableView>
+#include <QTest>
+
+using namespace sb;
+using namespace sb::ui;
+
+namespace {
+
+// A spec that sets every field away from its default, so a round trip that drops one shows.
+SweepSpec everySetting()
+{
+    SweepSpec spec;
+    spec.name = QStringLiteral("full-sweep");
+    spec.description = QStringLiteral("every knob turned");
+    ServerSpec a;
+    a.name = QStringLiteral("vllm-a");
+    a.url = QStringLiteral("http://10.0.0.5:8000");
+    a.model = QStringLiteral("meta-llama/Llama-3.1-8B-Instruct");
+    a.endpoint = Endpoint::Completions;
+    a.flavor = Flavor::Vllm;
+    a.apiKey = QStringLiteral("sk-secret");
+    a.reset = {true, QStringLiteral("/reset_prefix_cache?reset_running_requests=true"), 12.5, 45, ResetPlacement::Both};
+    a.profiler.enabled = true;
+    a.profiler.startPath = QStringLiteral("/start_profile");
+    a.profiler.stopPath = QStringLiteral("/stop_profile");
+    a.profiler.timeoutS = 20;
+    a.profiler.stopTimeoutS = 900;
+    a.profiler.traceDir = QStringLiteral("/tmp/traces");
+    ServerSpec b;
+    b.name = QStringLiteral("sglang-mock");
+    b.mock = QStringLiteral("sglang");
+    b.model = QStringLiteral("demo-model");
+    b.flavor = Flavor::Sglang;
+    b.apiKeyEnv = QStringLiteral("SGLANG_KEY");
+    b.reset = {true, QString(), 30, 60, ResetPlacement::AfterWarmup};
+    b.profiler.enabled = true;
+    b.profiler.startBody = QJsonObject{{QStringLiteral("num_steps"), 5}, {QStringLiteral("activities"), QJsonArray{QStringLiteral("CPU")}}};
+    spec.servers = {a, b};
+    WorkloadSpec &w = spec.workload;
+    w.streaming = false;
+    w.inputTokens = 512;
+    w.outputTokens = 64;
+    w.ignoreEos = false;
+    w.durationS = 30;
+    w.warmupRequests = 8;
+    w.requestTimeoutS = 120;
+    w.prompts = PromptMode::SharedPrefix;
+    w.sharedPrefixTokens = 256;
+    w.slo.ttftMs = 200;
+    w.slo.latencyMs = 5000;
+    spec.concurrency = {1, 4, 16};
+    spec.onHookFailure = HookFailurePolicy::Abort;
+    return spec;
+}
+
+QByteArray yaml(const SweepSpec &s) { return saveSpecYaml(s, SecretPolicy::Keep); }
+
+} // namespace
+
+class TestDesigner : public QObject
+{
+    Q_OBJECT
+private Q_SLOTS:
+    void init() { sbtest::failOnQtWarnings(); }
+
+    void serverModelUnderTester()
+    {
+        ServerTableModel model;
+        QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        model.setServers(everySetting().servers);
+        QCOMPARE(model.rowCount(), 2);
+        QCOMPARE(model.index(1, ServerTableModel::Target).data().toString(), QStringLiteral("mock:sglang"));
+        QCOMPARE(model.index(0, ServerTableModel::ApiKey).data().toString(), QStringLiteral("••••••"));
+        QCOMPARE(model.index(1, ServerTableModel::ApiKey).data().toString(), QStringLiteral("$SGLANG_KEY"));
+        const int copy = model.duplicateServer(0);
+        QCOMPARE(copy, 1);
+        QCOMPARE(model.server(1).name, QStringLiteral("vllm-a-2"));
+        QVERIFY(model.setData(model.index(1, ServerTableModel::Flavor), QStringLiteral("trtllm"), Qt::EditRole));
+        QCOMPARE(model.server(1).flavor, Flavor::Trtllm);
+        QVERIFY(!model.setData(model.index(1, ServerTableModel::Flavor), QStringLiteral("nope"), Qt::EditRole));
+        QVERIFY(model.setData(model.index(1, ServerTableModel::Target), QStringLiteral("mock:vllm"), Qt::EditRole));
+        QCOMPARE(model.server(1).mock, QStringLiteral("vllm"));
+        QVERIFY(model.server(1).url.isEmpty());
+        model.setRowErrors({{1, {{ServerTableModel::Name, QStringLiteral("duplicate name")}}}});
+        QCOMPARE(model.index(1, ServerTableModel::Name).data(Qt::ToolTipRole).toString(), QStringLiteral("duplicate name"));
+        model.removeServer(0);
+        model.addServer(ServerSpec{});
+        QCOMPARE(model.rowCount(), 3);
+        model.setServers({});
+        QCOMPARE(model.rowCount(), 0);
+    }
+
+    void hookCheckModelUnderTester()
+    {
+        HookCheckModel model;
+        QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        model.begin({{QStringLiteral("a"), true, true, false, {}, {}}, {QStringLiteral("b"), false, false, false, {}, {}}});
+        QCOMPARE(model.rowVerdict(0), QStringLiteral("pending"));
+        QCOMPARE(model.rowVerdict(1), QStringLiteral("off"));
+        HookOutcome reset;
+        reset.hook = QStringLiteral("reset_kv_cache");
+        reset.verdict = QStringLiteral("route_missing");
+        reset.status = 404;
+        reset.attempts = 1;
+        HookOutcome start = reset;
+        start.hook = QStringLiteral("profiler_start");
+        start.verdict = QStringLiteral("ok");
+        start.ok = true;
+        start.status = 200;
+        model.setServerChecked(QStringLiteral("a"), {reset, start}, {QStringLiteral("restart with VLLM_SERVER_DEV_MODE=1")});
+        QCOMPARE(model.rowVerdict(0), QStringLiteral("failed"));
+        QVERIFY(model.index(0, HookCheckModel::Reset).data(Qt::DecorationRole).value<QIcon>().isNull() == false);
+        QVERIFY(model.index(0, HookCheckModel::Advice).data().toString().contains(QLatin1String("DEV_MODE")));
+        QVERIFY(model.index(0, HookCheckModel::Reset).data(Qt::ToolTipRole).toString().contains(QLatin1String("404")));
+        model.clear();
+    }
+
+    void loadedSpecComesBackUnchanged()
+    {
+        DesignTab tab;
+        const SweepSpec spec = everySetting();
+        QVERIFY2(!hasErrors(validateSpec(spec)), qPrintable(validateSpec(spec).value(0).toString()));
+        tab.setSpec(spec);
+        QCOMPARE(yaml(tab.spec()), yaml(spec));
+        // Visiting each server in the detail panel must not change it either.
+        for (int row : {1, 0}) {
+            tab.serverView()->selectRow(row);
+            QCOMPARE(tab.serverEditor()->row(), row);
+        }
+        QCOMPARE(yaml(tab.spec()), yaml(spec));
+    }
+
+    void exampleFilesRoundTrip_data()
+    {
+        QTest::addColumn<QString>("file");
+        QTest::newRow("example") << QStringLiteral("resources/example-sweep.yaml");
+        QTest::newRow("demo") << QStringLiteral("resources/demo.yaml");
+    }
+
+    void exampleFilesRoundTrip()
+    {
+        QFETCH(QString, file);
+        const QString path = sbtest::sourcePath(file);
+        if (!QFile::exists(path))
+            QSKIP("example not written yet");
+        const SpecLoadResult loaded = loadSpecFile(path);
+        if (!loaded.ok())
+            QSKIP("the file does not load (yet)");
+        DesignTab tab;
+        tab.setSpec(*loaded.spec);
+        const SpecLoadResult back = loadSpecText(yaml(tab.spec()));
+        QVERIFY(back.ok());
+        QCOMPARE(yaml(*back.spec), yaml(*loaded.spec));
+    }
+
+    void editsReachTheYaml()
+    {
+        DesignTab tab;
+        tab.setSpec(everySetting());
+        tab.show();
+        SweepSpec expected = everySetting();
+
+        // Workload form.
+        auto *input = tab.findChild<QSpinBox *>(QStringLiteral("inputTokens"));
+        QVERIFY(input);
+        input->setValue(1024);
+        expected.workload.inputTokens = 1024;
+        auto *conc = tab.workloadForm()->concurrencyEditor()->lineEdit();
+        conc->clear();
+        QTest::keyClicks(conc, QStringLiteral("2, 8 32"));
+        expected.concurrency = {2, 8, 32};
+        auto *ttft = tab.findChild<QDoubleSpinBox *>(QStringLiteral("sloTtft"));
+        ttft->setValue(0); // "off"
+        expected.workload.slo.ttftMs.reset();
+        auto *policy = tab.findChild<QComboBox *>(QStringLiteral("onHookFailure"));
+        policy->setCurrentIndex(policy->findData(int(HookFailurePolicy::Continue)));
+        Q_EMIT policy->activated(policy->currentIndex());
+        expected.onHookFailure = HookFailurePolicy::Continue;
+
+        // Servers table.
+        QVERIFY(tab.serverModel()->setData(tab.serverModel()->index(0, ServerTableModel::Name), QStringLiteral("vllm-prod"), Qt::EditRole));
+        expected.servers[0].name = QStringLiteral("vllm-prod");
+
+        // Detail panel of server 0: API key (masked), reset timeout, profiler body.
+        tab.serverView()->selectRow(0);
+        QLineEdit *key = tab.serverEditor()->apiKeyEdit();
+        QCOMPARE(key->echoMode(), QLineEdit::Password);
+        key->clear();
+        QTest::keyClicks(key, QStringLiteral("sk-new"));
+        expected.servers[0].apiKey = QStringLiteral("sk-new");
+        auto *resetTimeout = tab.serverEditor()->findChild<QDoubleSpinBox *>(QStringLiteral("resetTimeout"));
+        resetTimeout->setValue(5);
+        expected.servers[0].reset.timeoutS = 5;
+        QPlainTextEdit *body = tab.serverEditor()->hookEditor()->startBodyEdit();
+        body->setPlainText(QStringLiteral("{\"num_steps\": 3}"));
+        expected.servers[0].profiler.startBody = QJsonObject{{QStringLiteral("num_steps"), 3}};
+
+        // Duplicate the second server, then remove the original.
+        tab.serverView()->selectRow(1);
+        tab.duplicateServer();
+        tab.serverView()->selectRow(1);
+        tab.removeServer();
+        expected.servers[1].name = QStringLiteral("sglang-mock-2");
+
+        tab.validateNow();
+        QVERIFY2(tab.isValid(), qPrintable(tab.diagnostics().value(0).toString()));
+        const SpecLoadResult back = loadSpecText(yaml(tab.spec()));
+        QVERIFY(back.ok());
+        QCOMPARE(yaml(*back.spec), yaml(expected));
+    }
+
+    void invalidValueShowsErrorAndDisablesRun()
+    {
+        DesignTab tab;
+        tab.setSpec(everySetting());
+        QVERIFY(tab.isValid());
+        QSignalSpy validity(&tab, &DesignTab::validityChanged);
+        auto *output = tab.findChild<QSpinBox *>(QStringLiteral("outputTokens"));
+        output->setValue(0);
+        tab.validateNow();
+        QVERIFY(!tab.isValid());
+        QCOMPARE(validity.count(), 1);
+        QCOMPARE(validity.first().first().toBool(), false);
+        const QString shown = tab.workloadForm()->errors().message(QStringLiteral("workload.output_tokens"));
+        QVERIFY2(!shown.isEmpty(), "the output-length error is not shown beside its field");
+        output->setValue(32);
+        tab.validateNow();
+        QVERIFY(tab.isValid());
+        QVERIFY(tab.workloadForm()->errors().message(QStringLiteral("workload.output_tokens")).isEmpty());
+    }
+
+    void serverErrorsGoToTheirCell()
+    {
+        DesignTab tab;
+        SweepSpec spec = everySetting();
+        spec.servers[1].name = spec.servers[0].name; // duplicate names
+        tab.setSpec(spec);
+        QVERIFY(!tab.isValid());
+        bool marked = false;
+        for (int c = 0; c < ServerTableModel::ColumnCount; ++c)
+            marked |= tab.serverModel()->index(1, c).data(Qt::BackgroundRole).isValid();
+        QVERIFY2(marked, "the duplicate server's row is not marked");
+    }
+
+    void badJsonBodyIsReportedAndBlocksRun()
+    {
+        DesignTab tab;
+        tab.setSpec(everySetting());
+        tab.show();
+        tab.serverView()->selectRow(1);
+        HookEditor *hooks = tab.serverEditor()->hookEditor();
+        hooks->startBodyEdit()->setPlainText(QStringLiteral("{\"num_steps\": }"));
+        tab.validateNow();
+        QVERIFY(hooks->hasLocalErrors());
+        QVERIFY(hooks->startBodyErrorLabel()->isVisible());
+        QVERIFY(hooks->startBodyErrorLabel()->text().contains(QLatin1String("line 1")));
+        QVERIFY(!tab.isValid());
+        hooks->startBodyEdit()->setPlainText(QStringLiteral("[1, 2]"));
+        QVERIFY(hooks->startBodyErrorLabel()->text().contains(QLatin1String("object")));
+        hooks->startBodyEdit()->setPlainText(QString());
+        tab.validateNow();
+        QVERIFY(tab.isValid());
+    }
+
+    void concurrencyEditor()
+    {
+        QList<int> levels;
+        QString error;
+        QVERIFY(ConcurrencyEditor::parse(QStringLiteral("1, 2,4 8;16"), &levels, &error));
+        QCOMPARE(levels, (QList<int>{1, 2, 4, 8, 16}));
+        QVERIFY(!ConcurrencyEditor::parse(QStringLiteral("1, two"), &levels, &error));
+        QVERIFY(error.contains(QLatin1String("two")));
+        QCOMPARE(ConcurrencyEditor::powersOfTwo(100), (QList<int>{1, 2, 4, 8, 16, 32, 64}));
+
+        DesignTab tab;
+        tab.setSpec(everySetting());
+        tab.show();
+        QLineEdit *edit = tab.workloadForm()->concurrencyEditor()->lineEdit();
+        edit->clear();
+        QTest::keyClicks(edit, QStringLiteral("1, x"));
+        tab.validateNow();
+        QVERIFY(!tab.isValid());
+        auto *upTo = tab.findChild<QSpinBox *>(QStringLiteral("powersUpTo"));
+        upTo->setValue(1024);
+        QTest::mouseClick(tab.findChild<QPushButton *>(QStringLiteral("powersOfTwo")), Qt::LeftButton);
+        tab.validateNow();
+        QVERIFY(tab.isValid());
+        QCOMPARE(tab.spec().concurrency.size(), 11);
+        QCOMPARE(estimateSweep(tab.spec()).cells, 22);
+    }
+
+    void flavorGatesAndPresets()
+    {
+        ServerSpec s;
+        s.url = QStringLiteral("http://h:1");
+        s.flavor = Flavor::Vllm;
+        s.reset.enabled = true;
+        QVERIFY(gateWarnings(s).join(QString()).contains(QLatin1String("VLLM_SERVER_DEV_MODE")));
+        s.flavor = Flavor::Trtllm;
+        QVERIFY(!gateWarnings(s).isEmpty());
+        s.mock = QStringLiteral("trtllm");
+        QVERIFY(gateWarnings(s).isEmpty()); // mocks open every route
+
+        HookEditor editor;
+        ServerSpec sg;
+        sg.flavor = Flavor::Sglang;
+        editor.setServer(sg);
+        auto *path = editor.findChild<QLineEdit *>(QStringLiteral("resetPath"));
+        QVERIFY(path->placeholderText().startsWith(QLatin1String("/flush_cache")));
+        QVERIFY(path->text().isEmpty());
+    }
+};
+
+QTEST_MAIN(TestDesigner)
+#include "tst_designer.moc"

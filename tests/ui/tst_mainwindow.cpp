@@ -1,0 +1,132 @@
+// Main window: tabs, actions and shortcuts, Run gating, open/save of specs, recent files,
+// drag-and-drop classification, palette switch.
+#include "TestSupport.h"
+#include "designer/DesignTab.h"
+#include "mainwindow/MainWindow.h"
+#include "mainwindow/PathKind.h"
+#include "spec/SpecIO.h"
+#include "style/Theme.h"
+#include <QAction>
+#include <QApplication>
+#include <QDir>
+#include <QMenuBar>
+#include <QSettings>
+#include <QSpinBox>
+#include <QStandardPaths>
+#include <QTabWidget>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace sb;
+using namespace sb::ui;
+
+class TestMainWindow : public QObject
+{
+    Q_OBJECT
+private Q_SLOTS:
+    void initTestCase()
+    {
+        QStandardPaths::setTestModeEnabled(true); // QSettings go to a throwaway location
+        QApplication::setOrganizationName(QStringLiteral("SweepBenchTest"));
+        QApplication::setApplicationName(QStringLiteral("tst_mainwindow"));
+        QSettings().clear();
+    }
+    void init() { sbtest::failOnQtWarnings(); }
+
+    void tabsActionsAndShortcuts()
+    {
+        MainWindow w;
+        QCOMPARE(w.tabs()->count(), 4);
+        QCOMPARE(w.tabs()->tabText(MainWindow::DesignIndex).remove(QLatin1Char('&')), QStringLiteral("Design"));
+        QCOMPARE(w.tabs()->tabText(MainWindow::CompareIndex).remove(QLatin1Char('&')), QStringLiteral("Compare"));
+        const QList<QPair<QString, QKeySequence>> expected = {
+            {QStringLiteral("actionNew"), QKeySequence(QStringLiteral("Ctrl+N"))},
+            {QStringLiteral("actionOpen"), QKeySequence(QStringLiteral("Ctrl+O"))},
+            {QStringLiteral("actionSave"), QKeySequence(QStringLiteral("Ctrl+S"))},
+            {QStringLiteral("actionRun"), QKeySequence(QStringLiteral("Ctrl+R"))},
+            {QStringLiteral("actionCancel"), QKeySequence(Qt::Key_Escape)},
+        };
+        for (const auto &[name, key] : expected) {
+            QAction *a = w.action(name);
+            QVERIFY2(a, qPrintable(name));
+            QCOMPARE(a->shortcut(), key);
+            QVERIFY2(!a->icon().isNull(), qPrintable(name + QStringLiteral(" has no icon")));
+        }
+        for (const char *name : {"actionSaveAs", "actionExportReport", "actionQuit", "actionCheckHooks", "actionDarkTheme", "actionAbout", "actionOpenResults"})
+            QVERIFY2(w.action(QString::fromLatin1(name)), name);
+        QStringList menus;
+        for (QAction *m : w.menuBar()->actions())
+            menus << m->text().remove(QLatin1Char('&'));
+        QCOMPARE(menus, (QStringList{QStringLiteral("File"), QStringLiteral("Run"), QStringLiteral("View"), QStringLiteral("Help")}));
+        QVERIFY(w.width() >= 1200 && w.height() >= 800);
+        // Nothing running: cancel is off; the default spec is valid: run is on.
+        QVERIFY(!w.action(QStringLiteral("actionCancel"))->isEnabled());
+        QVERIFY(w.action(QStringLiteral("actionRun"))->isEnabled());
+    }
+
+    void invalidSpecDisablesRun()
+    {
+        MainWindow w;
+        auto *output = w.designTab()->findChild<QSpinBox *>(QStringLiteral("outputTokens"));
+        output->setValue(0);
+        w.designTab()->validateNow();
+        QVERIFY(!w.action(QStringLiteral("actionRun"))->isEnabled());
+        QVERIFY(!w.startRun());
+        QCOMPARE(w.tabs()->currentIndex(), int(MainWindow::DesignIndex));
+        output->setValue(16);
+        w.designTab()->validateNow();
+        QVERIFY(w.action(QStringLiteral("actionRun"))->isEnabled());
+        QVERIFY(w.windowTitle().contains(QLatin1Char('*')));
+    }
+
+    void saveOpenAndRecent()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("s.yaml"));
+        MainWindow w;
+        SweepSpec spec = DesignTab::newSpec();
+        spec.name = QStringLiteral("saved-sweep");
+        spec.concurrency = {3, 6};
+        w.setSpec(spec);
+        QString error;
+        QVERIFY2(w.saveSpecTo(path, &error), qPrintable(error));
+        QVERIFY(w.windowTitle().startsWith(QLatin1String("s.yaml")));
+
+        MainWindow other;
+        QVERIFY2(other.openPath(path, &error, true), qPrintable(error));
+        QCOMPARE(other.designTab()->spec().name, QStringLiteral("saved-sweep"));
+        QCOMPARE(other.designTab()->spec().concurrency, (QList<int>{3, 6}));
+        QCOMPARE(other.tabs()->currentIndex(), int(MainWindow::DesignIndex));
+        const QStringList recent = QSettings().value(QStringLiteral("recentFiles")).toStringList();
+        QVERIFY(!recent.isEmpty());
+        QCOMPARE(recent.first(), QFileInfo(path).absoluteFilePath());
+
+        QVERIFY(!other.openPath(dir.filePath(QStringLiteral("notes.txt")), &error, true));
+        QVERIFY(error.contains(QLatin1String("neither")));
+    }
+
+    void pathKinds()
+    {
+        QTemporaryDir dir;
+        QCOMPARE(classifyPath(dir.path()), PathKind::Results);
+        QCOMPARE(classifyPath(QStringLiteral("/x/a.YAML")), PathKind::Spec);
+        QCOMPARE(classifyPath(QStringLiteral("/x/run.zip")), PathKind::Results);
+        QCOMPARE(classifyPath(QStringLiteral("/x/a.txt")), PathKind::Unknown);
+        QCOMPARE(resultsPathFor(dir.filePath(QStringLiteral("results.json"))), QFileInfo(dir.path()).absoluteFilePath());
+    }
+
+    void paletteToggle()
+    {
+        MainWindow w;
+        QAction *dark = w.action(QStringLiteral("actionDarkTheme"));
+        dark->trigger();
+        QCOMPARE(currentTheme(), ThemeMode::Dark);
+        QVERIFY(QApplication::palette().color(QPalette::Window).lightness() < 100);
+        dark->trigger();
+        QCOMPARE(currentTheme(), ThemeMode::Light);
+        QVERIFY(QApplication::palette().color(QPalette::Window).lightness() > 150);
+    }
+};
+
+QTEST_MAIN(TestMainWindow)
+#include "tst_mainwindow.moc"

@@ -1,0 +1,116 @@
+#include "GuiMain.h"
+#include "mainwindow/MainWindow.h"
+#include "run/RunTab.h"
+#include "spec/SpecIO.h"
+#include "style/Theme.h"
+#include <QApplication>
+#include <QDateTime>
+#include <QDir>
+#include <QFile>
+#include <QSettings>
+#include <QTabWidget>
+#include <QTimer>
+#include <cstdio>
+
+namespace sb {
+
+namespace {
+
+constexpr int kScreenshotSettleMs = 1500; // lets the Results view finish its coalesced chart rebuild
+constexpr int kDemoWatchdogMs = 15 * 60 * 1000;
+
+QString demoOutDir(const GuiOptions &opts)
+{
+    if (!opts.outDir.isEmpty())
+        return opts.outDir;
+    return QDir::tempPath() + QStringLiteral("/sweepbench-demo-")
+        + QDateTime::currentDateTime().toString(QStringLiteral("yyyyMMdd-HHmmss"));
+}
+
+void fail(const QString &message)
+{
+    std::fprintf(stderr, "sweepbench: %s\n", qPrintable(message));
+}
+
+// Starts the embedded demo; false when the spec cannot be loaded or the run cannot start.
+bool startDemo(ui::MainWindow &window, const GuiOptions &opts)
+{
+    QFile file(QStringLiteral(":/demo.yaml"));
+    if (!file.open(QIODevice::ReadOnly)) {
+        fail(QStringLiteral("the embedded demo sweep is missing"));
+        return false;
+    }
+    const SpecLoadResult loaded = loadSpecText(file.readAll(), QStringLiteral("demo.yaml"));
+    if (!loaded.ok()) {
+        for (const SpecDiagnostic &d : loaded.diagnostics)
+            fail(d.toString());
+        return false;
+    }
+    window.setSpec(*loaded.spec, QStringLiteral(":/demo.yaml"));
+    const QString out = demoOutDir(opts);
+    std::printf("sweepbench: demo results go to %s\n", qPrintable(QDir::toNativeSeparators(out)));
+    std::fflush(stdout);
+    return window.startRun(out);
+}
+
+void saveScreenshotAndQuit(ui::MainWindow &window, const QString &path)
+{
+    window.tabs()->setCurrentIndex(ui::MainWindow::ResultsIndex);
+    window.repaint();
+    QTimer::singleShot(kScreenshotSettleMs, &window, [&window, path] {
+        const QPixmap picture = window.grab();
+        if (picture.isNull() || !picture.save(path)) {
+            fail(QStringLiteral("could not write the screenshot %1").arg(path));
+            QCoreApplication::exit(1);
+            return;
+        }
+        std::printf("sweepbench: screenshot saved to %s\n", qPrintable(path));
+        QCoreApplication::exit(0);
+    });
+}
+
+} // namespace
+
+int runGui(int argc, char **argv, const GuiOptions &opts)
+{
+    QApplication app(argc, argv);
+    QApplication::setOrganizationName(QStringLiteral("SweepBench"));
+    QApplication::setOrganizationDomain(QStringLiteral("sweepbench.github.io"));
+    QApplication::setApplicationName(QStringLiteral("SweepBench"));
+    QApplication::setApplicationVersion(QStringLiteral(SWEEPBENCH_VERSION));
+    QApplication::setDesktopFileName(QStringLiteral("io.github.sweepbench.SweepBench"));
+    ui::initResources();
+    QApplication::setWindowIcon(QIcon(QStringLiteral(":/ui/app.svg")));
+    // Screenshots always use the light palette, so README pictures do not depend on a setting.
+    const bool dark = opts.screenshotPath.isEmpty() && QSettings().value(QStringLiteral("darkTheme")).toBool();
+    ui::applyTheme(dark ? ui::ThemeMode::Dark : ui::ThemeMode::Light);
+
+    ui::MainWindow window;
+    window.show();
+
+    if (opts.demo) {
+        if (!opts.screenshotPath.isEmpty()) {
+            QObject::connect(window.runTab(), &ui::RunTab::runFinished, &window, [&window, &opts](int exitCode) {
+                if (exitCode == 2) {
+                    fail(QStringLiteral("the demo sweep could not start"));
+                    QCoreApplication::exit(1);
+                    return;
+                }
+                saveScreenshotAndQuit(window, opts.screenshotPath);
+            });
+            QTimer::singleShot(kDemoWatchdogMs, &app, [] {
+                fail(QStringLiteral("the demo sweep did not finish in time"));
+                QCoreApplication::exit(1);
+            });
+        }
+        if (!startDemo(window, opts) && !opts.screenshotPath.isEmpty())
+            return 1;
+    } else if (!opts.openPath.isEmpty()) {
+        QString error;
+        if (!window.openPath(opts.openPath, &error, /*quiet=*/true))
+            fail(error); // the window still opens, empty, so the user can pick another file
+    }
+    return app.exec();
+}
+
+} // namespace sb

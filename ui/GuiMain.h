@@ -1,0 +1,19 @@
+#pragma once
+// Entry point of the desktop workbench, called by app/main.cpp (which does not create the
+// QApplication: runGui does, so the CLI never needs a display).
+#include <QString>
+
+namespace sb {
+
+struct GuiOptions {
+    QString openPath;       // a spec (opens Design) or a result set (opens Results)
+    bool demo = false;      // load :/demo.yaml (embedded mocks) and run it at once
+    QString screenshotPath; // with demo: when the run ends, show Results, save a PNG, exit
+    QString outDir;         // results folder for the demo run (default: a new temp folder)
+};
+
+// Returns the process exit code: the event loop's, or for --screenshot 0 when the picture was
+// saved and 1 when the run could not start or the picture could not be written.
+int runGui(int argc, char **argv, const GuiOptions &opts);
+
+} // namespace sb

@@ -1,0 +1,328 @@
+#include "designer/DesignTab.h"
+#include "designer/HookCheckModel.h"
+#include "designer/HookEditor.h"
+#include "designer/ServerEditor.h"
+#include "designer/ServerTableDelegate.h"
+#include "designer/ServerTableModel.h"
+#include "designer/SweepEstimate.h"
+#include "designer/WorkloadForm.h"
+#include "hooks/HookPreflight.h"
+#include "spec/SpecIO.h"
+#include "style/Theme.h"
+#include <QHeaderView>
+#include <QLabel>
+#include <QPushButton>
+#include <QRegularExpression>
+#include <QScrollArea>
+#include <QSplitter>
+#include <QTableView>
+#include <QTimer>
+#include <QToolButton>
+#include <QVBoxLayout>
+
+namespace sb::ui {
+
+DesignTab::DesignTab(QWidget *parent)
+    : QWidget(parent)
+{
+    m_servers = new ServerTableModel(this);
+    m_checkModel = new HookCheckModel(this);
+    m_editor = new ServerEditor;
+    m_form = new WorkloadForm;
+
+    auto *formScroll = new QScrollArea;
+    formScroll->setWidget(m_form);
+    formScroll->setWidgetResizable(true);
+    formScroll->setFrameShape(QFrame::NoFrame);
+
+    auto *splitter = new QSplitter(Qt::Horizontal);
+    splitter->addWidget(buildServersPane());
+    splitter->addWidget(m_editor);
+    splitter->addWidget(formScroll);
+    splitter->setStretchFactor(0, 5);
+    splitter->setStretchFactor(1, 3);
+    splitter->setStretchFactor(2, 3);
+    splitter->setSizes({620, 400, 380});
+    splitter->setChildrenCollapsible(false);
+
+    auto *layout = new QVBoxLayout(this);
+    layout->addWidget(splitter);
+
+    m_validateTimer = new QTimer(this);
+    m_validateTimer->setSingleShot(true);
+    m_validateTimer->setInterval(0); // coalesces a burst of edits into one validation pass
+    connect(m_validateTimer, &QTimer::timeout, this, &DesignTab::validateNow);
+
+    connect(m_servers, &ServerTableModel::serversEdited, this, [this] {
+        // A table edit (name, flavor...) may change what the detail panel shows: refresh it.
+        const int row = currentRow();
+        if (!m_pushingEditorEdit && row >= 0 && row == m_editor->row())
+            m_editor->setServer(row, m_servers->server(row));
+        scheduleValidation();
+    });
+    connect(m_editor, &ServerEditor::edited, this, [this](int row, const ServerSpec &s) {
+        m_pushingEditorEdit = true; // do not echo back into the editor being typed in
+        m_servers->setServer(row, s);
+        m_pushingEditorEdit = false;
+    });
+    connect(m_form, &WorkloadForm::edited, this, &DesignTab::scheduleValidation);
+    connect(m_serverView->selectionModel(), &QItemSelectionModel::currentRowChanged, this, &DesignTab::onSelectionChanged);
+    setSpec(newSpec());
+}
+
+DesignTab::~DesignTab() = default;
+
+bool DesignTab::isCheckingHooks() const
+{
+    return !m_preflight.isNull();
+}
+
+QWidget *DesignTab::buildServersPane()
+{
+    auto *pane = new QWidget;
+    auto *layout = new QVBoxLayout(pane);
+    layout->setContentsMargins(0, 0, 0, 0);
+
+    auto *bar = new QHBoxLayout;
+    auto *title = new QLabel(tr("<b>Servers</b>"));
+    bar->addWidget(title);
+    bar->addStretch(1);
+    auto tool = [&](const QString &icon, const QString &text, const QString &tip, void (DesignTab::*slot)()) {
+        auto *b = new QToolButton;
+        b->setIcon(themedIcon(icon));
+        b->setText(text);
+        b->setToolTip(tip);
+        b->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
+        b->setObjectName(icon + QStringLiteral("Server"));
+        connect(b, &QToolButton::clicked, this, slot);
+        bar->addWidget(b);
+        return b;
+    };
+    tool(QStringLiteral("add"), tr("Add"), tr("Add a server"), &DesignTab::addServer);
+    tool(QStringLiteral("duplicate"), tr("Duplicate"), tr("Duplicate the selected server"), &DesignTab::duplicateServer);
+    tool(QStringLiteral("remove"), tr("Remove"), tr("Remove the selected server"), &DesignTab::removeServer);
+    layout->addLayout(bar);
+
+    m_serverView = new QTableView;
+    m_serverView->setObjectName(QStringLiteral("serversTable"));
+    m_serverView->setModel(m_servers);
+    m_serverView->setItemDelegate(new ServerTableDelegate(m_serverView));
+    m_serverView->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_serverView->setSelectionMode(QAbstractItemView::SingleSelection);
+    m_serverView->setEditTriggers(QAbstractItemView::DoubleClicked | QAbstractItemView::EditKeyPressed | QAbstractItemView::AnyKeyPressed);
+    m_serverView->verticalHeader()->hide();
+    m_serverView->horizontalHeader()->setStretchLastSection(true);
+    m_serverView->setColumnWidth(ServerTableModel::Target, 190);
+    m_serverView->setColumnWidth(ServerTableModel::Model, 120);
+    layout->addWidget(m_serverView, 3);
+
+    auto *checkBar = new QHBoxLayout;
+    checkBar->addWidget(new QLabel(tr("<b>Hook check</b>")));
+    checkBar->addStretch(1);
+    m_checkButton = new QPushButton(themedIcon(QStringLiteral("check-hooks")), tr("Check hooks"));
+    m_checkButton->setObjectName(QStringLiteral("checkHooksButton"));
+    m_checkButton->setToolTip(tr("Call every enabled hook once on each server and show what answered"));
+    connect(m_checkButton, &QPushButton::clicked, this, &DesignTab::checkHooks);
+    checkBar->addWidget(m_checkButton);
+    layout->addLayout(checkBar);
+
+    m_checkView = new QTableView;
+    m_checkView->setObjectName(QStringLiteral("hookCheckTable"));
+    m_checkView->setModel(m_checkModel);
+    m_checkView->verticalHeader()->hide();
+    m_checkView->horizontalHeader()->setStretchLastSection(true);
+    m_checkView->setSelectionMode(QAbstractItemView::NoSelection);
+    m_checkView->setWordWrap(false);
+    for (int c = HookCheckModel::Reset; c <= HookCheckModel::ProfilerStop; ++c)
+        m_checkView->setColumnWidth(c, 130);
+    layout->addWidget(m_checkView, 2);
+
+    m_estimate = new QLabel;
+    m_estimate->setObjectName(QStringLiteral("estimate"));
+    m_estimate->setWordWrap(true);
+    layout->addWidget(m_estimate);
+    m_problems = new QLabel;
+    m_problems->setObjectName(QStringLiteral("problems"));
+    m_problems->setWordWrap(true);
+    m_problems->setTextFormat(Qt::PlainText);
+    layout->addWidget(m_problems);
+    return pane;
+}
+
+SweepSpec DesignTab::newSpec()
+{
+    SweepSpec spec;
+    spec.name = QStringLiteral("my-sweep");
+    ServerSpec s;
+    s.name = QStringLiteral("mock-vllm");
+    s.mock = QStringLiteral("vllm");
+    s.flavor = Flavor::Vllm;
+    s.model = QStringLiteral("demo-model");
+    spec.servers << s;
+    spec.workload.requestsPerCell = 100;
+    spec.concurrency = {1, 2, 4, 8};
+    return spec;
+}
+
+void DesignTab::setSpec(const SweepSpec &spec)
+{
+    m_base = spec;
+    m_servers->setServers(spec.servers);
+    m_form->setSpec(spec);
+    m_checkModel->clear();
+    if (!spec.servers.isEmpty())
+        m_serverView->selectRow(0);
+    onSelectionChanged();
+    validateNow();
+}
+
+SweepSpec DesignTab::spec() const
+{
+    SweepSpec s = m_base;
+    s.servers = m_servers->servers();
+    m_form->applyTo(s);
+    return s;
+}
+
+int DesignTab::currentRow() const
+{
+    const QModelIndex i = m_serverView->selectionModel()->currentIndex();
+    return i.isValid() ? i.row() : -1;
+}
+
+void DesignTab::onSelectionChanged()
+{
+    const int row = currentRow();
+    m_editor->setServer(row, row >= 0 ? m_servers->server(row) : ServerSpec());
+    m_editor->showDiagnostics(m_diagnostics);
+}
+
+void DesignTab::scheduleValidation()
+{
+    m_validateTimer->start();
+    Q_EMIT specEdited();
+}
+
+void DesignTab::validateNow()
+{
+    m_validateTimer->stop();
+    const SweepSpec s = spec();
+    m_diagnostics = validateSpec(s);
+    showDiagnostics();
+    m_estimate->setText(estimateText(s));
+    const bool valid = !hasErrors(m_diagnostics) && !m_form->hasLocalErrors() && !m_editor->hasLocalErrors();
+    if (valid != m_valid) {
+        m_valid = valid;
+        Q_EMIT validityChanged(valid);
+    }
+}
+
+void DesignTab::showDiagnostics()
+{
+    // servers[N].<key> -> the table cell of that server; the rest -> the form beside the table.
+    static const QRegularExpression serverKey(QStringLiteral("^servers\\[(\\d+)\\](?:\\.([a-z_]+))?"));
+    static const QHash<QString, int> columnOf = {
+        {QStringLiteral("name"), ServerTableModel::Name},         {QStringLiteral("url"), ServerTableModel::Target},
+        {QStringLiteral("mock"), ServerTableModel::Target},       {QStringLiteral("model"), ServerTableModel::Model},
+        {QStringLiteral("endpoint"), ServerTableModel::Endpoint}, {QStringLiteral("flavor"), ServerTableModel::Flavor},
+        {QStringLiteral("api_key"), ServerTableModel::ApiKey},    {QStringLiteral("api_key_env"), ServerTableModel::ApiKey},
+    };
+    QHash<int, QHash<int, QString>> cellErrors;
+    QList<SpecDiagnostic> rest;
+    for (const SpecDiagnostic &d : std::as_const(m_diagnostics)) {
+        const auto m = serverKey.match(d.keyPath);
+        if (!m.hasMatch()) {
+            rest << d;
+            continue;
+        }
+        const int row = m.captured(1).toInt();
+        const int column = columnOf.value(m.captured(2), ServerTableModel::Hooks);
+        QString &text = cellErrors[row][column];
+        text += (text.isEmpty() ? QString() : QStringLiteral("\n")) + d.message;
+    }
+    m_servers->setRowErrors(cellErrors);
+    m_editor->showDiagnostics(m_diagnostics);
+    const QList<SpecDiagnostic> unplaced = m_form->errors().show(rest);
+
+    // A summary line, so errors of servers not selected are not missed.
+    int errors = 0, warnings = 0;
+    for (const SpecDiagnostic &d : std::as_const(m_diagnostics))
+        (d.isError() ? errors : warnings)++;
+    QStringList lines;
+    if (errors || warnings)
+        lines << tr("%1 error(s), %2 warning(s)%3").arg(errors).arg(warnings).arg(errors ? tr(" — Run is disabled until the errors are fixed") : QString());
+    for (const SpecDiagnostic &d : unplaced)
+        lines << (d.isError() ? QStringLiteral("✗ ") : QStringLiteral("⚠ ")) + (d.keyPath.isEmpty() ? QString() : d.keyPath + QStringLiteral(": ")) + d.message;
+    m_problems->setText(lines.join(QLatin1Char('\n')));
+    m_problems->setStyleSheet(errors ? QStringLiteral("color: #d0453a;") : QStringLiteral("color: #c08000;"));
+    m_problems->setVisible(!lines.isEmpty());
+}
+
+void DesignTab::addServer()
+{
+    ServerSpec s;
+    s.name = m_servers->uniqueName(QStringLiteral("server"));
+    s.url = QStringLiteral("http://localhost:8000");
+    s.model = QStringLiteral("model");
+    s.flavor = Flavor::Vllm;
+    const int row = m_servers->addServer(s);
+    m_serverView->selectRow(row);
+    m_serverView->edit(m_servers->index(row, ServerTableModel::Target));
+}
+
+void DesignTab::duplicateServer()
+{
+    const int row = m_servers->duplicateServer(currentRow());
+    if (row >= 0)
+        m_serverView->selectRow(row);
+}
+
+void DesignTab::removeServer()
+{
+    const int row = currentRow();
+    if (row < 0)
+        return;
+    m_servers->removeServer(row);
+    if (m_servers->rowCount() > 0)
+        m_serverView->selectRow(std::min(row, m_servers->rowCount() - 1));
+    onSelectionChanged();
+}
+
+void DesignTab::checkHooks()
+{
+    if (m_preflight)
+        return;
+    const SweepSpec s = spec();
+    QList<HookCheckModel::Row> rows;
+    bool any = false;
+    for (const ServerSpec &server : s.servers) {
+        rows.append({server.name, server.reset.enabled, server.profiler.enabled, false, {}, {}});
+        any |= server.reset.enabled || server.profiler.enabled;
+    }
+    m_checkModel->begin(rows);
+    if (!any) {
+        Q_EMIT statusMessage(tr("No server has a hook enabled: nothing to check"));
+        Q_EMIT hookCheckFinished();
+        return;
+    }
+    m_preflight = new HookPreflight(s, this);
+    m_checkButton->setEnabled(false);
+    m_checkButton->setText(tr("Checking…"));
+    connect(m_preflight, &HookPreflight::serverChecked, m_checkModel, &HookCheckModel::setServerChecked);
+    connect(m_preflight, &HookPreflight::finished, this, [this] {
+        m_checkButton->setEnabled(true);
+        m_checkButton->setText(tr("Check hooks"));
+        int failed = 0;
+        for (int r = 0; r < m_checkModel->rowCount(); ++r)
+            failed += m_checkModel->rowVerdict(r) == QLatin1String("failed");
+        Q_EMIT statusMessage(failed ? tr("Hook check: %1 server(s) failed, see the advice column").arg(failed)
+                                    : tr("Hook check passed"));
+        m_preflight->deleteLater();
+        m_preflight = nullptr;
+        Q_EMIT hookCheckFinished();
+    });
+    m_preflight->start();
+    Q_EMIT statusMessage(tr("Checking hooks…"));
+}
+
+} // namespace sb::ui

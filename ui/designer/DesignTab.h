@@ -1,0 +1,84 @@
+#pragma once
+// The Design tab: servers table + selected server's connection and hooks + workload form.
+// Every edit re-runs validateSpec (coalesced on a zero-delay timer); errors appear beside their
+// fields, and isValid() gates the Run action.
+#include "spec/SpecDiagnostic.h"
+#include "spec/SweepSpec.h"
+#include <QPointer>
+#include <QWidget>
+
+class QLabel;
+class QPushButton;
+class QTableView;
+class QTimer;
+
+namespace sb {
+class HookPreflight;
+}
+
+namespace sb::ui {
+
+class HookCheckModel;
+class ServerEditor;
+class ServerTableModel;
+class WorkloadForm;
+
+class DesignTab : public QWidget
+{
+    Q_OBJECT
+public:
+    explicit DesignTab(QWidget *parent = nullptr);
+    ~DesignTab() override;
+
+    void setSpec(const SweepSpec &spec); // bulk load; validates at once
+    SweepSpec spec() const;               // the spec as edited now
+    static SweepSpec newSpec();           // what File > New shows: one mock server, 1..8
+
+    bool isValid() const { return m_valid; }
+    QList<SpecDiagnostic> diagnostics() const { return m_diagnostics; }
+    void validateNow();
+
+    ServerTableModel *serverModel() const { return m_servers; }
+    HookCheckModel *hookCheckModel() const { return m_checkModel; }
+    QTableView *serverView() const { return m_serverView; }
+    ServerEditor *serverEditor() const { return m_editor; }
+    WorkloadForm *workloadForm() const { return m_form; }
+    bool isCheckingHooks() const;
+
+public Q_SLOTS:
+    void checkHooks();
+    void addServer();
+    void duplicateServer();
+    void removeServer();
+
+Q_SIGNALS:
+    void validityChanged(bool valid);
+    void specEdited();
+    void hookCheckFinished();
+    void statusMessage(const QString &text);
+
+private:
+    QWidget *buildServersPane();
+    void scheduleValidation();
+    void onSelectionChanged();
+    void showDiagnostics();
+    int currentRow() const;
+
+    SweepSpec m_base; // non-server fields not edited anywhere (e.g. sourcePath)
+    ServerTableModel *m_servers = nullptr;
+    HookCheckModel *m_checkModel = nullptr;
+    QTableView *m_serverView = nullptr;
+    QTableView *m_checkView = nullptr;
+    ServerEditor *m_editor = nullptr;
+    WorkloadForm *m_form = nullptr;
+    QLabel *m_estimate = nullptr;
+    QLabel *m_problems = nullptr;
+    QPushButton *m_checkButton = nullptr;
+    QTimer *m_validateTimer = nullptr;
+    QPointer<HookPreflight> m_preflight;
+    QList<SpecDiagnostic> m_diagnostics;
+    bool m_valid = false;
+    bool m_pushingEditorEdit = false;
+};
+
+} // namespace sb::ui

@@ -1,0 +1,135 @@
+#include "designer/HookCheckModel.h"
+#include "style/Theme.h"
+
+namespace sb::ui {
+
+QString hookOutcomeToolTip(const HookOutcome &o)
+{
+    QStringList lines;
+    lines << QStringLiteral("%1 %2 %3").arg(o.hook, o.method, o.path);
+    lines << QObject::tr("verdict: %1, HTTP %2, %3 attempt(s), %4 ms")
+                 .arg(o.verdict, o.status ? QString::number(o.status) : QObject::tr("no answer"))
+                 .arg(o.attempts)
+                 .arg(o.latencyMs, 0, 'f', 1);
+    if (!o.placement.isEmpty())
+        lines << QObject::tr("placement: %1").arg(o.placement);
+    if (!o.message.isEmpty())
+        lines << o.message;
+    return lines.join(QLatin1Char('\n'));
+}
+
+void HookCheckModel::begin(const QList<Row> &rows)
+{
+    beginResetModel();
+    m_rows = rows;
+    endResetModel();
+}
+
+void HookCheckModel::clear()
+{
+    begin({});
+}
+
+void HookCheckModel::setServerChecked(const QString &server, const QList<HookOutcome> &outcomes, const QStringList &hints)
+{
+    for (int i = 0; i < m_rows.size(); ++i) {
+        if (m_rows[i].server != server)
+            continue;
+        m_rows[i].checked = true;
+        m_rows[i].outcomes = outcomes;
+        m_rows[i].hints = hints;
+        Q_EMIT dataChanged(index(i, 0), index(i, ColumnCount - 1));
+        return;
+    }
+}
+
+const HookOutcome *HookCheckModel::outcome(const Row &row, const QString &hook) const
+{
+    for (const HookOutcome &o : row.outcomes)
+        if (o.hook == hook)
+            return &o;
+    return nullptr;
+}
+
+QString HookCheckModel::rowVerdict(int r) const
+{
+    const Row &row = m_rows.at(r);
+    if (!row.resetOn && !row.profilerOn)
+        return QStringLiteral("off");
+    if (!row.checked)
+        return QStringLiteral("pending");
+    QString worst = QStringLiteral("ok");
+    for (const HookOutcome &o : row.outcomes) {
+        if (!o.ok)
+            return QStringLiteral("failed");
+        if (o.verdict != QLatin1String("ok") || o.attempts > 1)
+            worst = QStringLiteral("warning");
+    }
+    return worst;
+}
+
+int HookCheckModel::rowCount(const QModelIndex &parent) const
+{
+    return parent.isValid() ? 0 : int(m_rows.size());
+}
+
+int HookCheckModel::columnCount(const QModelIndex &parent) const
+{
+    return parent.isValid() ? 0 : ColumnCount;
+}
+
+QVariant HookCheckModel::data(const QModelIndex &index, int role) const
+{
+    if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
+        return {};
+    const Row &row = m_rows.at(index.row());
+    if (index.column() == Server)
+        return role == Qt::DisplayRole ? QVariant(row.server) : QVariant();
+    if (index.column() == Advice) {
+        if (role == Qt::DisplayRole || role == Qt::ToolTipRole)
+            return row.hints.join(role == Qt::DisplayRole ? QStringLiteral("; ") : QStringLiteral("\n"));
+        return {};
+    }
+    static const char *hooks[] = {"", "reset_kv_cache", "profiler_start", "profiler_stop"};
+    const bool on = index.column() == Reset ? row.resetOn : row.profilerOn;
+    const HookOutcome *o = outcome(row, QString::fromLatin1(hooks[index.column()]));
+    switch (role) {
+    case Qt::DisplayRole:
+        if (!on)
+            return tr("off");
+        if (!row.checked)
+            return tr("checking…");
+        if (!o)
+            return tr("not called");
+        return o->status ? QStringLiteral("%1 · %2 · %3 ms").arg(o->verdict).arg(o->status).arg(o->latencyMs, 0, 'f', 0)
+                         : QStringLiteral("%1 · %2 ms").arg(o->verdict).arg(o->latencyMs, 0, 'f', 0);
+    case Qt::DecorationRole:
+        if (!on)
+            return {};
+        if (!row.checked)
+            return verdictIcon(QStringLiteral("pending"), false);
+        if (!o)
+            return verdictIcon(QStringLiteral("skipped"), false);
+        return verdictIcon(o->attempts > 1 && o->ok ? QStringLiteral("warning") : o->verdict, o->ok);
+    case Qt::ToolTipRole:
+        return o ? hookOutcomeToolTip(*o) : QVariant();
+    default:
+        return {};
+    }
+}
+
+QVariant HookCheckModel::headerData(int section, Qt::Orientation orientation, int role) const
+{
+    if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
+        return QAbstractTableModel::headerData(section, orientation, role);
+    switch (section) {
+    case Server: return tr("Server");
+    case Reset: return tr("Cache reset");
+    case ProfilerStart: return tr("Profiler start");
+    case ProfilerStop: return tr("Profiler stop");
+    case Advice: return tr("Advice");
+    }
+    return {};
+}
+
+} // namespace sb::ui

@@ -1,0 +1,44 @@
+#pragma once
+// Verdicts of the "Check hooks" preflight, one row per server: reset, profiler start and stop
+// (✓ ✗ ⚠ icons with status, latency and attempts in the tooltip) and the hints for failures.
+#include "results/Results.h"
+#include <QAbstractTableModel>
+
+namespace sb::ui {
+
+class HookCheckModel : public QAbstractTableModel
+{
+    Q_OBJECT
+public:
+    enum Column { Server, Reset, ProfilerStart, ProfilerStop, Advice, ColumnCount };
+
+    using QAbstractTableModel::QAbstractTableModel;
+
+    // Starts a check: one pending row per server (bulk reset). `enabled[i]` = which hooks are on.
+    struct Row {
+        QString server;
+        bool resetOn = false, profilerOn = false;
+        bool checked = false;
+        QList<HookOutcome> outcomes;
+        QStringList hints;
+    };
+    void begin(const QList<Row> &rows);
+    void setServerChecked(const QString &server, const QList<HookOutcome> &outcomes, const QStringList &hints);
+    void clear();
+    const QList<Row> &rows() const { return m_rows; }
+    // ok | warning | failed | pending | off: the worst verdict of a row, for summaries and tests.
+    QString rowVerdict(int row) const;
+
+    int rowCount(const QModelIndex &parent = {}) const override;
+    int columnCount(const QModelIndex &parent = {}) const override;
+    QVariant data(const QModelIndex &index, int role) const override;
+    QVariant headerData(int section, Qt::Orientation orientation, int role) const override;
+
+private:
+    const HookOutcome *outcome(const Row &row, const QString &hook) const;
+    QList<Row> m_rows;
+};
+
+QString hookOutcomeToolTip(const HookOutcome &o);
+
+} // namespace sb::ui

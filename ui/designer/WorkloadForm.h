@@ -1,0 +1,67 @@
+#pragma once
+// Everything of a sweep that is not a server: name, concurrency levels, hook-failure policy,
+// the workload (lengths, streaming, requests or duration, warmup, prompts) and optional SLOs.
+#include "designer/FieldErrors.h"
+#include "spec/SweepSpec.h"
+#include <QWidget>
+
+class QCheckBox;
+class QComboBox;
+class QDoubleSpinBox;
+class QLineEdit;
+class QSpinBox;
+class QStackedWidget;
+
+namespace sb::ui {
+
+class ConcurrencyEditor;
+
+class WorkloadForm : public QWidget
+{
+    Q_OBJECT
+public:
+    explicit WorkloadForm(QWidget *parent = nullptr);
+
+    void setSpec(const SweepSpec &spec);  // reads the non-server parts; emits nothing
+    void applyTo(SweepSpec &spec) const;  // writes them back
+    bool hasLocalErrors() const;
+    FieldErrors &errors() { return m_errors; }
+    ConcurrencyEditor *concurrencyEditor() const { return m_concurrency; }
+
+Q_SIGNALS:
+    void edited();
+
+private:
+    QWidget *buildSweep();
+    QWidget *buildWorkload();
+    QWidget *buildSlo();
+    void changed();
+    void updateEnabled();
+
+    FieldErrors m_errors;
+    bool m_loading = false;
+
+    QLineEdit *m_name = nullptr;
+    QLineEdit *m_description = nullptr;
+    ConcurrencyEditor *m_concurrency = nullptr;
+    QComboBox *m_policy = nullptr;
+
+    QCheckBox *m_streaming = nullptr;
+    QSpinBox *m_inputTokens = nullptr;
+    QSpinBox *m_outputTokens = nullptr;
+    QCheckBox *m_ignoreEos = nullptr;
+    QComboBox *m_lengthMode = nullptr;
+    QStackedWidget *m_lengthStack = nullptr;
+    QSpinBox *m_requests = nullptr;
+    QDoubleSpinBox *m_duration = nullptr;
+    QSpinBox *m_warmup = nullptr;
+    QDoubleSpinBox *m_requestTimeout = nullptr;
+    QComboBox *m_prompts = nullptr;
+    QSpinBox *m_sharedPrefix = nullptr;
+
+    QDoubleSpinBox *m_sloTtft = nullptr;
+    QDoubleSpinBox *m_sloItl = nullptr;
+    QDoubleSpinBox *m_sloLatency = nullptr;
+};
+
+} // namespace sb::ui

@@ -1,0 +1,392 @@
+#include "mainwindow/MainWindow.h"
+#include "compare/CompareView.h"
+#include "designer/DesignTab.h"
+#include "designer/SweepEstimate.h"
+#include "mainwindow/PathKind.h"
+#include "mainwindow/RecentFiles.h"
+#include "results/ResultsView.h"
+#include "run/RunTab.h"
+#include "spec/SpecIO.h"
+#include "style/Theme.h"
+#include <QAction>
+#include <QApplication>
+#include <QCloseEvent>
+#include <QDir>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QLabel>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QMimeData>
+#include <QSaveFile>
+#include <QSettings>
+#include <QStatusBar>
+#include <QTabWidget>
+#include <QToolBar>
+
+namespace sb::ui {
+
+MainWindow::MainWindow(QWidget *parent)
+    : QMainWindow(parent)
+{
+    initResources();
+    m_design = new DesignTab;
+    m_run = new RunTab;
+    m_results = new ResultsView;
+    m_compare = new CompareView;
+    m_tabs = new QTabWidget;
+    m_tabs->setDocumentMode(true);
+    m_tabs->addTab(m_design, tr("&Design"));
+    m_tabs->addTab(m_run, tr("R&un"));
+    m_tabs->addTab(m_results, tr("Re&sults"));
+    m_tabs->addTab(m_compare, tr("&Compare"));
+    setCentralWidget(m_tabs);
+    setAcceptDrops(true);
+    resize(1400, 900);
+    setMinimumSize(900, 600);
+
+    buildActions();
+    buildMenusAndToolbar();
+    m_specState = new QLabel;
+    statusBar()->addPermanentWidget(m_specState);
+
+    connect(m_design, &DesignTab::validityChanged, this, &MainWindow::updateActions);
+    connect(m_design, &DesignTab::specEdited, this, [this] {
+        m_modified = true;
+        updateTitle();
+        updateActions();
+    });
+    connect(m_design, &DesignTab::statusMessage, this, [this](const QString &m) { statusBar()->showMessage(m, 8000); });
+    connect(m_design, &DesignTab::hookCheckFinished, this, &MainWindow::updateActions);
+    connect(m_run, &RunTab::statusMessage, this, [this](const QString &m) { statusBar()->showMessage(m, 8000); });
+    connect(m_run, &RunTab::startRequested, this, [this] { startRun(); });
+    connect(m_run, &RunTab::runningChanged, this, &MainWindow::updateActions);
+    connect(m_run, &RunTab::cellFinished, m_results, &ResultsView::updateCell);
+    connect(m_run, &RunTab::runFinished, this, [this](int exitCode, const QString &outDir) {
+        m_results->setResults(m_run->results(), outDir);
+        if (exitCode != 2)
+            m_recent->add(outDir);
+        if (exitCode == 0)
+            m_tabs->setCurrentWidget(m_results);
+    });
+    updateTitle();
+    updateActions();
+}
+
+MainWindow::~MainWindow() = default;
+
+void MainWindow::buildActions()
+{
+    auto make = [this](const char *name, const QString &text, const QString &icon, const QKeySequence &key,
+                       auto slot) {
+        auto *a = new QAction(text, this);
+        a->setObjectName(QString::fromLatin1(name));
+        a->setProperty("iconName", icon);
+        if (!key.isEmpty())
+            a->setShortcut(key);
+        connect(a, &QAction::triggered, this, slot);
+        m_actions << a;
+        return a;
+    };
+    make("actionNew", tr("&New sweep"), QStringLiteral("new"), QKeySequence::New, [this] { newSpec(); });
+    make("actionOpen", tr("&Open…"), QStringLiteral("open"), QKeySequence::Open, [this] { open(); });
+    make("actionOpenResults", tr("Open results &folder…"), QStringLiteral("folder"), QKeySequence(tr("Ctrl+Shift+O")),
+         [this] { openResultsFolder(); });
+    make("actionAddToCompare", tr("Add result set to Co&mpare…"), QString(), {}, [this] { addToCompare(); });
+    make("actionSave", tr("&Save"), QStringLiteral("save"), QKeySequence::Save, [this] { save(); });
+    make("actionSaveAs", tr("Save &As…"), QString(), QKeySequence::SaveAs, [this] { saveAs(); });
+    make("actionExportReport", tr("&Export report…"), QStringLiteral("export"), {}, [this] { exportReport(); });
+    make("actionQuit", tr("&Quit"), QString(), QKeySequence::Quit, [this] { close(); });
+    make("actionRun", tr("&Run sweep"), QStringLiteral("run"), QKeySequence(tr("Ctrl+R")), [this] { startRun(); });
+    make("actionCancel", tr("&Cancel run"), QStringLiteral("cancel"), QKeySequence(Qt::Key_Escape), [this] { m_run->cancel(); });
+    make("actionCheckHooks", tr("Check &hooks"), QStringLiteral("check-hooks"), QKeySequence(tr("Ctrl+Shift+H")), [this] {
+        m_tabs->setCurrentWidget(m_design);
+        m_design->checkHooks();
+        updateActions();
+    });
+    QAction *dark = make("actionDarkTheme", tr("&Dark palette"), QStringLiteral("theme"), QKeySequence(tr("Ctrl+Shift+D")), [this](bool on) {
+        applyTheme(on ? ThemeMode::Dark : ThemeMode::Light);
+        QSettings().setValue(QStringLiteral("darkTheme"), on);
+        refreshIcons();
+    });
+    dark->setCheckable(true);
+    dark->setChecked(currentTheme() == ThemeMode::Dark);
+    make("actionAbout", tr("&About SweepBench"), QString(), {}, [this] { about(); });
+    action(QStringLiteral("actionRun"))->setToolTip(tr("Run the sweep designed in the Design tab (Ctrl+R)"));
+    action(QStringLiteral("actionCancel"))->setToolTip(tr("Cancel the running sweep; profilers are still stopped (Esc)"));
+    refreshIcons();
+}
+
+void MainWindow::buildMenusAndToolbar()
+{
+    auto a = [this](const char *name) { return action(QString::fromLatin1(name)); };
+    QMenu *file = menuBar()->addMenu(tr("&File"));
+    file->addActions({a("actionNew"), a("actionOpen"), a("actionOpenResults")});
+    m_recent = new RecentFiles(file->addMenu(tr("Open &Recent")), this);
+    connect(m_recent, &RecentFiles::openRequested, this, [this](const QString &p) { openPath(p); });
+    file->addSeparator();
+    file->addActions({a("actionSave"), a("actionSaveAs")});
+    file->addSeparator();
+    file->addActions({a("actionAddToCompare"), a("actionExportReport")});
+    file->addSeparator();
+    file->addAction(a("actionQuit"));
+    QMenu *run = menuBar()->addMenu(tr("&Run"));
+    run->addActions({a("actionRun"), a("actionCancel"), a("actionCheckHooks")});
+    QMenu *view = menuBar()->addMenu(tr("&View"));
+    view->addAction(a("actionDarkTheme"));
+    QMenu *help = menuBar()->addMenu(tr("&Help"));
+    help->addAction(a("actionAbout"));
+
+    QToolBar *bar = addToolBar(tr("Main"));
+    bar->setObjectName(QStringLiteral("mainToolBar"));
+    bar->setMovable(false);
+    bar->setIconSize(QSize(22, 22));
+    bar->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
+    bar->addActions({a("actionNew"), a("actionOpen"), a("actionSave")});
+    bar->addSeparator();
+    bar->addActions({a("actionRun"), a("actionCancel"), a("actionCheckHooks")});
+    bar->addSeparator();
+    bar->addActions({a("actionExportReport"), a("actionDarkTheme")});
+}
+
+QAction *MainWindow::action(const QString &objectName) const
+{
+    for (QAction *a : m_actions)
+        if (a->objectName() == objectName)
+            return a;
+    return nullptr;
+}
+
+void MainWindow::refreshIcons()
+{
+    for (QAction *a : std::as_const(m_actions))
+        if (const QString icon = a->property("iconName").toString(); !icon.isEmpty())
+            a->setIcon(themedIcon(icon));
+}
+
+void MainWindow::updateActions()
+{
+    const bool running = m_run->isRunning();
+    const bool valid = m_design->isValid();
+    action(QStringLiteral("actionRun"))->setEnabled(valid && !running);
+    action(QStringLiteral("actionCancel"))->setEnabled(running);
+    action(QStringLiteral("actionCheckHooks"))->setEnabled(!m_design->isCheckingHooks());
+    action(QStringLiteral("actionExportReport"))->setEnabled(!m_results->folder().isEmpty());
+    const SweepSpec spec = m_design->spec();
+    m_run->setSpecForDisplay(spec);
+    m_specState->setText(running ? tr("Running…")
+                                 : valid ? QStringLiteral("✓ ") + estimateText(spec) : tr("✗ the spec has errors (see Design)"));
+}
+
+void MainWindow::updateTitle()
+{
+    const QString name = m_specPath.isEmpty() ? tr("untitled.yaml") : QFileInfo(m_specPath).fileName();
+    setWindowTitle(QStringLiteral("%1%2 — SweepBench").arg(name, m_modified ? QStringLiteral("*") : QString()));
+}
+
+void MainWindow::setSpec(const SweepSpec &spec, const QString &path)
+{
+    m_design->setSpec(spec);
+    m_specPath = path;
+    m_modified = false;
+    updateTitle();
+    updateActions();
+}
+
+bool MainWindow::openPath(const QString &path, QString *error, bool quiet)
+{
+    QString message;
+    bool ok = false;
+    switch (classifyPath(path)) {
+    case PathKind::Spec: {
+        const SpecLoadResult loaded = loadSpecFile(path);
+        if (!loaded.ok()) {
+            QStringList lines;
+            for (const SpecDiagnostic &d : loaded.diagnostics)
+                lines << d.toString();
+            message = tr("Could not open the sweep %1:\n%2").arg(path, lines.join(QLatin1Char('\n')));
+            break;
+        }
+        if (!maybeSave())
+            return false;
+        setSpec(*loaded.spec, QFileInfo(path).absoluteFilePath());
+        m_tabs->setCurrentWidget(m_design);
+        ok = true;
+        break;
+    }
+    case PathKind::Results: {
+        const QString target = resultsPathFor(path);
+        if (m_tabs->currentWidget() == m_compare) {
+            ok = m_compare->addResultSet(target, &message);
+        } else if ((ok = m_results->openResults(target, &message))) {
+            m_tabs->setCurrentWidget(m_results);
+        }
+        if (!ok)
+            message = tr("Could not open the results %1:\n%2").arg(target, message);
+        break;
+    }
+    case PathKind::Unknown:
+        message = tr("%1 is neither a sweep spec (.yaml) nor a result set (folder, .zip, .json)").arg(path);
+        break;
+    }
+    if (ok) {
+        m_recent->add(path);
+        statusBar()->showMessage(tr("Opened %1").arg(QDir::toNativeSeparators(path)), 5000);
+    } else if (!quiet) {
+        QMessageBox::warning(this, tr("Open"), message);
+    }
+    if (error)
+        *error = message;
+    updateActions();
+    return ok;
+}
+
+bool MainWindow::saveSpecTo(const QString &path, QString *error)
+{
+    SweepSpec spec = m_design->spec();
+    QSaveFile file(path);
+    if (!file.open(QIODevice::WriteOnly) || file.write(saveSpecYaml(spec, SecretPolicy::Keep)) < 0 || !file.commit()) {
+        if (error)
+            *error = file.errorString();
+        return false;
+    }
+    m_specPath = QFileInfo(path).absoluteFilePath();
+    m_modified = false;
+    m_recent->add(path);
+    updateTitle();
+    statusBar()->showMessage(tr("Saved %1").arg(QDir::toNativeSeparators(path)), 5000);
+    return true;
+}
+
+bool MainWindow::startRun(const QString &outDir)
+{
+    m_design->validateNow();
+    if (!m_design->isValid()) {
+        m_tabs->setCurrentWidget(m_design);
+        statusBar()->showMessage(tr("Fix the errors in the Design tab before running"), 8000);
+        return false;
+    }
+    m_results->clear();
+    m_tabs->setCurrentWidget(m_run);
+    const bool started = m_run->start(m_design->spec(), outDir);
+    updateActions();
+    return started;
+}
+
+bool MainWindow::maybeSave()
+{
+    if (!m_modified)
+        return true;
+    const auto answer = QMessageBox::question(this, tr("Unsaved sweep"), tr("The sweep has unsaved changes. Save them first?"),
+                                              QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel);
+    if (answer == QMessageBox::Save)
+        return save();
+    return answer == QMessageBox::Discard;
+}
+
+void MainWindow::newSpec()
+{
+    if (!maybeSave())
+        return;
+    setSpec(DesignTab::newSpec());
+    m_tabs->setCurrentWidget(m_design);
+}
+
+void MainWindow::open()
+{
+    const QString path = QFileDialog::getOpenFileName(this, tr("Open a sweep or results"), QString(),
+                                                      tr("Sweeps and results (*.yaml *.yml *.zip *.json);;Sweep specs (*.yaml *.yml);;"
+                                                         "Results (results.json *.zip *.json)"));
+    if (!path.isEmpty())
+        openPath(path);
+}
+
+void MainWindow::openResultsFolder()
+{
+    const QString dir = QFileDialog::getExistingDirectory(this, tr("Open a results folder"));
+    if (!dir.isEmpty())
+        openPath(dir);
+}
+
+void MainWindow::addToCompare()
+{
+    const QString path = QFileDialog::getExistingDirectory(this, tr("Add a results folder to Compare"));
+    if (path.isEmpty())
+        return;
+    QString error;
+    if (!m_compare->addResultSet(path, &error))
+        QMessageBox::warning(this, tr("Compare"), error);
+    m_tabs->setCurrentWidget(m_compare);
+}
+
+bool MainWindow::save()
+{
+    if (m_specPath.isEmpty() || m_specPath.startsWith(QLatin1Char(':')))
+        return saveAs();
+    QString error;
+    if (!saveSpecTo(m_specPath, &error)) {
+        QMessageBox::warning(this, tr("Save"), tr("Could not save %1: %2").arg(m_specPath, error));
+        return false;
+    }
+    return true;
+}
+
+bool MainWindow::saveAs()
+{
+    const QString suggested = m_design->spec().name.isEmpty() ? QStringLiteral("sweep.yaml") : m_design->spec().name + QStringLiteral(".yaml");
+    const QString path = QFileDialog::getSaveFileName(this, tr("Save sweep"), suggested, tr("Sweep specs (*.yaml *.yml)"));
+    if (path.isEmpty())
+        return false;
+    QString error;
+    if (!saveSpecTo(path, &error)) {
+        QMessageBox::warning(this, tr("Save"), tr("Could not save %1: %2").arg(path, error));
+        return false;
+    }
+    return true;
+}
+
+void MainWindow::exportReport()
+{
+    if (!m_results->folder().isEmpty())
+        Q_EMIT exportReportRequested(m_results->folder());
+}
+
+void MainWindow::about()
+{
+    QMessageBox::about(this, tr("About SweepBench"),
+                       tr("<h3>SweepBench %1</h3><p>Benchmark workbench for LLM inference servers: design a sweep, "
+                          "watch it run, compare servers — with every cache reset and profiler window recorded.</p>")
+                           .arg(QStringLiteral(SWEEPBENCH_VERSION)));
+}
+
+void MainWindow::closeEvent(QCloseEvent *event)
+{
+    if (m_run->isRunning()
+        && QMessageBox::question(this, tr("Quit"), tr("A sweep is running. Cancel it and quit?")) != QMessageBox::Yes) {
+        event->ignore();
+        return;
+    }
+    if (!maybeSave()) {
+        event->ignore();
+        return;
+    }
+    event->accept();
+}
+
+void MainWindow::dragEnterEvent(QDragEnterEvent *event)
+{
+    const QList<QUrl> urls = event->mimeData()->urls();
+    if (urls.size() == 1 && urls.first().isLocalFile() && classifyPath(urls.first().toLocalFile()) != PathKind::Unknown)
+        event->acceptProposedAction();
+}
+
+void MainWindow::dropEvent(QDropEvent *event)
+{
+    const QList<QUrl> urls = event->mimeData()->urls();
+    if (urls.isEmpty())
+        return;
+    event->acceptProposedAction();
+    openPath(urls.first().toLocalFile());
+}
+
+} // namespace sb::ui

@@ -1,0 +1,82 @@
+#pragma once
+// The workbench window: four tabs (Design, Run, Results, Compare), menus, toolbar, status bar,
+// recent files and drag-and-drop. It only wires the tabs together; each tab is its own class.
+#include "spec/SweepSpec.h"
+#include <QMainWindow>
+
+class QAction;
+class QLabel;
+class QTabWidget;
+
+namespace sb {
+class CompareView;
+class ResultsView;
+}
+
+namespace sb::ui {
+
+class DesignTab;
+class RecentFiles;
+class RunTab;
+
+class MainWindow : public QMainWindow
+{
+    Q_OBJECT
+public:
+    enum Tab { DesignIndex, RunIndex, ResultsIndex, CompareIndex };
+
+    explicit MainWindow(QWidget *parent = nullptr);
+    ~MainWindow() override;
+
+    // A spec (opens Design) or a result set (opens Results). Errors go to a message box unless
+    // `quiet`, and to *error. Returns false when nothing was opened.
+    bool openPath(const QString &path, QString *error = nullptr, bool quiet = false);
+    void setSpec(const SweepSpec &spec, const QString &path = QString());
+    bool saveSpecTo(const QString &path, QString *error = nullptr);
+    bool startRun(const QString &outDir = QString()); // runs the Design tab's spec
+
+    DesignTab *designTab() const { return m_design; }
+    RunTab *runTab() const { return m_run; }
+    ResultsView *resultsView() const { return m_results; }
+    CompareView *compareView() const { return m_compare; }
+    QTabWidget *tabs() const { return m_tabs; }
+    QAction *action(const QString &objectName) const; // "actionRun", "actionSave", ...
+
+Q_SIGNALS:
+    // File > Export report…: the app wires the exporter (sweepbench export) to this.
+    void exportReportRequested(const QString &resultsFolder);
+
+protected:
+    void closeEvent(QCloseEvent *event) override;
+    void dragEnterEvent(QDragEnterEvent *event) override;
+    void dropEvent(QDropEvent *event) override;
+
+private:
+    void buildActions();
+    void buildMenusAndToolbar();
+    void updateActions();
+    void updateTitle();
+    void refreshIcons();
+    bool maybeSave();
+    void newSpec();
+    void open();
+    void openResultsFolder();
+    void addToCompare();
+    bool save();
+    bool saveAs();
+    void exportReport();
+    void about();
+
+    QTabWidget *m_tabs = nullptr;
+    DesignTab *m_design = nullptr;
+    RunTab *m_run = nullptr;
+    ResultsView *m_results = nullptr;
+    CompareView *m_compare = nullptr;
+    RecentFiles *m_recent = nullptr;
+    QLabel *m_specState = nullptr;
+    QString m_specPath;
+    bool m_modified = false;
+    QList<QAction *> m_actions;
+};
+
+} // namespace sb::ui

@@ -1,0 +1,38 @@
+#pragma once
+// A small live chart of the run: output tokens/s and requests in flight against elapsed time.
+// Points are kept in plain lists and pushed with QXYSeries::replace() once per UI tick
+// (appending to a shown series point by point is quadratic, DESIGN.md §4).
+#include <QChartView>
+#include <QList>
+#include <QPointF>
+
+QT_BEGIN_NAMESPACE
+class QLineSeries;
+class QValueAxis;
+QT_END_NAMESPACE
+
+namespace sb::ui {
+
+class LiveChart : public QChartView
+{
+    Q_OBJECT
+public:
+    explicit LiveChart(QWidget *parent = nullptr);
+
+    void addSample(double elapsedS, double tokensPerS, int inFlight); // buffered
+    void flush();                                                    // one redraw
+    void clear();
+    qsizetype pointCount() const { return m_tokens.size(); }
+
+private:
+    QLineSeries *m_tokensSeries = nullptr;
+    QLineSeries *m_inFlightSeries = nullptr;
+    QValueAxis *m_x = nullptr;
+    QValueAxis *m_yTokens = nullptr;
+    QValueAxis *m_yInFlight = nullptr;
+    QList<QPointF> m_tokens, m_inFlight;
+    double m_maxTokens = 0, m_maxInFlight = 0;
+    bool m_dirty = false;
+};
+
+} // namespace sb::ui

@@ -1,0 +1,126 @@
+#include "style/Theme.h"
+#include <QApplication>
+#include <QFile>
+#include <QPainter>
+#include <QPalette>
+#include <QStyle>
+#include <QStyleFactory>
+#include <QSvgRenderer>
+
+static void initSweepResources()
+{
+    // Q_INIT_RESOURCE must be called from the global namespace.
+    Q_INIT_RESOURCE(ui);
+    Q_INIT_RESOURCE(resources);
+}
+
+namespace sb::ui {
+
+namespace {
+ThemeMode g_mode = ThemeMode::Light;
+
+QPalette darkPalette()
+{
+    QPalette p;
+    const QColor window(0x2b, 0x2d, 0x31), base(0x1f, 0x21, 0x24), text(0xe6, 0xe6, 0xe6);
+    const QColor disabled(0x80, 0x80, 0x80), highlight(0x3d, 0x7e, 0xd8);
+    p.setColor(QPalette::Window, window);
+    p.setColor(QPalette::WindowText, text);
+    p.setColor(QPalette::Base, base);
+    p.setColor(QPalette::AlternateBase, window);
+    p.setColor(QPalette::ToolTipBase, base);
+    p.setColor(QPalette::ToolTipText, text);
+    p.setColor(QPalette::PlaceholderText, QColor(0x8a, 0x8f, 0x98));
+    p.setColor(QPalette::Text, text);
+    p.setColor(QPalette::Button, window);
+    p.setColor(QPalette::ButtonText, text);
+    p.setColor(QPalette::BrightText, Qt::red);
+    p.setColor(QPalette::Link, QColor(0x6c, 0xa6, 0xf0));
+    p.setColor(QPalette::Highlight, highlight);
+    p.setColor(QPalette::HighlightedText, Qt::white);
+    p.setColor(QPalette::Mid, QColor(0x44, 0x47, 0x4d));
+    p.setColor(QPalette::Dark, QColor(0x18, 0x19, 0x1b));
+    p.setColor(QPalette::Light, QColor(0x3a, 0x3d, 0x42));
+    for (auto role : {QPalette::WindowText, QPalette::Text, QPalette::ButtonText})
+        p.setColor(QPalette::Disabled, role, disabled);
+    return p;
+}
+
+QIcon svgIcon(const QString &name, const QColor &color)
+{
+    QFile f(QStringLiteral(":/ui/icons/%1.svg").arg(name));
+    if (!f.open(QIODevice::ReadOnly))
+        return {};
+    QByteArray svg = f.readAll();
+    svg.replace("currentColor", color.name().toLatin1());
+    QSvgRenderer renderer(svg);
+    QIcon icon;
+    for (int size : {16, 22, 24, 32, 48}) {
+        QPixmap pm(size, size);
+        pm.fill(Qt::transparent);
+        QPainter painter(&pm);
+        renderer.render(&painter);
+        painter.end();
+        icon.addPixmap(pm);
+    }
+    return icon;
+}
+} // namespace
+
+void initResources()
+{
+    static bool done = false;
+    if (!done) {
+        initSweepResources();
+        done = true;
+    }
+}
+
+void applyTheme(ThemeMode mode)
+{
+    g_mode = mode;
+    // Fusion draws the same everywhere and honours custom palettes, unlike some native styles.
+    if (QStyle *fusion = QStyleFactory::create(QStringLiteral("Fusion")))
+        QApplication::setStyle(fusion);
+    QApplication::setPalette(mode == ThemeMode::Dark ? darkPalette() : QApplication::style()->standardPalette());
+}
+
+ThemeMode currentTheme() { return g_mode; }
+
+QIcon themedIcon(const QString &name)
+{
+    initResources();
+    return svgIcon(name, QApplication::palette().color(QPalette::WindowText));
+}
+
+QIcon verdictIcon(const QString &verdict, bool ok)
+{
+    initResources();
+    static QHash<QString, QIcon> cache;
+    QString file;
+    if (verdict == QLatin1String("pending"))
+        file = QStringLiteral("verdict-pending");
+    else if (verdict == QLatin1String("skipped"))
+        file = QStringLiteral("verdict-skip");
+    else if (ok && verdict == QLatin1String("ok"))
+        file = QStringLiteral("verdict-ok");
+    else if (ok || verdict == QLatin1String("busy") || verdict == QLatin1String("warning"))
+        file = QStringLiteral("verdict-warn");
+    else
+        file = QStringLiteral("verdict-fail");
+    auto it = cache.find(file);
+    if (it == cache.end())
+        it = cache.insert(file, svgIcon(file, Qt::black));
+    return *it;
+}
+
+QString verdictGlyph(const QString &verdict, bool ok)
+{
+    if (ok && verdict == QLatin1String("ok"))
+        return QStringLiteral("✓");
+    if (ok || verdict == QLatin1String("busy") || verdict == QLatin1String("warning"))
+        return QStringLiteral("⚠");
+    return QStringLiteral("✗");
+}
+
+} // namespace sb::ui
