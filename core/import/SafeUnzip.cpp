@@ -73,8 +73,8 @@ bool checkDirectory(QuaZip &zip, const QString &zipPath, const UnzipLimits &limi
         seen.insert(key);
         total += qint64(info.uncompressedSize);
         if (info.uncompressedSize > quint64(limits.maxTotalBytes) || total > limits.maxTotalBytes) {
-            *error = QStringLiteral("refused %1: uncompressed size exceeds the %2 MiB limit")
-                         .arg(QDir::toNativeSeparators(zipPath)).arg(limits.maxTotalBytes / (1024 * 1024));
+            *error = QStringLiteral("refused %1: uncompressed size exceeds the size limit (%2 bytes)")
+                         .arg(QDir::toNativeSeparators(zipPath)).arg(limits.maxTotalBytes);
             return false;
         }
     }

@@ -161,6 +161,7 @@ bool writeBundle(const QString &resultsPath, const QString &zipPath, const Bundl
         return false;
     }
     BundleReport rep;
+    rep.warnings = options.warnings;
     StrippedSpec stripped;
     const QStringList secrets = collectSecrets(loaded->specYaml, options, &stripped);
     rep.warnings += stripped.warnings;

@@ -20,6 +20,7 @@ struct BundleOptions {
     QList<ReportChart> charts;      // how report.html shows them
     QList<QByteArray> extraSpecs;   // other spec texts whose secrets must not leak (e.g. the spec the user ran)
     QStringList extraSecrets;       // literal secrets to scrub as well
+    QStringList warnings;           // caller's notes (e.g. a chart left out), listed in report.html
 };
 
 struct BundleReport {

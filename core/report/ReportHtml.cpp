@@ -7,7 +7,9 @@
 namespace sb {
 
 namespace {
-QString e(const QString &s) { return htmlEscape(s); }
+// Escaped text. "://" is written as ":&#47;&#47;": it reads the same, but no URL of a server or
+// message (origins, error samples) ever appears in the page as something a tool could follow.
+QString e(const QString &s) { return htmlEscape(s).replace(QLatin1String("://"), QLatin1String(":&#47;&#47;")); }
 
 // Relative href of a file inside the bundle: percent-encoded per segment, then escaped.
 QString relHref(const QString &path) { return e(QString::fromLatin1(QUrl::toPercentEncoding(path, "/"))); }

@@ -82,7 +82,7 @@ int runSummaryCommand(const QStringList &args)
     QString error;
     const auto loaded = loadResults(args.first(), &error);
     if (!loaded) {
-        err << "sweepbench summary: cannot read " << args.first() << ": " << error << "\n";
+        err << "sweepbench summary: " << error << "\n";
         return 2;
     }
     const SweepResults &r = loaded->results;

@@ -1,0 +1,367 @@
+// Import of other tools' results (real AIPerf 0.13.0 output; vLLM bench serve documents built
+// from its source's key set, see tests/fixtures/README.md) and the safety of zip import.
+#include "TestSupport.h"
+#include "../fixtures/ReportTestData.h"
+#include "import/SafeUnzip.h"
+#include "import/VllmImport.h"
+#include "report/ResultsLoader.h"
+#include <QDirIterator>
+#include <QTemporaryDir>
+#include <QTest>
+#include <cmath>
+#include <quazip/quazip.h>
+#include <quazip/quazipfile.h>
+#include <quazip/quazipnewinfo.h>
+
+using namespace sb;
+
+namespace {
+struct Entry {
+    QString name;
+    QByteArray data;
+    quint32 externalAttr = 0;
+};
+
+bool makeZip(const QString &path, const QList<Entry> &entries)
+{
+    QuaZip zip(path);
+    if (!zip.open(QuaZip::mdCreate))
+        return false;
+    for (const Entry &e : entries) {
+        QuaZipNewInfo info(e.name);
+        info.externalAttr = e.externalAttr;
+        QuaZipFile f(&zip);
+        if (!f.open(QIODevice::WriteOnly, info))
+            return false;
+        f.write(e.data);
+        f.close();
+        if (f.getZipError() != ZIP_OK)
+            return false;
+    }
+    zip.close();
+    return zip.getZipError() == ZIP_OK;
+}
+
+QString fixture(const QString &rel) { return sbtest::sourcePath(QStringLiteral("tests/fixtures/") + rel); }
+
+QStringList filesUnder(const QString &dir)
+{
+    QStringList out;
+    QDirIterator it(dir, QDir::AllEntries | QDir::NoDotAndDotDot | QDir::Hidden | QDir::System, QDirIterator::Subdirectories);
+    while (it.hasNext())
+        out.append(QDir(dir).relativeFilePath(it.next()));
+    out.sort();
+    return out;
+}
+} // namespace
+
+Q_DECLARE_METATYPE(QList<Entry>)
+
+class TestImport : public QObject {
+    Q_OBJECT
+    QTemporaryDir m_sandboxParent;
+    QString m_tmp; // TMPDIR for the process: the extraction root lives here
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        QVERIFY(m_sandboxParent.isValid());
+        // Nested two levels down so "../../x" from an extraction folder still lands inside the
+        // observed tree and would be seen.
+        m_tmp = m_sandboxParent.filePath(QStringLiteral("a/b/tmp"));
+        QVERIFY(QDir().mkpath(m_tmp));
+        qputenv("TMPDIR", m_tmp.toLocal8Bit());
+        QString error;
+        QVERIFY2(!newExtractionDir(&error).isEmpty(), qPrintable(error)); // the process root, made once
+    }
+    void init() { sbtest::failOnQtWarnings(); }
+
+    void aiperfSingleRun()
+    {
+        QString error;
+        const auto loaded = loadResults(fixture(QStringLiteral("aiperf/single")), &error);
+        QVERIFY2(loaded, qPrintable(error));
+        const SweepResults &r = loaded->results;
+        QCOMPARE(r.sourceTool, QStringLiteral("aiperf"));
+        QCOMPARE(r.toolVersion, QStringLiteral("0.13.0"));
+        QCOMPARE(r.cells.size(), 1);
+        const CellResult &c = r.cells.first();
+        QCOMPARE(c.server, QStringLiteral("mock-model"));
+        QCOMPARE(c.origin, QStringLiteral("http://127.0.0.1:18731"));
+        QCOMPARE(c.concurrency, 2);
+        QCOMPARE(c.completed, 8);
+        QCOMPARE(c.failed, 0);
+        QCOMPARE(c.status, QStringLiteral("completed"));
+        QCOMPARE(c.tokenSource, QStringLiteral("usage"));
+        QVERIFY(c.durationS > 0);
+        QVERIFY(c.startedAt.isValid());
+        QVERIFY(qAbs(c.metrics.value(QStringLiteral("time_to_first_token")).p50 - 12.3320995) < 1e-6);
+        QCOMPARE(c.metrics.value(QStringLiteral("time_to_first_token")).unit, QStringLiteral("ms"));
+        QVERIFY(c.metrics.value(QStringLiteral("output_token_throughput")).onlyAvg);
+        QVERIFY(c.metrics.value(QStringLiteral("output_token_throughput")).avg > 0);
+        // Metrics we have no use for yet are kept under their own names.
+        QVERIFY(c.metrics.contains(QStringLiteral("http_req_waiting")));
+        QVERIFY(c.metrics.contains(QStringLiteral("effective_concurrency")));
+        QCOMPARE(loaded->displayName, QStringLiteral("single"));
+    }
+
+    void aiperfConcurrencySweep()
+    {
+        QString error;
+        const auto loaded = loadResults(fixture(QStringLiteral("aiperf/sweep")), &error);
+        QVERIFY2(loaded, qPrintable(error));
+        const SweepResults &r = loaded->results;
+        QCOMPARE(r.sourceTool, QStringLiteral("aiperf"));
+        QCOMPARE(r.cells.size(), 3);
+        QCOMPARE(r.cells[0].concurrency, 1);
+        QCOMPARE(r.cells[1].concurrency, 2);
+        QCOMPARE(r.cells[2].concurrency, 4);
+        for (int i = 0; i < 3; ++i) {
+            QCOMPARE(r.cells[i].index, i);
+            QCOMPARE(r.cells[i].completed, 8);
+            QVERIFY(std::isfinite(r.cells[i].metrics.value(QStringLiteral("request_latency")).p99));
+        }
+        QVERIFY(r.startedAt.isValid() && r.finishedAt >= r.startedAt);
+    }
+
+    void aiperfSweepAggregateOnly()
+    {
+        QTemporaryDir dir;
+        QVERIFY(QDir().mkpath(dir.filePath(QStringLiteral("sweep_aggregate"))));
+        QVERIFY(QFile::copy(fixture(QStringLiteral("aiperf/sweep/sweep_aggregate/profile_export_aiperf_sweep.json")),
+                            dir.filePath(QStringLiteral("sweep_aggregate/profile_export_aiperf_sweep.json"))));
+        QString error;
+        const auto loaded = loadResults(dir.path(), &error);
+        QVERIFY2(loaded, qPrintable(error));
+        QCOMPARE(loaded->results.cells.size(), 3);
+        QCOMPARE(loaded->results.cells[2].concurrency, 4);
+        QVERIFY(loaded->results.cells[0].metrics.value(QStringLiteral("time_to_first_token")).p50 > 0);
+    }
+
+    void vllmSingleFile()
+    {
+        const QString file = fixture(QStringLiteral("vllm/sweep/openai-chat-infqps-concurrency1-mock-model-20261129-221000.json"));
+        QString error;
+        const auto loaded = loadResults(file, &error);
+        QVERIFY2(loaded, qPrintable(error));
+        const SweepResults &r = loaded->results;
+        QCOMPARE(r.sourceTool, QStringLiteral("vllm-bench"));
+        QCOMPARE(r.cells.size(), 1);
+        const CellResult &c = r.cells.first();
+        QCOMPARE(c.server, QStringLiteral("mock-model"));
+        QCOMPARE(c.concurrency, 1);
+        QCOMPARE(c.completed, 8);
+        // Mapped: ttft -> TTFT, tpot -> AIPerf ITL, itl -> inter-chunk latency.
+        QCOMPARE(c.metrics.value(QStringLiteral("time_to_first_token")).p99, 6.9);
+        QCOMPARE(c.metrics.value(QStringLiteral("time_to_first_token")).p50, 4.98);
+        QCOMPARE(c.metrics.value(QStringLiteral("inter_token_latency")).avg, 2.31);
+        QCOMPARE(c.metrics.value(QStringLiteral("inter_chunk_latency")).p99, 4.1);
+        QVERIFY(std::isnan(c.metrics.value(QStringLiteral("time_to_first_token")).p90)); // not requested
+        QVERIFY(c.metrics.value(QStringLiteral("output_token_throughput")).onlyAvg);
+        QCOMPARE(c.metrics.value(QStringLiteral("output_token_throughput")).unit, QStringLiteral("tokens/sec"));
+        // Kept under their own names.
+        QVERIFY(c.metrics.contains(QStringLiteral("total_token_throughput")));
+        QVERIFY(c.metrics.contains(QStringLiteral("max_output_tokens_per_s")));
+        QVERIFY(!c.metrics.contains(QStringLiteral("goodput"))); // null without SLOs
+    }
+
+    void vllmFolderIsASweep()
+    {
+        QString error;
+        const auto loaded = loadResults(fixture(QStringLiteral("vllm/sweep")), &error);
+        QVERIFY2(loaded, qPrintable(error));
+        const SweepResults &r = loaded->results;
+        QCOMPARE(r.sourceTool, QStringLiteral("vllm-bench"));
+        QCOMPARE(r.cells.size(), 3);
+        QCOMPARE(r.cells[1].concurrency, 2);
+        QCOMPARE(r.cells[2].concurrency, 4);
+        QCOMPARE(r.cells[1].metrics.value(QStringLiteral("request_latency")).p50, 35.0);
+        QCOMPARE(r.cells[1].metrics.value(QStringLiteral("request_latency")).p90, 40.2);
+        QVERIFY(r.cells[1].metrics.contains(QStringLiteral("client_queue_time")));
+    }
+
+    void unreadableInputs()
+    {
+        QString error;
+        QVERIFY(!loadResults(QStringLiteral("/nonexistent/path"), &error));
+        QVERIFY(error.contains(QStringLiteral("no such file")));
+        QTemporaryDir empty;
+        QVERIFY(!loadResults(empty.path(), &error));
+        QVERIFY(error.contains(QStringLiteral("no results")));
+        QVERIFY(sbtest::writeFile(empty.filePath(QStringLiteral("x.json")), "{\"hello\": 1}"));
+        QVERIFY(!loadResults(empty.filePath(QStringLiteral("x.json")), &error));
+        QVERIFY(error.contains(QStringLiteral("not a vLLM")));
+    }
+
+    void entryNames_data()
+    {
+        QTest::addColumn<QString>("name");
+        QTest::addColumn<bool>("safe");
+        QTest::newRow("plain") << "results.json" << true;
+        QTest::newRow("nested") << "cells/000-a-c1/records.jsonl" << true;
+        QTest::newRow("dir") << "cells/" << true;
+        QTest::newRow("dotdot") << "../../x" << false;
+        QTest::newRow("inner dotdot") << "cells/../../x" << false;
+        QTest::newRow("backslash dotdot") << "cells\\..\\..\\x" << false;
+        QTest::newRow("absolute") << "/etc/passwd" << false;
+        QTest::newRow("drive") << "C:/x" << false;
+        QTest::newRow("backslash absolute") << "\\x" << false;
+        QTest::newRow("control") << "a\nb" << false;
+        QTest::newRow("empty") << "" << false;
+    }
+    void entryNames()
+    {
+        QFETCH(QString, name);
+        QFETCH(bool, safe);
+        QCOMPARE(unsafeEntryReason(name).isEmpty(), safe);
+    }
+
+    void refusedArchives_data()
+    {
+        QTest::addColumn<QList<Entry>>("entries");
+        QTest::addColumn<QString>("expected");
+        const QByteArray results = "{\"schema\":\"sweepbench-results/1\",\"cells\":[]}";
+        QTest::newRow("dotdot") << QList<Entry>{{QStringLiteral("results.json"), results}, {QStringLiteral("../../x"), "pwned"}}
+                                << QStringLiteral("\"..\"");
+        QTest::newRow("deep dotdot") << QList<Entry>{{QStringLiteral("results.json"), results}, {QStringLiteral("cells/../../../../x"), "pwned"}}
+                                     << QStringLiteral("\"..\"");
+        QTest::newRow("absolute") << QList<Entry>{{QStringLiteral("results.json"), results},
+                                                  {m_sandboxParent.filePath(QStringLiteral("abs-x")), "pwned"}}
+                                  << QStringLiteral("absolute");
+        QTest::newRow("symlink") << QList<Entry>{{QStringLiteral("link"), m_sandboxParent.path().toUtf8(), quint32(0120777) << 16},
+                                                 {QStringLiteral("results.json"), results}}
+                                 << QStringLiteral("symbolic link");
+        QTest::newRow("fifo") << QList<Entry>{{QStringLiteral("results.json"), results}, {QStringLiteral("p"), "", quint32(0010644) << 16}}
+                              << QStringLiteral("special file");
+    }
+    void refusedArchives()
+    {
+        QFETCH(QList<Entry>, entries);
+        QFETCH(QString, expected);
+        QTemporaryDir work;
+        const QString zip = work.filePath(QStringLiteral("evil.zip"));
+        QVERIFY(makeZip(zip, entries));
+        const QStringList before = filesUnder(m_sandboxParent.path());
+        QString error;
+        QVERIFY(!loadResults(zip, &error));
+        QVERIFY2(error.contains(QStringLiteral("refused")) && error.contains(expected), qPrintable(error));
+        // Nothing new anywhere in the sandbox: not outside, and the refused extraction is gone.
+        QCOMPARE(filesUnder(m_sandboxParent.path()), before);
+        QVERIFY(!QFileInfo::exists(m_sandboxParent.filePath(QStringLiteral("a/x"))));
+        QVERIFY(!QFileInfo::exists(m_sandboxParent.filePath(QStringLiteral("abs-x"))));
+    }
+
+    void oversizedByLimits()
+    {
+        QTemporaryDir work;
+        const QString zip = work.filePath(QStringLiteral("big.zip"));
+        QVERIFY(makeZip(zip, {{QStringLiteral("a"), QByteArray(4096, 'a')}, {QStringLiteral("b"), QByteArray(4096, 'b')}}));
+        UnzipLimits limits;
+        limits.maxTotalBytes = 6000;
+        QString error;
+        const QString dest = work.filePath(QStringLiteral("out"));
+        QVERIFY(!safeUnzip(zip, dest, &error, limits));
+        QVERIFY2(error.contains(QStringLiteral("size limit")), qPrintable(error));
+        QVERIFY(!QFileInfo::exists(dest));
+        limits = UnzipLimits();
+        limits.maxEntries = 1;
+        QVERIFY(!safeUnzip(zip, dest, &error, limits));
+        QVERIFY2(error.contains(QStringLiteral("entries")), qPrintable(error));
+        QVERIFY(safeUnzip(zip, dest, &error)); // within the default limits
+        QCOMPARE(filesUnder(dest), (QStringList{QStringLiteral("a"), QStringLiteral("b")}));
+    }
+
+    void oversizedDeclaredSize()
+    {
+        // A central directory that claims 3 GiB: refused from the directory alone, before inflating.
+        QTemporaryDir work;
+        const QString zip = work.filePath(QStringLiteral("bomb.zip"));
+        QVERIFY(makeZip(zip, {{QStringLiteral("results.json"), "{}"}}));
+        QByteArray bytes = sbtest::readFile(zip);
+        const qsizetype central = bytes.indexOf(QByteArray("PK\x01\x02", 4));
+        QVERIFY(central > 0);
+        const quint32 huge = 0xC0000000u;
+        for (int i = 0; i < 4; ++i)
+            bytes[central + 24 + i] = char((huge >> (8 * i)) & 0xff);
+        QVERIFY(sbtest::writeFile(zip, bytes));
+        QString error;
+        QVERIFY(!loadResults(zip, &error));
+        QVERIFY2(error.contains(QStringLiteral("refused")) && error.contains(QStringLiteral("size")), qPrintable(error));
+    }
+
+    void corruptArchives()
+    {
+        QTemporaryDir work;
+        QString error;
+        // Not a zip at all, with a .zip name.
+        const QString garbage = work.filePath(QStringLiteral("garbage.zip"));
+        QVERIFY(sbtest::writeFile(garbage, QByteArray(2048, '\x42')));
+        QVERIFY(!loadResults(garbage, &error));
+        QVERIFY2(error.contains(QStringLiteral("corrupt archive")), qPrintable(error));
+        // Truncated: the central directory is gone.
+        const QString good = work.filePath(QStringLiteral("good.zip"));
+        QVERIFY(makeZip(good, {{QStringLiteral("results.json"), QByteArray(5000, 'x')}}));
+        const QByteArray bytes = sbtest::readFile(good);
+        const QString cut = work.filePath(QStringLiteral("cut.zip"));
+        QVERIFY(sbtest::writeFile(cut, bytes.left(bytes.size() / 2)));
+        QVERIFY(!loadResults(cut, &error));
+        QVERIFY2(error.contains(QStringLiteral("corrupt archive")), qPrintable(error));
+        // Damaged data: stored entry with flipped bytes fails its CRC.
+        const QString stored = work.filePath(QStringLiteral("stored.zip"));
+        {
+            QuaZip zip(stored);
+            QVERIFY(zip.open(QuaZip::mdCreate));
+            QuaZipFile f(&zip);
+            QVERIFY(f.open(QIODevice::WriteOnly, QuaZipNewInfo(QStringLiteral("results.json")), nullptr, 0, 0, 0));
+            f.write(QByteArray(3000, 'y'));
+            f.close();
+            zip.close();
+        }
+        QByteArray damaged = sbtest::readFile(stored);
+        const qsizetype at = damaged.indexOf(QByteArray(100, 'y'));
+        QVERIFY(at > 0);
+        damaged[at + 50] = 'Z';
+        QVERIFY(sbtest::writeFile(stored, damaged));
+        QVERIFY(!loadResults(stored, &error));
+        QVERIFY2(error.contains(QStringLiteral("corrupt archive")) && error.contains(QStringLiteral("checksum")), qPrintable(error));
+    }
+
+    void extractionStaysInTempRoot()
+    {
+        // A good zip extracts under TMPDIR's process root and nowhere else.
+        QTemporaryDir work;
+        const QString folder = work.filePath(QStringLiteral("res"));
+        QVERIFY(sbtest::writeSampleFolder(folder));
+        QList<Entry> entries;
+        for (const QString &rel : filesUnder(folder))
+            if (QFileInfo(folder + QLatin1Char('/') + rel).isFile())
+                entries.append({rel, sbtest::readFile(folder + QLatin1Char('/') + rel)});
+        const QString zip = work.filePath(QStringLiteral("ok.zip"));
+        QVERIFY(makeZip(zip, entries));
+        QString error;
+        const auto loaded = loadResults(zip, &error);
+        QVERIFY2(loaded, qPrintable(error));
+        QVERIFY(loaded->folder.startsWith(m_tmp + QStringLiteral("/sweepbench-import-")));
+        QCOMPARE(loaded->results.cells.size(), 4);
+        QVERIFY(QFileInfo(loaded->folder + QLatin1Char('/') + loaded->results.cells[0].recordsPath).isFile());
+        QCOMPARE(loaded->displayName, QStringLiteral("ok.zip"));
+    }
+
+    void recordsPathOutsideIsDropped()
+    {
+        QTemporaryDir dir;
+        SweepResults r = sbtest::sampleResults();
+        r.cells[0].recordsPath = QStringLiteral("../../etc/passwd");
+        r.cells[1].recordsPath = QStringLiteral("/etc/passwd");
+        QVERIFY(sbtest::writeFile(dir.filePath(QStringLiteral("results.json")), QJsonDocument(toJson(r)).toJson()));
+        QString error;
+        const auto loaded = loadResults(dir.path(), &error);
+        QVERIFY2(loaded, qPrintable(error));
+        QVERIFY(loaded->results.cells[0].recordsPath.isEmpty());
+        QVERIFY(loaded->results.cells[1].recordsPath.isEmpty());
+        QVERIFY(!loaded->results.cells[0].warnings.isEmpty());
+    }
+};
+
+QTEST_GUILESS_MAIN(TestImport)
+#include "tst_import.moc"

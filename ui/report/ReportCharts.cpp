@@ -1,0 +1,72 @@
+#include "report/ReportCharts.h"
+#include "charts/ChartExport.h"
+#include "charts/ChartFactory.h"
+#include <QChart>
+#include <QFile>
+#include <QTemporaryDir>
+#include <functional>
+#include <memory>
+
+namespace sb {
+
+namespace {
+struct ChartJob {
+    QString name;   // file stem
+    QString title;  // caption in report.html
+    std::function<QChart *(const QList<ChartSeriesInput> &)> build;
+};
+
+QList<ChartJob> jobs()
+{
+    return {
+        {QStringLiteral("throughput_vs_ttft_p99"), QStringLiteral("Output token throughput vs TTFT p99"),
+         [](const QList<ChartSeriesInput> &s) { return makeThroughputVsLatencyChart(s, LatencyChoice::TtftP99); }},
+        {QStringLiteral("throughput_vs_itl_avg"), QStringLiteral("Output token throughput vs ITL avg"),
+         [](const QList<ChartSeriesInput> &s) { return makeThroughputVsLatencyChart(s, LatencyChoice::ItlAvg); }},
+        {QStringLiteral("ttft_p99_vs_concurrency"), QStringLiteral("TTFT p99 vs concurrency"),
+         [](const QList<ChartSeriesInput> &s) { return makeMetricVsConcurrencyChart(s, QStringLiteral("time_to_first_token"), QStringLiteral("p99")); }},
+        {QStringLiteral("output_throughput_vs_concurrency"), QStringLiteral("Output token throughput vs concurrency"),
+         [](const QList<ChartSeriesInput> &s) { return makeMetricVsConcurrencyChart(s, QStringLiteral("output_token_throughput"), QStringLiteral("avg")); }},
+    };
+}
+
+QByteArray readAll(const QString &path)
+{
+    QFile f(path);
+    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
+}
+} // namespace
+
+RenderedCharts renderReportCharts(const SweepResults &results)
+{
+    RenderedCharts out;
+    QTemporaryDir tmp;
+    if (!tmp.isValid()) {
+        out.warnings.append(QStringLiteral("charts left out: no temporary folder (%1)").arg(tmp.errorString()));
+        return out;
+    }
+    const QList<ChartSeriesInput> sets{ChartSeriesInput{QString(), results, 0}};
+    const QSize size(1000, 640);
+    for (const ChartJob &job : jobs()) {
+        const std::unique_ptr<QChart> chart(job.build(sets));
+        ReportChart rc{job.title, QStringLiteral("charts/%1.svg").arg(job.name), QStringLiteral("charts/%1.png").arg(job.name)};
+        bool ok = true;
+        for (const QString &rel : {rc.svgPath, rc.pngPath}) {
+            const QString file = tmp.filePath(rel.section(QLatin1Char('/'), 1));
+            QString err;
+            if (!chart || !saveChart(chart.get(), file, size, &err)) {
+                out.warnings.append(QStringLiteral("chart %1 left out: %2").arg(rel, chart ? err : QStringLiteral("no data")));
+                ok = false;
+                break;
+            }
+            out.files.append({rel, readAll(file)});
+        }
+        if (ok)
+            out.charts.append(rc);
+        else if (!out.files.isEmpty() && out.files.last().path == rc.svgPath)
+            out.files.removeLast(); // the SVG without its PNG: drop both
+    }
+    return out;
+}
+
+} // namespace sb

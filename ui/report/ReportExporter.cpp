@@ -1,0 +1,44 @@
+#include "report/ReportExporter.h"
+#include "report/BundleWriter.h"
+#include "report/ReportCharts.h"
+#include "report/ResultsLoader.h"
+#include <QApplication>
+
+namespace sb {
+
+bool exportReport(const QString &resultsFolder, const QString &zipPath, QString *error, ExportOutcome *outcome,
+                  const QList<QByteArray> &extraSpecs)
+{
+    QString err;
+    const auto loaded = loadResults(resultsFolder, &err);
+    if (!loaded) {
+        if (error)
+            *error = err;
+        return false;
+    }
+    BundleOptions options;
+    options.extraSpecs = extraSpecs;
+    QStringList warnings;
+    if (qobject_cast<QApplication *>(QCoreApplication::instance())) {
+        RenderedCharts charts = renderReportCharts(loaded->results);
+        options.chartFiles = charts.files;
+        options.charts = charts.charts;
+        warnings = charts.warnings;
+    } else {
+        warnings.append(QStringLiteral("charts left out: no QApplication (charts need a GUI application object)"));
+    }
+    options.warnings = warnings;
+    BundleReport report;
+    if (!writeBundle(resultsFolder, zipPath, options, &report, &err)) {
+        if (error)
+            *error = err;
+        return false;
+    }
+    if (outcome) {
+        outcome->files = report.files;
+        outcome->warnings = report.warnings; // starts with ours (options.warnings)
+    }
+    return true;
+}
+
+} // namespace sb
