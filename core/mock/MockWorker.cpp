@@ -58,6 +58,8 @@ void MockWorker::shutdown()
     if (m_server)
         m_server->close();
     for (auto &[id, c] : m_connections) {
+        if (c->dead)
+            continue; // its socket is already scheduled for deletion (maybe gone)
         c->dead = true;
         c->socket->disconnect(this);
         c->socket->abort();
@@ -300,17 +302,17 @@ void MockWorker::onToken(quint64 seq, int index, bool last)
             appendChunk(out, MockChunkFormatter::doneEvent());
             out += lastChunk();
         }
-        send(c, out);
-        if (index == 0)
+        if (index == 0) // the moment the first content bytes are handed to the socket
             ex->firstTokenNs = MockServer::nowNs();
+        send(c, out);
     } else {
         ex->text += token;
         if (last) {
             QByteArray body = ex->fmt->fullBody(ex->text, ex->promptTokens, index + 1);
             if (ex->malformedAt >= 0)
                 body.truncate(body.size() / 2); // a broken JSON document, honestly sized
-            send(c, httpResponse(200, "application/json", body, c->keepAlive));
             ex->firstTokenNs = MockServer::nowNs();
+            send(c, httpResponse(200, "application/json", body, c->keepAlive));
         }
     }
     if (c->dead)
