@@ -16,21 +16,21 @@ MockConfig mockDefaults(Flavor flavor)
     case Flavor::Openai:
         c.stepBaseMs = 4.0;
         c.stepPerSeqMs = 0.12;
-        c.prefillPerTokenMs = 0.015;
+        c.prefillPerTokenMs = 0.04;
         c.maxBatch = 128;
         c.cacheBlocks = 16384;
         break;
     case Flavor::Sglang: // cheapest batching, largest batch: wins at high concurrency
         c.stepBaseMs = 5.0;
         c.stepPerSeqMs = 0.06;
-        c.prefillPerTokenMs = 0.012;
+        c.prefillPerTokenMs = 0.035;
         c.maxBatch = 256;
         c.cacheBlocks = 32768;
         break;
     case Flavor::Trtllm: // quickest single stream, small batch: saturates first
         c.stepBaseMs = 3.0;
         c.stepPerSeqMs = 0.2;
-        c.prefillPerTokenMs = 0.01;
+        c.prefillPerTokenMs = 0.03;
         c.maxBatch = 48;
         c.cacheBlocks = 8192;
         break;

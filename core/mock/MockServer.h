@@ -24,7 +24,7 @@ struct MockConfig {
     // The defaults here are vLLM's; use mockDefaults(flavor) for the others.
     double stepBaseMs = 4.0;
     double stepPerSeqMs = 0.12;
-    double prefillPerTokenMs = 0.015;
+    double prefillPerTokenMs = 0.04;
     int maxBatch = 128;             // running sequences; the rest wait in the queue
     int maxPrefillTokens = 16384;   // new prefill tokens admitted per step (at least one sequence)
     int blockTokens = 16;           // prefix-cache block size in tokens
