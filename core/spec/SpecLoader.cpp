@@ -137,7 +137,12 @@ bool parseYaml(Context &ctx, const QByteArray &text, YAML::Node &root)
         }
         root = docs[0];
     } catch (const YAML::Exception &e) {
-        ctx.error(toPos(e.mark), QString(), QStringLiteral("YAML syntax error: %1").arg(QString::fromStdString(e.msg)));
+        QString msg = QStringLiteral("YAML syntax error: %1").arg(QString::fromStdString(e.msg));
+        // yaml-cpp 0.7 rejects '?' inside a plain scalar in flow style, which is exactly how
+        // `reset_kv_cache: {path: /flush_cache?timeout=30}` is written: say how to fix it.
+        if (e.mark.pos >= 0 && e.mark.pos < text.size() && text.at(e.mark.pos) == '?')
+            msg += QStringLiteral("; inside {...} quote a path with a query ('/flush_cache?timeout=30') or use block style");
+        ctx.error(toPos(e.mark), QString(), msg);
         return false;
     }
     if (!root.IsMap()) {

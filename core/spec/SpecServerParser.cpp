@@ -43,8 +43,7 @@ void reportBadEnum(Context &ctx, const YAML::Node &node, const QString &path, co
         if (!near.isEmpty())
             msg += QStringLiteral(" (did you mean '%1'?)").arg(near);
     }
-    SourcePos pos = toPos(node.Mark());
-    ctx.error(pos.line ? pos : ctx.locate(path), path, msg);
+    ctx.error(valuePos(ctx, node, path), path, msg);
 }
 
 namespace {
@@ -70,8 +69,7 @@ HookForm hookForm(Context &ctx, const YAML::Node &node, const QString &path, boo
     if (node.IsScalar() && scalarText(node).startsWith(QLatin1Char('/')))
         msg += QStringLiteral("; for a custom path write {%1: %2}")
                    .arg(mapKeys.section(QLatin1Char(','), 0, 0), scalarText(node));
-    const SourcePos pos = toPos(node.Mark());
-    ctx.error(pos.line ? pos : ctx.locate(path), path, msg);
+    ctx.error(valuePos(ctx, node, path), path, msg);
     return HookForm::Invalid;
 }
 

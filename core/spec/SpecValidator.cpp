@@ -140,7 +140,9 @@ void checkServer(Checker &c, const QString &p, const ServerSpec &s)
         c.error(at(p, "api_key_env"), QStringLiteral("api_key and api_key_env are mutually exclusive; set at most one"));
     static const QRegularExpression envName(QStringLiteral("^[A-Za-z_][A-Za-z0-9_]*$"));
     if (!s.apiKeyEnv.isEmpty() && !envName.match(s.apiKeyEnv).hasMatch())
-        c.error(at(p, "api_key_env"), QStringLiteral("expected an environment variable name such as OPENAI_API_KEY, got '%1'").arg(s.apiKeyEnv));
+        // Not echoed: a common slip is pasting the key itself here.
+        c.error(at(p, "api_key_env"), QStringLiteral("expected the name of an environment variable (letters, digits, '_'), "
+                                                     "such as OPENAI_API_KEY, not the key itself"));
     checkHeaders(c, at(p, "headers"), s);
     checkHooks(c, p, s);
 }

@@ -84,6 +84,12 @@ bool Context::coveredByError(const QString &keyPath) const
     return false;
 }
 
+SourcePos valuePos(const Context &ctx, const YAML::Node &node, const QString &path)
+{
+    const SourcePos pos = toPos(node.Mark());
+    return node.IsNull() || pos.line == 0 ? ctx.locate(path) : pos;
+}
+
 QString scalarText(const YAML::Node &node)
 {
     return QString::fromStdString(node.Scalar());
@@ -116,11 +122,7 @@ QString describe(const YAML::Node &node)
 namespace {
 void typeError(Context &ctx, const YAML::Node &node, const QString &path, const QString &what)
 {
-    // An empty value (`key:`) may carry no mark; fall back to the key's recorded position.
-    SourcePos pos = toPos(node.Mark());
-    if (pos.line == 0)
-        pos = ctx.locate(path);
-    ctx.error(pos, path, QStringLiteral("expected %1, got %2").arg(what, describe(node)));
+    ctx.error(valuePos(ctx, node, path), path, QStringLiteral("expected %1, got %2").arg(what, describe(node)));
 }
 } // namespace
 

@@ -43,6 +43,10 @@ private:
     QStringList m_errorPaths;
 };
 
+// Where to point at a value: its own mark, except for an empty value (`key:`), whose mark is
+// wherever the parser went on to (often the next line); then the key's remembered position.
+SourcePos valuePos(const Context &ctx, const YAML::Node &node, const QString &path);
+
 // "a mapping", "a list", "an empty value" or the quoted scalar text (for "got ..." messages).
 QString describe(const YAML::Node &node);
 QString scalarText(const YAML::Node &node);
