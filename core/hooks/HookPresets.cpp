@@ -1,4 +1,5 @@
 #include "hooks/HookPresets.h"
+#include <QDir>
 #include <cmath>
 
 namespace sb {
@@ -43,6 +44,20 @@ std::optional<QJsonObject> effectiveProfilerStartBody(const ServerSpec &server)
             body->insert(QStringLiteral("output_dir"), server.profiler.traceDir);
     }
     return body;
+}
+
+QString resolvedTraceDir(const ServerSpec &server, const QString &baseDir)
+{
+    QString dir = server.profiler.traceDir;
+    if (dir.isEmpty() && server.profiler.startBody)
+        dir = server.profiler.startBody->value(QStringLiteral("output_dir")).toString();
+    if (dir.isEmpty() && !server.mock.isEmpty() && server.profiler.enabled)
+        dir = QStringLiteral("traces/") + server.name;
+    if (dir.isEmpty())
+        return {};
+    if (dir.startsWith(QLatin1String("~/")))
+        dir = QDir::homePath() + dir.mid(1);
+    return QDir::isRelativePath(dir) ? QDir::cleanPath(baseDir + QLatin1Char('/') + dir) : QDir::cleanPath(dir);
 }
 
 QString routeMissingHint(Flavor flavor, const QString &hook)

@@ -12,6 +12,11 @@ QString effectiveProfilerStopPath(const ServerSpec &server);
 // filled from trace_dir for sglang/trtllm when only the latter is given.
 std::optional<QJsonObject> effectiveProfilerStartBody(const ServerSpec &server);
 
+// The folder a server's profiler writes into, made absolute: trace_dir, else start_body.output_dir,
+// else (embedded mocks only) traces/<server name>. Relative folders are taken relative to
+// `baseDir` (the results folder), so demo specs stay portable. Empty when unknown.
+QString resolvedTraceDir(const ServerSpec &server, const QString &baseDir);
+
 // Hint for a 404 on a hook route ("route_missing"), per flavor. `hook` is
 // "reset_kv_cache", "profiler_start" or "profiler_stop".
 QString routeMissingHint(Flavor flavor, const QString &hook);

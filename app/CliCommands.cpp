@@ -1,0 +1,149 @@
+#include "CliCommon.h"
+#include "Commands.h"
+#include "hooks/HookPreflight.h"
+#include "hooks/HookPresets.h"
+#include "spec/SpecIO.h"
+#include <QCommandLineParser>
+#include <QCoreApplication>
+#include <QDir>
+#include <QFile>
+#include <QTemporaryDir>
+
+namespace sb {
+
+namespace {
+// Parses "--out DIR", "--resume" and one positional argument. Returns false on usage errors.
+struct RunArgs {
+    QString spec;
+    QString outDir;
+    bool resume = false;
+};
+
+bool parseRunArgs(const QStringList &args, bool needSpec, RunArgs *r, const QString &command)
+{
+    for (int i = 0; i < args.size(); ++i) {
+        const QString &a = args[i];
+        if (a == QLatin1String("--out") || a == QLatin1String("-o")) {
+            if (i + 1 >= args.size()) {
+                err() << "sweepbench " << command << ": " << a << " needs a folder\n";
+                return false;
+            }
+            r->outDir = args[++i];
+        } else if (a.startsWith(QLatin1String("--out="))) {
+            r->outDir = a.mid(6);
+        } else if (a == QLatin1String("--resume")) {
+            r->resume = true;
+        } else if (a.startsWith(QLatin1Char('-'))) {
+            err() << "sweepbench " << command << ": unknown option " << a << "\n";
+            return false;
+        } else if (needSpec && r->spec.isEmpty()) {
+            r->spec = a;
+        } else {
+            err() << "sweepbench " << command << ": unexpected argument " << a << "\n";
+            return false;
+        }
+    }
+    if (needSpec && r->spec.isEmpty()) {
+        err() << "sweepbench " << command << ": missing SPEC (a sweep YAML file)\n";
+        return false;
+    }
+    return true;
+}
+
+int usageError(const QString &command)
+{
+    err() << "try: sweepbench help " << command << '\n';
+    err().flush();
+    return 2;
+}
+} // namespace
+
+int runRunCommand(const QStringList &args)
+{
+    if (!args.isEmpty() && isUsageOption(args.first()))
+        return runHelpCommand({QStringLiteral("run")});
+    RunArgs r;
+    if (!parseRunArgs(args, true, &r, QStringLiteral("run")))
+        return usageError(QStringLiteral("run"));
+    const auto spec = loadSpecReporting(r.spec);
+    if (!spec)
+        return 2;
+    if (r.resume && r.outDir.isEmpty()) {
+        err() << "sweepbench run: --resume needs --out DIR (the folder of the run to resume)\n";
+        return 2;
+    }
+    return runSweepHeadless(*spec, r.outDir.isEmpty() ? defaultOutDir(*spec) : r.outDir, r.resume);
+}
+
+int runDemoCommand(const QStringList &args)
+{
+    if (!args.isEmpty() && isUsageOption(args.first()))
+        return runHelpCommand({QStringLiteral("demo")});
+    RunArgs r;
+    if (!parseRunArgs(args, false, &r, QStringLiteral("demo")))
+        return usageError(QStringLiteral("demo"));
+    QFile f(QStringLiteral(":/demo.yaml"));
+    f.open(QIODevice::ReadOnly);
+    const auto spec = loadSpecTextReporting(f.readAll(), QStringLiteral("demo.yaml"));
+    if (!spec)
+        return 2;
+    QString outDir = r.outDir;
+    if (outDir.isEmpty())
+        outDir = QDir::temp().filePath(QStringLiteral("sweepbench-demo-%1").arg(QCoreApplication::applicationPid()));
+    return runSweepHeadless(*spec, outDir, r.resume);
+}
+
+int runValidateCommand(const QStringList &args)
+{
+    if (args.size() != 1 || isUsageOption(args.first())) {
+        if (!args.isEmpty() && isUsageOption(args.first()))
+            return runHelpCommand({QStringLiteral("validate")});
+        err() << "sweepbench validate: expected exactly one SPEC file\n";
+        return usageError(QStringLiteral("validate"));
+    }
+    const auto spec = loadSpecReporting(args.first());
+    if (!spec)
+        return 2;
+    int cells = int(spec->servers.size() * spec->concurrency.size());
+    out() << args.first() << ": ok — " << spec->servers.size() << " server(s) × " << spec->concurrency.size()
+          << " concurrency point(s) = " << cells << " cell(s)\n";
+    out().flush();
+    return 0;
+}
+
+int runHooksCommand(const QStringList &args)
+{
+    if (args.size() != 2 || args.first() != QLatin1String("check")) {
+        if (!args.isEmpty() && isUsageOption(args.last()))
+            return runHelpCommand({QStringLiteral("hooks")});
+        err() << "sweepbench hooks: expected 'hooks check SPEC'\n";
+        return usageError(QStringLiteral("hooks"));
+    }
+    const auto spec = loadSpecReporting(args[1]);
+    if (!spec)
+        return 2;
+    HookPreflight preflight(*spec);
+    bool allOk = true;
+    out() << QStringLiteral("%1 %2 %3 %4 %5 %6\n")
+                 .arg(QStringLiteral("SERVER"), -20).arg(QStringLiteral("HOOK"), -16).arg(QStringLiteral("PATH"), -28)
+                 .arg(QStringLiteral("HTTP"), 5).arg(QStringLiteral("VERDICT"), -14).arg(QStringLiteral("MESSAGE"));
+    QObject::connect(&preflight, &HookPreflight::serverChecked, [&](const QString &server, const QList<HookOutcome> &outcomes, const QStringList &hints) {
+        if (outcomes.isEmpty())
+            out() << QStringLiteral("%1 (no hooks enabled)\n").arg(server, -20);
+        for (const auto &o : outcomes) {
+            allOk = allOk && o.ok;
+            out() << QStringLiteral("%1 %2 %3 %4 %5 %6\n")
+                         .arg(server, -20).arg(o.hook, -16).arg(o.path, -28).arg(o.status, 5)
+                         .arg((o.ok ? QStringLiteral("✓ ") : QStringLiteral("✗ ")) + o.verdict, -14).arg(o.message);
+        }
+        for (const auto &h : hints)
+            out() << "    hint: " << h << '\n';
+        out().flush();
+    });
+    QObject::connect(&preflight, &HookPreflight::finished, [] { QCoreApplication::quit(); });
+    preflight.start();
+    QCoreApplication::exec();
+    return allOk ? 0 : 1;
+}
+
+} // namespace sb

@@ -1,0 +1,128 @@
+#include "CliCommon.h"
+#include "SignalWatcher.h"
+#include "engine/SweepEngine.h"
+#include "report/SummaryCommand.h"
+#include "spec/SpecIO.h"
+#include <QCoreApplication>
+#include <QDateTime>
+#include <QDir>
+#include <QRegularExpression>
+#include <cstdio>
+#include <unistd.h>
+
+namespace sb {
+
+QTextStream &out()
+{
+    static QTextStream s(stdout);
+    return s;
+}
+
+QTextStream &err()
+{
+    static QTextStream s(stderr);
+    return s;
+}
+
+namespace {
+std::optional<SweepSpec> report(const SpecLoadResult &r)
+{
+    for (const auto &d : r.diagnostics)
+        err() << d.toString() << '\n';
+    err().flush();
+    if (!r.ok())
+        return std::nullopt;
+    return r.spec;
+}
+
+QString formatEta(double s)
+{
+    if (s < 0)
+        return QStringLiteral("--:--");
+    const int t = int(s + 0.5);
+    return QStringLiteral("%1:%2").arg(t / 60).arg(t % 60, 2, 10, QLatin1Char('0'));
+}
+} // namespace
+
+std::optional<SweepSpec> loadSpecReporting(const QString &path)
+{
+    return report(loadSpecFile(path));
+}
+
+std::optional<SweepSpec> loadSpecTextReporting(const QByteArray &yaml, const QString &name)
+{
+    return report(loadSpecText(yaml, name));
+}
+
+QString defaultOutDir(const SweepSpec &spec)
+{
+    QString name = spec.name.isEmpty() ? QStringLiteral("sweep") : spec.name;
+    name.replace(QRegularExpression(QStringLiteral("[^A-Za-z0-9._-]+")), QStringLiteral("-"));
+    return QDir::current().filePath(QStringLiteral("results/%1-%2").arg(name, QDateTime::currentDateTime().toString(QStringLiteral("yyyyMMdd-HHmmss"))));
+}
+
+bool isUsageOption(const QString &arg)
+{
+    return arg == QLatin1String("-h") || arg == QLatin1String("--help");
+}
+
+int runSweepHeadless(const SweepSpec &spec, const QString &outDir, bool resume)
+{
+    SweepEngine engine(spec, RunOptions{outDir, resume});
+    SignalWatcher watcher;
+    const bool tty = ::isatty(STDERR_FILENO);
+    int exitCode = 2;
+    QObject::connect(&watcher, &SignalWatcher::interrupted, &engine, [&] {
+        err() << "\ninterrupted: cancelling (profilers are still stopped; Ctrl+C again to quit at once)\n";
+        err().flush();
+        engine.cancel();
+    });
+    QObject::connect(&engine, &SweepEngine::logMessage, [&](const QString &line) {
+        err() << (tty ? "\r\033[K" : "") << line << '\n';
+        err().flush();
+    });
+    qint64 lastLine = 0;
+    QObject::connect(&engine, &SweepEngine::progress, [&](const ProgressSnapshot &p) {
+        if (p.cellIndex < 0)
+            return;
+        const qint64 now = QDateTime::currentMSecsSinceEpoch();
+        if (!tty && now - lastLine < 5000 && p.phase == QLatin1String("measure"))
+            return; // logs and CI: a line every few seconds is plenty
+        lastLine = now;
+        const QString line = QStringLiteral("[%1/%2] %3 c=%4 %5 %6/%7 in flight %8  ETA %9")
+                                 .arg(p.cellIndex + 1).arg(p.cellCount).arg(p.server).arg(p.concurrency).arg(p.phase)
+                                 .arg(p.requestsDone).arg(p.requestsTarget > 0 ? QString::number(p.requestsTarget) : QStringLiteral("-"))
+                                 .arg(p.inFlight).arg(formatEta(p.etaS));
+        err() << (tty ? "\r\033[K" : "") << line << (tty ? "" : "\n");
+        err().flush();
+    });
+    QObject::connect(&engine, &SweepEngine::cellFinished, [&](const CellResult &c) {
+        const auto ttft = c.metrics.value(QStringLiteral("time_to_first_token"));
+        const auto tput = c.metrics.value(QStringLiteral("output_token_throughput"));
+        err() << (tty ? "\r\033[K" : "")
+              << QStringLiteral("cell %1 %2 c=%3: %4, %5 ok / %6 failed, TTFT p50 %7 ms, %8 tok/s%9")
+                     .arg(c.index).arg(c.server).arg(c.concurrency).arg(c.status).arg(c.completed).arg(c.failed)
+                     .arg(ttft.p50, 0, 'f', 1).arg(tput.avg, 0, 'f', 0)
+                     .arg(c.reason.isEmpty() ? QString() : QStringLiteral(" — ") + c.reason)
+              << '\n';
+        for (const auto &w : c.warnings)
+            err() << "  warning: " << w << '\n';
+        err().flush();
+    });
+    QObject::connect(&engine, &SweepEngine::finished, [&](int code) {
+        exitCode = code;
+        QCoreApplication::quit();
+    });
+    err() << "results: " << QDir(outDir).absolutePath() << '\n';
+    err().flush();
+    engine.start();
+    QCoreApplication::exec();
+    if (exitCode != 2) {
+        out() << '\n' << formatSummaryTable(engine.results());
+        out() << "results written to " << engine.outDir() << '\n';
+        out().flush();
+    }
+    return exitCode;
+}
+
+} // namespace sb

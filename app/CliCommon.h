@@ -1,0 +1,21 @@
+#pragma once
+// Pieces shared by the headless subcommands.
+#include "spec/SweepSpec.h"
+#include <QString>
+#include <QTextStream>
+#include <optional>
+
+namespace sb {
+
+QTextStream &out();
+QTextStream &err();
+// Loads a spec file, printing every diagnostic (file:line:column: ...) to stderr.
+std::optional<SweepSpec> loadSpecReporting(const QString &path);
+std::optional<SweepSpec> loadSpecTextReporting(const QByteArray &yaml, const QString &name);
+// Runs a sweep in the foreground with progress on stderr; prints the summary at the end.
+int runSweepHeadless(const SweepSpec &spec, const QString &outDir, bool resume);
+// Default results folder: ./results/<sweep-name>-<yyyyMMdd-HHmmss>.
+QString defaultOutDir(const SweepSpec &spec);
+bool isUsageOption(const QString &arg);
+
+} // namespace sb

@@ -1,0 +1,100 @@
+#include "CliCommon.h"
+#include "Commands.h"
+#include "mock/MockServerCommand.h"
+
+namespace sb {
+
+namespace {
+struct CommandHelp {
+    const char *name;
+    const char *synopsis;
+    const char *text;
+};
+
+// One table serves `--help`, `help COMMAND` and the man page (packaging/make-manpage.sh).
+const CommandHelp kCommands[] = {
+    {"gui", "sweepbench [SPEC.yaml | RESULTS] [--demo [--screenshot FILE] [--out DIR]]",
+     "Opens the desktop workbench. A sweep YAML opens in Design; a results folder or zip opens in\n"
+     "Results. --demo loads the built-in demo sweep (three embedded mock servers) and runs it;\n"
+     "with --screenshot FILE it saves a PNG of the window when the run ends and exits.\n"
+     "Without a display (no DISPLAY / WAYLAND_DISPLAY), --demo runs the headless demo instead."},
+    {"run", "sweepbench run SPEC [--out DIR] [--resume]",
+     "Runs every cell of the sweep: cache reset, warmup, profiler start, measured phase at exactly C\n"
+     "requests in flight, profiler stop, results on disk. Writes DIR/results.json (replaced after\n"
+     "every cell), DIR/sweep.yaml (no secrets) and DIR/cells/NNN-SERVER-cC/records.jsonl.\n"
+     "  --out DIR   results folder (default ./results/NAME-TIMESTAMP)\n"
+     "  --resume    keep the completed cells found in DIR/results.json and run the rest\n"
+     "Ctrl+C cancels: in-flight requests are aborted, profilers stopped, finished cells kept.\n"
+     "Exit: 0 all cells completed, 1 some cell failed/skipped/cancelled, 2 spec or usage error."},
+    {"demo", "sweepbench demo [--out DIR]",
+     "Runs the built-in demo sweep headless against three embedded mock servers (vLLM, SGLang and\n"
+     "TRT-LLM personalities) and prints the per-cell summary. Takes about a minute."},
+    {"validate", "sweepbench validate SPEC",
+     "Checks a sweep YAML without running it. Every problem is printed as FILE:LINE:COLUMN: key path:\n"
+     "what was expected. Exit 0 when valid, 2 otherwise."},
+    {"hooks", "sweepbench hooks check SPEC",
+     "Calls each server's enabled control hooks once (cache reset, profiler start and stop) and prints\n"
+     "a verdict per call with hints, e.g. that vLLM was started without VLLM_SERVER_DEV_MODE=1.\n"
+     "Exit 0 when every hook answered as it should, 1 otherwise, 2 for spec errors."},
+    {"summary", "sweepbench summary PATH",
+     "Prints a per-cell table of a result set: a SweepBench results folder or exported zip, an AIPerf\n"
+     "artifact folder, or vLLM bench serve --save-result JSON (a file or a folder of them)."},
+    {"export", "sweepbench export RESULTS -o REPORT.zip",
+     "Writes a self-contained report bundle: sweep.yaml, results.json, results.csv, per-cell\n"
+     "records.jsonl, charts as SVG and PNG, report.html (works offline) and manifest.json (sha256\n"
+     "of every file). API keys never appear in it."},
+    {"mock-server", "sweepbench mock-server --flavor vllm|sglang|trtllm [--port P] [--host H] [options]",
+     nullptr /* the mock's own text */},
+    {"help", "sweepbench help [COMMAND]", "Shows this overview, or the details of one command."},
+};
+} // namespace
+
+QString mainHelpText()
+{
+    QString text = QStringLiteral("SweepBench %1 — benchmark LLM inference servers with concurrency sweeps\n\nUsage:\n")
+                       .arg(QStringLiteral(SWEEPBENCH_VERSION));
+    for (const auto &c : kCommands)
+        text += QStringLiteral("  %1\n").arg(QString::fromUtf8(c.synopsis));
+    text += QStringLiteral("\nOptions:\n  -h, --help     show this help\n  -v, --version  show the version\n"
+                           "\nRun 'sweepbench help COMMAND' for details of a command.\n");
+    return text;
+}
+
+QString commandHelpText(const QString &command)
+{
+    for (const auto &c : kCommands) {
+        if (command != QLatin1String(c.name))
+            continue;
+        if (!c.text)
+            return mockServerHelpText();
+        return QStringLiteral("usage: %1\n\n%2\n").arg(QString::fromUtf8(c.synopsis), QString::fromUtf8(c.text));
+    }
+    return {};
+}
+
+int runHelpCommand(const QStringList &args)
+{
+    if (args.isEmpty()) {
+        out() << mainHelpText();
+        out().flush();
+        return 0;
+    }
+    if (args.first() == QLatin1String("--all")) { // every page, for the man page
+        out() << mainHelpText();
+        for (const auto &c : kCommands)
+            out() << "\n" << c.name << "\n" << commandHelpText(QString::fromLatin1(c.name));
+        out().flush();
+        return 0;
+    }
+    const QString text = commandHelpText(args.first());
+    if (text.isEmpty()) {
+        err() << "sweepbench help: unknown command '" << args.first() << "'\n" << mainHelpText();
+        err().flush();
+        return 2;
+    }
+    out() << text;
+    out().flush();
+    return 0;
+}
+
+} // namespace sb

@@ -1,0 +1,17 @@
+#pragma once
+// Headless subcommands. Each takes the arguments after its name and returns the exit code:
+// 0 success, 1 some cells not completed (run/demo) or a check failed, 2 spec or usage error.
+#include <QStringList>
+
+namespace sb {
+
+int runRunCommand(const QStringList &args);        // sweepbench run SPEC [--out DIR] [--resume]
+int runDemoCommand(const QStringList &args);       // sweepbench demo [--out DIR]
+int runValidateCommand(const QStringList &args);   // sweepbench validate SPEC
+int runHooksCommand(const QStringList &args);      // sweepbench hooks check SPEC
+int runHelpCommand(const QStringList &args);       // sweepbench help [COMMAND]
+
+QString mainHelpText();
+QString commandHelpText(const QString &command);   // empty when unknown
+
+} // namespace sb

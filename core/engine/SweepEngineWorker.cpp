@@ -1,0 +1,206 @@
+#include "engine/SweepEngineWorker.h"
+#include "engine/CellRunner.h"
+#include "hooks/HookPresets.h"
+#include "load/RequestFactory.h"
+#include "results/ResultsStore.h"
+#include <QDateTime>
+#include <QDir>
+#include <QMutexLocker>
+#include <QRandomGenerator>
+#include <cmath>
+
+namespace sb {
+
+SweepEngineWorker::SweepEngineWorker(SweepEngine *owner, const SweepSpec &spec, const RunOptions &options)
+    : m_owner(owner), m_spec(spec), m_options(options), m_outDir(QDir(options.outDir).absolutePath())
+{
+    setObjectName(QStringLiteral("sweepbench-engine"));
+}
+
+SweepResults SweepEngineWorker::snapshot() const
+{
+    QMutexLocker lock(&m_mutex);
+    return m_results;
+}
+
+void SweepEngineWorker::run()
+{
+    const int code = runSweep();
+    m_mocks.stop(); // stop embedded servers on this thread, before anyone joins it
+    Q_EMIT m_owner->finished(code);
+}
+
+QString SweepEngineWorker::resolveTraceDir(int serverIndex) const
+{
+    return resolvedTraceDir(m_spec.servers[serverIndex], m_outDir);
+}
+
+bool SweepEngineWorker::startMocks(QString *error)
+{
+    if (!m_mocks.start(m_spec, [this](int i) { return resolveTraceDir(i); }, error))
+        return false;
+    for (int i = 0; i < m_spec.servers.size(); ++i)
+        if (!m_spec.servers[i].mock.isEmpty())
+            Q_EMIT m_owner->logMessage(QStringLiteral("embedded %1 mock for %2 listening on %3")
+                                           .arg(m_spec.servers[i].mock, m_spec.servers[i].name, m_mocks.baseUrl(i)));
+    return true;
+}
+
+void SweepEngineWorker::publish(const CellResult &cell)
+{
+    QMutexLocker lock(&m_mutex);
+    for (auto &c : m_results.cells)
+        if (c.index == cell.index)
+            c = cell;
+}
+
+void SweepEngineWorker::emitProgress(ProgressSnapshot s)
+{
+    const qint64 nowMs = QDateTime::currentMSecsSinceEpoch();
+    const bool phaseChange = s.phase != QLatin1String("measure") && s.phase != QLatin1String("warmup");
+    if (!phaseChange && nowMs - m_lastProgressMs < 100)
+        return; // the UI needs ~10 updates a second, not one per request
+    m_lastProgressMs = nowMs;
+    s.sweepFraction = s.cellCount ? (s.cellsDone + s.cellFraction) / s.cellCount : 0;
+    const double elapsedS = double(steadyNowNs() - m_startNs) / 1e9;
+    s.etaS = s.sweepFraction > 0.02 ? elapsedS / s.sweepFraction * (1 - s.sweepFraction) : -1;
+    Q_EMIT m_owner->progress(s);
+}
+
+int SweepEngineWorker::runSweep()
+{
+    m_startNs = steadyNowNs();
+    ResultsStore store(m_outDir);
+    QString error;
+    auto fail = [&](const QString &msg) {
+        Q_EMIT m_owner->logMessage(QStringLiteral("error: ") + msg);
+        return 2;
+    };
+    if (!store.prepare(&error))
+        return fail(error);
+    SweepResults previous;
+    const bool resuming = m_options.resume && ResultsStore::readResults(m_outDir, &previous, &error);
+    if (m_options.resume && !resuming)
+        Q_EMIT m_owner->logMessage(QStringLiteral("nothing to resume (%1); running every cell").arg(error));
+    if (!store.writeSpec(m_spec, &error))
+        return fail(error);
+    if (!startMocks(&error))
+        return fail(error);
+
+    // Plan: server-major, concurrency in the given order.
+    {
+        QMutexLocker lock(&m_mutex);
+        m_results = SweepResults();
+        m_results.toolVersion = QStringLiteral(SWEEPBENCH_VERSION);
+        m_results.sweepName = m_spec.name;
+        m_results.startedAt = resuming && previous.startedAt.isValid() ? previous.startedAt : QDateTime::currentDateTimeUtc();
+        m_results.host = hostInfo();
+        int index = 0;
+        for (int s = 0; s < m_spec.servers.size(); ++s) {
+            for (int c : std::as_const(m_spec.concurrency)) {
+                CellResult cell;
+                cell.index = index;
+                cell.server = m_spec.servers[s].name;
+                cell.origin = originOf(m_mocks.baseUrl(s));
+                cell.concurrency = c;
+                cell.recordsPath = ResultsStore::cellDirName(index, cell.server, c) + QStringLiteral("/records.jsonl");
+                for (const auto &old : std::as_const(previous.cells))
+                    if (old.server == cell.server && old.concurrency == c && old.status == QLatin1String("completed"))
+                        cell = old, cell.index = index;
+                m_results.cells.append(cell);
+                ++index;
+            }
+        }
+        if (!store.writeResults(m_results, &error))
+            return fail(error);
+    }
+
+    const QByteArray runNonce = QByteArray::number(QRandomGenerator::global()->generate64(), 36);
+    LoadGenerator load;
+    ControlClient control;
+    HookRunner hooks(control, &m_cancel);
+    CellRunner runner(load, hooks, store, m_cancel);
+    const int cellCount = int(m_results.cells.size());
+    int cellsDone = 0;
+    bool aborted = false;
+    for (int i = 0; i < cellCount; ++i) {
+        CellResult cell = snapshot().cells[i];
+        if (cell.status == QLatin1String("completed")) { // kept from the resumed run
+            ++cellsDone;
+            Q_EMIT m_owner->cellFinished(cell);
+            continue;
+        }
+        const int serverIndex = i / int(m_spec.concurrency.size());
+        const ServerSpec &server = m_spec.servers[serverIndex];
+        if (m_cancel || aborted) {
+            cell.status = m_cancel ? QStringLiteral("cancelled") : QStringLiteral("skipped");
+            cell.reason = m_cancel ? QStringLiteral("sweep cancelled before this cell") : QStringLiteral("sweep aborted by on_hook_failure: abort");
+        } else {
+            CellContext ctx;
+            ctx.spec = &m_spec;
+            ctx.server = &server;
+            ctx.baseUrl = m_mocks.baseUrl(serverIndex);
+            ctx.hooks = HookTarget{&server, ctx.baseUrl, cell.origin, resolveApiKey(server)};
+            ctx.promptTag = "sb-" + runNonce + "-c" + QByteArray::number(i);
+            ctx.traceDir = resolveTraceDir(serverIndex);
+            ctx.startBody = effectiveProfilerStartBody(server);
+            if (ctx.startBody && ctx.startBody->contains(QStringLiteral("output_dir")) && !ctx.traceDir.isEmpty()
+                && QDir::isRelativePath(ctx.startBody->value(QStringLiteral("output_dir")).toString()))
+                ctx.startBody->insert(QStringLiteral("output_dir"), ctx.traceDir);
+
+            ProgressSnapshot base;
+            base.cellIndex = i;
+            base.cellCount = cellCount;
+            base.cellsDone = cellsDone;
+            base.server = server.name;
+            base.concurrency = cell.concurrency;
+            CellCallbacks cb;
+            cb.phase = [&](const QString &phase) {
+                base.phase = phase;
+                emitProgress(base);
+            };
+            cb.hook = [&](const HookOutcome &o) {
+                Q_EMIT m_owner->hookCalled(i, o);
+                Q_EMIT m_owner->logMessage(QStringLiteral("[%1 c=%2] %3 %4 -> %5 (HTTP %6, %7 attempt(s), %8 ms)")
+                                               .arg(server.name).arg(cell.concurrency).arg(o.hook, o.path, o.verdict)
+                                               .arg(o.status).arg(o.attempts).arg(qRound(o.latencyMs)));
+            };
+            cb.live = [&](const LiveCounters &live, std::int64_t target) {
+                ProgressSnapshot s = base;
+                s.phase = QStringLiteral("measure");
+                s.requestsDone = live.finished;
+                s.requestsTarget = int(target);
+                s.inFlight = live.inFlight;
+                const double dur = m_spec.workload.durationS;
+                s.cellFraction = target > 0 ? std::min(1.0, double(live.finished) / double(target))
+                                            : (dur > 0 ? std::min(1.0, live.elapsedS / dur) : 0);
+                s.liveOutputTokensPerS = live.elapsedS > 0 ? double(live.outputTokens) / live.elapsedS : 0;
+                s.liveTtftAvgMs = live.ttftAvgMs;
+                s.liveLatencyAvgMs = live.latencyAvgMs;
+                emitProgress(s);
+            };
+            aborted = runner.run(ctx, cell, cb);
+        }
+        publish(cell);
+        if (!store.writeResults(snapshot(), &error))
+            Q_EMIT m_owner->logMessage(QStringLiteral("error: ") + error);
+        ++cellsDone;
+        Q_EMIT m_owner->cellFinished(cell);
+    }
+    {
+        QMutexLocker lock(&m_mutex);
+        m_results.finishedAt = QDateTime::currentDateTimeUtc();
+    }
+    if (!store.writeResults(snapshot(), &error))
+        return fail(error);
+    ProgressSnapshot done;
+    done.phase = QStringLiteral("done");
+    done.cellCount = cellCount;
+    done.cellsDone = cellCount;
+    emitProgress(done);
+    const auto cells = snapshot().cells;
+    const bool allCompleted = std::all_of(cells.begin(), cells.end(), [](const CellResult &c) { return c.status == QLatin1String("completed"); });
+    return allCompleted ? 0 : 1;
+}
+
+} // namespace sb

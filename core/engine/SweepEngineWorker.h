@@ -1,0 +1,42 @@
+#pragma once
+// The engine thread: plans cells, starts embedded mocks, runs each cell with CellRunner and
+// persists results after every cell.
+#include "engine/SweepEngine.h"
+#include "engine/EmbeddedMocks.h"
+#include <QMutex>
+#include <QThread>
+#include <atomic>
+
+namespace sb {
+
+class SweepEngineWorker : public QThread
+{
+public:
+    SweepEngineWorker(SweepEngine *owner, const SweepSpec &spec, const RunOptions &options);
+    void cancel() { m_cancel = true; }
+    SweepResults snapshot() const;
+    const QString &outDir() const { return m_outDir; }
+
+protected:
+    void run() override;
+
+private:
+    int runSweep();
+    bool startMocks(QString *error);
+    QString resolveTraceDir(int serverIndex) const;
+    void publish(const CellResult &cell);
+    void emitProgress(ProgressSnapshot s);
+
+    SweepEngine *m_owner;
+    SweepSpec m_spec;
+    RunOptions m_options;
+    QString m_outDir;
+    std::atomic<bool> m_cancel{false};
+    mutable QMutex m_mutex;
+    SweepResults m_results; // guarded by m_mutex
+    EmbeddedMocks m_mocks;
+    qint64 m_lastProgressMs = 0;
+    std::int64_t m_startNs = 0;
+};
+
+} // namespace sb

@@ -1,0 +1,88 @@
+#include "hooks/HookPreflight.h"
+#include "engine/EmbeddedMocks.h"
+#include "hooks/HookPresets.h"
+#include "hooks/HookRunner.h"
+#include "load/RequestFactory.h"
+#include <QDir>
+#include <QThread>
+
+namespace sb {
+
+// Runs on its own thread: the control client blocks while it waits for answers.
+class HookPreflightWorker : public QThread
+{
+public:
+    HookPreflightWorker(HookPreflight *owner, const SweepSpec &spec) : m_owner(owner), m_spec(spec) {}
+    std::atomic<bool> cancel{false};
+
+protected:
+    void run() override
+    {
+        const QString base = QDir::temp().filePath(QStringLiteral("sweepbench-preflight"));
+        EmbeddedMocks mocks;
+        QString error;
+        if (!mocks.start(m_spec, [&](int i) { return resolvedTraceDir(m_spec.servers[i], base); }, &error)) {
+            Q_EMIT m_owner->serverChecked(QStringLiteral("(setup)"), {}, {error});
+            Q_EMIT m_owner->finished();
+            return;
+        }
+        ControlClient client;
+        HookRunner runner(client, &cancel);
+        for (int i = 0; i < m_spec.servers.size() && !cancel; ++i) {
+            ServerSpec server = m_spec.servers[i];
+            // One attempt is enough to learn whether the route exists and answers.
+            server.reset.maxRetryS = 0;
+            const QString url = mocks.baseUrl(i);
+            const HookTarget target{&server, url, originOf(url), resolveApiKey(server)};
+            QList<HookOutcome> outcomes;
+            QStringList hints;
+            if (server.reset.enabled) {
+                if (server.flavor == Flavor::Trtllm)
+                    hints.append(routeMissingHint(Flavor::Trtllm, QStringLiteral("reset_kv_cache")));
+                outcomes.append(runner.reset(target, QStringLiteral("preflight")));
+            }
+            if (server.profiler.enabled) {
+                const QString traceDir = resolvedTraceDir(server, base);
+                if (!traceDir.isEmpty())
+                    QDir().mkpath(traceDir);
+                auto body = effectiveProfilerStartBody(server);
+                if (body && !traceDir.isEmpty() && body->contains(QStringLiteral("output_dir")))
+                    body->insert(QStringLiteral("output_dir"), traceDir);
+                const HookOutcome start = runner.profilerStart(target, body);
+                outcomes.append(start);
+                if (start.ok) // close the window we opened
+                    outcomes.append(runner.profilerStop(target));
+            }
+            for (const auto &o : outcomes)
+                if (o.verdict == QLatin1String("route_missing"))
+                    hints.append(routeMissingHint(server.flavor, o.hook));
+            hints.removeDuplicates();
+            Q_EMIT m_owner->serverChecked(server.name, outcomes, hints);
+        }
+        Q_EMIT m_owner->finished();
+    }
+
+private:
+    HookPreflight *m_owner;
+    SweepSpec m_spec;
+};
+
+HookPreflight::HookPreflight(const SweepSpec &spec, QObject *parent)
+    : QObject(parent), m_worker(std::make_unique<HookPreflightWorker>(this, spec))
+{
+    qRegisterMetaType<QList<sb::HookOutcome>>();
+}
+
+HookPreflight::~HookPreflight()
+{
+    m_worker->cancel = true;
+    m_worker->wait();
+}
+
+void HookPreflight::start()
+{
+    if (!m_worker->isRunning())
+        m_worker->start();
+}
+
+} // namespace sb

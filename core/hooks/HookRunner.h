@@ -1,0 +1,53 @@
+#pragma once
+// Runs one server's control hooks and judges each answer (verification, not any-2xx):
+//  - reset: vLLM 200 {"success": false} = refused, SGLang 400 = busy; both retried with backoff
+//    1 s doubling to 8 s within max_retry_seconds, as are transport errors and 409/423/429/503;
+//    404 = route_missing (with a hint); other non-2xx fail at once.
+//  - profiler start/stop: 2xx = ok; the JSON start body is sent as application/json.
+#include "hooks/ControlClient.h"
+#include "results/Results.h"
+#include "spec/SweepSpec.h"
+#include <QDateTime>
+#include <functional>
+
+namespace sb {
+
+struct HookTarget {
+    const ServerSpec *server = nullptr;
+    QString baseUrl;   // the server's URL (a started mock's URL for `mock:` servers)
+    QString origin;    // scheme://host:port
+    QString apiKey;    // resolved; sent as Authorization, redacted from messages
+};
+
+class HookRunner
+{
+public:
+    HookRunner(ControlClient &client, const std::atomic<bool> *cancel);
+    HookOutcome reset(const HookTarget &target, const QString &placement);
+    HookOutcome profilerStart(const HookTarget &target, const std::optional<QJsonObject> &bodyOverride = std::nullopt);
+    // Also returns trace paths named in a JSON answer, if any.
+    HookOutcome profilerStop(const HookTarget &target, QStringList *pathsInAnswer = nullptr);
+
+    // Backoff before retry n (1-based): 1, 2, 4, 8, 8, ... seconds. Tests may shrink it.
+    void setBackoffScale(double scale) { m_backoffScale = scale; }
+
+private:
+    struct Verdict {
+        QString verdict;
+        bool ok = false;
+        bool retry = false;
+    };
+    static Verdict judgeReset(const ServerSpec &server, const ControlResponse &r);
+    HookOutcome call(const HookTarget &target, const QString &hook, const QString &path, const std::optional<QByteArray> &body,
+                     double timeoutS, QByteArray *answer = nullptr);
+    QUrl urlFor(const HookTarget &target, const QString &path) const;
+    QList<QPair<QByteArray, QByteArray>> headersFor(const HookTarget &target) const;
+    QString describe(const HookTarget &target, const QString &hook, const ControlResponse &r, const QString &verdict) const;
+    bool sleepCancellable(double seconds);
+
+    ControlClient &m_client;
+    const std::atomic<bool> *m_cancel;
+    double m_backoffScale = 1.0;
+};
+
+} // namespace sb

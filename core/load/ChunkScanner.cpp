@@ -1,0 +1,97 @@
+#include "load/ChunkScanner.h"
+#include <cstring>
+
+namespace sb {
+
+namespace {
+bool isSpace(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
+
+std::string_view trim(std::string_view s)
+{
+    while (!s.empty() && isSpace(s.front()))
+        s.remove_prefix(1);
+    while (!s.empty() && isSpace(s.back()))
+        s.remove_suffix(1);
+    return s;
+}
+
+// A string value at pos is non-empty when it is not `""`; null / missing count as empty.
+bool nonEmptyStringAt(std::string_view text, std::size_t pos)
+{
+    return pos < text.size() - 1 && text[pos] == '"' && text[pos + 1] != '"';
+}
+} // namespace
+
+std::size_t findJsonKeyValue(std::string_view text, std::string_view key, std::size_t from)
+{
+    const std::size_t klen = key.size();
+    while (from < text.size()) {
+        const std::size_t q = text.find(key, from);
+        if (q == std::string_view::npos)
+            return std::string_view::npos;
+        from = q + 1;
+        // key must be quoted: `"key"` with the opening quote unescaped
+        if (q == 0 || text[q - 1] != '"' || q + klen >= text.size() || text[q + klen] != '"')
+            continue;
+        if (q >= 2 && text[q - 2] == '\\')
+            continue;
+        std::size_t p = q + klen + 1;
+        while (p < text.size() && isSpace(text[p]))
+            ++p;
+        if (p >= text.size() || text[p] != ':')
+            continue;
+        ++p;
+        while (p < text.size() && isSpace(text[p]))
+            ++p;
+        return p;
+    }
+    return std::string_view::npos;
+}
+
+std::int64_t parseJsonInt(std::string_view text, std::size_t pos)
+{
+    if (pos >= text.size() || text[pos] < '0' || text[pos] > '9')
+        return -1;
+    std::int64_t v = 0;
+    while (pos < text.size() && text[pos] >= '0' && text[pos] <= '9')
+        v = v * 10 + (text[pos++] - '0');
+    return v;
+}
+
+ChunkInfo scanChunk(std::string_view data)
+{
+    ChunkInfo info;
+    const std::string_view t = trim(data);
+    if (t == "[DONE]") {
+        info.done = true;
+        return info;
+    }
+    if (t.size() < 2 || t.front() != '{' || t.back() != '}') {
+        info.malformed = true;
+        return info;
+    }
+    // Errors arrive as {"error": {...}} (vLLM mid-stream) or {"object": "error", ...}.
+    if (const auto e = findJsonKeyValue(t, "error"); e != std::string_view::npos && t[e] == '{') {
+        info.error = true;
+        return info;
+    }
+    if (const auto o = findJsonKeyValue(t, "object"); o != std::string_view::npos && t.substr(o, 7) == "\"error\"") {
+        info.error = true;
+        return info;
+    }
+    if (const auto c = findJsonKeyValue(t, "content"); c != std::string_view::npos)
+        info.hasContent = nonEmptyStringAt(t, c);
+    if (!info.hasContent)
+        if (const auto x = findJsonKeyValue(t, "text"); x != std::string_view::npos)
+            info.hasContent = nonEmptyStringAt(t, x);
+    if (const auto u = findJsonKeyValue(t, "usage"); u != std::string_view::npos && t[u] == '{') {
+        info.hasUsage = true;
+        if (const auto p = findJsonKeyValue(t, "prompt_tokens", u); p != std::string_view::npos)
+            info.promptTokens = parseJsonInt(t, p);
+        if (const auto c = findJsonKeyValue(t, "completion_tokens", u); c != std::string_view::npos)
+            info.completionTokens = parseJsonInt(t, c);
+    }
+    return info;
+}
+
+} // namespace sb

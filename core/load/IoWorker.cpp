@@ -1,0 +1,42 @@
+#include "load/IoWorker.h"
+#include "load/HttpConnection.h"
+
+namespace sb {
+
+void IoWorker::startPhase(std::shared_ptr<PhaseState> state, int connections)
+{
+    m_state = std::move(state);
+    WorkerData *data = m_state->workers[std::size_t(m_index)].get();
+    data->cpuStartS = threadCpuSeconds();
+    data->wallStartNs = steadyNowNs();
+    data->records.reserve(std::size_t(m_state->config.requests > 0 ? m_state->config.requests / std::max<std::size_t>(1, m_state->workers.size()) + 16 : 1024));
+    for (int i = 0; i < connections; ++i) {
+        auto *c = new HttpConnection(m_state, data, this);
+        m_connections.append(c);
+    }
+    for (const auto &c : std::as_const(m_connections))
+        if (c)
+            c->start();
+}
+
+void IoWorker::cancelPhase()
+{
+    for (const auto &c : std::as_const(m_connections))
+        if (c)
+            c->abortForCancel();
+}
+
+void IoWorker::endPhase()
+{
+    if (m_state) {
+        WorkerData *data = m_state->workers[std::size_t(m_index)].get();
+        data->cpuEndS = threadCpuSeconds();
+        data->wallEndNs = steadyNowNs();
+        m_state->writeRecords(data->jsonl);
+    }
+    qDeleteAll(m_connections);
+    m_connections.clear();
+    m_state.reset();
+}
+
+} // namespace sb

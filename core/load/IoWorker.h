@@ -1,0 +1,28 @@
+#pragma once
+// Owns the connections of one IO thread for the duration of a phase.
+#include "load/PhaseState.h"
+#include <QObject>
+#include <QPointer>
+#include <memory>
+
+namespace sb {
+
+class HttpConnection;
+
+class IoWorker : public QObject
+{
+    Q_OBJECT
+public:
+    explicit IoWorker(int index) : m_index(index) {}
+    // All three run on the worker's thread (invoked queued).
+    void startPhase(std::shared_ptr<PhaseState> state, int connections);
+    void cancelPhase();
+    void endPhase(); // deletes the phase's connections
+
+private:
+    int m_index;
+    std::shared_ptr<PhaseState> m_state;
+    QList<QPointer<HttpConnection>> m_connections;
+};
+
+} // namespace sb

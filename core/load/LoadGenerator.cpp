@@ -1,0 +1,105 @@
+#include "load/LoadGenerator.h"
+#include "load/IoWorker.h"
+#include <QMetaObject>
+#include <algorithm>
+
+namespace sb {
+
+LoadGenerator::LoadGenerator(int ioThreads)
+{
+    if (ioThreads <= 0)
+        ioThreads = std::clamp(QThread::idealThreadCount(), 1, 4);
+    for (int i = 0; i < ioThreads; ++i) {
+        auto thread = std::make_unique<QThread>();
+        thread->setObjectName(QStringLiteral("sweepbench-io-%1").arg(i));
+        auto *worker = new IoWorker(i);
+        worker->moveToThread(thread.get());
+        QObject::connect(thread.get(), &QThread::finished, worker, &QObject::deleteLater);
+        thread->start();
+        m_workers.push_back(worker);
+        m_threads.push_back(std::move(thread));
+    }
+}
+
+LoadGenerator::~LoadGenerator()
+{
+    cancel();
+    for (auto &t : m_threads) {
+        t->quit();
+        t->wait();
+    }
+}
+
+void LoadGenerator::cancel()
+{
+    m_cancelRequested = true;
+    std::lock_guard lock(m_mutex);
+    if (!m_current)
+        return;
+    m_current->cancelled = true;
+    for (auto *w : m_workers)
+        QMetaObject::invokeMethod(w, &IoWorker::cancelPhase, Qt::QueuedConnection);
+}
+
+PhaseOutcome LoadGenerator::runPhase(const PhaseConfig &config, const std::function<void(const LiveCounters &)> &onTick)
+{
+    PhaseOutcome outcome;
+    // Use no more threads than connections; spread connections evenly.
+    const int nThreads = std::min<int>(int(m_workers.size()), std::max(1, config.concurrency));
+    auto state = std::make_shared<PhaseState>(config, nThreads);
+    state->startNs = steadyNowNs();
+    if (config.durationS > 0)
+        state->deadlineNs = state->startNs + std::int64_t(config.durationS * 1e9);
+    state->addConnections(config.concurrency);
+    {
+        std::lock_guard lock(m_mutex);
+        m_current = state;
+        if (m_cancelRequested)
+            state->cancelled = true;
+    }
+    for (int i = 0; i < nThreads; ++i) {
+        const int share = config.concurrency / nThreads + (i < config.concurrency % nThreads ? 1 : 0);
+        QMetaObject::invokeMethod(m_workers[std::size_t(i)], [w = m_workers[std::size_t(i)], state, share] { w->startPhase(state, share); },
+                                  Qt::QueuedConnection);
+    }
+    while (!state->waitAllDone(100)) {
+        if (onTick) {
+            LiveCounters live;
+            live.finished = state->finished.load();
+            live.inFlight = state->inFlight.load();
+            live.outputTokens = state->outputTokens.load();
+            live.elapsedS = double(steadyNowNs() - state->startNs) / 1e9;
+            const int n = state->ttftCount.load();
+            live.ttftAvgMs = n ? double(state->ttftSumUs.load()) / n / 1000.0 : 0;
+            const int done = std::max(1, live.finished);
+            live.latencyAvgMs = double(state->latencySumUs.load()) / done / 1000.0;
+            onTick(live);
+        }
+    }
+    // Every connection is retired; let each worker flush and delete its connections, and wait
+    // for that so the worker data is complete and no longer touched.
+    for (int i = 0; i < nThreads; ++i)
+        QMetaObject::invokeMethod(m_workers[std::size_t(i)], &IoWorker::endPhase, Qt::BlockingQueuedConnection);
+    {
+        std::lock_guard lock(m_mutex);
+        m_current.reset();
+    }
+    for (auto &w : state->workers) {
+        outcome.records.insert(outcome.records.end(), w->records.begin(), w->records.end());
+        outcome.interChunkUs.merge(w->interChunkUs);
+        for (auto it = w->errorSamples.cbegin(); it != w->errorSamples.cend(); ++it)
+            if (!outcome.errorSamples.contains(it.key()))
+                outcome.errorSamples.insert(it.key(), it.value());
+        const double wall = double(w->wallEndNs - w->wallStartNs) / 1e9;
+        if (wall > 0.2) // too short a phase says nothing about CPU saturation
+            outcome.maxThreadCpu = std::max(outcome.maxThreadCpu, (w->cpuEndS - w->cpuStartS) / wall);
+    }
+    std::sort(outcome.records.begin(), outcome.records.end(), [](const RequestRecord &a, const RequestRecord &b) { return a.ticket < b.ticket; });
+    outcome.clientMaxInFlight = state->maxInFlight.load();
+    outcome.cancelled = state->cancelled.load();
+    outcome.recordsWritten = state->recordsOk();
+    outcome.startNs = state->startNs;
+    return outcome;
+}
+
+} // namespace sb

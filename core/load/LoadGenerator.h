@@ -1,0 +1,54 @@
+#pragma once
+// The benchmark client: a few IO threads, each running many HttpConnections on its own event
+// loop (a lean HTTP/1.1 client on QTcpSocket: no per-host connection cap, unlike
+// QNetworkAccessManager's 6, DESIGN.md §4). runPhase() blocks the calling (engine) thread, never
+// the GUI thread, and reports live counters every ~100 ms.
+#include "load/PhaseState.h"
+#include <QThread>
+#include <functional>
+#include <memory>
+#include <vector>
+
+namespace sb {
+
+class IoWorker;
+
+struct PhaseOutcome {
+    std::vector<RequestRecord> records;
+    LogHistogram interChunkUs;
+    QMap<QString, QString> errorSamples;
+    int clientMaxInFlight = 0;   // peak of the client's own in-flight counter
+    double maxThreadCpu = 0;     // busiest IO thread: CPU seconds / wall seconds
+    bool cancelled = false;
+    bool recordsWritten = true;
+    std::int64_t startNs = 0;
+};
+
+struct LiveCounters {
+    int finished = 0;
+    int inFlight = 0;
+    std::int64_t outputTokens = 0;
+    double elapsedS = 0;
+    double ttftAvgMs = 0;
+    double latencyAvgMs = 0;
+};
+
+class LoadGenerator
+{
+public:
+    explicit LoadGenerator(int ioThreads = 0); // 0 = one per core, at most 4
+    ~LoadGenerator();
+    int threadCount() const { return int(m_threads.size()); }
+
+    PhaseOutcome runPhase(const PhaseConfig &config, const std::function<void(const LiveCounters &)> &onTick = {});
+    void cancel(); // thread-safe; makes the running phase (if any) end quickly
+
+private:
+    std::vector<std::unique_ptr<QThread>> m_threads;
+    std::vector<IoWorker *> m_workers;
+    std::shared_ptr<PhaseState> m_current;
+    std::mutex m_mutex;
+    std::atomic<bool> m_cancelRequested{false};
+};
+
+} // namespace sb

@@ -1,0 +1,87 @@
+#include "load/PhaseState.h"
+#include <QMutexLocker>
+#include <chrono>
+#include <ctime>
+
+namespace sb {
+
+std::int64_t steadyNowNs()
+{
+    return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch()).count();
+}
+
+double threadCpuSeconds()
+{
+    timespec ts{};
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    return double(ts.tv_sec) + double(ts.tv_nsec) / 1e9;
+}
+
+PhaseState::PhaseState(const PhaseConfig &cfg, int workerCount) : config(cfg)
+{
+    for (int i = 0; i < workerCount; ++i)
+        workers.push_back(std::make_unique<WorkerData>());
+    if (!config.recordsPath.isEmpty()) {
+        m_records = std::fopen(config.recordsPath.toLocal8Bit().constData(), "wb");
+        m_recordsOk = m_records != nullptr;
+    }
+}
+
+PhaseState::~PhaseState()
+{
+    if (m_records)
+        std::fclose(m_records);
+}
+
+int PhaseState::takeTicket()
+{
+    if (cancelled.load(std::memory_order_relaxed))
+        return -1;
+    if (deadlineNs && steadyNowNs() >= deadlineNs)
+        return -1;
+    const int t = nextTicket.fetch_add(1, std::memory_order_relaxed);
+    if (config.requests > 0 && t >= config.requests)
+        return -1;
+    return t;
+}
+
+void PhaseState::requestStarted()
+{
+    const int now = inFlight.fetch_add(1, std::memory_order_relaxed) + 1;
+    int seen = maxInFlight.load(std::memory_order_relaxed);
+    while (now > seen && !maxInFlight.compare_exchange_weak(seen, now, std::memory_order_relaxed)) {
+    }
+}
+
+void PhaseState::requestEnded()
+{
+    inFlight.fetch_sub(1, std::memory_order_relaxed);
+    finished.fetch_add(1, std::memory_order_relaxed);
+}
+
+void PhaseState::connectionDone()
+{
+    if (m_activeConnections.fetch_sub(1) == 1) {
+        std::lock_guard lock(m_mutex);
+        m_done = true;
+        m_cv.notify_all();
+    }
+}
+
+bool PhaseState::waitAllDone(int timeoutMs)
+{
+    std::unique_lock lock(m_mutex);
+    return m_cv.wait_for(lock, std::chrono::milliseconds(timeoutMs), [this] { return m_done; });
+}
+
+void PhaseState::writeRecords(QByteArray &block)
+{
+    if (block.isEmpty())
+        return;
+    QMutexLocker lock(&m_fileMutex);
+    if (m_records && std::fwrite(block.constData(), 1, size_t(block.size()), m_records) != size_t(block.size()))
+        m_recordsOk = false;
+    block.clear();
+}
+
+} // namespace sb

@@ -1,0 +1,86 @@
+#pragma once
+// State shared by the IO threads while one load phase runs. Hot counters are atomics; each IO
+// worker owns its WorkerData exclusively during the phase, so recording needs no lock.
+#include "load/RequestFactory.h"
+#include "load/RequestRecord.h"
+#include "metrics/LogHistogram.h"
+#include <QByteArray>
+#include <QMap>
+#include <QMutex>
+#include <QString>
+#include <atomic>
+#include <condition_variable>
+#include <cstdio>
+#include <memory>
+#include <mutex>
+#include <vector>
+
+namespace sb {
+
+std::int64_t steadyNowNs();
+double threadCpuSeconds();
+
+struct PhaseConfig {
+    ServerTarget target;
+    const RequestFactory *factory = nullptr;
+    int concurrency = 1;
+    std::int64_t requests = 0;   // 0 = unlimited (duration mode)
+    double durationS = 0;        // 0 = no deadline
+    double timeoutS = 600;
+    bool streaming = true;
+    QString recordsPath;         // JSONL destination; empty = keep no per-request lines
+};
+
+struct WorkerData {
+    std::vector<RequestRecord> records;
+    LogHistogram interChunkUs;
+    QMap<QString, QString> errorSamples; // kind key (http_500, timeout, ...) -> first message
+    QByteArray jsonl;                    // pending lines, flushed in blocks
+    double cpuStartS = 0, cpuEndS = 0;
+    std::int64_t wallStartNs = 0, wallEndNs = 0;
+};
+
+class PhaseState
+{
+public:
+    PhaseState(const PhaseConfig &config, int workers);
+    ~PhaseState();
+
+    const PhaseConfig config;
+    std::vector<std::unique_ptr<WorkerData>> workers;
+    std::atomic<bool> cancelled{false};
+    std::atomic<int> nextTicket{0};
+    std::atomic<int> inFlight{0};
+    std::atomic<int> maxInFlight{0};
+    std::atomic<int> finished{0};          // requests ended (any outcome)
+    std::atomic<std::int64_t> outputTokens{0};
+    std::atomic<std::int64_t> ttftSumUs{0};
+    std::atomic<int> ttftCount{0};
+    std::atomic<std::int64_t> latencySumUs{0};
+    std::int64_t startNs = 0;
+    std::int64_t deadlineNs = 0;           // 0 = none
+
+    // Returns the next ticket, or -1 when the phase has no more requests to send.
+    int takeTicket();
+    void requestStarted();
+    void requestEnded();
+    // A connection has nothing more to do; the last one wakes the waiting caller.
+    void connectionDone();
+    bool waitAllDone(int timeoutMs);
+    void addConnections(int n) { m_activeConnections += n; }
+
+    // Appends a worker's JSONL block to the records file (thread-safe).
+    void writeRecords(QByteArray &block);
+    bool recordsOk() const { return m_recordsOk; }
+
+private:
+    std::atomic<int> m_activeConnections{0};
+    std::mutex m_mutex;
+    std::condition_variable m_cv;
+    bool m_done = false;
+    QMutex m_fileMutex;
+    std::FILE *m_records = nullptr;
+    bool m_recordsOk = true;
+};
+
+} // namespace sb

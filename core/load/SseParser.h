@@ -1,0 +1,94 @@
+#pragma once
+// Incremental Server-Sent Events parser (WHATWG rules that matter for OpenAI streams):
+// survives events split across reads at any byte, LF / CRLF / CR line ends, `:` comment and
+// keep-alive lines, multi-line `data:` fields (joined with '\n'), and other fields (ignored).
+// One event is dispatched per blank line; an event without data is dropped.
+#include <cstddef>
+#include <string>
+#include <string_view>
+
+namespace sb {
+
+class SseParser
+{
+public:
+    // Calls onData(std::string_view data) for every complete event carrying data.
+    template <typename OnData>
+    void feed(const char *p, std::size_t n, OnData &&onData)
+    {
+        std::size_t i = 0;
+        if (m_skipLf && n > 0) { // a CR ended the previous read; a following LF belongs to it
+            if (p[0] == '\n')
+                i = 1;
+            m_skipLf = false;
+        }
+        while (i < n) {
+            std::size_t end = i;
+            while (end < n && p[end] != '\n' && p[end] != '\r')
+                ++end;
+            if (end == n) { // incomplete line: keep it for the next read
+                m_line.append(p + i, n - i);
+                return;
+            }
+            if (m_line.empty()) {
+                processLine(std::string_view(p + i, end - i), onData);
+            } else {
+                m_line.append(p + i, end - i);
+                processLine(std::string_view(m_line), onData);
+                m_line.clear();
+            }
+            if (p[end] == '\r') {
+                if (end + 1 < n) {
+                    if (p[end + 1] == '\n')
+                        ++end;
+                } else {
+                    m_skipLf = true;
+                }
+            }
+            i = end + 1;
+        }
+    }
+
+    void reset()
+    {
+        m_line.clear();
+        m_data.clear();
+        m_hasData = false;
+        m_skipLf = false;
+    }
+
+private:
+    template <typename OnData>
+    void processLine(std::string_view line, OnData &&onData)
+    {
+        if (line.empty()) { // blank line: dispatch
+            if (m_hasData)
+                onData(std::string_view(m_data));
+            m_data.clear();
+            m_hasData = false;
+            return;
+        }
+        if (line.front() == ':')
+            return; // comment / keep-alive
+        std::string_view field = line, value;
+        if (const auto colon = line.find(':'); colon != std::string_view::npos) {
+            field = line.substr(0, colon);
+            value = line.substr(colon + 1);
+            if (!value.empty() && value.front() == ' ')
+                value.remove_prefix(1);
+        }
+        if (field != "data")
+            return; // event:, id:, retry: carry nothing we measure
+        if (m_hasData)
+            m_data.push_back('\n');
+        m_data.append(value);
+        m_hasData = true;
+    }
+
+    std::string m_line;  // partial line carried across reads
+    std::string m_data;  // data of the event being assembled
+    bool m_hasData = false;
+    bool m_skipLf = false;
+};
+
+} // namespace sb

@@ -1,0 +1,122 @@
+#include "metrics/CellMetrics.h"
+#include "metrics/Stats.h"
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+namespace sb {
+
+namespace {
+constexpr double kNsPerMs = 1e6;
+
+bool meetsSlo(const RequestRecord &r, const SloSpec &slo, bool streaming)
+{
+    const double latencyMs = double(r.endNs - r.sendNs) / kNsPerMs;
+    if (slo.latencyMs && latencyMs > *slo.latencyMs)
+        return false;
+    if (streaming && slo.ttftMs) {
+        if (r.firstTokenNs < 0 || double(r.firstTokenNs - r.sendNs) / kNsPerMs > *slo.ttftMs)
+            return false;
+    }
+    if (streaming && slo.itlMs) {
+        const double itl = interTokenLatencyMs(r);
+        if (!std::isnan(itl) && itl > *slo.itlMs)
+            return false;
+    }
+    return true;
+}
+
+// Max and time-weighted mean of requests in flight, from their [send, end] intervals.
+void inFlightStats(const std::vector<RequestRecord> &records, double durationNs, CellMetricsOutput &out)
+{
+    std::vector<std::pair<std::int64_t, int>> events;
+    events.reserve(records.size() * 2);
+    double busyNs = 0;
+    for (const auto &r : records) {
+        if (r.sendNs <= 0)
+            continue;
+        events.emplace_back(r.sendNs, +1);
+        events.emplace_back(r.endNs, -1);
+        busyNs += double(r.endNs - r.sendNs);
+    }
+    // ends sort before sends at the same instant: a slot handed on is not two in flight
+    std::sort(events.begin(), events.end());
+    int cur = 0;
+    for (const auto &e : events) {
+        cur += e.second;
+        out.maxInFlight = std::max(out.maxInFlight, cur);
+    }
+    out.meanInFlight = durationNs > 0 ? busyNs / durationNs : 0;
+}
+} // namespace
+
+double interTokenLatencyMs(const RequestRecord &r)
+{
+    if (r.firstTokenNs < 0 || r.outputTokens < 2)
+        return std::numeric_limits<double>::quiet_NaN();
+    return double(r.endNs - r.firstTokenNs) / kNsPerMs / double(r.outputTokens - 1);
+}
+
+CellMetricsOutput computeCellMetrics(const CellMetricsInput &in)
+{
+    CellMetricsOutput out;
+    const auto &records = *in.records;
+    std::vector<double> ttft, itl, latency, osl, isl;
+    std::int64_t firstSend = std::numeric_limits<std::int64_t>::max(), lastEnd = 0;
+    double outputTokens = 0;
+    int good = 0, usage = 0, counted = 0;
+    for (const auto &r : records) {
+        if (r.sendNs > 0) {
+            firstSend = std::min(firstSend, r.sendNs);
+            lastEnd = std::max(lastEnd, r.endNs);
+        }
+        if (!r.ok()) {
+            if (r.error != ErrorKind::Cancelled)
+                ++out.failed;
+            continue;
+        }
+        ++out.completed;
+        latency.push_back(double(r.endNs - r.sendNs) / kNsPerMs);
+        osl.push_back(r.outputTokens);
+        if (r.inputTokens >= 0)
+            isl.push_back(r.inputTokens);
+        outputTokens += r.outputTokens;
+        (r.usageTokens ? usage : counted) += 1;
+        if (in.streaming && r.firstTokenNs >= 0) {
+            ttft.push_back(double(r.firstTokenNs - r.sendNs) / kNsPerMs);
+            const double v = interTokenLatencyMs(r);
+            if (!std::isnan(v))
+                itl.push_back(v);
+        }
+        if (in.slo.any() && meetsSlo(r, in.slo, in.streaming))
+            ++good;
+    }
+    const double durationNs = lastEnd > firstSend ? double(lastEnd - firstSend) : 0;
+    out.durationS = durationNs / 1e9;
+    inFlightStats(records, durationNs, out);
+    out.tokenSource = usage && counted ? QStringLiteral("mixed") : usage ? QStringLiteral("usage") : counted ? QStringLiteral("counted") : QString();
+
+    const QString ms = QStringLiteral("ms"), tokens = QStringLiteral("tokens");
+    if (in.streaming) {
+        out.metrics.insert(QStringLiteral("time_to_first_token"), computeStats(ttft, ms));
+        out.metrics.insert(QStringLiteral("inter_token_latency"), computeStats(itl, ms));
+        if (in.interChunkUs)
+            out.metrics.insert(QStringLiteral("inter_chunk_latency"), statsFromHistogramMs(*in.interChunkUs));
+    }
+    out.metrics.insert(QStringLiteral("request_latency"), computeStats(latency, ms));
+    out.metrics.insert(QStringLiteral("output_sequence_length"), computeStats(osl, tokens));
+    out.metrics.insert(QStringLiteral("input_sequence_length"), computeStats(isl, tokens));
+    const double seconds = out.durationS;
+    out.metrics.insert(QStringLiteral("output_token_throughput"),
+                       singleValue(seconds > 0 ? outputTokens / seconds : 0, QStringLiteral("tokens/s")));
+    out.metrics.insert(QStringLiteral("request_throughput"),
+                       singleValue(seconds > 0 ? out.completed / seconds : 0, QStringLiteral("requests/s")));
+    if (in.slo.any()) {
+        out.metrics.insert(QStringLiteral("goodput"), singleValue(seconds > 0 ? good / seconds : 0, QStringLiteral("requests/s")));
+        out.metrics.insert(QStringLiteral("good_request_fraction"),
+                           singleValue(out.completed ? double(good) / out.completed : 0, QStringLiteral("fraction")));
+    }
+    return out;
+}
+
+} // namespace sb

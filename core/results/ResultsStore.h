@@ -1,0 +1,33 @@
+#pragma once
+// The results folder on disk: results.json replaced atomically after every cell (a crash
+// loses no finished cell), sweep.yaml without secrets, cells/<NNN>-<server>-c<C>/records.jsonl.
+#include "results/Results.h"
+#include "spec/SweepSpec.h"
+#include <QString>
+
+namespace sb {
+
+class ResultsStore
+{
+public:
+    explicit ResultsStore(const QString &outDir);
+    const QString &outDir() const { return m_outDir; }
+
+    bool prepare(QString *error);                          // creates the folder
+    bool writeSpec(const SweepSpec &spec, QString *error); // sweep.yaml, api keys stripped
+    bool writeResults(const SweepResults &results, QString *error);
+    // Reads OUT/results.json if present (for --resume).
+    static bool readResults(const QString &outDir, SweepResults *out, QString *error);
+
+    // Relative folder of a cell: cells/003-vllm-a-c64 (server names made filesystem-safe).
+    static QString cellDirName(int index, const QString &server, int concurrency);
+    QString absolute(const QString &relative) const;
+
+private:
+    QString m_outDir;
+};
+
+// Host facts recorded in results (hostname, OS, CPU count, Qt version).
+QJsonObject hostInfo();
+
+} // namespace sb

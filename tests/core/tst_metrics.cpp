@@ -1,0 +1,128 @@
+// Metric math against hand-computed values (DESIGN.md §3 definitions).
+#include "TestSupport.h"
+#include "metrics/CellMetrics.h"
+#include "metrics/LogHistogram.h"
+#include "metrics/Stats.h"
+#include <QTest>
+#include <cmath>
+
+using namespace sb;
+
+namespace {
+constexpr std::int64_t ms = 1'000'000;
+RequestRecord rec(std::int64_t sendMs, std::int64_t firstMs, std::int64_t endMs, int outTokens, bool usage = true)
+{
+    RequestRecord r;
+    r.sendNs = 1000 * ms + sendMs * ms;
+    r.firstTokenNs = firstMs < 0 ? -1 : 1000 * ms + firstMs * ms;
+    r.endNs = 1000 * ms + endMs * ms;
+    r.status = 200;
+    r.outputTokens = outTokens;
+    r.inputTokens = 100;
+    r.usageTokens = usage;
+    return r;
+}
+} // namespace
+
+class TestMetrics : public QObject
+{
+    Q_OBJECT
+private Q_SLOTS:
+    void init() { sbtest::failOnQtWarnings(); }
+
+    void percentilesInterpolateLikeNumpy()
+    {
+        std::vector<double> v{4, 1, 3, 2, 5};
+        const MetricStats s = computeStats(v, QStringLiteral("ms"));
+        QCOMPARE(s.count, 5);
+        QCOMPARE(s.avg, 3.0);
+        QCOMPARE(s.min, 1.0);
+        QCOMPARE(s.max, 5.0);
+        QCOMPARE(s.p50, 3.0);
+        QCOMPARE(s.p25, 2.0);
+        QVERIFY(std::abs(s.p90 - 4.6) < 1e-9);   // numpy.percentile([1..5], 90) = 4.6
+        QVERIFY(std::abs(s.p99 - 4.96) < 1e-9);
+        QVERIFY(std::abs(s.std - std::sqrt(2.0)) < 1e-9); // population std
+    }
+
+    void histogramPercentilesWithinHalfPercent()
+    {
+        LogHistogram h;
+        std::vector<double> exact;
+        for (int i = 1; i <= 10000; ++i) {
+            const double v = 100.0 + (i * 7919 % 10000); // 100 .. 10099 µs, scrambled
+            h.add(v);
+            exact.push_back(v);
+        }
+        std::sort(exact.begin(), exact.end());
+        for (double q : {1.0, 10.0, 50.0, 90.0, 99.0}) {
+            const double want = percentileSorted(exact, q);
+            QVERIFY2(std::abs(h.percentile(q) - want) / want < 0.006, qPrintable(QString::number(q)));
+        }
+        QCOMPARE(h.min(), 100.0);
+        QCOMPARE(h.max(), 10099.0);
+        const MetricStats s = statsFromHistogramMs(h);
+        QVERIFY(std::abs(s.avg - 5.0995) < 1e-6); // exact mean, in ms
+    }
+
+    void cellMetricsHandComputed()
+    {
+        // Two requests over 0..300 ms:
+        //  A: send 0, first token 50, end 200, 16 tokens -> TTFT 50, latency 200, ITL 150/15 = 10
+        //  B: send 100, first token 160, end 300, 8 tokens -> TTFT 60, latency 200, ITL 140/7 = 20
+        //  C: failed (HTTP 500), not counted in latency metrics
+        std::vector<RequestRecord> records{rec(0, 50, 200, 16), rec(100, 160, 300, 8)};
+        RequestRecord failed = rec(10, -1, 20, 0);
+        failed.status = 500;
+        failed.error = ErrorKind::Http;
+        records.push_back(failed);
+        LogHistogram gaps;
+        CellMetricsInput in;
+        in.records = &records;
+        in.interChunkUs = &gaps;
+        in.slo.ttftMs = 55; // only A meets it
+        const CellMetricsOutput out = computeCellMetrics(in);
+        QCOMPARE(out.completed, 2);
+        QCOMPARE(out.failed, 1);
+        QCOMPARE(out.durationS, 0.3);
+        QCOMPARE(out.metrics.value("time_to_first_token").avg, 55.0);
+        QCOMPARE(out.metrics.value("request_latency").p50, 200.0);
+        QCOMPARE(out.metrics.value("inter_token_latency").avg, 15.0);
+        QCOMPARE(out.metrics.value("output_sequence_length").avg, 12.0);
+        QVERIFY(std::abs(out.metrics.value("output_token_throughput").avg - 24 / 0.3) < 1e-9);
+        QVERIFY(std::abs(out.metrics.value("request_throughput").avg - 2 / 0.3) < 1e-9);
+        QVERIFY(std::abs(out.metrics.value("goodput").avg - 1 / 0.3) < 1e-9);
+        QCOMPARE(out.metrics.value("good_request_fraction").avg, 0.5);
+        QCOMPARE(out.tokenSource, QStringLiteral("usage"));
+        // In flight: A alone, then A+B and the failed one (10..20 overlaps A), max 2.
+        QCOMPARE(out.maxInFlight, 2);
+        // busy time 200 + 200 + 10 = 410 ms over 300 ms
+        QVERIFY(std::abs(out.meanInFlight - 410.0 / 300.0) < 1e-9);
+    }
+
+    void itlNeedsTwoTokens()
+    {
+        QVERIFY(std::isnan(interTokenLatencyMs(rec(0, 10, 20, 1))));
+        QCOMPARE(interTokenLatencyMs(rec(0, 10, 30, 3)), 10.0);
+    }
+
+    void handOverIsNotTwoInFlight()
+    {
+        // B starts exactly when A ends: one slot handed on, never two in flight.
+        std::vector<RequestRecord> records{rec(0, 5, 100, 4), rec(100, 105, 200, 4)};
+        CellMetricsInput in;
+        in.records = &records;
+        QCOMPARE(computeCellMetrics(in).maxInFlight, 1);
+    }
+
+    void countedTokensAreReported()
+    {
+        std::vector<RequestRecord> records{rec(0, 5, 100, 4, false), rec(0, 5, 100, 4, true)};
+        CellMetricsInput in;
+        in.records = &records;
+        QCOMPARE(computeCellMetrics(in).tokenSource, QStringLiteral("mixed"));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestMetrics)
+#include "tst_metrics.moc"

@@ -1,0 +1,162 @@
+// SSE parsing, chunk scanning and HTTP response framing: the byte-level parts of the client.
+#include "TestSupport.h"
+#include "load/ChunkScanner.h"
+#include "load/HttpResponseParser.h"
+#include "load/SseParser.h"
+#include <QTest>
+#include <string>
+#include <vector>
+
+using namespace sb;
+
+namespace {
+std::vector<std::string> feedInPieces(const std::string &stream, std::size_t piece)
+{
+    SseParser p;
+    std::vector<std::string> events;
+    for (std::size_t i = 0; i < stream.size(); i += piece)
+        p.feed(stream.data() + i, std::min(piece, stream.size() - i), [&](std::string_view d) { events.emplace_back(d); });
+    return events;
+}
+
+struct CollectSink : HttpResponseParser::Sink {
+    int status = 0;
+    std::string body;
+    void onHeaders(int s) override { status = s; }
+    void onBody(const char *p, std::size_t n) override { body.append(p, n); }
+};
+} // namespace
+
+class TestSse : public QObject
+{
+    Q_OBJECT
+private Q_SLOTS:
+    void init() { sbtest::failOnQtWarnings(); }
+
+    void splitAtEveryByte()
+    {
+        const std::string stream =
+            "data: {\"choices\":[{\"delta\":{\"role\":\"assistant\",\"content\":\"\"}}]}\n\n"
+            ": keep-alive\n\n"
+            "data: {\"choices\":[{\"delta\":{\"content\":\"Hi\"}}]}\r\n\r\n"
+            "event: message\nid: 7\nretry: 10\n"
+            "data: {\"choices\":[],\"usage\":{\"prompt_tokens\":5,\"completion_tokens\":2}}\r\r"
+            "data: [DONE]\n\n";
+        for (std::size_t piece : {1u, 2u, 3u, 7u, 64u, 4096u}) {
+            const auto events = feedInPieces(stream, piece);
+            QCOMPARE(events.size(), std::size_t(4));
+            QCOMPARE(events[1], std::string("{\"choices\":[{\"delta\":{\"content\":\"Hi\"}}]}"));
+            QCOMPARE(events[3], std::string("[DONE]"));
+        }
+    }
+
+    void multiLineDataJoinsWithNewline()
+    {
+        const auto events = feedInPieces("data: a\ndata:b\n\ndata\n\n", 1);
+        QCOMPARE(events.size(), std::size_t(2));
+        QCOMPARE(events[0], std::string("a\nb"));
+        QCOMPARE(events[1], std::string("")); // "data" alone: empty data field
+    }
+
+    void crAtReadBoundaryIsOneLineEnd()
+    {
+        SseParser p;
+        std::vector<std::string> events;
+        auto sink = [&](std::string_view d) { events.emplace_back(d); };
+        const std::string a = "data: x\r", b = "\n\r", c = "\n";
+        p.feed(a.data(), a.size(), sink);
+        p.feed(b.data(), b.size(), sink);
+        QCOMPARE(events.size(), std::size_t(1)); // CRLF + CR...
+        p.feed(c.data(), c.size(), sink);
+        QCOMPARE(events.size(), std::size_t(1)); // ...LF of the same CRLF: no second event
+    }
+
+    void roleOnlyChunkHasNoContent()
+    {
+        const auto role = scanChunk("{\"id\":\"x\",\"choices\":[{\"index\":0,\"delta\":{\"role\":\"assistant\",\"content\":\"\"}}]}");
+        QVERIFY(!role.hasContent);
+        QVERIFY(!role.malformed);
+        QVERIFY(scanChunk("{\"choices\":[{\"delta\":{\"content\" : \"x\"}}]}").hasContent);
+        QVERIFY(!scanChunk("{\"choices\":[{\"delta\":{\"content\":null}}]}").hasContent);
+        QVERIFY(scanChunk("{\"choices\":[{\"text\":\" world\"}]}").hasContent); // completions
+        // "content" inside a string value is not a key
+        QVERIFY(!scanChunk("{\"choices\":[{\"delta\":{\"reasoning\":\"say \\\"content\\\": \\\"x\\\"\"}}]}").hasContent);
+    }
+
+    void usageChunkWithEmptyChoices()
+    {
+        const auto u = scanChunk("{\"choices\":[],\"usage\":{\"prompt_tokens\":128,\"total_tokens\":192,\"completion_tokens\":64}}");
+        QVERIFY(u.hasUsage);
+        QCOMPARE(u.promptTokens, 128);
+        QCOMPARE(u.completionTokens, 64);
+        QVERIFY(!u.hasContent);
+        QVERIFY(!scanChunk("{\"choices\":[{\"delta\":{\"content\":\"a\"}}],\"usage\":null}").hasUsage);
+    }
+
+    void doneErrorAndMalformed()
+    {
+        QVERIFY(scanChunk(" [DONE] ").done);
+        QVERIFY(scanChunk("{\"error\": {\"message\": \"boom\", \"code\": 500}}").error);
+        QVERIFY(scanChunk("{\"object\":\"error\",\"message\":\"x\"}").error);
+        QVERIFY(scanChunk("{\"choices\":[{\"delta\":").malformed);
+        QVERIFY(scanChunk("not json").malformed);
+    }
+
+    void chunkedResponseSplitAnywhere()
+    {
+        const std::string resp = "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nTransfer-Encoding: chunked\r\n\r\n"
+                                 "5\r\nhello\r\n6;ext=1\r\n world\r\n0\r\nX-Trailer: 1\r\n\r\n"
+                                 "HTTP/1.1 204 No Content\r\n\r\n";
+        for (std::size_t piece : {1u, 5u, 4096u}) {
+            HttpResponseParser parser;
+            CollectSink sink;
+            std::size_t offset = 0, used = 0;
+            HttpResponseParser::Result r = HttpResponseParser::Result::NeedMore;
+            while (offset < resp.size() && r == HttpResponseParser::Result::NeedMore) {
+                const std::size_t n = std::min(piece, resp.size() - offset);
+                r = parser.feed(resp.data() + offset, n, sink, &used);
+                offset += used;
+            }
+            QCOMPARE(int(r), int(HttpResponseParser::Result::Complete));
+            QCOMPARE(sink.status, 200);
+            QCOMPARE(sink.body, std::string("hello world"));
+            QVERIFY(parser.isEventStream());
+            QVERIFY(parser.keepAlive());
+            // The next response on the connection starts exactly where this one ended.
+            QCOMPARE(resp.substr(offset, 12), std::string("HTTP/1.1 204"));
+        }
+    }
+
+    void contentLengthAndClose()
+    {
+        const std::string resp = "HTTP/1.1 500 Internal Server Error\r\nContent-Length: 4\r\nConnection: close\r\n\r\noopsEXTRA";
+        HttpResponseParser parser;
+        CollectSink sink;
+        std::size_t used = 0;
+        QCOMPARE(int(parser.feed(resp.data(), resp.size(), sink, &used)), int(HttpResponseParser::Result::Complete));
+        QCOMPARE(sink.body, std::string("oops"));
+        QCOMPARE(sink.status, 500);
+        QVERIFY(!parser.keepAlive());
+        QCOMPARE(resp.substr(used), std::string("EXTRA"));
+
+        HttpResponseParser untilClose;
+        CollectSink s2;
+        const std::string r2 = "HTTP/1.0 200 OK\r\n\r\nbody";
+        QCOMPARE(int(untilClose.feed(r2.data(), r2.size(), s2, &used)), int(HttpResponseParser::Result::NeedMore));
+        QCOMPARE(int(untilClose.finishOnClose(s2)), int(HttpResponseParser::Result::Complete));
+        QCOMPARE(s2.body, std::string("body"));
+    }
+
+    void garbageIsAnError()
+    {
+        HttpResponseParser parser;
+        CollectSink sink;
+        std::size_t used = 0;
+        const std::string bad = "SSH-2.0-OpenSSH\r\n\r\n";
+        QCOMPARE(int(parser.feed(bad.data(), bad.size(), sink, &used)), int(HttpResponseParser::Result::Error));
+        QVERIFY(!parser.error().empty());
+    }
+};
+
+QTEST_GUILESS_MAIN(TestSse)
+#include "tst_sse.moc"
