@@ -291,8 +291,8 @@ void MockWorker::onToken(quint64 seq, int index, bool last)
         return;
     Exchange *ex = c->exchange.get();
     const QByteArray token = mockToken(ex->req.contentSeed, index);
+    QByteArray out;
     if (ex->req.stream) {
-        QByteArray out;
         if (index == ex->malformedAt)
             appendChunk(out, ex->fmt->malformedEvent());
         appendChunk(out, ex->fmt->tokenEvent(token, last));
@@ -302,22 +302,29 @@ void MockWorker::onToken(quint64 seq, int index, bool last)
             appendChunk(out, MockChunkFormatter::doneEvent());
             out += lastChunk();
         }
-        if (index == 0) // the moment the first content bytes are handed to the socket
-            ex->firstTokenNs = MockServer::nowNs();
-        send(c, out);
     } else {
         ex->text += token;
         if (last) {
             QByteArray body = ex->fmt->fullBody(ex->text, ex->promptTokens, index + 1);
             if (ex->malformedAt >= 0)
                 body.truncate(body.size() / 2); // a broken JSON document, honestly sized
-            ex->firstTokenNs = MockServer::nowNs();
-            send(c, httpResponse(200, "application/json", body, c->keepAlive));
+            out = httpResponse(200, "application/json", body, c->keepAlive);
         }
     }
+    if (!out.isEmpty() && (index == 0 || !ex->req.stream)) // the first content bytes go out now
+        ex->firstTokenNs = MockServer::nowNs();
+    if (last) {
+        // Book the request as finished before its last bytes leave, so that a client that has
+        // read them never sees it still in flight in stats().
+        endExchange(c, false);
+        send(c, out);
+        responseDone(c);
+        return;
+    }
+    send(c, out);
     if (c->dead)
         return; // the write found the peer gone; onDisconnected cleaned up
-    if (index == ex->disconnectAt && !last) {
+    if (index == ex->disconnectAt) {
         // Fault: close half way through, without the terminating chunk or [DONE].
         c->keepAlive = false;
         endExchange(c, true);
@@ -325,12 +332,8 @@ void MockWorker::onToken(quint64 seq, int index, bool last)
         c->socket->disconnectFromHost();
         return;
     }
-    if (index == ex->stallAfter && !last)
+    if (index == ex->stallAfter)
         m_scheduler->pause(seq, m_cfg.stallMs);
-    if (last) {
-        endExchange(c, false);
-        responseDone(c);
-    }
 }
 
 void MockWorker::endExchange(Connection *c, bool aborted)
