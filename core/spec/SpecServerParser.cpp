@@ -136,8 +136,13 @@ ServerSpec parseServer(Context &ctx, const YAML::Node &node, const QString &path
     ServerSpec s;
     MapReader m(ctx, node, path, kServerKeys, placeHint);
     m.string(QStringLiteral("name"), s.name);
-    m.string(QStringLiteral("url"), s.url);
-    m.string(QStringLiteral("mock"), s.mock);
+    // A url or mock that is present but unreadable still counts as given (a placeholder the
+    // validator's findings under that key are dropped for), so the type error is not followed
+    // by "expected exactly one of url or mock".
+    for (const auto &[key, field] : {std::pair{QStringLiteral("url"), &s.url}, std::pair{QStringLiteral("mock"), &s.mock}}) {
+        if (const YAML::Node *n = m.find(key); n && !readString(ctx, *n, m.path(key), *field))
+            *field = QStringLiteral("?");
+    }
     m.string(QStringLiteral("model"), s.model);
     readEnum(m, QStringLiteral("endpoint"), s.endpoint, &endpointFromString, kEndpoints);
     m.string(QStringLiteral("api_key"), s.apiKey);

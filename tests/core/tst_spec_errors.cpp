@@ -21,6 +21,7 @@ private Q_SLOTS:
     void collectsAllErrorsInSourceOrder();
     void fileNameInMessage();
     void apiKeyNeverEchoed();
+    void noFollowUpErrors();
 };
 
 void TstSpecErrors::minimalIsValid()
@@ -324,6 +325,24 @@ void TstSpecErrors::apiKeyNeverEchoed()
         QVERIFY(!r.ok());
         const QString all = spectest::dump(r.diagnostics);
         QVERIFY2(!all.contains(QString::fromUtf8(secret)), qPrintable(all));
+    }
+}
+
+void TstSpecErrors::noFollowUpErrors()
+{
+    // One mistake, one message: a type error is not followed by the semantic checks it implies.
+    const QList<QByteArray> specs = {
+        "servers:\n  - name: a\n    url: [x]\n    model: m\nsweep:\n  concurrency: [1]\n",
+        "servers:\n  - name: a\n    mock: {x: 1}\nsweep:\n  concurrency: [1]\n",
+        "servers:\n  - name: a\n    url: http://h:1\n    model: m\nsweep:\n  concurrency: [x, x]\n",
+        "servers: 5\nsweep:\n  concurrency: [1]\n",
+        "servers:\n  - name: a\n    url: http://h:1\n    model: m\nworkload:\n  input_tokens: many\n"
+        "  prompts: shared_prefix\n  shared_prefix_tokens: 4\nsweep:\n  concurrency: [1]\n",
+    };
+    for (const QByteArray &yaml : specs) {
+        const SpecLoadResult r = loadSpecText(yaml);
+        QVERIFY2(r.diagnostics.size() == 1 || (yaml.contains("[x, x]") && r.diagnostics.size() == 2),
+                 qPrintable(spectest::dump(r.diagnostics)));
     }
 }
 
