@@ -73,7 +73,7 @@ struct WorkloadSpec {
     int inputTokens = 128;        // synthetic prompt length in tokens (approximate words)
     int outputTokens = 128;       // sent as max_tokens
     bool ignoreEos = true;        // so output lengths are fixed
-    int requestsPerCell = 0;      // one of requestsPerCell / durationS is > 0
+    int requestsPerCell = 100;    // used unless durationS > 0 (the YAML default too)
     double durationS = 0;
     int warmupRequests = 0;
     double requestTimeoutS = 600;
