@@ -115,6 +115,49 @@ private Q_SLOTS:
         QCOMPARE(resultsPathFor(dir.filePath(QStringLiteral("results.json"))), QFileInfo(dir.path()).absoluteFilePath());
     }
 
+    // With SWEEPBENCH_SCREENSHOT_DIR set, saves pictures of the tabs for a look by eye.
+    void screenshots()
+    {
+        const QString dir = qEnvironmentVariable("SWEEPBENCH_SCREENSHOT_DIR");
+        if (dir.isEmpty())
+            QSKIP("set SWEEPBENCH_SCREENSHOT_DIR to save screenshots");
+        MainWindow w;
+        SweepSpec spec = DesignTab::newSpec();
+        ServerSpec real;
+        real.name = QStringLiteral("vllm-h100");
+        real.url = QStringLiteral("http://gpu-01:8000");
+        real.model = QStringLiteral("meta-llama/Llama-3.1-8B-Instruct");
+        real.flavor = Flavor::Vllm;
+        real.apiKeyEnv = QStringLiteral("VLLM_API_KEY");
+        real.reset.enabled = true;
+        real.profiler.enabled = true;
+        real.profiler.traceDir = QStringLiteral("/data/traces");
+        spec.servers.prepend(real);
+        ServerSpec trt = real;
+        trt.name = QStringLiteral("trtllm");
+        trt.url = QStringLiteral("http://gpu-02:8000");
+        trt.flavor = Flavor::Trtllm;
+        trt.profiler.enabled = false;
+        spec.servers.append(trt);
+        spec.workload.slo.ttftMs = 250;
+        w.setSpec(spec);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        auto *output = w.designTab()->findChild<QSpinBox *>(QStringLiteral("inputTokens"));
+        output->setValue(0); // show one inline error
+        w.designTab()->validateNow();
+        QTest::qWait(200);
+        QVERIFY(w.grab().save(dir + QStringLiteral("/design.png")));
+        w.tabs()->setCurrentIndex(MainWindow::RunIndex);
+        QTest::qWait(200);
+        QVERIFY(w.grab().save(dir + QStringLiteral("/run-idle.png")));
+        w.tabs()->setCurrentIndex(MainWindow::DesignIndex);
+        w.action(QStringLiteral("actionDarkTheme"))->trigger();
+        QTest::qWait(200);
+        QVERIFY(w.grab().save(dir + QStringLiteral("/design-dark.png")));
+        w.action(QStringLiteral("actionDarkTheme"))->trigger();
+    }
+
     void paletteToggle()
     {
         MainWindow w;

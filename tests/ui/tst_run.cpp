@@ -6,6 +6,8 @@
 #include "run/RunTab.h"
 #include <QAbstractItemModelTester>
 #include <QDir>
+#include <QElapsedTimer>
+#include <QTimer>
 #include <QProgressBar>
 #include <QSignalSpy>
 #include <QTemporaryDir>
@@ -124,6 +126,39 @@ private Q_SLOTS:
         }
         QCOMPARE(stops, starts);
         QCOMPARE(running.count(), 2);
+    }
+
+    // The UI thread must keep turning while 1024 streams run: measure the longest gap between
+    // ticks of a 20 ms timer. Lenient bound (shared CI boxes); a blocked UI shows as seconds.
+    void staysResponsiveAtC1024()
+    {
+        QTemporaryDir out;
+        SweepSpec spec = mockSpec(2048);
+        spec.servers.removeLast();
+        spec.servers[0].reset.enabled = false;
+        spec.servers[0].profiler.enabled = false;
+        spec.workload.outputTokens = 16;
+        spec.concurrency = {1024};
+        RunTab tab;
+        tab.show();
+        QSignalSpy finished(&tab, &RunTab::runFinished);
+        QElapsedTimer clock;
+        qint64 last = 0, worst = 0;
+        QTimer tick;
+        tick.setInterval(20);
+        connect(&tick, &QTimer::timeout, this, [&] {
+            const qint64 now = clock.elapsed();
+            worst = std::max(worst, now - last);
+            last = now;
+        });
+        QVERIFY(tab.start(spec, out.path()));
+        clock.start();
+        tick.start();
+        QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 180000);
+        tick.stop();
+        qInfo("longest UI-thread gap during the C=1024 cell: %lld ms", worst);
+        QCOMPARE(finished.first().first().toInt(), 0);
+        QVERIFY2(worst < 1000, "the UI thread stalled during the run");
     }
 };
 

@@ -139,7 +139,15 @@ QWidget *WorkloadForm::buildWorkload()
         connect(box, &QSpinBox::valueChanged, this, &WorkloadForm::changed);
     for (auto *box : {m_duration, m_requestTimeout})
         connect(box, &QDoubleSpinBox::valueChanged, this, &WorkloadForm::changed);
-    connect(m_prompts, &QComboBox::activated, this, &WorkloadForm::changed);
+    connect(m_prompts, &QComboBox::activated, this, [this] {
+        // The validator rejects a shared prefix with unique prompts: clear it when switching.
+        if (PromptMode(m_prompts->currentData().toInt()) == PromptMode::Unique) {
+            m_loading = true;
+            m_sharedPrefix->setValue(0);
+            m_loading = false;
+        }
+        changed();
+    });
     connect(m_lengthMode, &QComboBox::activated, this, [this](int mode) {
         m_lengthStack->setCurrentIndex(mode);
         // Requests and duration exclude each other: switching clears the one left behind.
