@@ -192,6 +192,16 @@ private Q_SLOTS:
         QVERIFY(yaml.contains("alpha"));
     }
 
+    void stripSpecUsesTheSpecWriter()
+    {
+        // A valid spec goes through loadSpecText + saveSpecYaml(Strip), not the fallback.
+        const StrippedSpec s = stripSpecYaml(sbtest::sampleSpecYaml(true));
+        QVERIFY2(s.warnings.isEmpty(), qPrintable(s.warnings.join(QLatin1Char('\n'))));
+        QVERIFY(s.secrets.contains(sbtest::kApiKey));
+        QVERIFY(s.secrets.contains(sbtest::kEnvKey)); // resolved from api_key_env
+        QVERIFY(!s.yaml.contains(sbtest::kApiKey.toUtf8()));
+    }
+
     void stripSpecFallsBackStructurally()
     {
         // Not a valid spec (unknown key), still YAML: the api_key goes, the rest stays.
