@@ -1,0 +1,107 @@
+#!/usr/bin/env python3
+"""Turns the JSON lines of run-client-bench.sh into a table with PASS/MISS per target and a JSON file."""
+import json
+import sys
+
+EVENTS_PER_REQUEST = 66  # 64 content chunks + usage chunk + [DONE]
+CONTENT_PER_REQUEST = 64
+
+rows = [json.loads(line) for line in open(sys.argv[1]) if line.strip().startswith("{")]
+out_path = sys.argv[2]
+
+
+def pick(bench, **kw):
+    return [r for r in rows if r.get("bench") == bench and all(r.get(k) == v for k, v in kw.items())]
+
+
+def one(bench, **kw):
+    found = pick(bench, **kw)
+    return found[0] if found else {}
+
+
+env = one("env")
+requests = env.get("requests", 0)
+checks = []  # (name, figure, target, pass)
+
+
+def check(name, figure, target, ok):
+    checks.append({"target": name, "figure": figure, "goal": target, "pass": bool(ok)})
+
+
+ours_sse, ours_json = one("ours", name="sse"), one("ours", name="json")
+wrk_sse, wrk_json = one("wrk", name="sse"), one("wrk", name="json")
+lean_sse, lean_json = one("lean", stream=True), one("lean", stream=False)
+qnam_sse, qnam_json = one("qnam", stream=True), one("qnam", stream=False)
+mem = one("memory")
+ui = one("ui_stall")
+
+sse_events = ours_sse.get("rps", 0) * EVENTS_PER_REQUEST
+check("streaming SSE events/s (66/request)", f"{sse_events:,.0f}", ">= 500,000",
+      sse_events >= 500_000 and ours_sse.get("failed", 1) == 0)
+ratio = ours_json.get("rps", 0) / wrk_json["rps"] if wrk_json.get("rps") else 0
+all_done = ours_json.get("completed") == requests and ours_json.get("failed") == 0
+check("non-streaming req/s vs wrk, all completed", f"{ratio:.2f}x, {ours_json.get('completed')}/{requests} ok",
+      ">= 0.5x wrk", ratio >= 0.5 and all_done)
+for r in pick("concurrency"):
+    c = r["concurrency"]
+    check(f"exact in flight C={c} (server/client)", f"{r['server_max_in_flight']}/{r['client_max_in_flight']}",
+          f"== {c}", r["server_max_in_flight"] == c and r["client_max_in_flight"] == c and r.get("failed", 1) == 0)
+t256 = one("ttft", concurrency=256)
+if t256:
+    check("client-added TTFT p99 at C=256", f"{t256['added_p99_ms']:.3f} ms", "<= 1 ms", t256["added_p99_ms"] <= 1.0)
+if ui:
+    check("UI-thread stall, C=1024 run in the main window", f"{ui['max_gap_ms']:.1f} ms", "<= 50 ms",
+          ui["max_gap_ms"] <= 50 and ui.get("exit_code") == 0)
+if mem:
+    check("RSS per finished record", f"{mem['rss_bytes_per_record']:.0f} B", "<= 300 B", mem["rss_bytes_per_record"] <= 300)
+
+
+def f(x, fmt="{:,.0f}"):
+    return fmt.format(x) if isinstance(x, (int, float)) else "-"
+
+
+print()
+print(f"Client benchmark ({env.get('nproc')} cores, loadavg at start {env.get('loadavg')}, {requests} requests per run, "
+      f"SSE answer {env.get('sse_bytes')} bytes = 64 content chunks + usage + [DONE])")
+print()
+print(f"{'nginx canned answers, C=64':44} {'req/s':>10} {'SSE events/s':>14} {'content/s':>12} {'CPU us/req':>11}")
+lines = [
+    ("streaming   sweepbench run (lean client)", ours_sse, EVENTS_PER_REQUEST, None),
+    ("streaming   wrk -t2 -c64", wrk_sse, None, None),
+    ("streaming   lean client (bench harness)", lean_sse, EVENTS_PER_REQUEST, lean_sse.get("cpu_us_per_request")),
+    ("streaming   QNAM pool, 11 managers", qnam_sse, "measured", qnam_sse.get("cpu_us_per_request")),
+    ("non-stream  sweepbench run (lean client)", ours_json, None, None),
+    ("non-stream  wrk -t2 -c64", wrk_json, None, None),
+    ("non-stream  lean client (bench harness)", lean_json, None, lean_json.get("cpu_us_per_request")),
+    ("non-stream  QNAM pool, 11 managers", qnam_json, None, qnam_json.get("cpu_us_per_request")),
+]
+for label, r, ev, cpu in lines:
+    rps = r.get("rps")
+    if ev == "measured":
+        events, content = r.get("events_per_s"), r.get("content_events_per_s")
+    elif ev:
+        events, content = (rps or 0) * ev, (rps or 0) * CONTENT_PER_REQUEST
+    else:
+        events = content = None
+    print(f"{label:44} {f(rps):>10} {f(events):>14} {f(content):>12} {f(cpu, '{:.1f}'):>11}")
+print()
+for r in pick("concurrency"):
+    print(f"concurrency C={r['concurrency']:<5} server max in flight {r['server_max_in_flight']:<5} client max {r['client_max_in_flight']:<5} "
+          f"mean {r['client_mean_in_flight']:.1f}  completed {r['completed']} failed {r['failed']}")
+for r in pick("ttft"):
+    print(f"TTFT C={r['concurrency']:<4} client-added p50 {r['added_p50_ms']:.3f} ms  p99 {r['added_p99_ms']:.3f} ms  "
+          f"(receive side p50 {r['recv_side_p50_ms']:.3f} / p99 {r['recv_side_p99_ms']:.3f} ms; "
+          f"client TTFT p50 {r['client_ttft_p50_ms']:.2f} ms, mock {r['server_ttft_p50_ms']:.2f} ms; {r['matched']} matched)")
+if mem:
+    print(f"memory: {mem['rss_bytes_per_record']:.0f} B RSS per finished record over {mem['records']:.0f} records "
+          f"(peak growth {mem['hwm_growth_bytes_per_record']:.0f} B/record; sizeof(RequestRecord) {mem['sizeof_record']})")
+if ui:
+    print(f"UI: C={ui['concurrency']} run in MainWindow: longest heartbeat gap {ui['max_gap_ms']:.1f} ms (5 ms timer), "
+          f"p99 {ui['p99_gap_ms']:.1f} ms, {ui['gaps_over_50ms']} gaps > 50 ms; after finish (results load) "
+          f"{ui['max_gap_after_finish_ms']:.1f} ms; {ui['completed']} completed in {ui['run_wall_s']:.1f} s")
+print()
+for c in checks:
+    print(f"{'PASS' if c['pass'] else 'MISS'}  {c['target']:52} {c['figure']:>22}   target {c['goal']}")
+print()
+json.dump({"env": env, "runs": rows, "checks": checks}, open(out_path, "w"), indent=1)
+print(f"written: {out_path}")

@@ -1,0 +1,227 @@
+#!/usr/bin/env bash
+# Benchmark of SweepBench's load-generating client (issue 8). Not a test: it measures and
+# prints a table (PASS/MISS against the targets) and writes a JSON file.
+#
+#   bash tests/bench/run-client-bench.sh            # full run, ~5-10 min on 2 cores
+#   BENCH_REQUESTS=20000 bash tests/bench/run-client-bench.sh   # shorter
+#
+# Environment: BUILD_DIR (default build-bench), BENCH_REQUESTS (default 100000 per
+# nginx run), BENCH_SECONDS (wrk duration and per-run time cap, default 15 / 120),
+# BENCH_JSON (default $BUILD_DIR/client-bench.json), BENCH_SKIP_BUILD=1.
+# Traffic goes to 127.0.0.1 only: an unprivileged nginx on a free port, and in-process mocks.
+set -euo pipefail
+
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+BUILD=${BUILD_DIR:-$ROOT/build-bench}
+REQUESTS=${BENCH_REQUESTS:-100000}
+WRK_SECONDS=${BENCH_SECONDS:-15}
+CAP_SECONDS=${BENCH_CAP_SECONDS:-120}
+OUT_JSON=${BENCH_JSON:-$BUILD/client-bench.json}
+
+log() { printf '[bench] %s\n' "$*" >&2; }
+
+# ---- tools: nginx and wrk (Debian packages)
+need=()
+command -v nginx >/dev/null 2>&1 || [ -x /usr/sbin/nginx ] || need+=(nginx)
+command -v wrk >/dev/null 2>&1 || need+=(wrk)
+if [ ${#need[@]} -gt 0 ]; then
+  if [ "$(id -u)" -ne 0 ]; then
+    log "missing ${need[*]}: run as root or: sudo apt-get install -y ${need[*]}"; exit 2
+  fi
+  log "installing ${need[*]}"
+  apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${need[@]}" >/dev/null
+  # The package may start a system nginx on port 80: we do not use it.
+fi
+NGINX=$(command -v nginx || echo /usr/sbin/nginx)
+
+# ---- build (own build dir, nice, 2 jobs)
+if [ "${BENCH_SKIP_BUILD:-0}" != 1 ]; then
+  [ -f "$BUILD/build.ninja" ] || nice cmake -S "$ROOT" -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=Release \
+      -DCMAKE_CXX_COMPILER_LAUNCHER=ccache >/dev/null
+  nice ninja -C "$BUILD" -j2 sweepbench sweepbench-clientbench sweepbench-uistall >&2
+fi
+SB=$BUILD/app/sweepbench
+CB=$BUILD/tests/bench/sweepbench-clientbench
+UI=$BUILD/tests/bench/sweepbench-uistall
+
+# ---- nginx with canned answers
+WORK=$(mktemp -d /tmp/sweepbench-bench.XXXXXX)
+chmod 755 "$WORK"
+NGINX_PID=
+cleanup() {
+  if [ -n "$NGINX_PID" ] && kill -0 "$NGINX_PID" 2>/dev/null; then
+    kill -QUIT "$NGINX_PID" 2>/dev/null || true
+    for _ in $(seq 50); do kill -0 "$NGINX_PID" 2>/dev/null || break; sleep 0.1; done
+    kill -KILL "$NGINX_PID" 2>/dev/null || true
+  fi
+  rm -rf "$WORK"
+}
+trap cleanup EXIT
+
+python3 - "$WORK" <<'EOF'
+import json, os, sys
+work = sys.argv[1]
+for sub in ("www/sse/v1/chat", "www/json/v1/chat", "tmp", "logs"):
+    os.makedirs(os.path.join(work, sub), exist_ok=True)
+base = {"id": "cmpl-1", "object": "chat.completion.chunk", "model": "bench"}
+events = []
+for i in range(64):
+    c = dict(base, choices=[{"index": 0, "delta": {"content": "tok%02d " % i}}])
+    events.append(json.dumps(c, separators=(",", ":")))
+events.append(json.dumps(dict(base, choices=[], usage={"prompt_tokens": 16, "completion_tokens": 64, "total_tokens": 80}),
+                         separators=(",", ":")))
+events.append("[DONE]")
+sse = "".join("data: %s\n\n" % e for e in events)
+open(os.path.join(work, "www/sse/v1/chat/completions"), "w").write(sse)
+answer = {"id": "chatcmpl-bench", "object": "chat.completion", "created": 1700000000, "model": "bench",
+          "choices": [{"index": 0, "message": {"role": "assistant", "content": " ".join("tok%02d" % i for i in range(64))},
+                       "finish_reason": "length"}],
+          "usage": {"prompt_tokens": 16, "completion_tokens": 64, "total_tokens": 80}}
+open(os.path.join(work, "www/json/v1/chat/completions"), "w").write(json.dumps(answer, separators=(",", ":")))
+print(len(sse), file=open(os.path.join(work, "sse-bytes"), "w"))
+EOF
+PORT=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
+cat >"$WORK/nginx.conf" <<EOF
+daemon off;
+worker_processes 1;
+pid $WORK/logs/nginx.pid;
+error_log $WORK/logs/error.log warn;
+events { worker_connections 8192; }
+http {
+  access_log off;
+  sendfile on;
+  tcp_nodelay on;
+  keepalive_requests 100000000;
+  keepalive_timeout 300s;
+  client_body_temp_path $WORK/tmp/body;
+  proxy_temp_path $WORK/tmp/proxy;
+  fastcgi_temp_path $WORK/tmp/fastcgi;
+  uwsgi_temp_path $WORK/tmp/uwsgi;
+  scgi_temp_path $WORK/tmp/scgi;
+  server {
+    listen 127.0.0.1:$PORT backlog=4096;
+    root $WORK/www;
+    # Static files answer POST through the 405 error page (an internal GET of the same file).
+    location /sse/ { default_type text/event-stream; error_page 405 =200 \$uri; }
+    location /json/ { default_type application/json; error_page 405 =200 \$uri; }
+  }
+}
+EOF
+chmod -R a+rX "$WORK"
+chmod a+rwx "$WORK/tmp" "$WORK/logs"
+if [ "$(id -u)" -eq 0 ]; then
+  setpriv --reuid=nobody --regid=nogroup --clear-groups -- "$NGINX" -p "$WORK" -e "$WORK/logs/error.log" -c "$WORK/nginx.conf" &
+else
+  "$NGINX" -p "$WORK" -e "$WORK/logs/error.log" -c "$WORK/nginx.conf" &
+fi
+NGINX_PID=$!
+for _ in $(seq 100); do
+  kill -0 "$NGINX_PID" 2>/dev/null || { log "nginx did not start:"; cat "$WORK/logs/error.log" >&2; exit 2; }
+  python3 -c "import socket; socket.create_connection(('127.0.0.1',$PORT),0.2)" 2>/dev/null && break
+  sleep 0.1
+done
+SSE_URL=http://127.0.0.1:$PORT/sse/v1/chat/completions
+JSON_URL=http://127.0.0.1:$PORT/json/v1/chat/completions
+python3 - "$SSE_URL" "$JSON_URL" <<'EOF'
+import sys, urllib.request
+for url, ctype in ((sys.argv[1], "text/event-stream"), (sys.argv[2], "application/json")):
+    req = urllib.request.Request(url, data=b'{"stream":true}', headers={"Content-Type": "application/json"}, method="POST")
+    with urllib.request.urlopen(req, timeout=5) as r:
+        body = r.read()
+        assert r.status == 200 and r.headers.get_content_type() == ctype and len(body) > 300, (url, r.status, r.headers)
+EOF
+log "nginx $($NGINX -v 2>&1 | sed 's/.*\///') on 127.0.0.1:$PORT (pid $NGINX_PID), SSE answer $(cat "$WORK/sse-bytes") bytes"
+
+RESULTS=$WORK/results.jsonl
+: >"$RESULTS"
+record() { printf '%s\n' "$1" >>"$RESULTS"; }
+record "{\"bench\":\"env\",\"loadavg\":\"$(cut -d' ' -f1-3 /proc/loadavg)\",\"nproc\":$(nproc),\"requests\":$REQUESTS,\"sse_bytes\":$(cat "$WORK/sse-bytes")}"
+
+# ---- ours: sweepbench run, C=64, $REQUESTS requests against nginx
+run_ours() { # name base-url streaming
+  local name=$1 url=$2 streaming=$3 dir=$WORK/run-$1
+  cat >"$WORK/$name.yaml" <<EOF
+name: client-bench-$name
+servers:
+  - name: nginx-$name
+    url: $url
+    model: bench
+workload: {streaming: $streaming, input_tokens: 16, output_tokens: 64, requests_per_cell: $REQUESTS, warmup_requests: 2000, request_timeout_s: 30}
+sweep: {concurrency: [64]}
+EOF
+  log "sweepbench run $name: C=64, $REQUESTS requests"
+  local t0 t1
+  t0=$(date +%s.%N)
+  timeout "$CAP_SECONDS" "$SB" run "$WORK/$name.yaml" --out "$dir" >"$WORK/$name.log" 2>&1 || log "sweepbench run $name exited $? (see below)"
+  t1=$(date +%s.%N)
+  python3 - "$dir/results.json" "$name" "$t0" "$t1" >>"$RESULTS" <<'EOF'
+import json, sys
+path, name, t0, t1 = sys.argv[1], sys.argv[2], float(sys.argv[3]), float(sys.argv[4])
+try:
+    cell = json.load(open(path))["cells"][0]
+except Exception as e:
+    print(json.dumps({"bench": "ours", "name": name, "error": str(e)})); sys.exit()
+m = cell["metrics"]
+print(json.dumps({"bench": "ours", "name": name, "status": cell["status"], "completed": cell["requests"]["completed"],
+                  "failed": cell["requests"]["failed"], "rps": m["request_throughput"]["avg"],
+                  "output_tokens_per_s": m["output_token_throughput"]["avg"], "token_source": cell.get("token_source"),
+                  "max_in_flight": cell["max_in_flight"], "mean_in_flight": cell["mean_in_flight"],
+                  "client_cpu_max": cell["client_cpu_max"], "duration_s": cell["duration_s"],
+                  "process_wall_s": t1 - t0, "warnings": cell.get("warnings", [])}))
+EOF
+}
+
+run_wrk() { # name url accept
+  local name=$1 url=$2 accept=$3
+  cat >"$WORK/post-$name.lua" <<EOF
+wrk.method = "POST"
+wrk.headers["Content-Type"] = "application/json"
+wrk.headers["Accept"] = "$accept"
+wrk.body = '{"model":"bench","max_tokens":64,"messages":[{"role":"user","content":"wrk time year people way day man thing woman life child world school state family student"}],"stream":true}'
+EOF
+  log "wrk $name: -t2 -c64 -d${WRK_SECONDS}s"
+  timeout $((WRK_SECONDS + 30)) wrk -t2 -c64 -d"${WRK_SECONDS}s" -s "$WORK/post-$name.lua" "$url" >"$WORK/wrk-$name.txt" 2>&1 || true
+  python3 - "$WORK/wrk-$name.txt" "$name" >>"$RESULTS" <<'EOF'
+import json, re, sys
+text = open(sys.argv[1]).read()
+rps = re.search(r"Requests/sec:\s*([\d.]+)", text)
+total = re.search(r"(\d+) requests in ([\d.]+)s", text)
+non2xx = re.search(r"Non-2xx or 3xx responses:\s*(\d+)", text)
+errs = re.search(r"Socket errors:(.*)", text)
+print(json.dumps({"bench": "wrk", "name": sys.argv[2], "rps": float(rps.group(1)) if rps else 0,
+                  "requests": int(total.group(1)) if total else 0, "non_2xx": int(non2xx.group(1)) if non2xx else 0,
+                  "socket_errors": errs.group(1).strip() if errs else ""}))
+EOF
+}
+
+run_cb() { # args... (one JSON line per run on stdout)
+  log "clientbench $*"
+  timeout $((CAP_SECONDS + 120)) "$CB" "$@" --max-seconds "$CAP_SECONDS" 2>>"$WORK/clientbench.log" >>"$RESULTS" \
+    || log "clientbench $1 exited $?"
+}
+
+run_ours sse "http://127.0.0.1:$PORT/sse" true
+run_wrk sse "$SSE_URL" text/event-stream
+run_ours json "http://127.0.0.1:$PORT/json" false
+run_wrk json "$JSON_URL" application/json
+
+# Lean client vs QNAM pool, same harness, same endpoints, C=64.
+run_cb lean --url "http://127.0.0.1:$PORT/sse" -c 64 --requests "$REQUESTS" --stream
+run_cb qnam --url "http://127.0.0.1:$PORT/sse" -c 64 --requests "$REQUESTS" --stream
+run_cb lean --url "http://127.0.0.1:$PORT/json" -c 64 --requests "$REQUESTS"
+run_cb qnam --url "http://127.0.0.1:$PORT/json" -c 64 --requests "$REQUESTS"
+
+# Memory: RSS growth per finished record (streaming, records written as in the product).
+run_cb memory --url "http://127.0.0.1:$PORT/sse" -c 64 --requests 100000 --stream
+
+# Exact concurrency and client-added TTFT against the in-process mock.
+run_cb concurrency --levels 64,256,1024
+run_cb ttft --levels 1,64,256
+
+# UI stall: the real main window running a C=1024 sweep, offscreen.
+log "uistall: C=1024"
+QT_QPA_PLATFORM=offscreen timeout $((CAP_SECONDS + 60)) "$UI" -c 1024 --requests 8192 --max-seconds "$CAP_SECONDS" \
+  2>>"$WORK/uistall.log" >>"$RESULTS" || log "uistall exited $?"
+
+python3 "$ROOT/tests/bench/report.py" "$RESULTS" "$OUT_JSON"
