@@ -12,7 +12,8 @@ volatile std::sig_atomic_t g_count = 0;
 
 void onSignal(int sig)
 {
-    if (++g_count > 1)
+    g_count = g_count + 1;
+    if (g_count > 1)
         _exit(130); // the user insists
     const char c = char(sig);
     [[maybe_unused]] const auto n = ::write(g_pipe[1], &c, 1);

@@ -66,6 +66,7 @@ bool CellRunner::run(const CellContext &ctx, CellResult &cell, const CellCallbac
         warm.requests = w.warmupRequests;
         warm.timeoutS = w.requestTimeoutS;
         warm.streaming = w.streaming;
+        warm.cancel = &m_cancel;
         const PhaseOutcome wo = m_load.runPhase(warm); // returns only when every warmup request has ended
         const auto failedWarmups = std::count_if(wo.records.begin(), wo.records.end(), [](const RequestRecord &r) {
             return !r.ok() && r.error != ErrorKind::Cancelled;
@@ -139,6 +140,7 @@ void CellRunner::measure(const CellContext &ctx, CellResult &cell, const CellCal
     cfg.timeoutS = w.requestTimeoutS;
     cfg.streaming = w.streaming;
     cfg.recordsPath = recordsFinal + QStringLiteral(".part");
+    cfg.cancel = &m_cancel;
     const std::int64_t targetCount = cfg.requests;
     const PhaseOutcome out = m_load.runPhase(cfg, [&](const LiveCounters &live) { cb.live(live, targetCount); });
     // The records file is complete: publish it under its final name in one step.

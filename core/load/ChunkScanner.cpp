@@ -1,5 +1,6 @@
 #include "load/ChunkScanner.h"
 #include <cstring>
+#include <string.h> // memmem (GNU)
 
 namespace sb {
 
@@ -26,9 +27,12 @@ std::size_t findJsonKeyValue(std::string_view text, std::string_view key, std::s
 {
     const std::size_t klen = key.size();
     while (from < text.size()) {
-        const std::size_t q = text.find(key, from);
-        if (q == std::string_view::npos)
+        // memmem (glibc: shift table) instead of string_view::find, which calls memchr + memcmp
+        // for every occurrence of the key's first letter: 40% of the client's CPU per SSE event.
+        const void *hit = ::memmem(text.data() + from, text.size() - from, key.data(), klen);
+        if (!hit)
             return std::string_view::npos;
+        const std::size_t q = std::size_t(static_cast<const char *>(hit) - text.data());
         from = q + 1;
         // key must be quoted: `"key"` with the opening quote unescaped
         if (q == 0 || text[q - 1] != '"' || q + klen >= text.size() || text[q + klen] != '"')

@@ -6,6 +6,7 @@
 #include <QNetworkProxy>
 #include <QSslSocket>
 #include <QTcpSocket>
+#include <charconv>
 
 namespace sb {
 
@@ -334,10 +335,12 @@ void HttpConnection::appendJsonl()
     out += ",\"output_tokens\":" + QByteArray::number(m_rec.outputTokens);
     out += m_rec.usageTokens ? ",\"token_source\":\"usage\"" : ",\"token_source\":\"counted\"";
     out += ",\"inter_chunk_us\":[";
+    char num[16];
     for (std::size_t i = 0; i < m_gapsUs.size(); ++i) {
         if (i)
             out += ',';
-        out += QByteArray::number(m_gapsUs[i]);
+        const auto r = std::to_chars(num, num + sizeof num, m_gapsUs[i]); // no temporary QByteArray per gap
+        out.append(num, qsizetype(r.ptr - num));
     }
     out += "]}\n";
 }

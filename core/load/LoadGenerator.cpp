@@ -63,6 +63,8 @@ PhaseOutcome LoadGenerator::runPhase(const PhaseConfig &config, const std::funct
                                   Qt::QueuedConnection);
     }
     while (!state->waitAllDone(100)) {
+        if (config.cancel && config.cancel->load() && !state->cancelled)
+            cancel();
         if (onTick) {
             LiveCounters live;
             live.finished = state->finished.load();

@@ -29,6 +29,7 @@ struct PhaseConfig {
     double timeoutS = 600;
     bool streaming = true;
     QString recordsPath;         // JSONL destination; empty = keep no per-request lines
+    const std::atomic<bool> *cancel = nullptr; // the caller's cancel flag, polled while waiting
 };
 
 struct WorkerData {

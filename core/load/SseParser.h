@@ -4,6 +4,7 @@
 // keep-alive lines, multi-line `data:` fields (joined with '\n'), and other fields (ignored).
 // One event is dispatched per blank line; an event without data is dropped.
 #include <cstddef>
+#include <cstring>
 #include <string>
 #include <string_view>
 
@@ -23,9 +24,12 @@ public:
             m_skipLf = false;
         }
         while (i < n) {
-            std::size_t end = i;
-            while (end < n && p[end] != '\n' && p[end] != '\r')
-                ++end;
+            // Line end: the first LF or CR. memchr is vectorised; a byte loop here was a third
+            // of the client's CPU per streamed request (callgrind, issue 8).
+            const char *lf = static_cast<const char *>(std::memchr(p + i, '\n', n - i));
+            const std::size_t lfAt = lf ? std::size_t(lf - p) : n;
+            const char *cr = static_cast<const char *>(std::memchr(p + i, '\r', lfAt - i));
+            std::size_t end = cr ? std::size_t(cr - p) : lfAt;
             if (end == n) { // incomplete line: keep it for the next read
                 m_line.append(p + i, n - i);
                 return;

@@ -2,10 +2,12 @@
 // retries, placement, failure policy, JSON bodies, trace links and the preflight.
 #include "EngineFixture.h"
 #include "TestSupport.h"
+#include "hooks/ControlClient.h"
 #include "hooks/HookPreflight.h"
 #include "hooks/HookPresets.h"
 #include <QDir>
 #include <QFileInfo>
+#include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QTcpSocket>
