@@ -1,0 +1,94 @@
+// The sweepbench executable's headless commands, run as a user runs them.
+#include "TestSupport.h"
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QTest>
+
+class TestCli : public QObject
+{
+    Q_OBJECT
+    QString m_binary;
+
+    struct Run {
+        int code;
+        QString out, err;
+    };
+    Run run(const QStringList &args)
+    {
+        QProcess p;
+        p.start(m_binary, args);
+        p.waitForFinished(120000);
+        return {p.exitCode(), QString::fromUtf8(p.readAllStandardOutput()), QString::fromUtf8(p.readAllStandardError())};
+    }
+    QString write(const QTemporaryDir &dir, const QString &name, const QByteArray &text)
+    {
+        QFile f(dir.filePath(name));
+        f.open(QIODevice::WriteOnly);
+        f.write(text);
+        return f.fileName();
+    }
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        m_binary = qEnvironmentVariable("SWEEPBENCH_BINARY");
+        if (m_binary.isEmpty())
+            QSKIP("SWEEPBENCH_BINARY not set (run through ctest)");
+    }
+    void init() { sbtest::failOnQtWarnings(); }
+
+    void misspelledHookKeyIsNamed()
+    {
+        QTemporaryDir dir;
+        const QString spec = write(dir, "s.yaml", "servers:\n  - name: a\n    url: http://127.0.0.1:9\n    model: m\n"
+                                                  "    reset_kv_cach: true\nsweep:\n  concurrency: [1]\n");
+        const Run r = run({"validate", spec});
+        QCOMPARE(r.code, 2);
+        QVERIFY2(r.err.contains(spec + ":5:5:"), qPrintable(r.err));
+        QVERIFY(r.err.contains("reset_kv_cach"));
+        QVERIFY(r.err.contains("did you mean 'reset_kv_cache'"));
+        QCOMPARE(run({"run", spec, "--out", dir.filePath("o")}).code, 2); // run refuses it too
+    }
+
+    void malformedYamlNamesFileAndLine()
+    {
+        QTemporaryDir dir;
+        const QString spec = write(dir, "bad.yaml", "name: x\nservers: [\n  {name: a\n");
+        const Run r = run({"validate", spec});
+        QCOMPARE(r.code, 2);
+        QVERIFY2(r.err.contains(spec + ":"), qPrintable(r.err));
+        QVERIFY(r.err.contains("YAML syntax error"));
+    }
+
+    void validSpecValidates()
+    {
+        const Run r = run({"validate", sbtest::sourcePath("resources/example-sweep.yaml")});
+        QCOMPARE(r.code, 0);
+        QVERIFY(r.out.contains("ok"));
+    }
+
+    void usageErrorsExitTwo()
+    {
+        QCOMPARE(run({"run"}).code, 2);
+        QCOMPARE(run({"run", "x.yaml", "--bogus"}).code, 2);
+        QCOMPARE(run({"hooks", "nope"}).code, 2);
+        QCOMPARE(run({"help", "nope"}).code, 2);
+    }
+
+    void helpDocumentsEveryCommand()
+    {
+        const Run main = run({"--help"});
+        QCOMPARE(main.code, 0);
+        for (const char *c : {"run", "demo", "validate", "hooks", "summary", "export", "mock-server", "help"}) {
+            QVERIFY2(main.out.contains(QLatin1String(c)), c);
+            const Run one = run({"help", QLatin1String(c)});
+            QCOMPARE(one.code, 0);
+            QVERIFY2(one.out.size() > 60, c);
+        }
+        QVERIFY(run({"help", "run"}).out.contains("--resume"));
+        QVERIFY(run({"--version"}).out.startsWith("sweepbench "));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestCli)
+#include "tst_cli.moc"
