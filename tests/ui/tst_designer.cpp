@@ -66,6 +66,7 @@ SweepSpec everySetting()
     w.inputTokens = 512;
     w.outputTokens = 64;
     w.ignoreEos = false;
+    w.requestsPerCell = 0; // duration mode: the two exclude each other
     w.durationS = 30;
     w.warmupRequests = 8;
     w.requestTimeoutS = 120;

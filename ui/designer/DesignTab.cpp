@@ -34,6 +34,8 @@ DesignTab::DesignTab(QWidget *parent)
     formScroll->setWidget(m_form);
     formScroll->setWidgetResizable(true);
     formScroll->setFrameShape(QFrame::NoFrame);
+    formScroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    m_form->setMinimumWidth(0);
 
     auto *splitter = new QSplitter(Qt::Horizontal);
     splitter->addWidget(buildServersPane());
@@ -42,7 +44,7 @@ DesignTab::DesignTab(QWidget *parent)
     splitter->setStretchFactor(0, 5);
     splitter->setStretchFactor(1, 3);
     splitter->setStretchFactor(2, 3);
-    splitter->setSizes({620, 400, 380});
+    splitter->setSizes({560, 400, 440});
     splitter->setChildrenCollapsible(false);
 
     auto *layout = new QVBoxLayout(this);
@@ -112,8 +114,9 @@ QWidget *DesignTab::buildServersPane()
     m_serverView->setEditTriggers(QAbstractItemView::DoubleClicked | QAbstractItemView::EditKeyPressed | QAbstractItemView::AnyKeyPressed);
     m_serverView->verticalHeader()->hide();
     m_serverView->horizontalHeader()->setStretchLastSection(true);
-    m_serverView->setColumnWidth(ServerTableModel::Target, 190);
-    m_serverView->setColumnWidth(ServerTableModel::Model, 120);
+    const int widths[] = {100, 150, 130, 80, 70, 80};
+    for (int c = 0; c < int(std::size(widths)); ++c)
+        m_serverView->setColumnWidth(c, widths[c]);
     layout->addWidget(m_serverView, 3);
 
     auto *checkBar = new QHBoxLayout;
@@ -231,6 +234,8 @@ void DesignTab::showDiagnostics()
     QList<SpecDiagnostic> rest;
     for (const SpecDiagnostic &d : std::as_const(m_diagnostics)) {
         const auto m = serverKey.match(d.keyPath);
+        if (m.hasMatch() && !d.isError())
+            continue; // server warnings show in the detail panel (amber), not as a red cell
         if (!m.hasMatch()) {
             rest << d;
             continue;

@@ -85,14 +85,16 @@ QWidget *WorkloadForm::buildWorkload()
 {
     auto *group = new QGroupBox(tr("Workload"));
     auto *form = new QFormLayout(group);
-    m_streaming = new QCheckBox(tr("Stream responses (needed for TTFT and ITL)"));
+    m_streaming = new QCheckBox(tr("Stream responses"));
     m_streaming->setObjectName(QStringLiteral("streaming"));
+    m_streaming->setToolTip(tr("Needed for TTFT and ITL"));
     m_inputTokens = intBox("inputTokens");
     m_inputTokens->setSuffix(tr(" tokens"));
     m_outputTokens = intBox("outputTokens");
     m_outputTokens->setSuffix(tr(" tokens"));
-    m_ignoreEos = new QCheckBox(tr("Ignore EOS (fixed output lengths)"));
+    m_ignoreEos = new QCheckBox(tr("Ignore EOS"));
     m_ignoreEos->setObjectName(QStringLiteral("ignoreEos"));
+    m_ignoreEos->setToolTip(tr("Keep generating to max_tokens so output lengths are fixed"));
     m_lengthMode = new QComboBox;
     m_lengthMode->setObjectName(QStringLiteral("lengthMode"));
     m_lengthMode->addItems({tr("Requests per cell"), tr("Duration per cell")});

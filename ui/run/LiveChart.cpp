@@ -63,7 +63,11 @@ void LiveChart::flush()
     const double lastX = m_tokens.isEmpty() ? 10 : m_tokens.last().x();
     m_x->setRange(0, std::max(10.0, lastX));
     m_yTokens->setRange(0, std::max(10.0, m_maxTokens * 1.1));
-    m_yInFlight->setRange(0, std::max(1.0, m_maxInFlight * 1.1));
+    m_yInFlight->setRange(0, std::max(4.0, m_maxInFlight * 1.1));
+    // Round tick values ("0, 250, 500") instead of "0, 0, 1, 1" on small ranges.
+    m_x->applyNiceNumbers();
+    m_yTokens->applyNiceNumbers();
+    m_yInFlight->applyNiceNumbers();
 }
 
 void LiveChart::clear()

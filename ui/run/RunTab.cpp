@@ -76,6 +76,7 @@ RunTab::RunTab(QWidget *parent)
     m_sweepBar->setObjectName(QStringLiteral("sweepProgress"));
     m_sweepBar->setRange(0, 1000);
     m_sweepBar->setTextVisible(false);
+    m_sweepBar->setMinimumWidth(320);
     m_cellBar = new QProgressBar;
     m_cellBar->setObjectName(QStringLiteral("cellProgress"));
     m_cellBar->setRange(0, 1000);
@@ -126,6 +127,7 @@ RunTab::RunTab(QWidget *parent)
     upper->addWidget(m_chart);
     upper->setStretchFactor(0, 2);
     upper->setStretchFactor(1, 3);
+    upper->setSizes({560, 840});
     auto *lower = new QSplitter(Qt::Horizontal);
     lower->addWidget(hookBox);
     lower->addWidget(logBox);
