@@ -57,6 +57,16 @@ QList<Curve> curvesOf(const QList<ChartSeriesInput> &sets)
     return curves;
 }
 
+// Long legend entries ("baseline: server-a") get truncated at the bottom: move to the right.
+void placeLegend(QChart *chart, const QList<Curve> &curves)
+{
+    int longest = 0;
+    for (const Curve &c : curves)
+        longest = std::max(longest, int(c.legend.size()));
+    chart->legend()->setAlignment(curves.size() > 4 || longest > 14 ? Qt::AlignRight : Qt::AlignBottom);
+    chart->legend()->setShowToolTips(true);
+}
+
 QChart *newChart(const QString &title)
 {
     auto *chart = new QChart;
@@ -126,7 +136,7 @@ void fitLinear(QValueAxis *axis, double lo, double hi)
     }
     axis->setRange(std::min(0.0, lo), hi * 1.08);
     axis->applyNiceNumbers();
-    axis->setLabelFormat(QStringLiteral("%.4g"));
+    axis->setLabelFormat(QStringLiteral("%.6g")); // "15000", not "1.5e+04"
 }
 
 QString pointToolTipText(const ChartSeriesInput &set, const CellResult &cell)
@@ -211,7 +221,9 @@ QChart *makeThroughputVsLatencyChart(const QList<ChartSeriesInput> &sets, Latenc
     auto *labels = new PointLabelLayer(chart);
 
     double xMax = 0, yMax = 0;
-    for (const Curve &c : curvesOf(sets)) {
+    const QList<Curve> curves = curvesOf(sets);
+    placeLegend(chart, curves);
+    for (const Curve &c : curves) {
         CurvePoints p;
         for (const CellResult *cell : c.cells) {
             const double lx = cellMetric(*cell, lc.metric, lc.stat);
@@ -249,7 +261,9 @@ QChart *makeMetricVsConcurrencyChart(const QList<ChartSeriesInput> &sets, const 
     chart->addAxis(y, Qt::AlignLeft);
 
     double cMin = std::numeric_limits<double>::max(), cMax = 0, yMin = 0, yMax = 0;
-    for (const Curve &c : curvesOf(sets)) {
+    const QList<Curve> curves = curvesOf(sets);
+    placeLegend(chart, curves);
+    for (const Curve &c : curves) {
         CurvePoints p;
         for (const CellResult *cell : c.cells) {
             const double v = cellMetric(*cell, metric, stat);

@@ -67,8 +67,8 @@ QChart *makeDistributionChart(const QList<double> &samples, const QString &label
     auto *x = new QValueAxis;
     auto *y = new QValueAxis;
     x->setTitleText(unit.isEmpty() ? label : QStringLiteral("%1 (%2)").arg(label, unit));
-    x->setLabelFormat(QStringLiteral("%.4g"));
-    y->setLabelFormat(QStringLiteral("%.4g"));
+    x->setLabelFormat(QStringLiteral("%.6g"));
+    y->setLabelFormat(QStringLiteral("%.6g"));
     chart->addAxis(x, Qt::AlignBottom);
     chart->addAxis(y, Qt::AlignLeft);
     if (sorted.isEmpty()) {
@@ -97,7 +97,7 @@ QChart *makeDistributionChart(const QList<double> &samples, const QString &label
         upper->replace(outline);
         auto *area = new QAreaSeries(upper);
         upper->setParent(area);
-        area->setName(QStringLiteral("requests per bin (%1 %2)").arg(formatNumber(width), unit));
+        area->setName(QStringLiteral("bins of %1").arg(formatWithUnit(width, unit)));
         area->setColor(QColor(kFill.red(), kFill.green(), kFill.blue(), 150));
         area->setBorderColor(kFill.darker(130));
         chart->addSeries(area);
@@ -135,6 +135,8 @@ QChart *makeDistributionChart(const QList<double> &samples, const QString &label
     addMarker(chart, x, y, p99, top, QStringLiteral("p99 %1%2").arg(formatNumber(p99), u), QColor(0xcf, 0x22, 0x2e));
     x->setRange(lo - (hi - lo) * 0.02, hi + (hi - lo) * 0.02);
     x->applyNiceNumbers();
+    if (lo >= 0 && x->min() < 0)
+        x->setMin(0); // latencies are never negative; nice numbers must not invent an axis below 0
     return chart;
 }
 

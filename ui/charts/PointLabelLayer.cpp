@@ -3,6 +3,7 @@
 #include <QChart>
 #include <QLogValueAxis>
 #include <QValueAxis>
+#include <QFontMetricsF>
 #include <QPainter>
 #include <QXYSeries>
 
@@ -14,6 +15,14 @@ PointLabelLayer::PointLabelLayer(QChart *chart)
 {
     setZValue(100); // above series and grid, below tooltips (which are widgets)
     connect(chart, &QChart::plotAreaChanged, this, [this] { update(); });
+}
+
+PointLabelLayer *PointLabelLayer::of(const QChart *chart)
+{
+    for (QGraphicsItem *item : chart->childItems())
+        if (auto *layer = dynamic_cast<PointLabelLayer *>(item))
+            return layer;
+    return nullptr;
 }
 
 void PointLabelLayer::addSeries(QXYSeries *series, const QStringList &labels)
@@ -50,6 +59,10 @@ void PointLabelLayer::paint(QPainter *painter, const QStyleOptionGraphicsItem *,
     QFont font = m_chart->font();
     font.setPointSizeF(font.pointSizeF() * 0.8);
     painter->setFont(font);
+    const QFontMetricsF fm(font);
+    // Low-concurrency points bunch up near the origin: skip a label that would overlap one
+    // already drawn rather than print an unreadable smear (the tooltip still has it).
+    QList<QRectF> drawn;
     for (const Entry &e : m_entries) {
         if (!e.series || !e.series->isVisible())
             continue;
@@ -60,7 +73,15 @@ void PointLabelLayer::paint(QPainter *painter, const QStyleOptionGraphicsItem *,
             if (!plot.adjusted(-1, -1, 1, 1).contains(pos))
                 continue; // zoomed out of view
             // Above-right of the marker, clear of a 12 px marker.
-            painter->drawText(pos + QPointF(6, -6), e.labels.at(i));
+            const QPointF at = pos + QPointF(6, -6);
+            const QRectF box = fm.boundingRect(e.labels.at(i)).translated(at).adjusted(-1, -1, 1, 1);
+            bool overlaps = false;
+            for (const QRectF &r : drawn)
+                overlaps = overlaps || r.intersects(box);
+            if (overlaps)
+                continue;
+            drawn.append(box);
+            painter->drawText(at, e.labels.at(i));
         }
     }
 }

@@ -20,6 +20,9 @@ class PointLabelLayer : public QGraphicsObject
 public:
     // Child of `chart`, destroyed with it.
     explicit PointLabelLayer(QChart *chart);
+    // The layer of a chart built by ChartFactory, or nullptr. (A graphics child, not a QObject
+    // child: findChild does not see it.)
+    static PointLabelLayer *of(const QChart *chart);
     // One label per point of `series`.
     void addSeries(QXYSeries *series, const QStringList &labels);
     QStringList labels(const QXYSeries *series) const;

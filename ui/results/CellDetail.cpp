@@ -45,25 +45,28 @@ QString cellDetailHtml(const CellResult &cell, const QString &folder)
     if (cell.hooks.isEmpty()) {
         h += QStringLiteral("<p>none configured</p>");
     } else {
-        h += QStringLiteral("<table cellspacing=0 cellpadding=3 border=1 style='border-collapse:collapse'>"
-                            "<tr><th>hook</th><th>verdict</th><th>HTTP</th><th>attempts</th><th>time</th>"
-                            "<th>request</th><th>at (UTC)</th><th>message</th></tr>");
+        // A list, not a table: the pane is narrow and an 8-column table wraps every word.
         // Concatenated, not chained arg(): paths may hold "%2F"-like text that arg() would eat.
-        auto td = [](const QString &html) { return QStringLiteral("<td>") + html + QStringLiteral("</td>"); };
+        h += QStringLiteral("<ul>");
         for (const HookOutcome &o : cell.hooks) {
             const QString verdict = o.verdict.isEmpty() ? (o.ok ? QStringLiteral("ok") : QStringLiteral("error")) : o.verdict;
-            h += QStringLiteral("<tr>");
-            h += td(esc(o.hook) + (o.placement.isEmpty() ? QString() : QStringLiteral("<br><small>") + esc(o.placement) + QStringLiteral("</small>")));
-            h += QStringLiteral("<td style='color:") + hookRowColor(o) + QStringLiteral("'><b>") + esc(verdict) + QStringLiteral("</b></td>");
-            h += td(o.status > 0 ? QString::number(o.status) : QStringLiteral("—"));
-            h += td(QString::number(o.attempts));
-            h += td(formatWithUnit(o.latencyMs, QStringLiteral("ms")));
-            h += td(esc(o.method) + QLatin1Char(' ') + esc(o.path) + QStringLiteral("<br><small>") + esc(o.origin) + QStringLiteral("</small>"));
-            h += td(esc(o.at.toUTC().toString(Qt::ISODateWithMs)));
-            h += td(esc(o.message));
-            h += QStringLiteral("</tr>");
+            h += QStringLiteral("<li><b>") + esc(o.hook) + QStringLiteral("</b>");
+            if (!o.placement.isEmpty())
+                h += QStringLiteral(" (") + esc(o.placement) + QLatin1Char(')');
+            h += QStringLiteral(": <b style='color:") + hookRowColor(o) + QStringLiteral("'>") + esc(verdict) + QStringLiteral("</b> — ");
+            h += (o.status > 0 ? QStringLiteral("HTTP ") + QString::number(o.status) : QStringLiteral("no response"));
+            h += QStringLiteral(" · ") + QString::number(o.attempts) + (o.attempts == 1 ? QStringLiteral(" attempt") : QStringLiteral(" attempts"));
+            h += QStringLiteral(" · ") + formatWithUnit(o.latencyMs, QStringLiteral("ms"));
+            h += QStringLiteral("<br><small><code>") + esc(o.method) + QLatin1Char(' ') + esc(o.origin) + esc(o.path)
+                 + QStringLiteral("</code>");
+            if (o.at.isValid())
+                h += QStringLiteral(" at ") + esc(o.at.toUTC().toString(Qt::ISODateWithMs));
+            h += QStringLiteral("</small>");
+            if (!o.message.isEmpty())
+                h += QStringLiteral("<br>") + esc(o.message);
+            h += QStringLiteral("</li>");
         }
-        h += QStringLiteral("</table>");
+        h += QStringLiteral("</ul>");
     }
 
     if (!cell.errors.isEmpty()) {

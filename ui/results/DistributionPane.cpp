@@ -52,11 +52,13 @@ void DistributionPane::setRecordsFile(const QString &recordsPath, const QString 
     m_title = title;
     m_samples = {};
     if (recordsPath.isEmpty()) {
+        m_loading = false;
         m_status->setText(tr("No per-request records for this cell."));
         redraw();
         Q_EMIT loaded();
         return;
     }
+    m_loading = true;
     m_status->setText(tr("Reading %1…").arg(recordsPath));
     // One read at a time: a newer selection waits for the running read (finished → onFinished
     // sees a newer generation and starts it).
@@ -68,7 +70,8 @@ void DistributionPane::setRecordsFile(const QString &recordsPath, const QString 
 
 bool DistributionPane::isLoading() const
 {
-    return m_watcher->isRunning() || m_watchedGeneration != m_generation;
+    // Not the watcher's state: its future is finished before onFinished has stored the samples.
+    return m_loading;
 }
 
 void DistributionPane::onFinished()
@@ -82,6 +85,7 @@ void DistributionPane::onFinished()
         m_watcher->setFuture(QtConcurrent::run(readCellRecords, m_path));
         return;
     }
+    m_loading = false;
     m_samples = m_watcher->result();
     if (!m_samples.error.isEmpty())
         m_status->setText(m_samples.error);

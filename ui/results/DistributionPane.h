@@ -43,6 +43,7 @@ private:
     CellRecordSamples m_samples;
     QString m_path, m_title;
     quint64 m_generation = 0, m_watchedGeneration = 0;
+    bool m_loading = false;
 };
 
 } // namespace sb

@@ -35,12 +35,28 @@ ResultsTableView::ResultsTableView(ResultsTableModel *model, QWidget *parent)
     horizontalHeader()->setSectionResizeMode(QHeaderView::Interactive);
     horizontalHeader()->setStretchLastSection(true);
     horizontalHeader()->setHighlightSections(false);
-    for (int c : {ResultsTableModel::ResetColumn, ResultsTableModel::ProfilerStartColumn, ResultsTableModel::ProfilerStopColumn})
-        horizontalHeader()->resizeSection(c, fontMetrics().horizontalAdvance(QStringLiteral("Prof. start")) + 16);
     connect(selectionModel(), &QItemSelectionModel::currentRowChanged, this,
             [this](const QModelIndex &current) { Q_EMIT currentCellChanged(current.isValid() ? current.data(ResultsTableModel::CellIndexRole).toInt() : -1); });
     // A reset (new result set) drops the current index without currentRowChanged.
-    connect(model, &QAbstractItemModel::modelReset, this, [this] { Q_EMIT currentCellChanged(-1); });
+    connect(model, &QAbstractItemModel::modelReset, this, [this] {
+        fitColumns();
+        Q_EMIT currentCellChanged(-1);
+    });
+    // First rows of a live run: size columns to real content once, then leave the user's widths.
+    connect(model, &QAbstractItemModel::rowsInserted, this, [this] {
+        if (m_model->rowCount() <= 1)
+            fitColumns();
+    });
+}
+
+void ResultsTableView::fitColumns()
+{
+    resizeColumnsToContents();
+    // Headers like "Prof. start" are wider than a glyph; numbers never need more than ~12 chars.
+    const int cap = fontMetrics().horizontalAdvance(QLatin1Char('0')) * 14;
+    for (int c = 1; c < model()->columnCount(); ++c)
+        if (columnWidth(c) > cap)
+            setColumnWidth(c, cap);
 }
 
 int ResultsTableView::currentCellIndex() const

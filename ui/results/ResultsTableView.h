@@ -37,6 +37,7 @@ protected:
 
 private:
     QList<int> selectedSourceRows() const;
+    void fitColumns();
     ResultsTableModel *m_model;
     QSortFilterProxyModel *m_proxy;
     QString m_folder;
