@@ -57,7 +57,8 @@ ControlResponse ControlClient::call(const QByteArray &method, const QUrl &url,
     ControlResponse r;
     r.latencyMs = double(clock.nsecsElapsed()) / 1e6;
     r.status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
-    r.body = reply->read(64 * 1024);
+    if (reply->isOpen()) // an aborted reply is closed: nothing to read
+        r.body = reply->read(64 * 1024);
     r.timedOut = timedOut;
     r.cancelled = cancelled;
     if (r.status == 0)
