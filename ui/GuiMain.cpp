@@ -1,5 +1,8 @@
 #include "GuiMain.h"
 #include "mainwindow/MainWindow.h"
+#include "report/ReportExporter.h"
+#include <QFileDialog>
+#include <QMessageBox>
 #include "run/RunTab.h"
 #include "spec/SpecIO.h"
 #include "style/Theme.h"
@@ -71,6 +74,23 @@ void saveScreenshotAndQuit(ui::MainWindow &window, const QString &path)
 
 } // namespace
 
+// File → Export report: ask for the zip, render the bundle (charts need this thread), report.
+static void exportReportInteractively(QWidget &window, const QString &folder)
+{
+    const QString zip = QFileDialog::getSaveFileName(&window, QObject::tr("Export report"), folder + QStringLiteral(".zip"),
+                                                     QObject::tr("Zip archives (*.zip)"));
+    if (zip.isEmpty())
+        return;
+    QString error;
+    QApplication::setOverrideCursor(Qt::WaitCursor);
+    const bool ok = exportReport(folder, zip, &error);
+    QApplication::restoreOverrideCursor();
+    if (ok)
+        QMessageBox::information(&window, QObject::tr("Export report"), QObject::tr("Report written to %1").arg(zip));
+    else
+        QMessageBox::warning(&window, QObject::tr("Export report"), QObject::tr("Export failed: %1").arg(error));
+}
+
 int runGui(int argc, char **argv, const GuiOptions &opts)
 {
     QApplication app(argc, argv);
@@ -86,6 +106,9 @@ int runGui(int argc, char **argv, const GuiOptions &opts)
     ui::applyTheme(dark ? ui::ThemeMode::Dark : ui::ThemeMode::Light);
 
     ui::MainWindow window;
+    QObject::connect(&window, &ui::MainWindow::exportReportRequested, &window, [&window](const QString &folder) {
+        exportReportInteractively(window, folder);
+    });
     window.show();
 
     if (opts.demo) {

@@ -68,6 +68,7 @@ MainWindow::MainWindow(QWidget *parent)
             m_recent->add(outDir);
         if (exitCode == 0)
             m_tabs->setCurrentWidget(m_results);
+        updateActions(); // the results folder now exists: Export becomes available
     });
     updateTitle();
     updateActions();

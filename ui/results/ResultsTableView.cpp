@@ -53,7 +53,7 @@ void ResultsTableView::fitColumns()
 {
     resizeColumnsToContents();
     // Headers like "Prof. start" are wider than a glyph; numbers never need more than ~12 chars.
-    const int cap = fontMetrics().horizontalAdvance(QLatin1Char('0')) * 14;
+    const int cap = fontMetrics().horizontalAdvance(QLatin1Char('0')) * 11;
     for (int c = 1; c < model()->columnCount(); ++c)
         if (columnWidth(c) > cap)
             setColumnWidth(c, cap);

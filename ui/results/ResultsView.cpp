@@ -97,8 +97,9 @@ ResultsView::ResultsView(QWidget *parent)
     tableLayout->addWidget(d->table, 1);
     bottom->addWidget(tableBox);
     bottom->addWidget(side);
-    bottom->setStretchFactor(0, 3);
-    bottom->setStretchFactor(1, 2);
+    bottom->setStretchFactor(0, 5); // the table (with hook icons and trace links) gets most of the width
+    bottom->setStretchFactor(1, 1);
+    bottom->setSizes({1120, 280}); // initial split; the stretch factors share any extra width
     auto *vertical = new QSplitter(Qt::Vertical, this);
     vertical->addWidget(d->charts);
     vertical->addWidget(bottom);
