@@ -2,6 +2,7 @@
 #include "mainwindow/MainWindow.h"
 #include "report/ReportExporter.h"
 #include <QFileDialog>
+#include <algorithm>
 #include <QMessageBox>
 #include "run/RunTab.h"
 #include "spec/SpecIO.h"
@@ -59,6 +60,8 @@ bool startDemo(ui::MainWindow &window, const GuiOptions &opts)
 void saveScreenshotAndQuit(ui::MainWindow &window, const QString &path)
 {
     window.tabs()->setCurrentIndex(ui::MainWindow::ResultsIndex);
+    // Wide enough that the per-cell table shows every column, hook icons and trace links included.
+    window.resize(std::max(window.width(), 1680), std::max(window.height(), 940));
     window.repaint();
     QTimer::singleShot(kScreenshotSettleMs, &window, [&window, path] {
         const QPixmap picture = window.grab();

@@ -19,6 +19,7 @@
 #include <QIcon>
 #include <QSignalSpy>
 #include <QTemporaryDir>
+#include <QFileInfo>
 #include <QTest>
 #include <QTextBrowser>
 #include <QXYSeries>
@@ -71,7 +72,9 @@ private Q_SLOTS:
         QCOMPARE(model.index(3, M::ServerColumn).data().toString(), QStringLiteral("server-a"));
         QCOMPARE(model.index(3, M::ConcurrencyColumn).data().toInt(), 64);
         QCOMPARE(model.index(3, 0).data(M::CellIndexRole).toInt(), 3);
-        QCOMPARE(model.index(0, M::TracesColumn).data().toString(), QStringLiteral("2"));
+        const QStringList traces = model.index(0, M::TracesColumn).data(M::TracePathsRole).toStringList();
+        QCOMPARE(traces.size(), 2);
+        QCOMPARE(model.index(0, M::TracesColumn).data().toString(), QFileInfo(traces.first()).fileName() + QStringLiteral(" +1"));
         QVERIFY(model.index(0, M::TracesColumn).data(Qt::ToolTipRole).toString().contains(QStringLiteral("rank-1.json")));
         QCOMPARE(model.index(5, M::TracesColumn).data().toString(), QString());
         QVERIFY(!model.headerData(M::TtftP50Column, Qt::Horizontal, Qt::ToolTipRole).toString().isEmpty());

@@ -3,6 +3,8 @@
 #include <QColor>
 #include <QFileInfo>
 #include <QFont>
+#include <QGuiApplication>
+#include <QPalette>
 #include <cmath>
 
 namespace sb {
@@ -147,7 +149,11 @@ QVariant ResultsTableModel::displayData(const CellResult &cell, int column) cons
     case ResetColumn:
     case ProfilerStartColumn:
     case ProfilerStopColumn: return QVariant(); // the icon says it; text is in ToolTip/CSV roles
-    case TracesColumn: return cell.traces.isEmpty() ? QString() : QString::number(cell.traces.size());
+    case TracesColumn: // the first trace's file name reads as a link; the rest are counted
+        if (cell.traces.isEmpty())
+            return QString();
+        return QFileInfo(cell.traces.first()).fileName()
+               + (cell.traces.size() > 1 ? QStringLiteral(" +%1").arg(cell.traces.size() - 1) : QString());
     case FailedColumn: return cell.failed ? QVariant(cell.failed) : QVariant(QStringLiteral("0"));
     default: return rawData(cell, column);
     }
@@ -192,8 +198,15 @@ QVariant ResultsTableModel::data(const QModelIndex &index, int role) const
             return lines.join(QLatin1Char('\n'));
         }
         return {};
+    case Qt::FontRole:
+        if (col == TracesColumn && !cell.traces.isEmpty()) {
+            QFont f;
+            f.setUnderline(true);
+            return f;
+        }
+        return {};
     case Qt::TextAlignmentRole:
-        if (col == ServerColumn || col == StatusColumn)
+        if (col == ServerColumn || col == StatusColumn || col == TracesColumn)
             return QVariant(Qt::AlignLeft | Qt::AlignVCenter);
         if (hookCol)
             return QVariant(Qt::AlignCenter);
@@ -204,6 +217,8 @@ QVariant ResultsTableModel::data(const QModelIndex &index, int role) const
                 return c;
         if (col == FailedColumn && cell.failed > 0)
             return QColor(0xcf, 0x22, 0x2e);
+        if (col == TracesColumn && !cell.traces.isEmpty())
+            return QGuiApplication::palette().brush(QPalette::Link);
         return {};
     }
     return {};
