@@ -120,6 +120,54 @@ private Q_SLOTS:
         busy.join();
     }
 
+    void sglangBusyIsRetriedUntilIdle()
+    {
+        QString error;
+        MockConfig cfg = mockDefaults(Flavor::Sglang);
+        cfg.stepBaseMs = 10; // the other client's request lasts ~2.5 s
+        auto mock = MockServer::start(cfg, &error);
+        QVERIFY(mock);
+        ServerSpec server = serverFor("sglang", *mock, Flavor::Sglang);
+        server.reset.enabled = true;
+        server.reset.path = QStringLiteral("/flush_cache?timeout=0"); // answer 400 at once while busy
+        std::thread busy = busyClient(mock->port(), 250);
+        QTRY_COMPARE_WITH_TIMEOUT(mock->stats().inFlight, 1, 5000);
+        QTemporaryDir out;
+        const RunResult r = runSweep(smallSpec({server}, {1}, 4), out.path());
+        busy.join();
+        QCOMPARE(r.exitCode, 0);
+        const HookOutcome reset = r.results.cells[0].hooks.value(0);
+        QVERIFY(reset.ok);
+        QVERIFY2(reset.attempts >= 2, qPrintable(QString::number(reset.attempts)));
+        QCOMPARE(reset.status, 200);
+        QVERIFY(mock->stats().resetsRefused >= 1); // the 400s the retries went through
+    }
+
+    void unansweredCallIsATimeout()
+    {
+        QString error;
+        MockConfig cfg = mockDefaults(Flavor::Sglang);
+        cfg.stepBaseMs = 20;
+        auto mock = MockServer::start(cfg, &error);
+        QVERIFY(mock);
+        ServerSpec server = serverFor("sglang", *mock, Flavor::Sglang);
+        server.reset.enabled = true;
+        server.reset.path = QStringLiteral("/flush_cache?timeout=5"); // the server waits 5 s for idle...
+        server.reset.timeoutS = 0.5;                                   // ...we wait 0.5 s
+        server.reset.maxRetryS = 2.0; // room for exactly one retry after a 1 s backoff
+        std::thread busy = busyClient(mock->port(), 200);
+        QTRY_COMPARE_WITH_TIMEOUT(mock->stats().inFlight, 1, 5000);
+        QTemporaryDir out;
+        const RunResult r = runSweep(smallSpec({server}, {1}, 2), out.path());
+        busy.join();
+        const HookOutcome reset = r.results.cells[0].hooks.value(0);
+        QCOMPARE(reset.verdict, QStringLiteral("timeout"));
+        QCOMPARE(reset.status, 0);
+        QVERIFY(!reset.ok);
+        QCOMPARE(reset.attempts, 2); // timeouts are retried within the budget
+        QCOMPARE(r.results.cells[0].status, QStringLiteral("failed"));
+    }
+
     void sglangQueryBodyAndTraces()
     {
         QString error;
