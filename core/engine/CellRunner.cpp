@@ -94,7 +94,7 @@ bool CellRunner::run(const CellContext &ctx, CellResult &cell, const CellCallbac
     }
 
     if (!skipMeasure && !m_cancel)
-        measure(ctx, cell, cb);
+        measure(ctx, target, cell, cb);
 
     if (profiling) { // always closed, also after cancel or a failed measurement
         cb.phase(QStringLiteral("profiler_stop"));
@@ -122,12 +122,11 @@ bool CellRunner::run(const CellContext &ctx, CellResult &cell, const CellCallbac
     return abortSweep;
 }
 
-void CellRunner::measure(const CellContext &ctx, CellResult &cell, const CellCallbacks &cb)
+void CellRunner::measure(const CellContext &ctx, const ServerTarget &target, CellResult &cell, const CellCallbacks &cb)
 {
     const ServerSpec &server = *ctx.server;
     const WorkloadSpec &w = ctx.spec->workload;
     cb.phase(QStringLiteral("measure"));
-    const ServerTarget target = resolveTarget(ctx.baseUrl, server.endpoint);
     const RequestFactory factory(server, target, w, ctx.promptTag);
     QDir().mkpath(m_store.absolute(cell.recordsPath.section(QLatin1Char('/'), 0, -2)));
     const QString recordsFinal = m_store.absolute(cell.recordsPath);

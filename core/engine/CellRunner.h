@@ -6,6 +6,7 @@
 #include "engine/SweepEngine.h"
 #include "hooks/HookRunner.h"
 #include "load/LoadGenerator.h"
+#include "load/RequestFactory.h"
 #include "results/ResultsStore.h"
 #include <functional>
 
@@ -39,7 +40,7 @@ public:
 
 private:
     bool runReset(const CellContext &ctx, CellResult &cell, const CellCallbacks &cb, const QString &placement);
-    void measure(const CellContext &ctx, CellResult &cell, const CellCallbacks &cb);
+    void measure(const CellContext &ctx, const ServerTarget &target, CellResult &cell, const CellCallbacks &cb);
     bool hookFailed(const CellContext &ctx, CellResult &cell, const HookOutcome &o, bool *abortSweep);
 
     LoadGenerator &m_load;

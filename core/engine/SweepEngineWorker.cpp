@@ -143,10 +143,7 @@ int SweepEngineWorker::runSweep()
             ctx.hooks = HookTarget{&server, ctx.baseUrl, cell.origin, resolveApiKey(server)};
             ctx.promptTag = "sb-" + runNonce + "-c" + QByteArray::number(i);
             ctx.traceDir = resolveTraceDir(serverIndex);
-            ctx.startBody = effectiveProfilerStartBody(server);
-            if (ctx.startBody && ctx.startBody->contains(QStringLiteral("output_dir")) && !ctx.traceDir.isEmpty()
-                && QDir::isRelativePath(ctx.startBody->value(QStringLiteral("output_dir")).toString()))
-                ctx.startBody->insert(QStringLiteral("output_dir"), ctx.traceDir);
+            ctx.startBody = resolvedProfilerStartBody(server, m_outDir);
 
             ProgressSnapshot base;
             base.cellIndex = i;

@@ -45,10 +45,7 @@ protected:
                 const QString traceDir = resolvedTraceDir(server, base);
                 if (!traceDir.isEmpty())
                     QDir().mkpath(traceDir);
-                auto body = effectiveProfilerStartBody(server);
-                if (body && !traceDir.isEmpty() && body->contains(QStringLiteral("output_dir")))
-                    body->insert(QStringLiteral("output_dir"), traceDir);
-                const HookOutcome start = runner.profilerStart(target, body);
+                const HookOutcome start = runner.profilerStart(target, resolvedProfilerStartBody(server, base));
                 outcomes.append(start);
                 if (start.ok) // close the window we opened
                     outcomes.append(runner.profilerStop(target));

@@ -60,6 +60,16 @@ QString resolvedTraceDir(const ServerSpec &server, const QString &baseDir)
     return QDir::isRelativePath(dir) ? QDir::cleanPath(baseDir + QLatin1Char('/') + dir) : QDir::cleanPath(dir);
 }
 
+std::optional<QJsonObject> resolvedProfilerStartBody(const ServerSpec &server, const QString &baseDir)
+{
+    std::optional<QJsonObject> body = effectiveProfilerStartBody(server);
+    const QString traceDir = resolvedTraceDir(server, baseDir);
+    if (body && !traceDir.isEmpty() && body->contains(QStringLiteral("output_dir"))
+        && QDir::isRelativePath(body->value(QStringLiteral("output_dir")).toString()))
+        body->insert(QStringLiteral("output_dir"), traceDir);
+    return body;
+}
+
 QString routeMissingHint(Flavor flavor, const QString &hook)
 {
     const bool reset = hook == QLatin1String("reset_kv_cache");

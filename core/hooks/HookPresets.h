@@ -17,6 +17,10 @@ std::optional<QJsonObject> effectiveProfilerStartBody(const ServerSpec &server);
 // `baseDir` (the results folder), so demo specs stay portable. Empty when unknown.
 QString resolvedTraceDir(const ServerSpec &server, const QString &baseDir);
 
+// The start body actually sent: effectiveProfilerStartBody with a relative output_dir made
+// absolute the same way as resolvedTraceDir (so the server writes where we list).
+std::optional<QJsonObject> resolvedProfilerStartBody(const ServerSpec &server, const QString &baseDir);
+
 // Hint for a 404 on a hook route ("route_missing"), per flavor. `hook` is
 // "reset_kv_cache", "profiler_start" or "profiler_stop".
 QString routeMissingHint(Flavor flavor, const QString &hook);
