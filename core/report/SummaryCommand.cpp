@@ -77,7 +77,7 @@ int runSummaryCommand(const QStringList &args)
         (help ? out : err) << "usage: sweepbench summary PATH\n"
                               "  PATH: a SweepBench results folder or exported .zip, an AIPerf artifact folder,\n"
                               "        or vLLM `bench serve --save-result` JSON (a file or a folder of them)\n";
-        return help ? 0 : 1;
+        return help ? 0 : 2; // usage error, like every other subcommand
     }
     QString error;
     const auto loaded = loadResults(args.first(), &error);

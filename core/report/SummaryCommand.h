@@ -11,7 +11,7 @@ namespace sb {
 // Also printed by `sweepbench run` and `demo` at the end.
 QString formatSummaryTable(const SweepResults &results);
 
-// args = the arguments after "summary". Exit codes: 0 ok, 1 usage error, 2 unreadable input.
+// args = the arguments after "summary". Exit codes: 0 ok, 2 usage error or unreadable input.
 int runSummaryCommand(const QStringList &args);
 
 } // namespace sb

@@ -243,7 +243,7 @@ private Q_SLOTS:
         QCOMPARE(runSummaryCommand({zip}), 0);
         QCOMPARE(runSummaryCommand({sbtest::sourcePath(QStringLiteral("tests/fixtures/aiperf/sweep"))}), 0);
         QCOMPARE(runSummaryCommand({m_dir.filePath(QStringLiteral("missing"))}), 2);
-        QCOMPARE(runSummaryCommand({}), 1);
+        QCOMPARE(runSummaryCommand({}), 2);
     }
 
     void importedResultsExportToo()

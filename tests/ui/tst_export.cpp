@@ -107,8 +107,8 @@ private Q_SLOTS:
         for (auto it = files.cbegin(); it != files.cend(); ++it)
             QVERIFY2(!it.value().contains(sbtest::kApiKey.toUtf8()), qPrintable(it.key()));
 
-        QCOMPARE(runExportCommand({}), 1);
-        QCOMPARE(runExportCommand({folder, QStringLiteral("-o"), folder + QStringLiteral("/inside.zip")}), 1);
+        QCOMPARE(runExportCommand({}), 2);
+        QCOMPARE(runExportCommand({folder, QStringLiteral("-o"), folder + QStringLiteral("/inside.zip")}), 2);
         QCOMPARE(runExportCommand({m_dir.filePath(QStringLiteral("missing")), QStringLiteral("-o"), zip}), 2);
         QVERIFY(!QFileInfo::exists(folder + QStringLiteral("/inside.zip")));
     }

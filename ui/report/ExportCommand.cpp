@@ -58,25 +58,25 @@ int runExportCommand(const QStringList &args)
             input = a;
         } else {
             err << "sweepbench export: unexpected argument " << a << "\n" << kUsage;
-            return 1;
+            return 2; // usage error, like every other subcommand
         }
     }
     if (input.isEmpty()) {
         err << kUsage;
-        return 1;
+        return 2; // usage error, like every other subcommand
     }
     if (output.isEmpty())
         output = QFileInfo(input).absoluteFilePath() + QStringLiteral("-report.zip");
     if (!output.endsWith(QLatin1String(".zip"), Qt::CaseInsensitive)) {
         err << "sweepbench export: the output must be a .zip file\n";
-        return 1;
+        return 2; // usage error, like every other subcommand
     }
     const QString absOut = QFileInfo(output).absoluteFilePath();
     const QString absIn = QFileInfo(input).absoluteFilePath();
     if (absOut.startsWith(absIn + QLatin1Char('/'))) {
         // The results folder is evidence: exports never write into it.
         err << "sweepbench export: write the zip outside the results folder\n";
-        return 1;
+        return 2; // usage error, like every other subcommand
     }
 
     const std::unique_ptr<QApplication> app = ensureApplication();
