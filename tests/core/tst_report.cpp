@@ -18,19 +18,7 @@
 using namespace sb;
 
 namespace {
-QMap<QString, QByteArray> readZip(const QString &path)
-{
-    QMap<QString, QByteArray> out;
-    QuaZip zip(path);
-    if (!zip.open(QuaZip::mdUnzip))
-        return out;
-    for (bool more = zip.goToFirstFile(); more; more = zip.goToNextFile()) {
-        QuaZipFile f(&zip);
-        if (f.open(QIODevice::ReadOnly))
-            out.insert(zip.getCurrentFileName(), f.readAll());
-    }
-    return out;
-}
+using sbtest::readZip;
 
 // Every file under dir with its content, for "the export did not touch the results folder".
 QMap<QString, QByteArray> snapshot(const QString &dir)

@@ -2,6 +2,8 @@
 #include <QFile>
 #include <QRegularExpression>
 #include <QTest>
+#include <quazip/quazip.h>
+#include <quazip/quazipfile.h>
 
 namespace sbtest {
 
@@ -20,6 +22,21 @@ QByteArray readFile(const QString &path)
 {
     QFile f(path);
     return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
+}
+
+
+QMap<QString, QByteArray> readZip(const QString &path)
+{
+    QMap<QString, QByteArray> out;
+    QuaZip zip(path);
+    if (!zip.open(QuaZip::mdUnzip))
+        return out;
+    for (bool more = zip.goToFirstFile(); more; more = zip.goToNextFile()) {
+        QuaZipFile f(&zip);
+        if (f.open(QIODevice::ReadOnly))
+            out.insert(zip.getCurrentFileName(), f.readAll());
+    }
+    return out;
 }
 
 } // namespace sbtest

@@ -2,6 +2,7 @@
 // Helpers shared by the tests. Call sbtest::failOnQtWarnings() from init() so that any Qt
 // warning fails the test (the offscreen plugin's propagateSizeHints notice excepted).
 #include <QByteArray>
+#include <QMap>
 #include <QString>
 
 namespace sbtest {
@@ -10,4 +11,6 @@ void failOnQtWarnings();
 QString sourcePath(const QString &relative);
 // Reads a whole file; empty on failure.
 QByteArray readFile(const QString &path);
+// Every entry of a zip archive, by name (empty when it cannot be opened).
+QMap<QString, QByteArray> readZip(const QString &path);
 } // namespace sbtest

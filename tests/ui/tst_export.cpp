@@ -15,19 +15,7 @@
 using namespace sb;
 
 namespace {
-QMap<QString, QByteArray> readZip(const QString &path)
-{
-    QMap<QString, QByteArray> out;
-    QuaZip zip(path);
-    if (!zip.open(QuaZip::mdUnzip))
-        return out;
-    for (bool more = zip.goToFirstFile(); more; more = zip.goToNextFile()) {
-        QuaZipFile f(&zip);
-        if (f.open(QIODevice::ReadOnly))
-            out.insert(zip.getCurrentFileName(), f.readAll());
-    }
-    return out;
-}
+using sbtest::readZip;
 
 QStringList matching(const QMap<QString, QByteArray> &files, const QString &pattern)
 {
