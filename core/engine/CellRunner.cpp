@@ -1,4 +1,5 @@
 #include "engine/CellRunner.h"
+#include "engine/CellValidity.h"
 #include "hooks/TraceListing.h"
 #include "load/RequestFactory.h"
 #include "metrics/CellMetrics.h"
@@ -12,6 +13,21 @@ QString describeHookFailure(const HookOutcome &o)
 {
     return QStringLiteral("%1 %2: %3").arg(o.hook, o.verdict, o.message);
 }
+
+// The request factories of a phase, one per server URL, and the phase targets pointing at them.
+struct PhaseTargets {
+    PhaseTargets(const CellContext &ctx, const QByteArray &promptTag)
+    {
+        factories.reserve(std::size_t(ctx.baseUrls.size())); // no reallocation: targets point into it
+        for (const QString &url : ctx.baseUrls) {
+            const ServerTarget target = resolveTarget(url, ctx.server->endpoint);
+            factories.emplace_back(*ctx.server, target, ctx.spec->workload, promptTag);
+            targets.push_back(PhaseTarget{target, &factories.back()});
+        }
+    }
+    std::vector<RequestFactory> factories;
+    std::vector<PhaseTarget> targets;
+};
 } // namespace
 
 bool CellRunner::hookFailed(const CellContext &ctx, CellResult &cell, const HookOutcome &o, bool *abortSweep)
@@ -32,13 +48,78 @@ bool CellRunner::hookFailed(const CellContext &ctx, CellResult &cell, const Hook
     return true;
 }
 
-bool CellRunner::runReset(const CellContext &ctx, CellResult &cell, const CellCallbacks &cb, const QString &placement)
+void CellRunner::record(CellResult &cell, const CellCallbacks &cb, const HookOutcome &o)
 {
-    cb.phase(QStringLiteral("reset"));
-    const HookOutcome o = m_hooks.reset(ctx.hooks, placement);
     cell.hooks.append(o);
     cb.hook(o);
-    return o.ok;
+}
+
+const HookOutcome *CellRunner::runResets(const CellContext &ctx, CellResult &cell, const CellCallbacks &cb, const QString &placement)
+{
+    cb.phase(QStringLiteral("reset"));
+    std::optional<qsizetype> failed;
+    for (const HookTarget &target : ctx.hooks) {
+        if (m_cancel)
+            break;
+        record(cell, cb, m_hooks.reset(target, placement));
+        if (!cell.hooks.last().ok && !failed) {
+            failed = cell.hooks.size() - 1;
+            // The cell will not be measured: resetting the other origins would only cost time.
+            if (ctx.spec->onHookFailure != HookFailurePolicy::Continue)
+                break;
+        }
+    }
+    return failed ? &cell.hooks[*failed] : nullptr;
+}
+
+QList<const HookTarget *> CellRunner::startProfilers(const CellContext &ctx, CellResult &cell, const CellCallbacks &cb,
+                                                     std::optional<HookOutcome> *failure)
+{
+    cb.phase(QStringLiteral("profiler_start"));
+    QList<const HookTarget *> started;
+    for (const HookTarget &target : ctx.hooks) {
+        if (m_cancel)
+            break;
+        const HookOutcome o = m_hooks.profilerStart(target, ctx.startBody);
+        record(cell, cb, o);
+        if (o.ok) {
+            started.append(&target);
+            continue;
+        }
+        *failure = o;
+        // One origin without a window makes the cell's traces incomplete: close the windows
+        // already opened, newest first, so no server is left profiling (and filling its disk).
+        cb.phase(QStringLiteral("profiler_stop"));
+        for (auto it = started.crbegin(); it != started.crend(); ++it) {
+            HookOutcome stop = m_hooks.profilerStop(**it);
+            stop.placement = QStringLiteral("rollback");
+            stop.message = QStringLiteral("rolled back after the start failed on %1; %2").arg(o.origin, stop.message);
+            record(cell, cb, stop);
+        }
+        started.clear();
+        break;
+    }
+    return started;
+}
+
+void CellRunner::stopProfilers(const CellContext &ctx, const QList<const HookTarget *> &started, const TraceSnapshot &traces,
+                               CellResult &cell, const CellCallbacks &cb)
+{
+    cb.phase(QStringLiteral("profiler_stop"));
+    QStringList named;
+    for (auto it = started.crbegin(); it != started.crend(); ++it) { // newest window first
+        const HookOutcome o = m_hooks.profilerStop(**it, &named);
+        record(cell, cb, o);
+        if (!o.ok)
+            cell.warnings.append(QStringLiteral("profiler stop failed on %1 (data kept): %2").arg(o.origin, o.message));
+    }
+    QStringList files = traces.newFiles();
+    for (const QString &p : std::as_const(named))
+        if (QFile::exists(p) && !files.contains(p))
+            files.append(p);
+    cell.traces = files;
+    if (files.isEmpty() && !ctx.traceDir.isEmpty())
+        cell.warnings.append(QStringLiteral("no trace files appeared in %1 during the profiler window").arg(ctx.traceDir));
 }
 
 bool CellRunner::run(const CellContext &ctx, CellResult &cell, const CellCallbacks &cb)
@@ -52,16 +133,15 @@ bool CellRunner::run(const CellContext &ctx, CellResult &cell, const CellCallbac
     const bool resetBefore = server.reset.enabled && placement != ResetPlacement::AfterWarmup;
     const bool resetAfter = server.reset.enabled && placement != ResetPlacement::BeforeWarmup;
 
-    if (resetBefore && !runReset(ctx, cell, cb, QStringLiteral("before_warmup")))
-        skipMeasure = hookFailed(ctx, cell, cell.hooks.last(), &abortSweep);
+    if (resetBefore)
+        if (const HookOutcome *failed = runResets(ctx, cell, cb, QStringLiteral("before_warmup")))
+            skipMeasure = hookFailed(ctx, cell, *failed, &abortSweep);
 
-    const ServerTarget target = resolveTarget(ctx.baseUrl, server.endpoint);
     if (!skipMeasure && w.warmupRequests > 0 && !m_cancel) {
         cb.phase(QStringLiteral("warmup"));
-        const RequestFactory warmupFactory(server, target, w, ctx.promptTag + "-w");
+        const PhaseTargets warmTargets(ctx, ctx.promptTag + "-w");
         PhaseConfig warm;
-        warm.target = target;
-        warm.factory = &warmupFactory;
+        warm.targets = warmTargets.targets;
         warm.concurrency = std::min(cell.concurrency, w.warmupRequests);
         warm.requests = w.warmupRequests;
         warm.timeoutS = w.requestTimeoutS;
@@ -75,43 +155,27 @@ bool CellRunner::run(const CellContext &ctx, CellResult &cell, const CellCallbac
             cell.warnings.append(QStringLiteral("%1 of %2 warmup requests failed").arg(failedWarmups).arg(wo.records.size()));
     }
 
-    if (!skipMeasure && resetAfter && !m_cancel && !runReset(ctx, cell, cb, QStringLiteral("after_warmup")))
-        skipMeasure = hookFailed(ctx, cell, cell.hooks.last(), &abortSweep);
+    if (!skipMeasure && resetAfter && !m_cancel)
+        if (const HookOutcome *failed = runResets(ctx, cell, cb, QStringLiteral("after_warmup")))
+            skipMeasure = hookFailed(ctx, cell, *failed, &abortSweep);
 
-    bool profiling = false;
+    QList<const HookTarget *> profiling;
     TraceSnapshot traces;
     if (!skipMeasure && server.profiler.enabled && !m_cancel) {
-        cb.phase(QStringLiteral("profiler_start"));
         if (!ctx.traceDir.isEmpty())
             QDir().mkpath(ctx.traceDir);
         traces = TraceSnapshot::take(ctx.traceDir);
-        const HookOutcome o = m_hooks.profilerStart(ctx.hooks, ctx.startBody);
-        cell.hooks.append(o);
-        cb.hook(o);
-        profiling = o.ok;
-        if (!o.ok)
-            skipMeasure = hookFailed(ctx, cell, o, &abortSweep);
+        std::optional<HookOutcome> failure;
+        profiling = startProfilers(ctx, cell, cb, &failure);
+        if (failure)
+            skipMeasure = hookFailed(ctx, cell, *failure, &abortSweep);
     }
 
     if (!skipMeasure && !m_cancel)
-        measure(ctx, target, cell, cb);
+        measure(ctx, cell, cb);
 
-    if (profiling) { // always closed, also after cancel or a failed measurement
-        cb.phase(QStringLiteral("profiler_stop"));
-        QStringList named;
-        const HookOutcome o = m_hooks.profilerStop(ctx.hooks, &named);
-        cell.hooks.append(o);
-        cb.hook(o);
-        if (!o.ok)
-            cell.warnings.append(QStringLiteral("profiler stop failed (data kept): ") + o.message);
-        QStringList files = traces.newFiles();
-        for (const QString &p : std::as_const(named))
-            if (QFile::exists(p) && !files.contains(p))
-                files.append(p);
-        cell.traces = files;
-        if (files.isEmpty() && !ctx.traceDir.isEmpty())
-            cell.warnings.append(QStringLiteral("no trace files appeared in %1 during the profiler window").arg(ctx.traceDir));
-    }
+    if (!profiling.isEmpty()) // always closed, also after cancel or a failed measurement
+        stopProfilers(ctx, profiling, traces, cell, cb);
 
     if (m_cancel && cell.status != QLatin1String("failed")) {
         cell.status = QStringLiteral("cancelled");
@@ -122,17 +186,15 @@ bool CellRunner::run(const CellContext &ctx, CellResult &cell, const CellCallbac
     return abortSweep;
 }
 
-void CellRunner::measure(const CellContext &ctx, const ServerTarget &target, CellResult &cell, const CellCallbacks &cb)
+void CellRunner::measure(const CellContext &ctx, CellResult &cell, const CellCallbacks &cb)
 {
-    const ServerSpec &server = *ctx.server;
     const WorkloadSpec &w = ctx.spec->workload;
     cb.phase(QStringLiteral("measure"));
-    const RequestFactory factory(server, target, w, ctx.promptTag);
+    const PhaseTargets targets(ctx, ctx.promptTag);
     QDir().mkpath(m_store.absolute(cell.recordsPath.section(QLatin1Char('/'), 0, -2)));
     const QString recordsFinal = m_store.absolute(cell.recordsPath);
     PhaseConfig cfg;
-    cfg.target = target;
-    cfg.factory = &factory;
+    cfg.targets = targets.targets;
     cfg.concurrency = cell.concurrency;
     cfg.requests = w.durationS > 0 ? 0 : w.requestsPerCell;
     cfg.durationS = w.durationS;
@@ -152,6 +214,7 @@ void CellRunner::measure(const CellContext &ctx, const ServerTarget &target, Cel
     in.interChunkUs = &out.interChunkUs;
     in.streaming = w.streaming;
     in.slo = w.slo;
+    in.concurrency = cell.concurrency;
     const CellMetricsOutput m = computeCellMetrics(in);
     cell.metrics = m.metrics;
     cell.completed = m.completed;
@@ -159,8 +222,10 @@ void CellRunner::measure(const CellContext &ctx, const ServerTarget &target, Cel
     cell.durationS = m.durationS;
     cell.maxInFlight = m.maxInFlight;
     cell.meanInFlight = m.meanInFlight;
+    cell.steadyMeanInFlight = m.steadyMeanInFlight;
     cell.tokenSource = m.tokenSource;
     cell.clientCpuMax = out.maxThreadCpu;
+    cell.clientWaitMax = out.maxThreadWait;
     for (const auto &r : out.records) {
         if (r.ok() || r.error == ErrorKind::Cancelled)
             continue;
@@ -171,14 +236,7 @@ void CellRunner::measure(const CellContext &ctx, const ServerTarget &target, Cel
     for (auto it = cell.errorSamples.begin(); it != cell.errorSamples.end();)
         it = cell.errors.contains(it.key()) ? std::next(it) : cell.errorSamples.erase(it);
 
-    const std::int64_t sent = std::count_if(out.records.begin(), out.records.end(), [](const RequestRecord &r) { return r.sendNs > 0; });
-    if (!out.cancelled && sent >= cell.concurrency && cell.maxInFlight < cell.concurrency)
-        cell.warnings.append(QStringLiteral("achieved concurrency %1 is below the target %2").arg(cell.maxInFlight).arg(cell.concurrency));
-    if (out.maxThreadCpu > 0.9)
-        cell.warnings.append(QStringLiteral("a client IO thread was CPU-bound (%1%): latencies may include client delay")
-                                 .arg(qRound(out.maxThreadCpu * 100)));
-    if (m.tokenSource == QLatin1String("counted"))
-        cell.warnings.append(QStringLiteral("the server sent no usage: output tokens are counted content chunks"));
+    cell.warnings.append(validityWarnings(out, m, cell.concurrency));
     if (out.cancelled) {
         cell.status = QStringLiteral("cancelled");
     } else if (cell.completed == 0) {

@@ -5,6 +5,7 @@
 // and fills a CellResult. Runs on the engine thread.
 #include "engine/SweepEngine.h"
 #include "hooks/HookRunner.h"
+#include "hooks/TraceListing.h"
 #include "load/LoadGenerator.h"
 #include "load/RequestFactory.h"
 #include "results/ResultsStore.h"
@@ -15,8 +16,8 @@ namespace sb {
 struct CellContext {
     const SweepSpec *spec = nullptr;
     const ServerSpec *server = nullptr;
-    HookTarget hooks;            // where the control calls go
-    QString baseUrl;             // OpenAI base URL (a mock's URL for mock servers)
+    QList<HookTarget> hooks;     // where the control calls go: each unique origin, in URL order
+    QStringList baseUrls;        // OpenAI base URLs (a mock's URL for mock servers)
     QByteArray promptTag;        // unique per sweep run and cell
     QString traceDir;            // resolved (absolute) trace folder, or empty
     std::optional<QJsonObject> startBody; // resolved start body (output_dir made absolute)
@@ -39,8 +40,16 @@ public:
     bool run(const CellContext &ctx, CellResult &cell, const CellCallbacks &cb);
 
 private:
-    bool runReset(const CellContext &ctx, CellResult &cell, const CellCallbacks &cb, const QString &placement);
-    void measure(const CellContext &ctx, const ServerTarget &target, CellResult &cell, const CellCallbacks &cb);
+    static void record(CellResult &cell, const CellCallbacks &cb, const HookOutcome &o);
+    // Resets each origin; returns the first failed outcome (inside cell.hooks) or nullptr.
+    const HookOutcome *runResets(const CellContext &ctx, CellResult &cell, const CellCallbacks &cb, const QString &placement);
+    // Opens a window on each origin in order; if one fails, stops the started ones in reverse
+    // order, sets `failure` and returns none.
+    QList<const HookTarget *> startProfilers(const CellContext &ctx, CellResult &cell, const CellCallbacks &cb,
+                                             std::optional<HookOutcome> *failure);
+    void stopProfilers(const CellContext &ctx, const QList<const HookTarget *> &started, const TraceSnapshot &traces,
+                       CellResult &cell, const CellCallbacks &cb);
+    void measure(const CellContext &ctx, CellResult &cell, const CellCallbacks &cb);
     bool hookFailed(const CellContext &ctx, CellResult &cell, const HookOutcome &o, bool *abortSweep);
 
     LoadGenerator &m_load;

@@ -8,7 +8,7 @@ bool EmbeddedMocks::start(const SweepSpec &spec, const std::function<QString(int
     for (int i = 0; i < spec.servers.size(); ++i) {
         const ServerSpec &s = spec.servers[i];
         if (s.mock.isEmpty()) {
-            m_urls[i] = s.url;
+            m_urls[i] = s.urls;
             continue;
         }
         const auto flavor = flavorFromString(s.mock);
@@ -26,16 +26,16 @@ bool EmbeddedMocks::start(const SweepSpec &spec, const std::function<QString(int
             *error = QStringLiteral("server %1: cannot start the embedded %2 mock: %3").arg(s.name, s.mock, err);
             return false;
         }
-        m_urls[i] = mock->url().toString();
+        m_urls[i] = QStringList{mock->url().toString()};
         m_mocks[i] = std::move(mock);
     }
     return true;
 }
 
-QString EmbeddedMocks::baseUrl(int serverIndex) const
+QStringList EmbeddedMocks::baseUrls(int serverIndex) const
 {
     const auto it = m_urls.find(serverIndex);
-    return it == m_urls.end() ? QString() : it->second;
+    return it == m_urls.end() ? QStringList() : it->second;
 }
 
 MockServer *EmbeddedMocks::mock(int serverIndex) const

@@ -14,13 +14,13 @@ class EmbeddedMocks
 public:
     // `traceDirFor(serverIndex)` gives the resolved trace folder a mock should write into.
     bool start(const SweepSpec &spec, const std::function<QString(int)> &traceDirFor, QString *error);
-    QString baseUrl(int serverIndex) const;
+    QStringList baseUrls(int serverIndex) const; // the server's URLs, or its mock's URL
     MockServer *mock(int serverIndex) const;
     void stop() { m_mocks.clear(); }
 
 private:
     std::map<int, std::unique_ptr<MockServer>> m_mocks;
-    std::map<int, QString> m_urls;
+    std::map<int, QStringList> m_urls;
 };
 
 } // namespace sb

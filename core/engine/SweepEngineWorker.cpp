@@ -42,7 +42,7 @@ bool SweepEngineWorker::startMocks(QString *error)
     for (int i = 0; i < m_spec.servers.size(); ++i)
         if (!m_spec.servers[i].mock.isEmpty())
             Q_EMIT m_owner->logMessage(QStringLiteral("embedded %1 mock for %2 listening on %3")
-                                           .arg(m_spec.servers[i].mock, m_spec.servers[i].name, m_mocks.baseUrl(i)));
+                                           .arg(m_spec.servers[i].mock, m_spec.servers[i].name, m_mocks.baseUrls(i).join(QStringLiteral(", "))));
     return true;
 }
 
@@ -101,7 +101,10 @@ int SweepEngineWorker::runSweep()
                 CellResult cell;
                 cell.index = index;
                 cell.server = m_spec.servers[s].name;
-                cell.origin = originOf(m_mocks.baseUrl(s));
+                QStringList origins;
+                for (const HookTarget &t : hookTargetsFor(m_spec.servers[s], m_mocks.baseUrls(s)))
+                    origins.append(t.origin);
+                cell.origin = origins.join(QStringLiteral(", "));
                 cell.concurrency = c;
                 cell.recordsPath = ResultsStore::cellDirName(index, cell.server, c) + QStringLiteral("/records.jsonl");
                 for (const auto &old : std::as_const(previous.cells))
@@ -139,8 +142,8 @@ int SweepEngineWorker::runSweep()
             CellContext ctx;
             ctx.spec = &m_spec;
             ctx.server = &server;
-            ctx.baseUrl = m_mocks.baseUrl(serverIndex);
-            ctx.hooks = HookTarget{&server, ctx.baseUrl, cell.origin, resolveApiKey(server)};
+            ctx.baseUrls = m_mocks.baseUrls(serverIndex);
+            ctx.hooks = hookTargetsFor(server, ctx.baseUrls);
             ctx.promptTag = "sb-" + runNonce + "-c" + QByteArray::number(i);
             ctx.traceDir = resolveTraceDir(serverIndex);
             ctx.startBody = resolvedProfilerStartBody(server, m_outDir);

@@ -32,23 +32,23 @@ protected:
             ServerSpec server = m_spec.servers[i];
             // One attempt is enough to learn whether the route exists and answers.
             server.reset.maxRetryS = 0;
-            const QString url = mocks.baseUrl(i);
-            const HookTarget target{&server, url, originOf(url), resolveApiKey(server)};
             QList<HookOutcome> outcomes;
             QStringList hints;
-            if (server.reset.enabled) {
-                if (server.flavor == Flavor::Trtllm)
-                    hints.append(routeMissingHint(Flavor::Trtllm, QStringLiteral("reset_kv_cache")));
-                outcomes.append(runner.reset(target, QStringLiteral("preflight")));
-            }
-            if (server.profiler.enabled) {
-                const QString traceDir = resolvedTraceDir(server, base);
-                if (!traceDir.isEmpty())
-                    QDir().mkpath(traceDir);
-                const HookOutcome start = runner.profilerStart(target, resolvedProfilerStartBody(server, base));
-                outcomes.append(start);
-                if (start.ok) // close the window we opened
-                    outcomes.append(runner.profilerStop(target));
+            if (server.reset.enabled && server.flavor == Flavor::Trtllm)
+                hints.append(routeMissingHint(Flavor::Trtllm, QStringLiteral("reset_kv_cache")));
+            // Every origin of the server is checked: one misconfigured replica spoils a sweep.
+            for (const HookTarget &target : hookTargetsFor(server, mocks.baseUrls(i))) {
+                if (server.reset.enabled)
+                    outcomes.append(runner.reset(target, QStringLiteral("preflight")));
+                if (server.profiler.enabled) {
+                    const QString traceDir = resolvedTraceDir(server, base);
+                    if (!traceDir.isEmpty())
+                        QDir().mkpath(traceDir);
+                    const HookOutcome start = runner.profilerStart(target, resolvedProfilerStartBody(server, base));
+                    outcomes.append(start);
+                    if (start.ok) // close the window we opened
+                        outcomes.append(runner.profilerStop(target));
+                }
             }
             for (const auto &o : outcomes)
                 if (o.verdict == QLatin1String("route_missing"))

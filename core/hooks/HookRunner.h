@@ -19,6 +19,10 @@ struct HookTarget {
     QString apiKey;    // resolved; sent as Authorization, redacted from messages
 };
 
+// One target per unique origin of `urls` (the server's base URLs, in order): hooks go once to
+// each origin, whatever the number of URLs on it (DESIGN.md §1).
+QList<HookTarget> hookTargetsFor(const ServerSpec &server, const QStringList &urls);
+
 class HookRunner
 {
 public:
@@ -38,6 +42,7 @@ private:
         bool retry = false;
     };
     static Verdict judgeReset(const ServerSpec &server, const ControlResponse &r);
+    static bool stoppedItself(const ServerSpec &server, int status, const QByteArray &answer);
     HookOutcome call(const HookTarget &target, const QString &hook, const QString &path, const std::optional<QByteArray> &body,
                      double timeoutS, QByteArray *answer = nullptr);
     QUrl urlFor(const HookTarget &target, const QString &path) const;

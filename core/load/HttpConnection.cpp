@@ -15,8 +15,9 @@ constexpr int kBodyCap = 256 * 1024;
 constexpr int kJsonlFlush = 256 * 1024;
 } // namespace
 
-HttpConnection::HttpConnection(std::shared_ptr<PhaseState> state, WorkerData *data, QObject *parent)
-    : QObject(parent), m_state(std::move(state)), m_data(data), m_readBuf(64 * 1024)
+HttpConnection::HttpConnection(std::shared_ptr<PhaseState> state, WorkerData *data, int targetIndex, QObject *parent)
+    : QObject(parent), m_state(std::move(state)), m_data(data),
+      m_target(m_state->config.targets[std::size_t(targetIndex)]), m_readBuf(64 * 1024)
 {
     m_timeout.setSingleShot(true);
     m_timeout.setTimerType(Qt::CoarseTimer);
@@ -43,7 +44,7 @@ void HttpConnection::next()
     m_rec = RequestRecord();
     m_rec.ticket = ticket;
     m_rec.queueNs = steadyNowNs();
-    m_rec.inputTokens = m_state->config.factory->promptTokens();
+    m_rec.inputTokens = m_target.factory->promptTokens();
     if (m_connected)
         send();
     else
@@ -57,7 +58,7 @@ void HttpConnection::connectSocket()
         m_socket->abort();
         m_socket->deleteLater();
     }
-    const auto &t = m_state->config.target;
+    const auto &t = m_target.target;
     QSslSocket *ssl = t.tls ? new QSslSocket(this) : nullptr;
     m_socket = ssl ? ssl : new QTcpSocket(this);
     // Proxies would add a hop the user did not ask for; benchmark traffic goes direct.
@@ -108,7 +109,7 @@ void HttpConnection::send()
     m_sawDone = false;
     m_streamError = false;
     m_streamErrorMessage.clear();
-    const QByteArray request = m_state->config.factory->build(m_rec.ticket);
+    const QByteArray request = m_target.factory->build(m_rec.ticket);
     m_busy = true;
     m_state->requestStarted();
     m_rec.sendNs = steadyNowNs(); // clocks start at the actual send, not when the slot was queued
@@ -310,6 +311,8 @@ void HttpConnection::appendJsonl()
     const auto rel = [base](std::int64_t t) { return t > 0 ? t - base : -1; };
     QByteArray &out = m_data->jsonl;
     out += "{\"i\":" + QByteArray::number(m_rec.ticket);
+    if (m_state->config.targets.size() > 1) // which of the server's URLs served it
+        out += ",\"origin\":\"" + m_target.target.origin.toUtf8() + '"';
     out += ",\"send_ns\":" + QByteArray::number(rel(m_rec.sendNs));
     out += ",\"first_token_ns\":" + QByteArray::number(m_rec.firstTokenNs >= 0 ? rel(m_rec.firstTokenNs) : -1);
     out += ",\"end_ns\":" + QByteArray::number(rel(m_rec.endNs));

@@ -18,7 +18,7 @@ class HttpConnection : public QObject, private HttpResponseParser::Sink
 {
     Q_OBJECT
 public:
-    HttpConnection(std::shared_ptr<PhaseState> state, WorkerData *data, QObject *parent);
+    HttpConnection(std::shared_ptr<PhaseState> state, WorkerData *data, int targetIndex, QObject *parent);
     ~HttpConnection() override;
     void start();
     void abortForCancel();
@@ -41,6 +41,7 @@ private:
 
     std::shared_ptr<PhaseState> m_state;
     WorkerData *m_data;
+    const PhaseTarget &m_target; // the server URL this connection serves
     QTcpSocket *m_socket = nullptr;
     QTimer m_timeout;
     HttpResponseParser m_parser;

@@ -3,15 +3,17 @@
 
 namespace sb {
 
-void IoWorker::startPhase(std::shared_ptr<PhaseState> state, int connections)
+void IoWorker::startPhase(std::shared_ptr<PhaseState> state, int firstConnection, int connections)
 {
     m_state = std::move(state);
     WorkerData *data = m_state->workers[std::size_t(m_index)].get();
     data->cpuStartS = threadCpuSeconds();
+    data->waitStartS = threadRunDelaySeconds();
     data->wallStartNs = steadyNowNs();
     data->records.reserve(std::size_t(m_state->config.requests > 0 ? m_state->config.requests / std::max<std::size_t>(1, m_state->workers.size()) + 16 : 1024));
     for (int i = 0; i < connections; ++i) {
-        auto *c = new HttpConnection(m_state, data, this);
+        const int target = (firstConnection + i) % int(m_state->config.targets.size());
+        auto *c = new HttpConnection(m_state, data, target, this);
         m_connections.append(c);
     }
     for (const auto &c : std::as_const(m_connections))
@@ -31,6 +33,7 @@ void IoWorker::endPhase()
     if (m_state) {
         WorkerData *data = m_state->workers[std::size_t(m_index)].get();
         data->cpuEndS = threadCpuSeconds();
+        data->waitEndS = threadRunDelaySeconds();
         data->wallEndNs = steadyNowNs();
         m_state->writeRecords(data->jsonl);
     }

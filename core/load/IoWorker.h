@@ -15,7 +15,9 @@ class IoWorker : public QObject
 public:
     explicit IoWorker(int index) : m_index(index) {}
     // All three run on the worker's thread (invoked queued).
-    void startPhase(std::shared_ptr<PhaseState> state, int connections);
+    // Opens `connections` connections numbered from `firstConnection` (the number picks the
+    // target URL) and starts their closed loops.
+    void startPhase(std::shared_ptr<PhaseState> state, int firstConnection, int connections);
     void cancelPhase();
     void endPhase(); // deletes the phase's connections
 

@@ -57,10 +57,12 @@ PhaseOutcome LoadGenerator::runPhase(const PhaseConfig &config, const std::funct
         if (m_cancelRequested)
             state->cancelled = true;
     }
-    for (int i = 0; i < nThreads; ++i) {
+    Q_ASSERT(!config.targets.empty() && config.targets.size() <= 255);
+    for (int i = 0, first = 0; i < nThreads; ++i) {
         const int share = config.concurrency / nThreads + (i < config.concurrency % nThreads ? 1 : 0);
-        QMetaObject::invokeMethod(m_workers[std::size_t(i)], [w = m_workers[std::size_t(i)], state, share] { w->startPhase(state, share); },
+        QMetaObject::invokeMethod(m_workers[std::size_t(i)], [w = m_workers[std::size_t(i)], state, first, share] { w->startPhase(state, first, share); },
                                   Qt::QueuedConnection);
+        first += share;
     }
     while (!state->waitAllDone(100)) {
         if (config.cancel && config.cancel->load() && !state->cancelled)
@@ -93,8 +95,10 @@ PhaseOutcome LoadGenerator::runPhase(const PhaseConfig &config, const std::funct
             if (!outcome.errorSamples.contains(it.key()))
                 outcome.errorSamples.insert(it.key(), it.value());
         const double wall = double(w->wallEndNs - w->wallStartNs) / 1e9;
-        if (wall > 0.2) // too short a phase says nothing about CPU saturation
+        if (wall > 0.2) { // too short a phase says nothing about CPU saturation
             outcome.maxThreadCpu = std::max(outcome.maxThreadCpu, (w->cpuEndS - w->cpuStartS) / wall);
+            outcome.maxThreadWait = std::max(outcome.maxThreadWait, (w->waitEndS - w->waitStartS) / wall);
+        }
     }
     std::sort(outcome.records.begin(), outcome.records.end(), [](const RequestRecord &a, const RequestRecord &b) { return a.ticket < b.ticket; });
     outcome.clientMaxInFlight = state->maxInFlight.load();

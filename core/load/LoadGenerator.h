@@ -19,6 +19,7 @@ struct PhaseOutcome {
     QMap<QString, QString> errorSamples;
     int clientMaxInFlight = 0;   // peak of the client's own in-flight counter
     double maxThreadCpu = 0;     // busiest IO thread: CPU seconds / wall seconds
+    double maxThreadWait = 0;    // IO thread that waited longest for a CPU: run-queue seconds / wall seconds
     bool cancelled = false;
     bool recordsWritten = true;
     std::int64_t startNs = 0;

@@ -17,6 +17,19 @@ double threadCpuSeconds()
     return double(ts.tv_sec) + double(ts.tv_nsec) / 1e9;
 }
 
+double threadRunDelaySeconds()
+{
+    // "<on-cpu ns> <run-queue wait ns> <timeslices>": the wait is what a busy machine adds to
+    // every timestamp this thread takes, even when its own CPU share looks modest.
+    std::FILE *f = std::fopen("/proc/thread-self/schedstat", "r");
+    if (!f)
+        return 0;
+    unsigned long long onCpu = 0, waitNs = 0;
+    const int n = std::fscanf(f, "%llu %llu", &onCpu, &waitNs);
+    std::fclose(f);
+    return n == 2 ? double(waitNs) / 1e9 : 0;
+}
+
 PhaseState::PhaseState(const PhaseConfig &cfg, int workerCount) : config(cfg)
 {
     for (int i = 0; i < workerCount; ++i)

@@ -19,10 +19,20 @@ namespace sb {
 
 std::int64_t steadyNowNs();
 double threadCpuSeconds();
+// Time this thread has spent runnable but waiting for a CPU (Linux schedstat); 0 where unknown.
+double threadRunDelaySeconds();
 
-struct PhaseConfig {
+// One URL of a server: where to connect and how to build requests for it (the Host header
+// and path differ per URL).
+struct PhaseTarget {
     ServerTarget target;
     const RequestFactory *factory = nullptr;
+};
+
+struct PhaseConfig {
+    // Connection k of the phase serves targets[k % size] for its whole life (keep-alive), so a
+    // server with several URLs gets an equal share of the in-flight requests on each.
+    std::vector<PhaseTarget> targets;
     int concurrency = 1;
     std::int64_t requests = 0;   // 0 = unlimited (duration mode)
     double durationS = 0;        // 0 = no deadline
@@ -38,6 +48,7 @@ struct WorkerData {
     QMap<QString, QString> errorSamples; // kind key (http_500, timeout, ...) -> first message
     QByteArray jsonl;                    // pending lines, flushed in blocks
     double cpuStartS = 0, cpuEndS = 0;
+    double waitStartS = 0, waitEndS = 0; // run-queue delay
     std::int64_t wallStartNs = 0, wallEndNs = 0;
 };
 

@@ -26,8 +26,10 @@ bool meetsSlo(const RequestRecord &r, const SloSpec &slo, bool streaming)
     return true;
 }
 
-// Max and time-weighted mean of requests in flight, from their [send, end] intervals.
-void inFlightStats(const std::vector<RequestRecord> &records, double durationNs, CellMetricsOutput &out)
+// Max and time-weighted mean of requests in flight, from their [send, end] intervals; and the
+// mean over the steady span, where ramp-up (before the C-th send) and drain (after the last
+// send) cannot pull it down, so a value below C means the client failed to keep C in flight.
+void inFlightStats(const std::vector<RequestRecord> &records, double durationNs, int concurrency, CellMetricsOutput &out)
 {
     std::vector<std::pair<std::int64_t, int>> events;
     events.reserve(records.size() * 2);
@@ -47,6 +49,27 @@ void inFlightStats(const std::vector<RequestRecord> &records, double durationNs,
         out.maxInFlight = std::max(out.maxInFlight, cur);
     }
     out.meanInFlight = durationNs > 0 ? busyNs / durationNs : 0;
+
+    std::vector<std::int64_t> sends;
+    sends.reserve(events.size() / 2);
+    for (const auto &e : events)
+        if (e.second > 0)
+            sends.push_back(e.first);
+    if (concurrency < 1 || int(sends.size()) <= concurrency)
+        return;
+    const std::int64_t from = sends[std::size_t(concurrency - 1)], to = sends.back();
+    if (to <= from)
+        return;
+    double area = 0;
+    cur = 0;
+    std::int64_t prev = from;
+    for (const auto &e : events) {
+        const std::int64_t t = std::clamp(e.first, from, to);
+        area += double(cur) * double(t - prev);
+        prev = t;
+        cur += e.second;
+    }
+    out.steadyMeanInFlight = area / double(to - from);
 }
 } // namespace
 
@@ -93,7 +116,7 @@ CellMetricsOutput computeCellMetrics(const CellMetricsInput &in)
     }
     const double durationNs = lastEnd > firstSend ? double(lastEnd - firstSend) : 0;
     out.durationS = durationNs / 1e9;
-    inFlightStats(records, durationNs, out);
+    inFlightStats(records, durationNs, in.concurrency, out);
     out.tokenSource = usage && counted ? QStringLiteral("mixed") : usage ? QStringLiteral("usage") : counted ? QStringLiteral("counted") : QString();
 
     const QString ms = QStringLiteral("ms"), tokens = QStringLiteral("tokens");

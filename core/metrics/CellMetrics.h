@@ -13,6 +13,7 @@ struct CellMetricsInput {
     const LogHistogram *interChunkUs = nullptr; // may be null (non-streaming)
     bool streaming = true;
     SloSpec slo;
+    int concurrency = 0;       // the target C (for the steady in-flight mean)
 };
 
 struct CellMetricsOutput {
@@ -22,6 +23,7 @@ struct CellMetricsOutput {
     double durationS = 0;      // first send -> last response end, over all requests
     int maxInFlight = 0;       // from the records' [send, end] intervals
     double meanInFlight = 0;   // time-weighted over the duration
+    double steadyMeanInFlight = -1; // time-weighted from the C-th send to the last send; -1 = no such span
     QString tokenSource;       // usage | counted | mixed | ""
 };
 

@@ -117,9 +117,11 @@ QJsonObject toJson(const CellResult &c)
         {QStringLiteral("requests"), requests},
         {QStringLiteral("max_in_flight"), c.maxInFlight},
         {QStringLiteral("mean_in_flight"), c.meanInFlight},
+        {QStringLiteral("steady_mean_in_flight"), c.steadyMeanInFlight},
         {QStringLiteral("duration_s"), c.durationS},
         {QStringLiteral("token_source"), c.tokenSource},
         {QStringLiteral("client_cpu_max"), c.clientCpuMax},
+        {QStringLiteral("client_wait_max"), c.clientWaitMax},
         {QStringLiteral("metrics"), metrics},
         {QStringLiteral("hooks"), hooks},
         {QStringLiteral("traces"), QJsonArray::fromStringList(c.traces)},
@@ -150,9 +152,11 @@ CellResult cellResultFromJson(const QJsonObject &o)
         c.errorSamples.insert(it.key(), it.value().toString());
     c.maxInFlight = o.value(QStringLiteral("max_in_flight")).toInt();
     c.meanInFlight = o.value(QStringLiteral("mean_in_flight")).toDouble();
+    c.steadyMeanInFlight = o.value(QStringLiteral("steady_mean_in_flight")).toDouble(-1);
     c.durationS = o.value(QStringLiteral("duration_s")).toDouble();
     c.tokenSource = o.value(QStringLiteral("token_source")).toString();
     c.clientCpuMax = o.value(QStringLiteral("client_cpu_max")).toDouble();
+    c.clientWaitMax = o.value(QStringLiteral("client_wait_max")).toDouble();
     const QJsonObject metrics = o.value(QStringLiteral("metrics")).toObject();
     for (auto it = metrics.begin(); it != metrics.end(); ++it)
         c.metrics.insert(it.key(), metricStatsFromJson(it.value().toObject()));

@@ -53,6 +53,9 @@ struct CellResult {
     QMap<QString, QString> errorSamples;  // kind -> one sample message
     int maxInFlight = 0;
     double meanInFlight = 0;              // time-weighted over the measured phase
+    // Time-weighted over the steady part: from the C-th send to the last send (ramp-up and
+    // drain excluded), where a closed loop must hold exactly C; -1 when that span is empty.
+    double steadyMeanInFlight = -1;
     double durationS = 0;                 // measured phase: first send -> last response
     QString tokenSource;                  // usage | counted | mixed
     QMap<QString, MetricStats> metrics;   // AIPerf metric tags
@@ -62,6 +65,7 @@ struct CellResult {
     QString recordsPath;                  // relative to the results folder: cells/<dir>/records.jsonl
     QDateTime startedAt, finishedAt;
     double clientCpuMax = 0;              // busiest client IO thread's CPU share during the phase
+    double clientWaitMax = 0;             // largest share of the phase a client IO thread waited for a CPU
 };
 
 struct SweepResults {

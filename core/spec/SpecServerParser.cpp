@@ -131,6 +131,34 @@ void parseProfilerHook(Context &ctx, const YAML::Node &node, const QString &path
     }
 }
 
+namespace {
+// `url: http://a:8000` or `url: [http://a:8000, http://b:8000]` (AIPerf takes --url repeatedly).
+bool parseUrls(Context &ctx, const YAML::Node &node, const QString &path, QStringList &out)
+{
+    if (!node.IsSequence()) {
+        QString one;
+        if (!readString(ctx, node, path, one))
+            return false;
+        out = {one};
+        return true;
+    }
+    if (node.size() == 0) {
+        ctx.error(ctx.locate(path), path, QStringLiteral("expected at least one URL, got an empty list"));
+        return false;
+    }
+    bool ok = true;
+    int i = 0;
+    for (const auto &item : node) {
+        const QString itemPath = indexPath(path, i++);
+        ctx.remember(itemPath, toPos(item.Mark()));
+        QString one;
+        ok = readString(ctx, item, itemPath, one) && ok;
+        out.append(one); // a bad entry keeps its slot so later indices still match the source
+    }
+    return ok;
+}
+} // namespace
+
 ServerSpec parseServer(Context &ctx, const YAML::Node &node, const QString &path)
 {
     ServerSpec s;
@@ -139,10 +167,10 @@ ServerSpec parseServer(Context &ctx, const YAML::Node &node, const QString &path
     // A url or mock that is present but unreadable still counts as given (a placeholder the
     // validator's findings under that key are dropped for), so the type error is not followed
     // by "expected exactly one of url or mock".
-    for (const auto &[key, field] : {std::pair{QStringLiteral("url"), &s.url}, std::pair{QStringLiteral("mock"), &s.mock}}) {
-        if (const YAML::Node *n = m.find(key); n && !readString(ctx, *n, m.path(key), *field))
-            *field = QStringLiteral("?");
-    }
+    if (const YAML::Node *n = m.find(QStringLiteral("url")); n && !parseUrls(ctx, *n, m.path(QStringLiteral("url")), s.urls))
+        s.urls = {QStringLiteral("?")};
+    if (const YAML::Node *n = m.find(QStringLiteral("mock")); n && !readString(ctx, *n, m.path(QStringLiteral("mock")), s.mock))
+        s.mock = QStringLiteral("?");
     m.string(QStringLiteral("model"), s.model);
     readEnum(m, QStringLiteral("endpoint"), s.endpoint, &endpointFromString, kEndpoints);
     m.string(QStringLiteral("api_key"), s.apiKey);

@@ -8,6 +8,7 @@
 #include <QRegularExpression>
 #include <QSet>
 #include <QUrl>
+#include <algorithm>
 #include <cmath>
 
 namespace sb {
@@ -119,14 +120,20 @@ void checkHooks(Checker &c, const QString &p, const ServerSpec &s)
 
 void checkServer(Checker &c, const QString &p, const ServerSpec &s)
 {
-    const bool hasUrl = !s.url.isEmpty();
+    const bool hasUrl = !s.urls.isEmpty();
     const bool hasMock = !s.mock.isEmpty();
     if (hasUrl && hasMock)
         c.error(at(p, "mock"), QStringLiteral("url and mock are mutually exclusive; set exactly one"));
     else if (!hasUrl && !hasMock)
         c.error(p, QStringLiteral("expected exactly one of url (a server to benchmark) or mock (vllm, sglang, trtllm)"));
-    if (hasUrl)
-        checkUrl(c, at(p, "url"), s.url);
+    QSet<QString> seenUrls;
+    for (qsizetype i = 0; i < s.urls.size(); ++i) {
+        const QString path = s.urls.size() == 1 ? at(p, "url") : QStringLiteral("%1.url[%2]").arg(p).arg(i);
+        checkUrl(c, path, s.urls[i]);
+        if (seenUrls.contains(s.urls[i]))
+            c.error(path, QStringLiteral("this URL is already listed; each URL of a server gets an equal share of the in-flight requests"));
+        seenUrls.insert(s.urls[i]);
+    }
     static const QStringList mocks = {QStringLiteral("vllm"), QStringLiteral("sglang"), QStringLiteral("trtllm")};
     if (hasMock && !mocks.contains(s.mock)) {
         QString msg = QStringLiteral("expected one of vllm, sglang, trtllm; got '%1'").arg(s.mock);
@@ -216,6 +223,10 @@ QList<SpecDiagnostic> validateSpec(const SweepSpec &spec)
         else
             names.insert(s.name, i);
         checkServer(c, p, s);
+        const auto lowest = std::min_element(spec.concurrency.cbegin(), spec.concurrency.cend());
+        if (s.urls.size() > 1 && lowest != spec.concurrency.cend() && *lowest < s.urls.size())
+            c.warning(at(p, "url"), QStringLiteral("%1 URLs share each point's in-flight requests: at concurrency %2 some of them get "
+                                                   "no traffic").arg(s.urls.size()).arg(*lowest));
     }
     checkWorkload(c, spec.workload);
     checkConcurrency(c, spec.concurrency);

@@ -92,8 +92,15 @@ void writeServer(YAML::Emitter &out, const ServerSpec &s, SecretPolicy secrets)
 {
     out << YAML::BeginMap;
     str(out, "name", s.name);
-    if (!s.url.isEmpty())
-        str(out, "url", s.url);
+    if (s.urls.size() == 1) {
+        str(out, "url", s.urls.first());
+    } else if (!s.urls.isEmpty()) {
+        key(out, "url");
+        out << YAML::BeginSeq;
+        for (const QString &u : s.urls)
+            out << u.toStdString();
+        out << YAML::EndSeq;
+    }
     if (!s.mock.isEmpty())
         str(out, "mock", s.mock);
     // A mock without a model gets the mock default on load, so always write what we hold.

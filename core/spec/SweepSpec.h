@@ -5,6 +5,7 @@
 #include <QList>
 #include <QPair>
 #include <QString>
+#include <QStringList>
 #include <optional>
 
 namespace sb {
@@ -49,7 +50,10 @@ struct ProfilerHookSpec {
 
 struct ServerSpec {
     QString name;
-    QString url;                 // http(s)://host:port[/base]; empty when `mock` is set
+    // http(s)://host:port[/base], one or more (`url: X` or `url: [X, Y]`): with several, the
+    // in-flight requests are spread evenly over them and hooks go once to each unique origin.
+    // Empty when `mock` is set.
+    QStringList urls;
     QString mock;                // "", "vllm", "sglang" or "trtllm": embedded mock server
     QString model;
     Endpoint endpoint = Endpoint::Chat;

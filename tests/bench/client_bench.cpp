@@ -147,7 +147,7 @@ ServerSpec serverFor(const QString &url)
 {
     ServerSpec s;
     s.name = QStringLiteral("bench");
-    s.url = url;
+    s.urls = {url};
     s.model = QStringLiteral("demo-model");
     s.flavor = Flavor::Openai;
     return s;
@@ -221,7 +221,7 @@ int runTtft(const Args &a)
         return 2;
     }
     const ServerSpec server = serverFor(mock->url().toString());
-    const ServerTarget target = resolveTarget(server.url, server.endpoint);
+    const ServerTarget target = resolveTarget(server.urls.first(), server.endpoint);
     const WorkloadSpec w = workload(true, 16, a.outputTokens > 0 ? a.outputTokens : 16);
     LoadGenerator load;
     for (int c : levels) {
@@ -231,8 +231,7 @@ int runTtft(const Args &a)
         {
             const RequestFactory warmF(server, target, w, tag + "-w");
             PhaseConfig warm;
-            warm.target = target;
-            warm.factory = &warmF;
+            warm.targets = {PhaseTarget{target, &warmF}};
             warm.concurrency = c;
             warm.requests = 2 * c;
             warm.timeoutS = 30;
@@ -240,8 +239,7 @@ int runTtft(const Args &a)
         }
         mock->resetStats();
         PhaseConfig cfg;
-        cfg.target = target;
-        cfg.factory = &factory;
+        cfg.targets = {PhaseTarget{target, &factory}};
         cfg.concurrency = c;
         cfg.requests = a.requests > 0 ? a.requests : std::max<qint64>(2000, 40LL * c);
         cfg.durationS = a.maxSeconds;
@@ -285,12 +283,11 @@ int runTtft(const Args &a)
 PhaseOutcome leanPhase(LoadGenerator &load, const Args &a, qint64 requests, const QString &recordsPath, const QByteArray &tag)
 {
     const ServerSpec server = serverFor(a.url);
-    const ServerTarget target = resolveTarget(server.url, server.endpoint);
+    const ServerTarget target = resolveTarget(server.urls.first(), server.endpoint);
     const WorkloadSpec w = workload(a.stream, 16, 64);
     const RequestFactory factory(server, target, w, tag);
     PhaseConfig cfg;
-    cfg.target = target;
-    cfg.factory = &factory;
+    cfg.targets = {PhaseTarget{target, &factory}};
     cfg.concurrency = a.concurrency;
     cfg.requests = requests;
     cfg.durationS = a.maxSeconds;
@@ -447,7 +444,7 @@ int runQnam(const Args &a)
     s.requests = a.requests;
     s.stream = a.stream;
     const ServerSpec server = serverFor(a.url);
-    const ServerTarget target = resolveTarget(server.url, server.endpoint);
+    const ServerTarget target = resolveTarget(server.urls.first(), server.endpoint);
     s.url = QUrl(target.origin + QString::fromUtf8(target.path));
     const RequestFactory factory(server, target, workload(a.stream, 16, 64), "qnam");
     const QByteArray whole = factory.build(0);

@@ -61,7 +61,7 @@ int main(int argc, char **argv)
     spec.name = QStringLiteral("ui-stall");
     ServerSpec s;
     s.name = QStringLiteral("mock");
-    s.url = mock->url().toString();
+    s.urls = {mock->url().toString()};
     s.model = QStringLiteral("demo-model");
     s.flavor = Flavor::Vllm;
     spec.servers << s;

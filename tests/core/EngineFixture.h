@@ -12,7 +12,7 @@ inline sb::ServerSpec serverFor(const QString &name, const sb::MockServer &mock,
 {
     sb::ServerSpec s;
     s.name = name;
-    s.url = mock.url().toString();
+    s.urls = {mock.url().toString()};
     s.model = QStringLiteral("demo-model");
     s.flavor = flavor;
     return s;

@@ -47,6 +47,11 @@ private Q_SLOTS:
             QCOMPARE(cell.failed, 0);
             QCOMPARE(cell.maxInFlight, cell.concurrency);
             QCOMPARE(cell.tokenSource, QStringLiteral("usage"));
+            // Between ramp-up and drain the closed loop holds C (64 requests at C=64: no such span).
+            if (cell.concurrency < 64)
+                QVERIFY2(cell.steadyMeanInFlight >= 0.95 * cell.concurrency, qPrintable(QString::number(cell.steadyMeanInFlight)));
+            else
+                QCOMPARE(cell.steadyMeanInFlight, -1.0);
         }
         const CellResult &c1 = all.results.cells[0];
         const double ttft = c1.metrics["time_to_first_token"].p50;
@@ -77,6 +82,7 @@ private Q_SLOTS:
         QCOMPARE(r.results.cells[0].completed, 512);
         QCOMPARE(r.results.cells[0].maxInFlight, 256);
         QVERIFY(r.results.cells[0].meanInFlight > 200);
+        QVERIFY2(r.results.cells[0].steadyMeanInFlight > 0.95 * 256, qPrintable(QString::number(r.results.cells[0].steadyMeanInFlight)));
     }
 
     void resultsAndRecordsOnDisk()

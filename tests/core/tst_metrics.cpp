@@ -1,5 +1,6 @@
 // Metric math against hand-computed values (DESIGN.md §3 definitions).
 #include "TestSupport.h"
+#include "engine/CellValidity.h"
 #include "metrics/CellMetrics.h"
 #include "metrics/LogHistogram.h"
 #include "metrics/Stats.h"
@@ -113,6 +114,59 @@ private Q_SLOTS:
         CellMetricsInput in;
         in.records = &records;
         QCOMPARE(computeCellMetrics(in).maxInFlight, 1);
+    }
+
+    void steadyInFlightExcludesRampAndDrain()
+    {
+        // C = 2. Slot 1: 0-100, 100-200, 200-300. Slot 2: 10-110, then the client idles 40 ms
+        // before 150-250. Steady span = 2nd send (10) .. last send (200): 190 ms, of which slot 2
+        // was empty 110..150 -> mean (190 * 2 - 40) / 190.
+        std::vector<RequestRecord> records{rec(0, 5, 100, 4), rec(100, 105, 200, 4), rec(200, 205, 300, 4),
+                                           rec(10, 15, 110, 4), rec(150, 155, 250, 4)};
+        CellMetricsInput in;
+        in.records = &records;
+        in.concurrency = 2;
+        const CellMetricsOutput out = computeCellMetrics(in);
+        QVERIFY2(std::abs(out.steadyMeanInFlight - (190.0 * 2 - 40) / 190.0) < 1e-9, qPrintable(QString::number(out.steadyMeanInFlight)));
+        QCOMPARE(out.maxInFlight, 2);
+
+        // A perfect closed loop holds exactly C over the span, however long ramp and drain are.
+        std::vector<RequestRecord> tight{rec(0, 5, 100, 4), rec(100, 105, 200, 4), rec(50, 55, 150, 4), rec(150, 155, 400, 4)};
+        in.records = &tight;
+        QVERIFY(std::abs(computeCellMetrics(in).steadyMeanInFlight - 2.0) < 1e-9);
+
+        // No span after the ramp (no more sends than C): unknown, not zero.
+        std::vector<RequestRecord> few{rec(0, 5, 100, 4), rec(10, 15, 110, 4)};
+        in.records = &few;
+        QCOMPARE(computeCellMetrics(in).steadyMeanInFlight, -1.0);
+    }
+
+    void validityWarningsNameTheProblem()
+    {
+        PhaseOutcome phase;
+        phase.records = {rec(0, 5, 100, 4), rec(100, 105, 200, 4), rec(200, 205, 300, 4), rec(10, 15, 110, 4), rec(150, 155, 250, 4)};
+        CellMetricsInput in;
+        in.records = &phase.records;
+        in.concurrency = 2;
+        const CellMetricsOutput lagging = computeCellMetrics(in); // steady mean 1.79 of 2
+        QStringList w = validityWarnings(phase, lagging, 2);
+        QCOMPARE(w.size(), 1);
+        QVERIFY2(w[0].startsWith(QStringLiteral("only 1.8 requests in flight on average (target 2)")), qPrintable(w[0]));
+
+        phase.records = {rec(0, 5, 100, 4), rec(100, 105, 200, 4), rec(50, 55, 150, 4), rec(150, 155, 400, 4)};
+        const CellMetricsOutput tight = computeCellMetrics(in);
+        QVERIFY(validityWarnings(phase, tight, 2).isEmpty());
+        QCOMPARE(validityWarnings(phase, tight, 3).value(0), QStringLiteral("achieved concurrency 2 is below the target 3"));
+
+        phase.maxThreadWait = 0.25; // runnable but not running a quarter of the time
+        phase.maxThreadCpu = 0.95;
+        w = validityWarnings(phase, tight, 2);
+        QCOMPARE(w.size(), 2);
+        QVERIFY2(w[0].contains(QStringLiteral("waited for a CPU 25% of the time")), qPrintable(w[0]));
+        QVERIFY2(w[1].contains(QStringLiteral("CPU-bound (95%)")), qPrintable(w[1]));
+        phase.cancelled = true; // a cancelled phase ends early: its in-flight figures prove nothing
+        phase.maxThreadWait = phase.maxThreadCpu = 0;
+        QVERIFY(validityWarnings(phase, lagging, 2).isEmpty());
     }
 
     void countedTokensAreReported()

@@ -20,7 +20,7 @@ private Q_SLOTS:
         QStringList mocks;
         for (const sb::ServerSpec &srv : s.servers) {
             mocks << srv.mock;
-            QVERIFY(srv.url.isEmpty());
+            QVERIFY(srv.urls.isEmpty());
             QVERIFY(srv.profiler.enabled);
             QVERIFY(!srv.profiler.traceDir.isEmpty());
             QVERIFY(!srv.profiler.traceDir.startsWith(QLatin1Char('/'))); // under the results folder

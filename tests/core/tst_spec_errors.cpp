@@ -154,6 +154,14 @@ void TstSpecErrors::located_data()
                                   << "servers[0].url" << 3 << 10 << "expected an http or https base URL";
     QTest::newRow("url no host") << QByteArray("servers:\n  - name: a\n    url: 'http://'\n    model: m\n" + sweep) << "servers[0].url"
                                  << 3 << 10 << "expected";
+    QTest::newRow("url list entry") << QByteArray("servers:\n  - name: a\n    url: [http://a:1, ftp://b:2]\n    model: m\n" + sweep)
+                                    << "servers[0].url[1]" << 3 << 23 << "expected an http or https URL, got scheme 'ftp'";
+    QTest::newRow("url list block entry") << QByteArray("servers:\n  - name: a\n    url:\n      - http://a:1\n      - 7: x\n    model: m\n" + sweep)
+                                          << "servers[0].url[1]" << 5 << 9 << "expected a string";
+    QTest::newRow("url list duplicate") << QByteArray("servers:\n  - name: a\n    url: [http://a:1, http://a:1]\n    model: m\n" + sweep)
+                                        << "servers[0].url[1]" << 3 << 23 << "this URL is already listed";
+    QTest::newRow("url list empty") << QByteArray("servers:\n  - name: a\n    url: []\n    model: m\n" + sweep)
+                                    << "servers[0].url" << 3 << 5 << "expected at least one URL";
     QTest::newRow("url query") << QByteArray("servers:\n  - name: a\n    url: http://h:1/v?x=1\n    model: m\n" + sweep)
                                << "servers[0].url" << 3 << 10 << "without query";
 
@@ -229,6 +237,13 @@ void TstSpecErrors::warnings()
                                    QStringLiteral("stock trtllm-serve has no cache-reset route"), true);
     QVERIFY2(err.isEmpty(), qPrintable(err));
     QVERIFY(r.diagnostics.first().toString().startsWith(QStringLiteral("w.yaml:6:21: warning: servers[0].reset_kv_cache: ")));
+
+    // Two URLs share the in-flight requests: at concurrency 1 one of them would sit idle.
+    const SpecLoadResult two = loadSpecText("servers:\n  - name: t\n    url: [http://h:1, http://h:2]\n    model: m\n"
+                                            "sweep:\n  concurrency: [1, 4]\n");
+    QVERIFY2(two.ok(), qPrintable(spectest::dump(two.diagnostics)));
+    const QString twoErr = expectDiag(two, QStringLiteral("servers[0].url"), 3, 5, QStringLiteral("at concurrency 1 some of them get no traffic"), true);
+    QVERIFY2(twoErr.isEmpty(), qPrintable(twoErr));
 
     // vLLM needs no warning (the GUI shows its gate hints); a disabled trtllm reset none either.
     QVERIFY(loadSpecText(QByteArray(yaml).replace("trtllm", "vllm")).diagnostics.isEmpty());

@@ -38,7 +38,7 @@ void TstSpecLoad::defaults()
     QCOMPARE(s.servers.size(), 1);
     const ServerSpec &a = s.servers[0];
     QCOMPARE(a.name, QStringLiteral("a"));
-    QCOMPARE(a.url, QStringLiteral("http://localhost:8000"));
+    QCOMPARE(a.urls, QStringList{QStringLiteral("http://localhost:8000")});
     SPEC_COMPARE_ENUM(a.endpoint, Endpoint::Chat);
     SPEC_COMPARE_ENUM(a.flavor, Flavor::Openai);
     QVERIFY(!a.reset.enabled);
@@ -95,7 +95,7 @@ sweep:
     QCOMPARE(s.name, QStringLiteral("full"));
     QCOMPARE(s.description, QStringLiteral("every key"));
     const ServerSpec &a = s.servers[0];
-    QCOMPARE(a.url, QStringLiteral("https://10.0.0.5:8443/prefix"));
+    QCOMPARE(a.urls, QStringList{QStringLiteral("https://10.0.0.5:8443/prefix")});
     QCOMPARE(a.model, QStringLiteral("meta-llama/Llama-3.1-8B-Instruct"));
     SPEC_COMPARE_ENUM(a.endpoint, Endpoint::Completions);
     SPEC_COMPARE_ENUM(a.flavor, Flavor::Vllm);
@@ -137,7 +137,7 @@ void TstSpecLoad::mockDefaults()
     QCOMPARE(s.servers[0].mock, QStringLiteral("sglang"));
     QCOMPARE(s.servers[0].model, QStringLiteral("demo-model"));
     SPEC_COMPARE_ENUM(s.servers[0].flavor, Flavor::Sglang); // the mock's personality
-    QVERIFY(s.servers[0].url.isEmpty());
+    QVERIFY(s.servers[0].urls.isEmpty());
     SPEC_COMPARE_ENUM(s.servers[1].flavor, Flavor::Openai); // explicit flavor wins
     QCOMPARE(s.servers[1].model, QStringLiteral("x"));
 }
@@ -274,7 +274,7 @@ void TstSpecLoad::validatorInMemory()
 
     ServerSpec s;
     s.name = QStringLiteral("a");
-    s.url = QStringLiteral("http://h:1");
+    s.urls = {QStringLiteral("http://h:1")};
     s.model = QStringLiteral("m");
     s.reset.enabled = true;
     s.reset.path = QStringLiteral("flush");

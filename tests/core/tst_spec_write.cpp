@@ -28,7 +28,7 @@ static void compareSpecs(const SweepSpec &a, const SweepSpec &b)
     for (int i = 0; i < a.servers.size(); ++i) {
         const ServerSpec &x = a.servers[i], &y = b.servers[i];
         QCOMPARE(x.name, y.name);
-        QCOMPARE(x.url, y.url);
+        QCOMPARE(x.urls, y.urls);
         QCOMPARE(x.mock, y.mock);
         QCOMPARE(x.model, y.model);
         SPEC_COMPARE_ENUM(x.endpoint, y.endpoint);
@@ -85,7 +85,7 @@ static SweepSpec everyKeySpec()
     s.description = QStringLiteral("two lines:\nsecond: yes");
     ServerSpec a;
     a.name = QStringLiteral("vllm-a");
-    a.url = QStringLiteral("https://10.0.0.5:8443/base");
+    a.urls = {QStringLiteral("https://10.0.0.5:8443/base")};
     a.model = QStringLiteral("meta-llama/Llama-3.1-8B-Instruct");
     a.endpoint = Endpoint::Completions;
     a.flavor = Flavor::Vllm;
@@ -120,7 +120,11 @@ static SweepSpec everyKeySpec()
     b.reset.placement = ResetPlacement::Both;
     b.profiler.enabled = false; // disabled but configured
     b.profiler.traceDir = QStringLiteral("/srv/t");
-    s.servers = {a, b};
+    ServerSpec c; // replicas of one server: a list of URLs
+    c.name = QStringLiteral("replicas");
+    c.urls = {QStringLiteral("http://10.0.0.7:8000"), QStringLiteral("http://10.0.0.8:8000/v1")};
+    c.model = QStringLiteral("m");
+    s.servers = {a, b, c};
     s.workload.streaming = false;
     s.workload.inputTokens = 1024;
     s.workload.outputTokens = 16;

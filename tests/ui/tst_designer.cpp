@@ -39,7 +39,7 @@ SweepSpec everySetting()
     spec.description = QStringLiteral("every knob turned");
     ServerSpec a;
     a.name = QStringLiteral("vllm-a");
-    a.url = QStringLiteral("http://10.0.0.5:8000");
+    a.urls = {QStringLiteral("http://10.0.0.5:8000")};
     a.model = QStringLiteral("meta-llama/Llama-3.1-8B-Instruct");
     a.endpoint = Endpoint::Completions;
     a.flavor = Flavor::Vllm;
@@ -106,7 +106,12 @@ private Q_SLOTS:
         QVERIFY(!model.setData(model.index(1, ServerTableModel::Flavor), QStringLiteral("nope"), Qt::EditRole));
         QVERIFY(model.setData(model.index(1, ServerTableModel::Target), QStringLiteral("mock:vllm"), Qt::EditRole));
         QCOMPARE(model.server(1).mock, QStringLiteral("vllm"));
-        QVERIFY(model.server(1).url.isEmpty());
+        QVERIFY(model.server(1).urls.isEmpty());
+        // Replicas of one server: several URLs typed in one cell, commas or spaces between.
+        QVERIFY(model.setData(model.index(1, ServerTableModel::Target), QStringLiteral(" http://a:1, http://b:2  http://c:3,"), Qt::EditRole));
+        QCOMPARE(model.server(1).urls, QStringList({"http://a:1", "http://b:2", "http://c:3"}));
+        QVERIFY(model.server(1).mock.isEmpty());
+        QCOMPARE(model.index(1, ServerTableModel::Target).data().toString(), QStringLiteral("http://a:1, http://b:2, http://c:3"));
         model.setRowErrors({{1, {{ServerTableModel::Name, QStringLiteral("duplicate name")}}}});
         QCOMPARE(model.index(1, ServerTableModel::Name).data(Qt::ToolTipRole).toString(), QStringLiteral("duplicate name"));
         model.removeServer(0);
@@ -214,6 +219,12 @@ private Q_SLOTS:
         key->clear();
         QTest::keyClicks(key, QStringLiteral("sk-new"));
         expected.servers[0].apiKey = QStringLiteral("sk-new");
+        auto *url = tab.serverEditor()->findChild<QLineEdit *>(QStringLiteral("serverUrl"));
+        QVERIFY(url);
+        url->clear();
+        QTest::keyClicks(url, QStringLiteral("http://gpu-1:8000, http://gpu-2:8000"));
+        expected.servers[0].urls = {QStringLiteral("http://gpu-1:8000"), QStringLiteral("http://gpu-2:8000")};
+        expected.concurrency = {2, 8, 32}; // two URLs: every point has at least one request per URL
         auto *resetTimeout = tab.serverEditor()->findChild<QDoubleSpinBox *>(QStringLiteral("resetTimeout"));
         resetTimeout->setValue(5);
         expected.servers[0].reset.timeoutS = 5;
@@ -318,7 +329,7 @@ private Q_SLOTS:
     void flavorGatesAndPresets()
     {
         ServerSpec s;
-        s.url = QStringLiteral("http://h:1");
+        s.urls = {QStringLiteral("http://h:1")};
         s.flavor = Flavor::Vllm;
         s.reset.enabled = true;
         QVERIFY(gateWarnings(s).join(QString()).contains(QLatin1String("VLLM_SERVER_DEV_MODE")));

@@ -125,7 +125,7 @@ private Q_SLOTS:
         SweepSpec spec = DesignTab::newSpec();
         ServerSpec real;
         real.name = QStringLiteral("vllm-h100");
-        real.url = QStringLiteral("http://gpu-01:8000");
+        real.urls = {QStringLiteral("http://gpu-01:8000")};
         real.model = QStringLiteral("meta-llama/Llama-3.1-8B-Instruct");
         real.flavor = Flavor::Vllm;
         real.apiKeyEnv = QStringLiteral("VLLM_API_KEY");
@@ -135,7 +135,7 @@ private Q_SLOTS:
         spec.servers.prepend(real);
         ServerSpec trt = real;
         trt.name = QStringLiteral("trtllm");
-        trt.url = QStringLiteral("http://gpu-02:8000");
+        trt.urls = {QStringLiteral("http://gpu-02:8000")};
         trt.flavor = Flavor::Trtllm;
         trt.profiler.enabled = false;
         spec.servers.append(trt);

@@ -267,7 +267,7 @@ void DesignTab::addServer()
 {
     ServerSpec s;
     s.name = m_servers->uniqueName(QStringLiteral("server"));
-    s.url = QStringLiteral("http://localhost:8000");
+    s.urls = {QStringLiteral("http://localhost:8000")};
     s.model = QStringLiteral("model");
     s.flavor = Flavor::Vllm;
     const int row = m_servers->addServer(s);

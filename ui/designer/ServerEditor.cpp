@@ -1,5 +1,6 @@
 #include "designer/ServerEditor.h"
 #include "designer/HookEditor.h"
+#include "designer/ServerTableModel.h"
 #include "hooks/HookPresets.h"
 #include <QAction>
 #include <QComboBox>
@@ -71,6 +72,8 @@ ServerEditor::ServerEditor(QWidget *parent)
     m_url = new QLineEdit;
     m_url->setObjectName(QStringLiteral("serverUrl"));
     m_url->setPlaceholderText(QStringLiteral("http://localhost:8000"));
+    m_url->setToolTip(tr("The server's base URL. Several replicas of one server: list their URLs separated by commas; "
+                         "the in-flight requests are spread evenly and hooks go to each origin."));
     m_mock = new QComboBox;
     m_mock->setObjectName(QStringLiteral("mockPersonality"));
     m_mock->addItems({QStringLiteral("vllm"), QStringLiteral("sglang"), QStringLiteral("trtllm")});
@@ -141,7 +144,7 @@ void ServerEditor::setServer(int row, const ServerSpec &s)
     const bool mock = !s.mock.isEmpty();
     m_targetKind->setCurrentIndex(mock ? 1 : 0);
     m_targetStack->setCurrentIndex(mock ? 1 : 0);
-    m_url->setText(s.url);
+    m_url->setText(urlsText(s.urls));
     if (mock) {
         const int i = m_mock->findText(s.mock);
         if (i < 0)
@@ -160,10 +163,10 @@ ServerSpec ServerEditor::server() const
     ServerSpec s = m_server;
     if (m_targetKind->currentIndex() == 1) {
         s.mock = m_mock->currentText();
-        s.url.clear();
+        s.urls.clear();
     } else {
         s.mock.clear();
-        s.url = m_url->text().trimmed();
+        s.urls = urlsFromText(m_url->text());
     }
     s.apiKey = m_apiKey->text();
     s.apiKeyEnv = m_apiKeyEnv->text().trimmed();

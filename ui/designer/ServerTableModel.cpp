@@ -1,12 +1,24 @@
 #include "designer/ServerTableModel.h"
 #include <QBrush>
 #include <QColor>
+#include <QRegularExpression>
 
 namespace sb::ui {
 
+QString urlsText(const QStringList &urls)
+{
+    return urls.join(QStringLiteral(", "));
+}
+
+QStringList urlsFromText(const QString &text)
+{
+    static const QRegularExpression separators(QStringLiteral("[,\\s]+"));
+    return text.split(separators, Qt::SkipEmptyParts);
+}
+
 QString targetText(const ServerSpec &s)
 {
-    return s.mock.isEmpty() ? s.url : QStringLiteral("mock:") + s.mock;
+    return s.mock.isEmpty() ? urlsText(s.urls) : QStringLiteral("mock:") + s.mock;
 }
 
 void setTargetText(ServerSpec &s, const QString &text)
@@ -14,10 +26,10 @@ void setTargetText(ServerSpec &s, const QString &text)
     const QString t = text.trimmed();
     if (t.startsWith(QLatin1String("mock:"))) {
         s.mock = t.mid(5).trimmed();
-        s.url.clear();
+        s.urls.clear();
     } else {
         s.mock.clear();
-        s.url = t;
+        s.urls = urlsFromText(t);
     }
 }
 

@@ -46,6 +46,9 @@ private:
 };
 
 // "mock:vllm" or the URL: the text the Target column shows and accepts.
+// Several URLs of one server are shown and typed as one line, separated by commas.
+QString urlsText(const QStringList &urls);
+QStringList urlsFromText(const QString &text);
 QString targetText(const ServerSpec &s);
 void setTargetText(ServerSpec &s, const QString &text);
 

@@ -39,6 +39,8 @@ QString cellDetailHtml(const CellResult &cell, const QString &folder)
         h += QStringLiteral("; tokens from <i>%1</i>").arg(esc(cell.tokenSource));
     if (cell.maxInFlight > 0)
         h += QStringLiteral("; in flight max %1, mean %2").arg(cell.maxInFlight).arg(formatNumber(cell.meanInFlight));
+    if (cell.steadyMeanInFlight >= 0)
+        h += QStringLiteral(" (%1 between ramp-up and drain)").arg(formatNumber(cell.steadyMeanInFlight));
     h += QStringLiteral("</p>");
 
     h += QStringLiteral("<h4>Hooks</h4>");

@@ -1,0 +1,39 @@
+#include "engine/CellValidity.h"
+#include <algorithm>
+
+namespace sb {
+
+namespace {
+// Below these the figures describe the client or the machine more than the server.
+constexpr double kSteadyShare = 0.9; // of C held in flight between ramp-up and drain
+constexpr double kCpuBound = 0.9;    // of an IO thread's wall time spent on a CPU
+constexpr double kRunQueue = 0.1;    // of an IO thread's wall time spent waiting for a CPU
+} // namespace
+
+QStringList validityWarnings(const PhaseOutcome &phase, const CellMetricsOutput &metrics, int concurrency)
+{
+    QStringList w;
+    if (!phase.cancelled) {
+        const auto sent = std::count_if(phase.records.begin(), phase.records.end(), [](const RequestRecord &r) { return r.sendNs > 0; });
+        if (sent >= concurrency && metrics.maxInFlight < concurrency)
+            w.append(QStringLiteral("achieved concurrency %1 is below the target %2").arg(metrics.maxInFlight).arg(concurrency));
+        // The peak can reach C while the client still loses time between an answer and the
+        // next send; the steady mean shows that.
+        else if (metrics.steadyMeanInFlight >= 0 && metrics.steadyMeanInFlight < kSteadyShare * concurrency)
+            w.append(QStringLiteral("only %1 requests in flight on average (target %2) while requests were still being sent: "
+                                    "the client did not keep up, so throughput is understated")
+                         .arg(metrics.steadyMeanInFlight, 0, 'f', 1)
+                         .arg(concurrency));
+    }
+    if (phase.maxThreadWait > kRunQueue)
+        w.append(QStringLiteral("a client IO thread waited for a CPU %1% of the time (the machine is oversubscribed): "
+                                "latencies may include scheduling delay")
+                     .arg(qRound(phase.maxThreadWait * 100)));
+    if (phase.maxThreadCpu > kCpuBound)
+        w.append(QStringLiteral("a client IO thread was CPU-bound (%1%): latencies may include client delay").arg(qRound(phase.maxThreadCpu * 100)));
+    if (metrics.tokenSource == QLatin1String("counted"))
+        w.append(QStringLiteral("the server sent no usage: output tokens are counted content chunks"));
+    return w;
+}
+
+} // namespace sb

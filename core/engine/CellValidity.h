@@ -1,0 +1,12 @@
+#pragma once
+// Can a cell's numbers be trusted? Checks that the client really held C requests in flight and
+// was not itself the bottleneck, and says so in the cell's warnings (issue 8 item 4).
+#include "load/LoadGenerator.h"
+#include "metrics/CellMetrics.h"
+#include <QStringList>
+
+namespace sb {
+
+QStringList validityWarnings(const PhaseOutcome &phase, const CellMetricsOutput &metrics, int concurrency);
+
+} // namespace sb
