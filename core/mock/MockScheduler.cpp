@@ -62,6 +62,7 @@ void MockScheduler::setCallbacks(TokenFn token, StepFn step, CacheFn cache)
 
 void MockScheduler::armAt(qint64 ns)
 {
+    m_armedNs = ns;
 #ifdef Q_OS_LINUX
     if (m_timerFd >= 0) {
         itimerspec spec{};

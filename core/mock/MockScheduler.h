@@ -50,6 +50,9 @@ public:
     int running() const { return int(m_running.size()); }
     int waiting() const { return int(m_waiting.size()); }
     quint64 stepsDone() const { return m_stepIndex; }
+    // When the scheduler's timer fires next (the running step ends, or a stalled sequence
+    // resumes); 0 when idle. The writer yields to the model at this time.
+    qint64 nextWakeNs() const { return m_inStep || m_armedForPause ? m_armedNs : 0; }
 
 private:
     struct Seq {
@@ -74,6 +77,7 @@ private:
     quint64 m_stepIndex = 0;
     bool m_inStep = false;
     bool m_armedForPause = false;
+    qint64 m_armedNs = 0;                 // what armAt() was last given
     MockStepRecord m_step;
     std::vector<quint64> m_stepSeqs;      // sequences taking part in the current step
     TokenFn m_token;

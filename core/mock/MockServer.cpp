@@ -99,20 +99,12 @@ quint16 MockServer::port() const
 
 MockStats MockServer::stats() const
 {
-    QMutexLocker lock(&m_shared->mutex);
-    return m_shared->stats;
+    return m_shared->snapshot();
 }
 
 void MockServer::resetStats()
 {
-    {
-        QMutexLocker lock(&m_shared->mutex);
-        const int inFlight = m_shared->stats.inFlight;
-        m_shared->stats = MockStats();
-        m_shared->stats.inFlight = inFlight;
-        m_shared->stats.maxInFlight = inFlight;
-    }
-    m_shared->clearTimings();
+    m_shared->reset();
 }
 
 QList<MockTiming> MockServer::timings() const

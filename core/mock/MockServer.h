@@ -59,6 +59,11 @@ struct MockStats {
     int profileWindows = 0;         // profiler windows started
     qint64 cacheHitBlocks = 0;
     qint64 cacheMissBlocks = 0;
+    // The output path's batching: content events streamed, and times output was handed to a
+    // socket (one send() each). About one write per event while the writer keeps up with the
+    // model; fewer when it lags and a connection's queued events leave together.
+    qint64 streamEvents = 0;
+    qint64 socketWrites = 0;
 };
 
 // steady_clock nanoseconds since its epoch (CLOCK_MONOTONIC on Linux, so comparable across

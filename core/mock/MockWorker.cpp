@@ -3,10 +3,6 @@
 #include <QTcpServer>
 #include <QTcpSocket>
 #include <QTimer>
-#ifdef Q_OS_UNIX
-#include <cerrno>
-#include <sys/socket.h>
-#endif
 
 namespace sb {
 
@@ -71,6 +67,7 @@ void MockWorker::shutdown()
     }
     m_connections.clear();
     m_bySeq.clear();
+    m_writeQueue.clear();
     delete m_scheduler; // its timer belongs to this thread: stop it here
     m_scheduler = nullptr;
 }
@@ -133,40 +130,12 @@ void MockWorker::onDisconnected(Connection *c)
     if (c->exchange)
         endExchange(c, true);
     c->pendingFlush.reset();
+    c->out = QByteArray(); // nobody to read it
     c->socket->disconnect(this); // no more callbacks into the soon-erased Connection
     c->socket->deleteLater();
     // Erase later: we may be deep inside a write to this very connection.
     const quint64 id = c->id;
     QMetaObject::invokeMethod(this, [this, id] { m_connections.erase(id); }, Qt::QueuedConnection);
-}
-
-void MockWorker::send(Connection *c, const QByteArray &bytes)
-{
-    if (c->dead)
-        return;
-#ifdef Q_OS_UNIX
-    // Fast path, one send() per token and stream: QTcpSocket::write()+flush() toggles a write
-    // notifier per call, which with 1024 streams cost more than the writes. Qt's buffer takes
-    // over only when the kernel buffer is full (a slow reader), and keeps the order: nothing is
-    // sent directly while Qt still holds unsent bytes.
-    if (c->socket->bytesToWrite() == 0) {
-        qsizetype done = ::send(int(c->socket->socketDescriptor()), bytes.constData(), size_t(bytes.size()),
-                                MSG_NOSIGNAL | MSG_DONTWAIT);
-        if (done == bytes.size())
-            return;
-        if (done < 0) {
-            if (errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR) {
-                c->socket->abort(); // the peer is gone: onDisconnected() cleans up
-                return;
-            }
-            done = 0;
-        }
-        c->socket->write(bytes.constData() + done, bytes.size() - done);
-        return;
-    }
-#endif
-    c->socket->write(bytes);
-    c->socket->flush();
 }
 
 void MockWorker::respond(Connection *c, int status, QByteArrayView contentType, QByteArrayView body,
@@ -316,11 +285,15 @@ void MockWorker::onToken(quint64 seq, int index, bool last)
         return;
     Exchange *ex = c->exchange.get();
     const QByteArray token = mockToken(ex->req.contentSeed, index);
-    QByteArray out;
+    // Appended to the connection's out-buffer; written by the next write pass (MockWorkerWrite.cpp).
+    QByteArray &out = c->out;
     if (ex->req.stream) {
         if (index == ex->malformedAt)
             appendChunk(out, ex->fmt->malformedEvent());
         appendChunk(out, ex->fmt->tokenEvent(token, last));
+        m_shared->streamEvents.fetch_add(1, std::memory_order_relaxed);
+        if (index == 0)
+            ex->firstTokenQueued = true;
         if (last) {
             if (ex->req.includeUsage)
                 appendChunk(out, ex->fmt->usageEvent(ex->promptTokens, index + 1));
@@ -333,30 +306,36 @@ void MockWorker::onToken(quint64 seq, int index, bool last)
             QByteArray body = ex->fmt->fullBody(ex->text, ex->promptTokens, index + 1);
             if (ex->malformedAt >= 0)
                 body.truncate(body.size() / 2); // a broken JSON document, honestly sized
-            out = httpResponse(200, "application/json", body, c->keepAlive);
+            out += httpResponse(200, "application/json", body, c->keepAlive);
+            ex->firstTokenQueued = true;
         }
     }
-    if (!out.isEmpty() && (index == 0 || !ex->req.stream)) // the first content bytes go out now
-        ex->firstTokenNs = MockServer::nowNs();
     if (last) {
-        // Book the request as finished before its last bytes leave, so that a client that has
-        // read them never sees it still in flight in stats().
+        // The answer ends now, with whatever is still queued: the next request on this
+        // connection (or its close) must come after these bytes. Book the request as finished
+        // before they leave, so that a client that has read them never sees it still in flight
+        // in stats(); the first-token time is stamped as writeOut() would have.
+        if (ex->firstTokenQueued) {
+            ex->firstTokenQueued = false;
+            ex->firstTokenNs = MockServer::nowNs();
+        }
         endExchange(c, false);
-        send(c, out);
+        writeOut(c);
         responseDone(c);
         return;
     }
-    send(c, out);
-    if (c->dead)
-        return; // the write found the peer gone; onDisconnected cleaned up
     if (index == ex->disconnectAt) {
         // Fault: close half way through, without the terminating chunk or [DONE].
+        writeOut(c);
+        if (c->dead)
+            return; // the write found the peer gone; onDisconnected cleaned up
         c->keepAlive = false;
         endExchange(c, true);
         c->busy = false;
         c->socket->disconnectFromHost();
         return;
     }
+    queueWrite(c);
     if (index == ex->stallAfter)
         m_scheduler->pause(seq, m_cfg.stallMs);
 }

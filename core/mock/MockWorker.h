@@ -10,6 +10,7 @@
 #include "mock/MockServer.h"
 #include "mock/MockShared.h"
 #include <QObject>
+#include <deque>
 #include <memory>
 #include <optional>
 #include <random>
@@ -44,6 +45,7 @@ private:
         int malformedAt = -1;   // output token index before which a broken frame is sent
         int stallAfter = -1;    // output token index after which the stream goes silent
         bool admitted = false;
+        bool firstTokenQueued = false; // the first content bytes wait in Connection::out
         QByteArray text;        // non-streaming answer so far
     };
     struct PendingControl {     // a control call being answered later (sglang flush timeout)
@@ -59,6 +61,8 @@ private:
         bool busy = false;          // a response is in progress; later requests wait
         bool keepAlive = true;
         bool dead = false;
+        QByteArray out;             // bytes produced but not yet handed to the socket
+        bool queued = false;        // listed in m_writeQueue
         std::unique_ptr<Exchange> exchange;
         std::optional<PendingControl> pendingFlush;
     };
@@ -69,11 +73,16 @@ private:
     void processInput(Connection *c);
     void onDisconnected(Connection *c);
     void dispatch(Connection *c, MockHttpRequest &&req);
-    void send(Connection *c, const QByteArray &bytes);
     void respond(Connection *c, int status, QByteArrayView contentType, QByteArrayView body,
                  QByteArrayView extraHeaders = {});
     void responseDone(Connection *c);
     Connection *connection(quint64 id) const;
+
+    // the output path (MockWorkerWrite.cpp)
+    void send(Connection *c, QByteArrayView bytes); // after anything queued, written now
+    void queueWrite(Connection *c);                 // c->out grew: the next write pass sends it
+    void writeOut(Connection *c);                   // hands c->out to the socket in one send()
+    void writePass();
 
     // completions (MockWorker.cpp)
     void startCompletion(Connection *c, MockHttpRequest &&req, bool chat);
@@ -99,6 +108,8 @@ private:
     QTimer *m_flushPoll = nullptr;
     std::unordered_map<quint64, std::unique_ptr<Connection>> m_connections;
     std::unordered_map<quint64, quint64> m_bySeq; // scheduler sequence -> connection id
+    std::deque<quint64> m_writeQueue;   // connections with queued output, oldest first
+    bool m_writePassPosted = false;
     quint64 m_nextConnection = 1;
     quint64 m_requestCounter = 0;
     int m_inFlight = 0;

@@ -163,11 +163,7 @@ bool MockWorker::routeIntrospection(Connection *c, const MockHttpRequest &req)
     if (p == "/mock/stats") {
         if (req.method != "GET")
             return respond(c, 405, "application/json", kNotAllowed), true;
-        MockStats s;
-        {
-            QMutexLocker lock(&m_shared->mutex);
-            s = m_shared->stats;
-        }
+        const MockStats s = m_shared->snapshot();
         const QJsonObject o{{QStringLiteral("flavor"), toString(m_cfg.flavor)},
                             {QStringLiteral("in_flight"), s.inFlight},
                             {QStringLiteral("max_in_flight"), s.maxInFlight},
@@ -177,6 +173,8 @@ bool MockWorker::routeIntrospection(Connection *c, const MockHttpRequest &req)
                             {QStringLiteral("profile_windows"), s.profileWindows},
                             {QStringLiteral("cache_hit_blocks"), s.cacheHitBlocks},
                             {QStringLiteral("cache_miss_blocks"), s.cacheMissBlocks},
+                            {QStringLiteral("stream_events"), s.streamEvents},
+                            {QStringLiteral("socket_writes"), s.socketWrites},
                             {QStringLiteral("cached_blocks"), m_scheduler->cachedBlocks()},
                             {QStringLiteral("running"), m_scheduler->running()},
                             {QStringLiteral("waiting"), m_scheduler->waiting()},
@@ -186,13 +184,7 @@ bool MockWorker::routeIntrospection(Connection *c, const MockHttpRequest &req)
     if (p == "/mock/stats/reset") {
         if (req.method != "POST")
             return respond(c, 405, "application/json", kNotAllowed), true;
-        {
-            QMutexLocker lock(&m_shared->mutex);
-            m_shared->stats = MockStats();
-            m_shared->stats.inFlight = m_inFlight;
-            m_shared->stats.maxInFlight = m_inFlight;
-        }
-        m_shared->clearTimings();
+        m_shared->reset();
         return respond(c, 200, "application/json", R"({"success":true})"), true;
     }
     if (p == "/mock/timings") {
