@@ -124,17 +124,19 @@ int runHooksCommand(const QStringList &args)
         return 2;
     HookPreflight preflight(*spec);
     bool allOk = true;
-    out() << QStringLiteral("%1 %2 %3 %4 %5 %6\n")
-                 .arg(QStringLiteral("SERVER"), -20).arg(QStringLiteral("HOOK"), -16).arg(QStringLiteral("PATH"), -28)
-                 .arg(QStringLiteral("HTTP"), 5).arg(QStringLiteral("VERDICT"), -14).arg(QStringLiteral("MESSAGE"));
+    // The origin column matters for servers with several URLs: each origin is checked.
+    out() << QStringLiteral("%1 %2 %3 %4 %5 %6 %7\n")
+                 .arg(QStringLiteral("SERVER"), -16).arg(QStringLiteral("ORIGIN"), -26).arg(QStringLiteral("HOOK"), -15)
+                 .arg(QStringLiteral("PATH"), -24).arg(QStringLiteral("HTTP"), 4).arg(QStringLiteral("VERDICT"), -15)
+                 .arg(QStringLiteral("MESSAGE"));
     QObject::connect(&preflight, &HookPreflight::serverChecked, [&](const QString &server, const QList<HookOutcome> &outcomes, const QStringList &hints) {
         if (outcomes.isEmpty())
             out() << QStringLiteral("%1 (no hooks enabled)\n").arg(server, -20);
         for (const auto &o : outcomes) {
             allOk = allOk && o.ok;
-            out() << QStringLiteral("%1 %2 %3 %4 %5 %6\n")
-                         .arg(server, -20).arg(o.hook, -16).arg(o.path, -28).arg(o.status, 5)
-                         .arg((o.ok ? QStringLiteral("✓ ") : QStringLiteral("✗ ")) + o.verdict, -14).arg(o.message);
+            out() << QStringLiteral("%1 %2 %3 %4 %5 %6 %7\n")
+                         .arg(server, -16).arg(o.origin, -26).arg(o.hook, -15).arg(o.path, -24).arg(o.status, 4)
+                         .arg((o.ok ? QStringLiteral("✓ ") : QStringLiteral("✗ ")) + o.verdict, -15).arg(o.message);
         }
         for (const auto &h : hints)
             out() << "    hint: " << h << '\n';

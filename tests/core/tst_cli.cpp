@@ -60,6 +60,22 @@ private Q_SLOTS:
         QVERIFY(r.err.contains("YAML syntax error"));
     }
 
+    void hooksCheckPrintsAVerdictPerOriginAndHook()
+    {
+        QTemporaryDir dir;
+        const QString spec = write(dir, "h.yaml", "servers:\n  - name: trt\n    mock: trtllm\n    reset_kv_cache: true\n"
+                                                  "    server_profiler: true\nsweep:\n  concurrency: [1]\n");
+        const Run r = run({"hooks", "check", spec});
+        QCOMPARE(r.code, 1); // trtllm-serve has no reset route
+        const QStringList lines = r.out.split('\n', Qt::SkipEmptyParts);
+        QVERIFY2(lines.value(0).startsWith("SERVER") && lines.value(0).contains("ORIGIN"), qPrintable(r.out));
+        QVERIFY2(lines.value(1).contains("http://127.0.0.1:") && lines.value(1).contains("reset_kv_cache")
+                     && lines.value(1).contains("404") && lines.value(1).contains("✗ route_missing"), qPrintable(r.out));
+        QVERIFY2(lines.value(2).contains("profiler_start") && lines.value(2).contains("✓ ok"), qPrintable(r.out));
+        QVERIFY2(lines.value(3).contains("profiler_stop") && lines.value(3).contains("✓ ok"), qPrintable(r.out));
+        QVERIFY2(r.out.contains("hint: ") && r.out.contains("enable_block_reuse"), qPrintable(r.out));
+    }
+
     void validSpecValidates()
     {
         const Run r = run({"validate", sbtest::sourcePath("resources/example-sweep.yaml")});

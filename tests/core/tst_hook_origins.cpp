@@ -4,6 +4,7 @@
 #include "EngineFixture.h"
 #include "TestSupport.h"
 #include "hooks/ControlClient.h"
+#include "hooks/HookPreflight.h"
 #include "hooks/HookRunner.h"
 #include <QFile>
 #include <QJsonArray>
@@ -144,6 +145,29 @@ private Q_SLOTS:
         QCOMPARE(cell.hooks[1].origin, origin(*b));
         QCOMPARE(cell.hooks[1].verdict, QStringLiteral("route_missing"));
         QCOMPARE(a->stats().requests + b->stats().requests, 0);
+    }
+
+    void preflightChecksEveryOrigin()
+    {
+        auto a = startMock(timedMock(Flavor::Vllm));
+        MockConfig noDev = timedMock(Flavor::Vllm);
+        noDev.devMode = false;
+        auto b = startMock(noDev);
+        ServerSpec server = serverFor(QStringLiteral("replicas"), *a, Flavor::Vllm);
+        server.urls = {a->url().toString(), b->url().toString()};
+        server.reset.enabled = true;
+        HookPreflight preflight(smallSpec({server}, {2}, 1));
+        QSignalSpy checked(&preflight, &HookPreflight::serverChecked);
+        QSignalSpy finished(&preflight, &HookPreflight::finished);
+        preflight.start();
+        QVERIFY(finished.wait(20000));
+        const auto outcomes = checked.value(0).value(1).value<QList<HookOutcome>>();
+        QCOMPARE(outcomes.size(), 2); // the healthy replica does not hide the misconfigured one
+        QCOMPARE(outcomes[0].origin, origin(*a));
+        QVERIFY(outcomes[0].ok);
+        QCOMPARE(outcomes[1].origin, origin(*b));
+        QCOMPARE(outcomes[1].verdict, QStringLiteral("route_missing"));
+        QVERIFY(checked.value(0).value(2).toStringList().join(' ').contains(QStringLiteral("VLLM_SERVER_DEV_MODE=1")));
     }
 
     void sglangWindowThatClosedItselfIsNoFailure()
