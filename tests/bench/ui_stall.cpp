@@ -85,21 +85,42 @@ int main(int argc, char **argv)
     qint64 lastNs = -1;
     bool running = false, finished = false;
     double maxRunGap = 0, maxAfterGap = 0;
+    // What the UI thread did during its longest gap: ran (its own work) or waited for a CPU
+    // (other threads held both cores). Read from the kernel's per-thread schedstat.
+    auto schedstat = [] {
+        std::pair<double, double> cpuWaitMs{0, 0};
+        if (std::FILE *f = std::fopen("/proc/thread-self/schedstat", "r")) {
+            unsigned long long cpu = 0, wait = 0;
+            if (std::fscanf(f, "%llu %llu", &cpu, &wait) == 2)
+                cpuWaitMs = {double(cpu) / 1e6, double(wait) / 1e6};
+            std::fclose(f);
+        }
+        return cpuWaitMs;
+    };
+    std::pair<double, double> lastSched{0, 0};
+    double maxGapCpuMs = 0, maxGapWaitMs = 0, maxGapAtS = 0;
     QTimer heartbeat;
     heartbeat.setTimerType(Qt::PreciseTimer);
     heartbeat.setInterval(5);
     QObject::connect(&heartbeat, &QTimer::timeout, [&] {
         const qint64 now = clock.nsecsElapsed();
+        const auto sched = schedstat();
         if (lastNs >= 0) {
             const double gap = double(now - lastNs) / 1e6;
             if (running) {
                 gapsMs.push_back(gap);
-                maxRunGap = std::max(maxRunGap, gap);
+                if (gap > maxRunGap) {
+                    maxRunGap = gap;
+                    maxGapCpuMs = sched.first - lastSched.first;
+                    maxGapWaitMs = sched.second - lastSched.second;
+                    maxGapAtS = double(now) / 1e9;
+                }
             } else if (finished) {
                 maxAfterGap = std::max(maxAfterGap, gap);
             }
         }
         lastNs = now;
+        lastSched = sched;
     });
     int exitCode = -1;
     double runWallS = 0;
@@ -135,6 +156,7 @@ int main(int argc, char **argv)
     QJsonObject o{{"bench", "ui_stall"}, {"concurrency", concurrency}, {"exit_code", exitCode}, {"status", cell.status},
                   {"completed", cell.completed}, {"run_wall_s", runWallS}, {"heartbeat_ms", 5},
                   {"ticks", int(gapsMs.size())}, {"max_gap_ms", maxRunGap}, {"p99_gap_ms", pct(99)}, {"p50_gap_ms", pct(50)},
+                  {"max_gap_ui_cpu_ms", maxGapCpuMs}, {"max_gap_ui_wait_ms", maxGapWaitMs}, {"max_gap_at_s", maxGapAtS},
                   {"gaps_over_50ms", int(over50)}, {"max_gap_after_finish_ms", maxAfterGap},
                   {"server_max_in_flight", mock->stats().maxInFlight}};
     std::printf("%s\n", QJsonDocument(o).toJson(QJsonDocument::Compact).constData());
