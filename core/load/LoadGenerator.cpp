@@ -57,7 +57,7 @@ PhaseOutcome LoadGenerator::runPhase(const PhaseConfig &config, const std::funct
         if (m_cancelRequested)
             state->cancelled = true;
     }
-    Q_ASSERT(!config.targets.empty() && config.targets.size() <= 255);
+    Q_ASSERT(!config.targets.empty());
     for (int i = 0, first = 0; i < nThreads; ++i) {
         const int share = config.concurrency / nThreads + (i < config.concurrency % nThreads ? 1 : 0);
         QMetaObject::invokeMethod(m_workers[std::size_t(i)], [w = m_workers[std::size_t(i)], state, first, share] { w->startPhase(state, first, share); },
