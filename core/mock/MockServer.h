@@ -42,6 +42,10 @@ struct MockConfig {
     double malformedRate = 0;       // one broken SSE frame (invalid JSON) half way through a stream
     int stallMs = 0;                // every stream goes silent this long half way through
     int firstByteDelayMs = 0;       // every completion request is held this long before it is seen
+    // Every completion request blocks the server thread this long when it is read, as a busy
+    // API-server event loop would (tokenizing, say): requests sent meanwhile wait unread in the
+    // kernel.
+    int loopBlockMs = 0;
     quint64 seed = 1;
 };
 

@@ -50,6 +50,7 @@ const Flag kValueFlags[] = {
     {"malformed-rate", "Fraction of streams with one broken SSE frame half way.", "p"},
     {"stall-ms", "Every stream goes silent this long half way through.", "ms"},
     {"first-byte-delay-ms", "Every completion request is held this long before it is seen.", "ms"},
+    {"loop-block-ms", "Every completion request blocks the server thread this long when read.", "ms"},
     {"seed", "Seed of the fault draws (default 1).", "n"},
 };
 
@@ -134,6 +135,7 @@ bool configFromArgs(const QCommandLineParser &p, MockConfig *cfg, QString *error
                     && number(p, "malformed-rate", 0, 1, &c.malformedRate, error)
                     && integer(p, "stall-ms", 0, 3.6e6, &c.stallMs, error)
                     && integer(p, "first-byte-delay-ms", 0, 3.6e6, &c.firstByteDelayMs, error)
+                    && integer(p, "loop-block-ms", 0, 60000, &c.loopBlockMs, error)
                     && number(p, "seed", 0, 9e15, &seed, error);
     if (!ok)
         return false;

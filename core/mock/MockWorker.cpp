@@ -2,6 +2,7 @@
 #include <QDateTime>
 #include <QTcpServer>
 #include <QTcpSocket>
+#include <QThread>
 #include <QTimer>
 
 namespace sb {
@@ -212,6 +213,8 @@ void MockWorker::startCompletion(Connection *c, MockHttpRequest &&req, bool chat
 {
     auto ex = std::make_unique<Exchange>();
     ex->arrivalNs = MockServer::nowNs();
+    if (m_cfg.loopBlockMs > 0) // fault: a busy server loop; nothing else is read meanwhile
+        QThread::msleep(ulong(m_cfg.loopBlockMs));
     const quint64 number = ++m_requestCounter;
     ex->requestId = req.header("x-request-id");
     if (ex->requestId.isEmpty())

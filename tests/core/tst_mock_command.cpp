@@ -20,7 +20,7 @@ private Q_SLOTS:
         QVERIFY(help.startsWith(QStringLiteral("Usage: sweepbench mock-server")));
         for (const char *flag : {"--flavor", "--port", "--host", "--no-dev-mode", "--no-profiler", "--trace-dir",
                                  "--error-rate", "--disconnect-rate", "--malformed-rate", "--stall-ms",
-                                 "--first-byte-delay-ms", "--step-base-ms", "--max-batch", "--cache-blocks"})
+                                 "--first-byte-delay-ms", "--loop-block-ms", "--step-base-ms", "--max-batch", "--cache-blocks"})
             QVERIFY2(help.contains(QLatin1String(flag)), flag);
         const QString prog = QStringLiteral("sweepbench mock-server");
         QCOMPARE(sb::runMockServerCommand({prog, "--flavor", "tgi"}), 2);

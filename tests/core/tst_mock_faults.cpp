@@ -104,6 +104,18 @@ private Q_SLOTS:
         QCOMPARE(server->stats().inFlight, 0);
     }
 
+    void loopBlockMs()
+    {
+        auto server = startMock([](sb::MockConfig &c) { c.loopBlockMs = 300; });
+        Client c(server->port());
+        const Response r = c.call("POST", "/v1/chat/completions", chatBody("a b", 3, true));
+        QVERIFY(r.complete);
+        QCOMPARE(r.contentEvents, 3);
+        QVERIFY2(r.ttftMs() >= 300, qPrintable(QString::number(r.ttftMs()))); // blocked before its first token
+        QCOMPARE(c.call("GET", "/health").status, 200); // the connection goes on
+        QCOMPARE(server->stats().inFlight, 0);
+    }
+
     void deterministicWithSeed()
     {
         auto pattern = [](quint64 seed) {
