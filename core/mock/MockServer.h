@@ -44,7 +44,7 @@ struct MockConfig {
     int firstByteDelayMs = 0;       // every completion request is held this long before it is seen
     // Every completion request blocks the server thread this long when it is read, as a busy
     // API-server event loop would (tokenizing, say): requests sent meanwhile wait unread in the
-    // kernel.
+    // kernel, and that wait is server time (MockTiming::arrivalNs is when the kernel got them).
     int loopBlockMs = 0;
     quint64 seed = 1;
 };
@@ -71,11 +71,22 @@ struct MockStats {
 };
 
 // steady_clock nanoseconds since its epoch (CLOCK_MONOTONIC on Linux, so comparable across
-// processes on one machine). firstTokenWriteNs is when the bytes of the first content token
-// (non-streaming: of the whole answer) were handed to the socket; 0 if never.
+// processes on one machine). Server TTFT = firstTokenWriteNs - arrivalNs.
 struct MockTiming {
     QByteArray requestId;           // the client's X-Request-Id header, else "mock-<n>"
+    // When the request had arrived: the kernel's receive timestamp of the read that completed it
+    // (Linux SO_TIMESTAMPING, wall clock converted to this clock; MockRxStamp.h has the error
+    // bound). So time the request waited unread because the server's event loop was busy
+    // (writing other streams, say) counts as server time, as it does in a real server. Its last
+    // bytes, not its first: a client that uploads slowly (split writes held back by Nagle) adds
+    // that time itself. For TCP the stamp is of the newest bytes in that read, so a request
+    // read together with the start of a pipelined next one gets the later time (never earlier).
+    // Equal to readNs when the kernel gave no stamp (kernelArrival false).
     qint64 arrivalNs = 0;
+    qint64 readNs = 0;              // when the server's event loop read those bytes
+    bool kernelArrival = false;     // arrivalNs is the kernel's stamp, not the readNs fallback
+    // When the bytes of the first content token (non-streaming: of the whole answer) were
+    // handed to the socket; 0 if never.
     qint64 firstTokenWriteNs = 0;
     qint64 endNs = 0;
 };

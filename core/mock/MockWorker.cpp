@@ -1,11 +1,42 @@
 #include "mock/MockWorker.h"
 #include <QDateTime>
+#include <QSocketNotifier>
 #include <QTcpServer>
-#include <QTcpSocket>
 #include <QThread>
 #include <QTimer>
+#include <algorithm>
+#include <cerrno>
+#include <fcntl.h>
+#include <functional>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <sys/socket.h>
+#include <unistd.h>
 
 namespace sb {
+
+namespace {
+// Accepted connections stay bare descriptors: the worker reads them itself (MockWorker.h).
+class Listener : public QTcpServer
+{
+public:
+    Listener(std::function<void(qintptr)> accept, QObject *parent)
+        : QTcpServer(parent), m_accept(std::move(accept))
+    {
+    }
+
+protected:
+    void incomingConnection(qintptr fd) override { m_accept(fd); }
+
+private:
+    std::function<void(qintptr)> m_accept;
+};
+
+constexpr std::size_t kReadBytes = 64 * 1024;
+// Reads remembered per connection for stamping requests; beyond this (a client trickling bytes
+// without completing a request) the oldest two merge, keeping the later stamp.
+constexpr std::size_t kMaxMarks = 64;
+} // namespace
 
 MockWorker::MockWorker(const MockConfig &cfg, std::shared_ptr<MockShared> shared)
     : m_cfg(cfg), m_shared(std::move(shared)), m_rng(cfg.seed)
@@ -30,12 +61,11 @@ bool MockWorker::listen(QString *error, quint16 *port)
     m_flushPoll->setInterval(5);
     connect(m_flushPoll, &QTimer::timeout, this, &MockWorker::pollFlushes);
 
-    m_server = new QTcpServer(this);
+    m_server = new Listener([this](qintptr fd) { onNewConnection(fd); }, this);
     // 1024 clients may connect at once: a short backlog would drop SYNs and cost them a
     // one-second retransmit.
     m_server->setListenBacklogSize(4096);
     m_server->setMaxPendingConnections(4096);
-    connect(m_server, &QTcpServer::newConnection, this, &MockWorker::onNewConnections);
     QHostAddress address;
     if (!address.setAddress(m_cfg.host)) {
         address = m_cfg.host == QLatin1String("localhost") ? QHostAddress(QHostAddress::LocalHost) : QHostAddress();
@@ -50,6 +80,10 @@ bool MockWorker::listen(QString *error, quint16 *port)
         return false;
     }
     *port = m_server->serverPort();
+    // On the listener: accepted sockets inherit it, and the kernel's stamping (switched on
+    // lazily for the whole system) is on before the first request arrives.
+    enableRxTimestamps(int(m_server->socketDescriptor()));
+    m_readBuf.resize(kReadBytes);
     return true;
 }
 
@@ -60,11 +94,12 @@ void MockWorker::shutdown()
         m_server->close();
     for (auto &[id, c] : m_connections) {
         if (c->dead)
-            continue; // its socket is already scheduled for deletion (maybe gone)
+            continue; // already closed
         c->dead = true;
-        c->socket->disconnect(this);
-        c->socket->abort();
-        delete c->socket;
+        c->readNotifier.reset();
+        c->writeNotifier.reset();
+        ::close(c->fd);
+        c->fd = -1;
     }
     m_connections.clear();
     m_bySeq.clear();
@@ -79,34 +114,64 @@ MockWorker::Connection *MockWorker::connection(quint64 id) const
     return it == m_connections.end() || it->second->dead ? nullptr : it->second.get();
 }
 
-void MockWorker::onNewConnections()
+void MockWorker::onNewConnection(qintptr descriptor)
 {
-    while (QTcpSocket *s = m_server->nextPendingConnection()) {
-        // Token chunks are small writes: without this, Nagle holds them back (DESIGN.md §4).
-        s->setSocketOption(QAbstractSocket::LowDelayOption, 1);
-        auto c = std::make_unique<Connection>();
-        c->id = m_nextConnection++;
-        c->socket = s;
-        Connection *raw = c.get();
-        m_connections.emplace(c->id, std::move(c));
-        connect(s, &QTcpSocket::readyRead, this, [this, raw] { onReadable(raw); });
-        connect(s, &QTcpSocket::disconnected, this, [this, raw] { onDisconnected(raw); });
-    }
+    const int fd = int(descriptor);
+    ::fcntl(fd, F_SETFL, ::fcntl(fd, F_GETFL) | O_NONBLOCK);
+    // Token chunks are small writes: without this, Nagle holds them back (DESIGN.md §4).
+    const int one = 1;
+    ::setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+    enableRxTimestamps(fd); // inherited from the listener where supported; set it to be sure
+    auto c = std::make_unique<Connection>();
+    c->id = m_nextConnection++;
+    c->fd = fd;
+    c->readNotifier = std::make_unique<QSocketNotifier>(fd, QSocketNotifier::Read);
+    Connection *raw = c.get();
+    connect(c->readNotifier.get(), &QSocketNotifier::activated, this, [this, raw] { onReadable(raw); });
+    m_connections.emplace(c->id, std::move(c));
 }
 
 void MockWorker::onReadable(Connection *c)
 {
     if (c->dead)
         return;
-    c->in += c->socket->readAll();
+    for (;;) {
+        qint64 stamp = 0;
+        const qint64 n = readStamped(c->fd, m_readBuf.data(), m_readBuf.size(), &stamp);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
+            break;
+        if (n <= 0) { // 0: the peer closed; else reset or another error
+            onDisconnected(c);
+            return;
+        }
+        if (c->closing) { // answered with Connection: close; the rest is dropped
+            if (std::size_t(n) < m_readBuf.size())
+                break;
+            continue;
+        }
+        ReadMark m;
+        m.readNs = MockServer::nowNs();
+        m.kernel = stamp > 0;
+        m.arrivalNs = m.kernel ? m_rxClock.toSteady(stamp, m.readNs) : m.readNs;
+        c->in.append(m_readBuf.data(), qsizetype(n));
+        m.end = c->inOffset + c->in.size();
+        if (c->marks.size() >= kMaxMarks)
+            c->marks.pop_front(); // its bytes now count as arrived with the next read's
+        c->marks.push_back(m);
+        if (std::size_t(n) < m_readBuf.size())
+            break; // drained; the notifier is level-triggered and fires again for more
+    }
     processInput(c);
 }
 
 void MockWorker::processInput(Connection *c)
 {
-    while (!c->dead && !c->busy && !c->in.isEmpty()) {
+    while (!c->dead && !c->busy && !c->closing && !c->in.isEmpty()) {
         MockHttpRequest req;
         int status = 0;
+        const qsizetype before = c->in.size();
         const MockParse r = parseHttpRequest(c->in, req, &status);
         if (r == MockParse::NeedMore)
             return;
@@ -114,13 +179,47 @@ void MockWorker::processInput(Connection *c)
             c->busy = true;
             c->keepAlive = false;
             c->in.clear();
+            c->marks.clear();
             respond(c, status, "application/json", R"({"detail":")" + httpReason(status) + "\"}");
             return;
         }
+        // The request is stamped with the read that brought its last byte. Reads wholly
+        // consumed are forgotten; one that also brought the next request's first bytes stays.
+        const qint64 end = c->inOffset + (before - c->in.size());
+        c->inOffset = end;
+        const auto mark = std::find_if(c->marks.begin(), c->marks.end(), [end](const ReadMark &m) { return m.end >= end; });
+        if (mark != c->marks.end()) {
+            c->request = *mark;
+        } else { // cannot happen: every byte in `in` came with a read
+            c->request = ReadMark();
+            c->request.readNs = c->request.arrivalNs = MockServer::nowNs();
+        }
+        while (!c->marks.empty() && c->marks.front().end <= end)
+            c->marks.pop_front();
         c->busy = true;
         c->keepAlive = req.keepAlive;
         dispatch(c, std::move(req));
     }
+}
+
+void MockWorker::closeConnection(Connection *c)
+{
+    if (c->dead)
+        return;
+    c->closing = true;
+    c->in.clear();
+    c->marks.clear();
+    writeOut(c); // whatever is still queued goes first
+    if (c->dead || !c->unsent.isEmpty())
+        return; // gone already, or onWritable() closes once the kernel took the rest
+    // Unread input at close() would make the kernel answer with a reset, which can destroy
+    // the answer before the client reads it: read what is there first (and drop it).
+    for (int i = 0; i < 16; ++i) {
+        qint64 stamp = 0;
+        if (readStamped(c->fd, m_readBuf.data(), m_readBuf.size(), &stamp) <= 0)
+            break;
+    }
+    onDisconnected(c);
 }
 
 void MockWorker::onDisconnected(Connection *c)
@@ -132,8 +231,13 @@ void MockWorker::onDisconnected(Connection *c)
         endExchange(c, true);
     c->pendingFlush.reset();
     c->out = QByteArray(); // nobody to read it
-    c->socket->disconnect(this); // no more callbacks into the soon-erased Connection
-    c->socket->deleteLater();
+    c->unsent = QByteArray();
+    // No more callbacks into the soon-erased Connection; the notifiers go with it.
+    c->readNotifier->setEnabled(false);
+    if (c->writeNotifier)
+        c->writeNotifier->setEnabled(false);
+    ::close(c->fd);
+    c->fd = -1;
     // Erase later: we may be deep inside a write to this very connection.
     const quint64 id = c->id;
     QMetaObject::invokeMethod(this, [this, id] { m_connections.erase(id); }, Qt::QueuedConnection);
@@ -152,7 +256,7 @@ void MockWorker::responseDone(Connection *c)
         return;
     c->busy = false;
     if (!c->keepAlive) {
-        c->socket->disconnectFromHost();
+        closeConnection(c);
         return;
     }
     if (!c->in.isEmpty()) { // a pipelined request waited for this answer
@@ -212,7 +316,9 @@ void MockWorker::changeInFlight(int delta)
 void MockWorker::startCompletion(Connection *c, MockHttpRequest &&req, bool chat)
 {
     auto ex = std::make_unique<Exchange>();
-    ex->arrivalNs = MockServer::nowNs();
+    ex->arrivalNs = c->request.arrivalNs;
+    ex->readNs = c->request.readNs;
+    ex->kernelArrival = c->request.kernel;
     if (m_cfg.loopBlockMs > 0) // fault: a busy server loop; nothing else is read meanwhile
         QThread::msleep(ulong(m_cfg.loopBlockMs));
     const quint64 number = ++m_requestCounter;
@@ -335,7 +441,7 @@ void MockWorker::onToken(quint64 seq, int index, bool last)
         c->keepAlive = false;
         endExchange(c, true);
         c->busy = false;
-        c->socket->disconnectFromHost();
+        closeConnection(c);
         return;
     }
     queueWrite(c);
@@ -356,6 +462,8 @@ void MockWorker::endExchange(Connection *c, bool aborted)
     MockTiming t;
     t.requestId = ex->requestId;
     t.arrivalNs = ex->arrivalNs;
+    t.readNs = ex->readNs;
+    t.kernelArrival = ex->kernelArrival;
     t.firstTokenWriteNs = ex->firstTokenNs;
     t.endNs = MockServer::nowNs();
     m_shared->addTiming(std::move(t));

@@ -3,9 +3,14 @@
 // connection and its HTTP state, the OpenAI completion exchanges fed by the scheduler, the
 // control routes of the chosen personality and the introspection routes. MockServer owns the
 // thread and talks to this object only through blocking queued calls and MockShared.
+//
+// Connections are bare descriptors with socket notifiers, not QTcpSocket: QTcpSocket drains the
+// kernel's queue before it says readyRead, which loses the kernel's receive timestamps that
+// MockTiming::arrivalNs is taken from (MockRxStamp.h). Output goes out with ::send() directly.
 #include "mock/MockHttp.h"
 #include "mock/MockOpenAi.h"
 #include "mock/MockProfiler.h"
+#include "mock/MockRxStamp.h"
 #include "mock/MockScheduler.h"
 #include "mock/MockServer.h"
 #include "mock/MockShared.h"
@@ -15,9 +20,10 @@
 #include <optional>
 #include <random>
 #include <unordered_map>
+#include <vector>
 
+class QSocketNotifier;
 class QTcpServer;
-class QTcpSocket;
 class QTimer;
 
 namespace sb {
@@ -38,7 +44,9 @@ private:
         std::optional<MockChunkFormatter> fmt;
         QByteArray requestId;
         quint64 seq = 0;
-        qint64 arrivalNs = 0;
+        qint64 arrivalNs = 0;   // see MockTiming
+        qint64 readNs = 0;
+        bool kernelArrival = false;
         qint64 firstTokenNs = 0;
         int promptTokens = 0;
         int disconnectAt = -1;  // output token index after which the connection is closed
@@ -54,24 +62,38 @@ private:
         int inFlightAtReceive = 0;
         qint64 deadlineNs = 0;
     };
+    struct ReadMark {           // one read: its bytes end at `end` (offset in the stream)
+        qint64 end = 0;
+        qint64 arrivalNs = 0;   // kernel stamp of the read's newest bytes, else readNs
+        qint64 readNs = 0;
+        bool kernel = false;
+    };
     struct Connection {
         quint64 id = 0;
-        QTcpSocket *socket = nullptr;
+        int fd = -1;
+        std::unique_ptr<QSocketNotifier> readNotifier;
+        std::unique_ptr<QSocketNotifier> writeNotifier; // created when the kernel first refuses bytes
         QByteArray in;
+        qint64 inOffset = 0;        // stream offset of in[0]
+        std::deque<ReadMark> marks; // the reads that brought the bytes in `in`, oldest first
+        ReadMark request;           // of the request being dispatched: the read that completed it
         bool busy = false;          // a response is in progress; later requests wait
         bool keepAlive = true;
+        bool closing = false;       // close once `unsent` is gone; input is ignored
         bool dead = false;
         QByteArray out;             // bytes produced but not yet handed to the socket
+        QByteArray unsent;          // handed over but refused by a full kernel buffer (slow reader)
         bool queued = false;        // listed in m_writeQueue
         std::unique_ptr<Exchange> exchange;
         std::optional<PendingControl> pendingFlush;
     };
 
     // connections and HTTP (MockWorker.cpp)
-    void onNewConnections();
+    void onNewConnection(qintptr fd);
     void onReadable(Connection *c);
     void processInput(Connection *c);
-    void onDisconnected(Connection *c);
+    void closeConnection(Connection *c); // after what is queued has left, like disconnectFromHost()
+    void onDisconnected(Connection *c);  // the peer is gone or we closed: clean up, close the fd
     void dispatch(Connection *c, MockHttpRequest &&req);
     void respond(Connection *c, int status, QByteArrayView contentType, QByteArrayView body,
                  QByteArrayView extraHeaders = {});
@@ -82,6 +104,7 @@ private:
     void send(Connection *c, QByteArrayView bytes); // after anything queued, written now
     void queueWrite(Connection *c);                 // c->out grew: the next write pass sends it
     void writeOut(Connection *c);                   // hands c->out to the socket in one send()
+    void onWritable(Connection *c);                 // the kernel takes more of c->unsent
     void writePass();
 
     // completions (MockWorker.cpp)
@@ -109,6 +132,8 @@ private:
     std::unordered_map<quint64, std::unique_ptr<Connection>> m_connections;
     std::unordered_map<quint64, quint64> m_bySeq; // scheduler sequence -> connection id
     std::deque<quint64> m_writeQueue;   // connections with queued output, oldest first
+    MockRxClock m_rxClock;
+    std::vector<char> m_readBuf;
     bool m_writePassPosted = false;
     quint64 m_nextConnection = 1;
     quint64 m_requestCounter = 0;

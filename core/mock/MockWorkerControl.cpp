@@ -192,7 +192,11 @@ bool MockWorker::routeIntrospection(Connection *c, const MockHttpRequest &req)
             return respond(c, 405, "application/json", kNotAllowed), true;
         bool filtered = false;
         const QByteArray only = req.queryValue("request_id", &filtered);
-        QByteArray body = R"({"clock":"steady_clock_ns","timings":[)";
+        // The semantics travel with the data (MockTiming has the long version).
+        QByteArray body = R"({"clock":"steady_clock_ns",)"
+                          R"("arrival_ns":"kernel receive stamp of the read that completed the request; read_ns when kernel_arrival is false",)"
+                          R"("read_ns":"when the server's event loop read it","server_ttft":"first_token_write_ns - arrival_ns",)"
+                          R"("timings":[)";
         bool first = true;
         for (const MockTiming &t : m_shared->timings()) {
             if (filtered && t.requestId != only)
@@ -201,7 +205,8 @@ bool MockWorker::routeIntrospection(Connection *c, const MockHttpRequest &req)
                 body += ',';
             first = false;
             body += R"({"request_id":)" + jsonQuoted(t.requestId) + R"(,"arrival_ns":)"
-                    + QByteArray::number(t.arrivalNs) + R"(,"first_token_write_ns":)"
+                    + QByteArray::number(t.arrivalNs) + R"(,"read_ns":)" + QByteArray::number(t.readNs)
+                    + R"(,"kernel_arrival":)" + (t.kernelArrival ? "true" : "false") + R"(,"first_token_write_ns":)"
                     + QByteArray::number(t.firstTokenWriteNs) + R"(,"end_ns":)"
                     + QByteArray::number(t.endNs) + '}';
         }

@@ -4,6 +4,12 @@
 #include "tst_mock_client.h"
 #include <QJsonArray>
 #include <QTest>
+#ifdef Q_OS_UNIX
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
+#endif
 
 using namespace mocktest;
 
@@ -98,9 +104,86 @@ private Q_SLOTS:
         QVERIFY(t.firstTokenWriteNs <= r.firstContentNs);
         QVERIFY(t.endNs >= t.firstTokenWriteNs);
         const Response timings = c.call("GET", "/mock/timings?request_id=req-A");
+        QVERIFY(timings.json().value("arrival_ns").toString().contains(QLatin1String("kernel receive stamp")));
         const QJsonArray arr = timings.json().value("timings").toArray();
         QCOMPARE(arr.size(), 1);
         QCOMPARE(arr[0].toObject().value("first_token_write_ns").toInteger(), t.firstTokenWriteNs);
+        QCOMPARE(arr[0].toObject().value("arrival_ns").toInteger(), t.arrivalNs);
+        QCOMPARE(arr[0].toObject().value("read_ns").toInteger(), t.readNs);
+        QCOMPARE(arr[0].toObject().value("kernel_arrival").toBool(), t.kernelArrival);
+        QVERIFY(t.arrivalNs <= t.readNs);
+    }
+
+    // arrivalNs is when the kernel received the request, not when the mock's event loop got
+    // round to reading it: a request sent while the loop is blocked is stamped at its send.
+    void arrivalIsTheKernelsReceiveTime()
+    {
+#ifndef Q_OS_LINUX
+        QSKIP("kernel receive timestamps are read on Linux only; elsewhere arrivalNs is readNs");
+#else
+        constexpr qint64 kBlockNs = 500'000'000;
+        sb::MockConfig cfg = sb::mockDefaults(sb::Flavor::Vllm);
+        cfg.stepBaseMs = 1;
+        cfg.loopBlockMs = int(kBlockNs / 1'000'000); // the loop blocks on every completion it reads
+        QString error;
+        auto server = sb::MockServer::start(cfg, &error);
+        QVERIFY2(server, qPrintable(error));
+        // The first socket asking for stamps switches the kernel's stamping on from a work
+        // queue: give it a moment (init()'s mock asked already; this is for a slow box).
+        QTest::qWait(100);
+        // Two keep-alive connections, accepted and idle.
+        Client a(server->port()), b(server->port());
+        QCOMPARE(a.call("GET", "/health").status, 200);
+        QCOMPARE(b.call("GET", "/health").status, 200);
+
+        // Back to back, one on each connection: the mock reads one, blocks, and only then
+        // reads the other, which waited in the kernel all that time.
+        struct Sent { QByteArray id; qint64 sendNs = 0, afterNs = 0; };
+        Sent sent[2] = {{"blk-A"}, {"blk-B"}};
+        Client *clients[2] = {&a, &b};
+        for (int i = 0; i < 2; ++i) {
+            const QByteArray req = requestBytes("POST", "/v1/chat/completions", chatBody(QStringLiteral("x"), 2, true),
+                                                {{"x-request-id", sent[i].id}});
+            sent[i].sendNs = sb::MockServer::nowNs();
+            QCOMPARE(::send(int(clients[i]->socket().socketDescriptor()), req.constData(), size_t(req.size()), MSG_NOSIGNAL),
+                     ssize_t(req.size()));
+            sent[i].afterNs = sb::MockServer::nowNs();
+        }
+        for (Client *c : clients) {
+            Response r;
+            Reader reader(&r);
+            QElapsedTimer t;
+            t.start();
+            while (!r.complete && t.elapsed() < 10000)
+                if (c->socket().bytesAvailable() > 0 || c->socket().waitForReadyRead(1000))
+                    reader.feed(c->socket().readAll());
+            QVERIFY(r.complete);
+            QCOMPARE(r.status, 200);
+        }
+
+        QTRY_COMPARE(server->timings().size(), 2);
+        sb::MockTiming t[2];
+        for (const sb::MockTiming &x : server->timings())
+            t[x.requestId == "blk-A" ? 0 : 1] = x;
+        for (int i = 0; i < 2; ++i) {
+            QCOMPARE(t[i].requestId, sent[i].id);
+            QVERIFY2(t[i].kernelArrival, t[i].requestId.constData());
+            QVERIFY(t[i].arrivalNs >= sent[i].sendNs);
+            QVERIFY(t[i].arrivalNs <= t[i].readNs);
+            QVERIFY(t[i].firstTokenWriteNs - t[i].arrivalNs >= kBlockNs); // the block is server time
+        }
+        // The one read second was read only after the block; the kernel had it long before.
+        const sb::MockTiming &first = t[0].readNs <= t[1].readNs ? t[0] : t[1];
+        const sb::MockTiming &second = t[0].readNs <= t[1].readNs ? t[1] : t[0];
+        const qint64 bothSentNs = sent[1].afterNs - sent[0].sendNs;
+        qInfo("both sent within %.3f ms; read second: kernel arrival %.3f ms after its send, read %.3f ms after",
+              bothSentNs / 1e6, (second.arrivalNs - sent[&second == &t[0] ? 0 : 1].sendNs) / 1e6,
+              (second.readNs - sent[&second == &t[0] ? 0 : 1].sendNs) / 1e6);
+        QVERIFY(second.readNs >= first.readNs + kBlockNs);
+        QVERIFY2(bothSentNs < kBlockNs / 2, "the test thread stalled between its two sends");
+        QVERIFY(second.arrivalNs < first.readNs + kBlockNs);             // arrived during the block
+        QVERIFY(second.readNs - second.arrivalNs >= kBlockNs - bothSentNs); // the old stamp's lateness
+#endif
     }
 
     void completionsStreamAndNonStreaming()
@@ -188,6 +271,52 @@ private Q_SLOTS:
         // Connection: close is honoured.
         s.write("GET /health HTTP/1.1\r\nconnection: close\r\n\r\n");
         QTRY_COMPARE(s.state(), QAbstractSocket::UnconnectedState);
+    }
+
+    // A client that does not read: the kernel buffers fill, the rest waits in the mock and
+    // follows in order once the client reads; Connection: close waits for it all to leave.
+    void slowReaderGetsEverythingInOrder()
+    {
+#ifndef Q_OS_UNIX
+        QSKIP("raw socket client");
+#else
+        sb::MockConfig cfg = sb::mockDefaults(sb::Flavor::Vllm);
+        cfg.stepBaseMs = 0.002;
+        cfg.stepPerSeqMs = 0;
+        QString error;
+        auto server = sb::MockServer::start(cfg, &error);
+        QVERIFY2(server, qPrintable(error));
+        constexpr int kTokens = 40000; // ~8 MB of events, twice what the mock's socket buffer takes
+        const int fd = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+        QVERIFY(fd >= 0);
+        const int rcvbuf = 64 * 1024; // fixed: no receive-buffer autotuning to swallow it all
+        ::setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &rcvbuf, sizeof rcvbuf);
+        sockaddr_in addr{};
+        addr.sin_family = AF_INET;
+        addr.sin_port = htons(server->port());
+        addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+        QCOMPARE(::connect(fd, reinterpret_cast<sockaddr *>(&addr), sizeof addr), 0);
+        const QByteArray req = requestBytes("POST", "/v1/chat/completions", chatBody(QStringLiteral("slow"), kTokens, true),
+                                            {{"connection", "close"}});
+        QCOMPARE(::send(fd, req.constData(), size_t(req.size()), MSG_NOSIGNAL), ssize_t(req.size()));
+        // Not reading until the whole answer is produced: much of it is still in the mock.
+        QTRY_VERIFY_WITH_TIMEOUT(server->stats().requests == 1 && server->stats().inFlight == 0, 60000);
+        Response r;
+        Reader reader(&r);
+        timeval tv{10, 0};
+        ::setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
+        char buf[65536];
+        ssize_t n = 0;
+        while ((n = ::recv(fd, buf, sizeof buf, 0)) > 0)
+            reader.feed(QByteArray(buf, qsizetype(n)));
+        const bool closed = n == 0; // the mock closed after the last byte (not a timeout)
+        ::close(fd);
+        QVERIFY(r.complete);
+        QCOMPARE(r.status, 200);
+        QCOMPARE(r.contentEvents, kTokens);
+        QCOMPARE(r.sseData().last(), QByteArray("[DONE]"));
+        QVERIFY(closed);
+#endif
     }
 
     void statsRoutes()
