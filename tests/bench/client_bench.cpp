@@ -4,7 +4,11 @@
 //   concurrency --levels 64,256,1024      real SweepEngine against an in-process MockServer;
 //                                          server-observed max in flight vs C
 //   ttft --levels 1,64,256                 LoadGenerator against an in-process MockServer; client
-//                                          TTFT minus the mock's own TTFT, matched by X-Request-Id
+//                                          TTFT minus the mock's own TTFT, matched by X-Request-Id.
+//                                          The mock's TTFT starts at the kernel's receive stamp of
+//                                          the request (MockTiming::arrivalNs), so the added time
+//                                          splits into send -> kernel arrival and first-token
+//                                          write -> client read
 //   memory --url U --requests N [--stream] VmRSS growth per finished record around one phase
 //   lean --url U -c C --requests N [--stream]   the product's LoadGenerator, closed loop
 //   qnam --url U -c C --requests N [--stream]   a pool of ceil(C/6) QNetworkAccessManagers, each
@@ -248,8 +252,8 @@ int runTtft(const Args &a)
         QHash<QByteArray, MockTiming> byId;
         for (const MockTiming &t : mock->timings())
             byId.insert(t.requestId, t);
-        std::vector<double> added, recvSide, clientTtft, serverTtft;
-        int unmatched = 0, failed = 0;
+        std::vector<double> added, sendSide, recvSide, readLag, clientTtft, serverTtft;
+        int unmatched = 0, failed = 0, kernelArrivals = 0;
         for (const RequestRecord &r : out.records) {
             if (!r.ok() || r.firstTokenNs < 0) {
                 ++failed;
@@ -264,15 +268,23 @@ int runTtft(const Args &a)
             const double srv = double(it->firstTokenWriteNs - it->arrivalNs) / 1e6;
             clientTtft.push_back(client);
             serverTtft.push_back(srv);
-            added.push_back(client - srv);
+            added.push_back(client - srv); // = send side + receive side
+            sendSide.push_back(double(it->arrivalNs - r.sendNs) / 1e6);
             recvSide.push_back(double(r.firstTokenNs - it->firstTokenWriteNs) / 1e6);
+            readLag.push_back(double(it->readNs - it->arrivalNs) / 1e6);
+            kernelArrivals += it->kernelArrival ? 1 : 0;
         }
         QJsonObject o{{"bench", "ttft"}, {"concurrency", c}, {"requests", double(out.records.size())}, {"matched", int(added.size())},
                       {"unmatched", unmatched}, {"failed", failed},
                       {"client_ttft_p50_ms", percentile(clientTtft, 50)}, {"server_ttft_p50_ms", percentile(serverTtft, 50)},
                       {"added_p50_ms", percentile(added, 50)}, {"added_p99_ms", percentile(added, 99)},
                       {"added_max_ms", percentile(added, 100)},
+                      {"send_to_arrival_p50_ms", percentile(sendSide, 50)}, {"send_to_arrival_p99_ms", percentile(sendSide, 99)},
                       {"recv_side_p50_ms", percentile(recvSide, 50)}, {"recv_side_p99_ms", percentile(recvSide, 99)},
+                      // How late the mock's loop read requests after the kernel had them: server
+                      // time, not client time (before kernel stamps it was counted as added).
+                      {"mock_read_lag_p50_ms", percentile(readLag, 50)}, {"mock_read_lag_p99_ms", percentile(readLag, 99)},
+                      {"kernel_arrivals", kernelArrivals},
                       {"client_cpu_max", out.maxThreadCpu}};
         emitJson(o);
     }

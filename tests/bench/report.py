@@ -89,9 +89,15 @@ for r in pick("concurrency"):
     print(f"concurrency C={r['concurrency']:<5} server max in flight {r['server_max_in_flight']:<5} client max {r['client_max_in_flight']:<5} "
           f"mean {r['client_mean_in_flight']:.1f}  completed {r['completed']} failed {r['failed']}")
 for r in pick("ttft"):
+    # added = send side (client send stamp -> kernel receive stamp at the mock) + receive side
+    # (mock's first-token write -> client read); older runs have no send side.
+    send_side = (f"send side p50 {r['send_to_arrival_p50_ms']:.3f} / p99 {r['send_to_arrival_p99_ms']:.3f} ms, "
+                 if "send_to_arrival_p50_ms" in r else "")
+    lag = (f"; mock read the request {r['mock_read_lag_p50_ms']:.3f} / {r['mock_read_lag_p99_ms']:.3f} ms after the "
+           f"kernel had it, {r['kernel_arrivals']} kernel-stamped" if "mock_read_lag_p50_ms" in r else "")
     print(f"TTFT C={r['concurrency']:<4} client-added p50 {r['added_p50_ms']:.3f} ms  p99 {r['added_p99_ms']:.3f} ms  "
-          f"(receive side p50 {r['recv_side_p50_ms']:.3f} / p99 {r['recv_side_p99_ms']:.3f} ms; "
-          f"client TTFT p50 {r['client_ttft_p50_ms']:.2f} ms, mock {r['server_ttft_p50_ms']:.2f} ms; {r['matched']} matched)")
+          f"({send_side}receive side p50 {r['recv_side_p50_ms']:.3f} / p99 {r['recv_side_p99_ms']:.3f} ms; "
+          f"client TTFT p50 {r['client_ttft_p50_ms']:.2f} ms, mock {r['server_ttft_p50_ms']:.2f} ms; {r['matched']} matched{lag})")
 if mem:
     print(f"memory: {mem['rss_bytes_per_record']:.0f} B RSS per finished record over {mem['records']:.0f} records "
           f"(peak growth {mem['hwm_growth_bytes_per_record']:.0f} B/record; sizeof(RequestRecord) {mem['sizeof_record']})")
