@@ -1,5 +1,6 @@
 #include "load/HttpConnection.h"
 #include "load/ChunkScanner.h"
+#include "load/StampedSocket.h"
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -7,6 +8,7 @@
 #include <QSslSocket>
 #include <QTcpSocket>
 #include <charconv>
+#include <unistd.h>
 
 namespace sb {
 
@@ -51,13 +53,26 @@ void HttpConnection::next()
         connectSocket();
 }
 
-void HttpConnection::connectSocket()
+void HttpConnection::dropConnection()
 {
+    m_connected = false;
+    if (m_raw) {
+        // Closed now, deleted later: this may run inside the socket's own notification.
+        m_raw->close();
+        m_raw->deleteLater();
+        m_raw = nullptr;
+    }
     if (m_socket) {
         m_socket->disconnect(this);
         m_socket->abort();
         m_socket->deleteLater();
+        m_socket = nullptr;
     }
+}
+
+void HttpConnection::connectSocket()
+{
+    dropConnection();
     const auto &t = m_target.target;
     QSslSocket *ssl = t.tls ? new QSslSocket(this) : nullptr;
     m_socket = ssl ? ssl : new QTcpSocket(this);
@@ -91,6 +106,19 @@ void HttpConnection::onConnected()
     m_connected = true;
     // Small request writes must not wait for Nagle (DESIGN.md §4: it added ~44 ms).
     m_socket->setSocketOption(QAbstractSocket::LowDelayOption, 1);
+    if (!m_target.target.tls) {
+        // Take the connected socket over (a duplicate of its descriptor keeps the connection
+        // open when QTcpSocket lets go of its own; nothing has been read yet: HTTP servers do
+        // not speak first) so that every read carries the kernel's receive time.
+        const int fd = ::dup(int(m_socket->socketDescriptor()));
+        if (fd >= 0) {
+            m_socket->disconnect(this);
+            m_socket->abort();
+            m_socket->deleteLater();
+            m_socket = nullptr;
+            m_raw = new StampedSocket(fd, [this] { onStampedReadable(); }, this);
+        }
+    }
     send();
 }
 
@@ -113,8 +141,12 @@ void HttpConnection::send()
     m_busy = true;
     m_state->requestStarted();
     m_rec.sendNs = steadyNowNs(); // clocks start at the actual send, not when the slot was queued
-    m_socket->write(request);
-    m_socket->flush();
+    if (m_raw) {
+        m_raw->write(request); // a broken connection shows up as a failed read right after
+    } else {
+        m_socket->write(request);
+        m_socket->flush();
+    }
     m_timeout.start(int(m_state->config.timeoutS * 1000));
 }
 
@@ -125,42 +157,72 @@ void HttpConnection::onReadyRead()
         return;
     }
     m_nowNs = steadyNowNs(); // one timestamp per read: these bytes arrived together
+    m_inRead = true;
     for (;;) {
         const qint64 n = m_socket->read(m_readBuf.data(), qint64(m_readBuf.size()));
-        if (n <= 0)
+        if (n <= 0 || !consume(m_readBuf.data(), std::size_t(n)))
             break;
-        std::size_t offset = 0;
-        while (offset < std::size_t(n) && m_busy) {
-            std::size_t used = 0;
-            const auto result = m_parser.feed(m_readBuf.data() + offset, std::size_t(n) - offset, *this, &used);
-            offset += used;
-            if (result == HttpResponseParser::Result::Error) {
-                finishRequest(ErrorKind::Protocol, QString::fromStdString(m_parser.error()));
-                scheduleNext();
-                return;
-            }
-            if (m_streamError) {
-                finishRequest(ErrorKind::Protocol, m_streamErrorMessage);
-                scheduleNext();
-                return;
-            }
-            if (result == HttpResponseParser::Result::Complete) {
-                const bool keepAlive = m_parser.keepAlive();
-                finishRequest(ErrorKind::None, QString());
-                if (!keepAlive && m_socket) {
-                    m_connected = false;
-                    m_socket->disconnect(this);
-                    m_socket->abort();
-                    m_socket->deleteLater();
-                    m_socket = nullptr;
-                }
-                scheduleNext();
-                return;
-            }
-            if (used == 0)
-                break;
-        }
     }
+    m_inRead = false;
+}
+
+void HttpConnection::onStampedReadable()
+{
+    if (!m_raw)
+        return;
+    m_inRead = true;
+    for (;;) {
+        const qint64 n = m_raw->read(m_readBuf.data(), m_readBuf.size(), &m_nowNs);
+        if (n == StampedSocket::WouldBlock)
+            break;
+        if (n == 0 || n == StampedSocket::Failed) {
+            const QString why = n == 0 ? QString() : m_raw->errorString();
+            dropConnection();
+            if (!why.isEmpty() && m_busy) {
+                finishRequest(ErrorKind::Connection, why);
+                scheduleNext();
+            } else {
+                onDisconnected();
+            }
+            break;
+        }
+        if (!m_busy) // bytes nobody asked for: the server is confused; start afresh
+            continue;
+        if (!consume(m_readBuf.data(), std::size_t(n)))
+            break;
+    }
+    m_inRead = false;
+}
+
+bool HttpConnection::consume(const char *p, std::size_t n)
+{
+    std::size_t offset = 0;
+    while (offset < n && m_busy) {
+        std::size_t used = 0;
+        const auto result = m_parser.feed(p + offset, n - offset, *this, &used);
+        offset += used;
+        if (result == HttpResponseParser::Result::Error) {
+            finishRequest(ErrorKind::Protocol, QString::fromStdString(m_parser.error()));
+            scheduleNext();
+            return false;
+        }
+        if (m_streamError) {
+            finishRequest(ErrorKind::Protocol, m_streamErrorMessage);
+            scheduleNext();
+            return false;
+        }
+        if (result == HttpResponseParser::Result::Complete) {
+            const bool keepAlive = m_parser.keepAlive();
+            finishRequest(ErrorKind::None, QString());
+            if (!keepAlive)
+                dropConnection();
+            scheduleNext();
+            return false;
+        }
+        if (used == 0)
+            break;
+    }
+    return true;
 }
 
 void HttpConnection::onHeaders(int status)
@@ -193,16 +255,17 @@ void HttpConnection::handleEvent(std::string_view data)
                                               : QStringLiteral("error event in stream: ") + QString::fromUtf8(data.data(), int(std::min<std::size_t>(data.size(), 200)));
         return;
     }
+    const std::int64_t at = m_nowNs;
     if (info.hasContent) {
         if (m_rec.firstTokenNs < 0) {
-            m_rec.firstTokenNs = m_nowNs;
-            m_state->ttftSumUs.fetch_add((m_nowNs - m_rec.sendNs) / 1000, std::memory_order_relaxed);
+            m_rec.firstTokenNs = at;
+            m_state->ttftSumUs.fetch_add((at - m_rec.sendNs) / 1000, std::memory_order_relaxed);
             m_state->ttftCount.fetch_add(1, std::memory_order_relaxed);
         } else {
-            const auto gapUs = std::uint32_t(std::min<std::int64_t>((m_nowNs - m_rec.lastTokenNs) / 1000, UINT32_MAX));
+            const auto gapUs = std::uint32_t(std::min<std::int64_t>(std::max<std::int64_t>(at - m_rec.lastTokenNs, 0) / 1000, UINT32_MAX));
             m_gapsUs.push_back(gapUs);
         }
-        m_rec.lastTokenNs = m_nowNs;
+        m_rec.lastTokenNs = at;
         ++m_rec.outputTokens; // counted; replaced by usage when the server sends it
     }
     if (info.hasUsage && info.completionTokens >= 0) {
@@ -241,7 +304,7 @@ void HttpConnection::finishRequest(ErrorKind error, const QString &message)
         return;
     m_timeout.stop();
     const bool sent = m_rec.sendNs > 0;
-    m_rec.endNs = steadyNowNs();
+    m_rec.endNs = m_inRead ? m_nowNs : steadyNowNs(); // a response ends when its last byte arrived
     if (error == ErrorKind::None && m_rec.status != 200) {
         error = ErrorKind::Http;
     } else if (error == ErrorKind::None && m_parser.isEventStream() && !m_sawDone) {
@@ -294,14 +357,8 @@ void HttpConnection::finishRequest(ErrorKind error, const QString &message)
     else
         m_state->finished.fetch_add(1, std::memory_order_relaxed);
     m_busy = false;
-    if (error != ErrorKind::None && m_socket) {
-        // The connection's framing is unknown after an error: start a fresh one.
-        m_connected = false;
-        m_socket->disconnect(this);
-        m_socket->abort();
-        m_socket->deleteLater();
-        m_socket = nullptr;
-    }
+    if (error != ErrorKind::None) // the connection's framing is unknown after an error: start a fresh one
+        dropConnection();
 }
 
 void HttpConnection::appendJsonl()
@@ -361,10 +418,7 @@ void HttpConnection::retire()
         return;
     m_retired = true;
     m_timeout.stop();
-    if (m_socket) {
-        m_socket->disconnect(this);
-        m_socket->abort();
-    }
+    dropConnection();
     m_state->connectionDone();
 }
 

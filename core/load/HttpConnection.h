@@ -14,6 +14,8 @@ class QTcpSocket;
 
 namespace sb {
 
+class StampedSocket;
+
 class HttpConnection : public QObject, private HttpResponseParser::Sink
 {
     Q_OBJECT
@@ -30,6 +32,10 @@ private:
     void scheduleNext();
     void send();
     void onReadyRead();
+    void onStampedReadable();
+    // Feeds one read's bytes to the parser; false when the request ended (the caller stops).
+    bool consume(const char *p, std::size_t n);
+    void dropConnection(); // closes whichever transport is open
     void onDisconnected();
     void onTimeout();
     void finishRequest(ErrorKind error, const QString &message);
@@ -42,7 +48,8 @@ private:
     std::shared_ptr<PhaseState> m_state;
     WorkerData *m_data;
     const PhaseTarget &m_target; // the server URL this connection serves
-    QTcpSocket *m_socket = nullptr;
+    QTcpSocket *m_socket = nullptr;       // connecting, and TLS connections
+    StampedSocket *m_raw = nullptr;       // plain TCP once connected: reads carry kernel stamps
     QTimer m_timeout;
     HttpResponseParser m_parser;
     SseParser m_sse;
@@ -50,6 +57,7 @@ private:
     bool m_retired = false;
     bool m_connected = false;
     std::int64_t m_nowNs = 0; // arrival time of the bytes being parsed
+    bool m_inRead = false;    // m_nowNs belongs to the read being parsed
     RequestRecord m_rec;
     std::vector<std::uint32_t> m_gapsUs; // reused across requests
     bool m_sawDone = false;

@@ -75,7 +75,7 @@ struct MockStats {
 struct MockTiming {
     QByteArray requestId;           // the client's X-Request-Id header, else "mock-<n>"
     // When the request had arrived: the kernel's receive timestamp of the read that completed it
-    // (Linux SO_TIMESTAMPING, wall clock converted to this clock; MockRxStamp.h has the error
+    // (Linux SO_TIMESTAMPING, wall clock converted to this clock; load/RxStamp.h has the error
     // bound). So time the request waited unread because the server's event loop was busy
     // (writing other streams, say) counts as server time, as it does in a real server. Its last
     // bytes, not its first: a client that uploads slowly (split writes held back by Nagle) adds

@@ -6,11 +6,11 @@
 //
 // Connections are bare descriptors with socket notifiers, not QTcpSocket: QTcpSocket drains the
 // kernel's queue before it says readyRead, which loses the kernel's receive timestamps that
-// MockTiming::arrivalNs is taken from (MockRxStamp.h). Output goes out with ::send() directly.
+// MockTiming::arrivalNs is taken from (load/RxStamp.h). Output goes out with ::send() directly.
 #include "mock/MockHttp.h"
 #include "mock/MockOpenAi.h"
 #include "mock/MockProfiler.h"
-#include "mock/MockRxStamp.h"
+#include "load/RxStamp.h"
 #include "mock/MockScheduler.h"
 #include "mock/MockServer.h"
 #include "mock/MockShared.h"
@@ -132,7 +132,7 @@ private:
     std::unordered_map<quint64, std::unique_ptr<Connection>> m_connections;
     std::unordered_map<quint64, quint64> m_bySeq; // scheduler sequence -> connection id
     std::deque<quint64> m_writeQueue;   // connections with queued output, oldest first
-    MockRxClock m_rxClock;
+    RxClock m_rxClock;
     std::vector<char> m_readBuf;
     bool m_writePassPosted = false;
     quint64 m_nextConnection = 1;

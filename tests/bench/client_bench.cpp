@@ -215,16 +215,57 @@ int runConcurrency(const Args &a)
 }
 
 // ---------------------------------------------------------------- client-added TTFT
+// A mock in another process (`sweepbench mock-server`, e.g. at a lower priority or on its own
+// core), reached through its introspection routes.
+QByteArray mockRoute(const QString &baseUrl, const char *method, const QString &path)
+{
+    QNetworkAccessManager nam;
+    nam.setProxy(QNetworkProxy::NoProxy);
+    QNetworkRequest req(QUrl(baseUrl + path));
+    QNetworkReply *reply = nam.sendCustomRequest(req, method);
+    QEventLoop loop;
+    QObject::connect(reply, &QNetworkReply::finished, &loop, &QEventLoop::quit);
+    loop.exec();
+    const QByteArray body = reply->readAll();
+    if (reply->error() != QNetworkReply::NoError)
+        std::fprintf(stderr, "%s %s: %s\n", method, qPrintable(path), qPrintable(reply->errorString()));
+    reply->deleteLater();
+    return body;
+}
+
+QList<MockTiming> remoteTimings(const QString &baseUrl)
+{
+    QList<MockTiming> out;
+    const QJsonArray arr = QJsonDocument::fromJson(mockRoute(baseUrl, "GET", QStringLiteral("/mock/timings"))).object().value("timings").toArray();
+    for (const auto &v : arr) {
+        const QJsonObject o = v.toObject();
+        MockTiming t;
+        t.requestId = o.value("request_id").toString().toUtf8();
+        t.arrivalNs = qint64(o.value("arrival_ns").toDouble());
+        t.readNs = qint64(o.value("read_ns").toDouble());
+        t.kernelArrival = o.value("kernel_arrival").toBool();
+        t.firstTokenWriteNs = qint64(o.value("first_token_write_ns").toDouble());
+        out.append(t);
+    }
+    return out;
+}
+
 int runTtft(const Args &a)
 {
     const QList<int> levels = a.levels.isEmpty() ? QList<int>{1, 64, 256} : a.levels;
-    QString err;
-    auto mock = MockServer::start(fastMock(), &err);
-    if (!mock) {
-        std::fprintf(stderr, "mock: %s\n", qPrintable(err));
-        return 2;
+    // With --url the mock runs in its own process (the steady clock is shared on one machine);
+    // otherwise in this one, sharing the cores with the client's IO threads at equal priority.
+    std::unique_ptr<MockServer> mock;
+    if (a.url.isEmpty()) {
+        QString err;
+        mock = MockServer::start(fastMock(), &err);
+        if (!mock) {
+            std::fprintf(stderr, "mock: %s\n", qPrintable(err));
+            return 2;
+        }
     }
-    const ServerSpec server = serverFor(mock->url().toString());
+    const QString mockUrl = mock ? mock->url().toString() : a.url;
+    const ServerSpec server = serverFor(mockUrl);
     const ServerTarget target = resolveTarget(server.urls.first(), server.endpoint);
     const WorkloadSpec w = workload(true, 16, a.outputTokens > 0 ? a.outputTokens : 16);
     LoadGenerator load;
@@ -241,7 +282,10 @@ int runTtft(const Args &a)
             warm.timeoutS = 30;
             load.runPhase(warm);
         }
-        mock->resetStats();
+        if (mock)
+            mock->resetStats();
+        else
+            mockRoute(mockUrl, "POST", QStringLiteral("/mock/stats/reset"));
         PhaseConfig cfg;
         cfg.targets = {PhaseTarget{target, &factory}};
         cfg.concurrency = c;
@@ -250,7 +294,7 @@ int runTtft(const Args &a)
         cfg.timeoutS = 30;
         const PhaseOutcome out = load.runPhase(cfg);
         QHash<QByteArray, MockTiming> byId;
-        for (const MockTiming &t : mock->timings())
+        for (const MockTiming &t : mock ? mock->timings() : remoteTimings(mockUrl))
             byId.insert(t.requestId, t);
         std::vector<double> added, sendSide, recvSide, readLag, clientTtft, serverTtft;
         int unmatched = 0, failed = 0, kernelArrivals = 0;
@@ -271,10 +315,11 @@ int runTtft(const Args &a)
             added.push_back(client - srv); // = send side + receive side
             sendSide.push_back(double(it->arrivalNs - r.sendNs) / 1e6);
             recvSide.push_back(double(r.firstTokenNs - it->firstTokenWriteNs) / 1e6);
+
             readLag.push_back(double(it->readNs - it->arrivalNs) / 1e6);
             kernelArrivals += it->kernelArrival ? 1 : 0;
         }
-        QJsonObject o{{"bench", "ttft"}, {"concurrency", c}, {"requests", double(out.records.size())}, {"matched", int(added.size())},
+        QJsonObject o{{"bench", "ttft"}, {"mock", mock ? "in-process" : "separate process"}, {"concurrency", c}, {"requests", double(out.records.size())}, {"matched", int(added.size())},
                       {"unmatched", unmatched}, {"failed", failed},
                       {"client_ttft_p50_ms", percentile(clientTtft, 50)}, {"server_ttft_p50_ms", percentile(serverTtft, 50)},
                       {"added_p50_ms", percentile(added, 50)}, {"added_p99_ms", percentile(added, 99)},

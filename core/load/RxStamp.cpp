@@ -1,4 +1,4 @@
-#include "mock/MockRxStamp.h"
+#include "load/RxStamp.h"
 #include <algorithm>
 #include <chrono>
 #include <cstring>
@@ -40,7 +40,7 @@ bool enableRxTimestamps(int fd)
 #endif
 }
 
-qint64 readStamped(int fd, char *buf, std::size_t size, qint64 *stampNs)
+qint64 readStamped(int fd, char *buf, std::size_t size, qint64 *stampNs, int flags)
 {
     *stampNs = 0;
     iovec iov{buf, size};
@@ -52,7 +52,7 @@ qint64 readStamped(int fd, char *buf, std::size_t size, qint64 *stampNs)
     msg.msg_control = control;
     msg.msg_controllen = sizeof control;
 #endif
-    const ssize_t n = ::recvmsg(fd, &msg, MSG_DONTWAIT);
+    const ssize_t n = ::recvmsg(fd, &msg, MSG_DONTWAIT | flags);
 #ifdef Q_OS_LINUX
     if (n > 0) {
         for (cmsghdr *cm = CMSG_FIRSTHDR(&msg); cm; cm = CMSG_NXTHDR(&msg, cm)) {
@@ -76,7 +76,7 @@ qint64 readStamped(int fd, char *buf, std::size_t size, qint64 *stampNs)
     return qint64(n);
 }
 
-void MockRxClock::sample(qint64 steadyNow)
+void RxClock::sample(qint64 steadyNow)
 {
     qint64 best = -1;
     for (int i = 0; i < 5; ++i) {
@@ -92,7 +92,7 @@ void MockRxClock::sample(qint64 steadyNow)
     m_sampledAtNs = steadyNow > 0 ? steadyNow : steadyNs();
 }
 
-qint64 MockRxClock::toSteady(qint64 stampNs, qint64 readNs)
+qint64 RxClock::toSteady(qint64 stampNs, qint64 readNs)
 {
     if (m_sampledAtNs == 0 || readNs - m_sampledAtNs >= kResampleNs)
         sample(readNs);
