@@ -41,7 +41,7 @@ void collect(const YAML::Node &node, QStringList *secrets, bool inHeaders)
     if (node.IsMap()) {
         for (auto it = node.begin(); it != node.end(); ++it) {
             const QString key = it->first.IsScalar() ? scalar(it->first) : QString();
-            const YAML::Node &value = it->second;
+            const YAML::Node value = it->second; // a copy: it-> yields a temporary pair
             if (value.IsScalar()) {
                 if (key == kApiKey || (inHeaders && sensitiveHeader(key)))
                     addSecret(secrets, scalar(value));
