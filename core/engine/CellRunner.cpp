@@ -89,7 +89,8 @@ QList<const HookTarget *> CellRunner::startProfilers(const CellContext &ctx, Cel
         *failure = o;
         // One origin without a window makes the cell's traces incomplete: close the windows
         // already opened, newest first, so no server is left profiling (and filling its disk).
-        cb.phase(QStringLiteral("profiler_stop"));
+        if (!started.isEmpty())
+            cb.phase(QStringLiteral("profiler_stop"));
         for (auto it = started.crbegin(); it != started.crend(); ++it) {
             HookOutcome stop = m_hooks.profilerStop(**it);
             stop.placement = QStringLiteral("rollback");
