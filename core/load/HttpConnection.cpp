@@ -255,17 +255,16 @@ void HttpConnection::handleEvent(std::string_view data)
                                               : QStringLiteral("error event in stream: ") + QString::fromUtf8(data.data(), int(std::min<std::size_t>(data.size(), 200)));
         return;
     }
-    const std::int64_t at = m_nowNs;
     if (info.hasContent) {
         if (m_rec.firstTokenNs < 0) {
-            m_rec.firstTokenNs = at;
-            m_state->ttftSumUs.fetch_add((at - m_rec.sendNs) / 1000, std::memory_order_relaxed);
+            m_rec.firstTokenNs = m_nowNs;
+            m_state->ttftSumUs.fetch_add((m_nowNs - m_rec.sendNs) / 1000, std::memory_order_relaxed);
             m_state->ttftCount.fetch_add(1, std::memory_order_relaxed);
         } else {
-            const auto gapUs = std::uint32_t(std::min<std::int64_t>(std::max<std::int64_t>(at - m_rec.lastTokenNs, 0) / 1000, UINT32_MAX));
+            const auto gapUs = std::uint32_t(std::min<std::int64_t>(std::max<std::int64_t>(m_nowNs - m_rec.lastTokenNs, 0) / 1000, UINT32_MAX));
             m_gapsUs.push_back(gapUs);
         }
-        m_rec.lastTokenNs = at;
+        m_rec.lastTokenNs = m_nowNs;
         ++m_rec.outputTokens; // counted; replaced by usage when the server sends it
     }
     if (info.hasUsage && info.completionTokens >= 0) {

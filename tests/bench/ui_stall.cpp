@@ -3,6 +3,7 @@
 // against an in-process MockServer through MainWindow::startRun, and measures the gaps of a
 // 5 ms heartbeat timer on the GUI thread until the run has finished and the Results view has
 // loaded. Prints one JSON object. Bounded by --requests and --max-seconds.
+#include "load/PhaseState.h"
 #include "mainwindow/MainWindow.h"
 #include "mock/MockServer.h"
 #include "run/RunTab.h"
@@ -86,17 +87,8 @@ int main(int argc, char **argv)
     bool running = false, finished = false;
     double maxRunGap = 0, maxAfterGap = 0;
     // What the UI thread did during its longest gap: ran (its own work) or waited for a CPU
-    // (other threads held both cores). Read from the kernel's per-thread schedstat.
-    auto schedstat = [] {
-        std::pair<double, double> cpuWaitMs{0, 0};
-        if (std::FILE *f = std::fopen("/proc/thread-self/schedstat", "r")) {
-            unsigned long long cpu = 0, wait = 0;
-            if (std::fscanf(f, "%llu %llu", &cpu, &wait) == 2)
-                cpuWaitMs = {double(cpu) / 1e6, double(wait) / 1e6};
-            std::fclose(f);
-        }
-        return cpuWaitMs;
-    };
+    // (other threads held both cores): the same per-thread clocks the engine's validity uses.
+    auto schedstat = [] { return std::pair<double, double>{threadCpuSeconds() * 1e3, threadRunDelaySeconds() * 1e3}; };
     std::pair<double, double> lastSched{0, 0};
     double maxGapCpuMs = 0, maxGapWaitMs = 0, maxGapAtS = 0;
     QTimer heartbeat;
