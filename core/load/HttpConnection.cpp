@@ -17,9 +17,9 @@ constexpr int kBodyCap = 256 * 1024;
 constexpr int kJsonlFlush = 256 * 1024;
 } // namespace
 
-HttpConnection::HttpConnection(std::shared_ptr<PhaseState> state, WorkerData *data, int targetIndex, QObject *parent)
+HttpConnection::HttpConnection(std::shared_ptr<PhaseState> state, WorkerData *data, int targetIndex, IoReactor *reactor, QObject *parent)
     : QObject(parent), m_state(std::move(state)), m_data(data),
-      m_target(m_state->config.targets[std::size_t(targetIndex)]), m_readBuf(64 * 1024)
+      m_target(m_state->config.targets[std::size_t(targetIndex)]), m_reactor(reactor)
 {
     m_timeout.setSingleShot(true);
     m_timeout.setTimerType(Qt::CoarseTimer);
@@ -116,7 +116,7 @@ void HttpConnection::onConnected()
             m_socket->abort();
             m_socket->deleteLater();
             m_socket = nullptr;
-            m_raw = new StampedSocket(fd, [this] { onStampedReadable(); }, this);
+            m_raw = new StampedSocket(fd, m_reactor, [this] { onStampedReadable(); }, this);
         }
     }
     send();
@@ -158,9 +158,10 @@ void HttpConnection::onReadyRead()
     }
     m_nowNs = steadyNowNs(); // one timestamp per read: these bytes arrived together
     m_inRead = true;
+    std::vector<char> &buf = m_reactor->readBuffer();
     for (;;) {
-        const qint64 n = m_socket->read(m_readBuf.data(), qint64(m_readBuf.size()));
-        if (n <= 0 || !consume(m_readBuf.data(), std::size_t(n)))
+        const qint64 n = m_socket->read(buf.data(), qint64(buf.size()));
+        if (n <= 0 || !consume(buf.data(), std::size_t(n)))
             break;
     }
     m_inRead = false;
@@ -171,8 +172,9 @@ void HttpConnection::onStampedReadable()
     if (!m_raw)
         return;
     m_inRead = true;
+    std::vector<char> &buf = m_reactor->readBuffer();
     for (;;) {
-        const qint64 n = m_raw->read(m_readBuf.data(), m_readBuf.size(), &m_nowNs);
+        const qint64 n = m_raw->read(buf.data(), buf.size(), &m_nowNs);
         if (n == StampedSocket::WouldBlock)
             break;
         if (n == 0 || n == StampedSocket::Failed) {
@@ -188,7 +190,7 @@ void HttpConnection::onStampedReadable()
         }
         if (!m_busy) // bytes nobody asked for: the server is confused; start afresh
             continue;
-        if (!consume(m_readBuf.data(), std::size_t(n)))
+        if (!consume(buf.data(), std::size_t(n)))
             break;
     }
     m_inRead = false;

@@ -14,13 +14,14 @@ class QTcpSocket;
 
 namespace sb {
 
+class IoReactor;
 class StampedSocket;
 
 class HttpConnection : public QObject, private HttpResponseParser::Sink
 {
     Q_OBJECT
 public:
-    HttpConnection(std::shared_ptr<PhaseState> state, WorkerData *data, int targetIndex, QObject *parent);
+    HttpConnection(std::shared_ptr<PhaseState> state, WorkerData *data, int targetIndex, IoReactor *reactor, QObject *parent);
     ~HttpConnection() override;
     void start();
     void abortForCancel();
@@ -48,6 +49,7 @@ private:
     std::shared_ptr<PhaseState> m_state;
     WorkerData *m_data;
     const PhaseTarget &m_target; // the server URL this connection serves
+    IoReactor *m_reactor;        // the IO thread's, watching m_raw
     QTcpSocket *m_socket = nullptr;       // connecting, and TLS connections
     StampedSocket *m_raw = nullptr;       // plain TCP once connected: reads carry kernel stamps
     QTimer m_timeout;
@@ -64,7 +66,6 @@ private:
     bool m_streamError = false;
     QString m_streamErrorMessage;
     QByteArray m_body;        // non-streaming or error bodies (capped)
-    std::vector<char> m_readBuf;
 };
 
 } // namespace sb

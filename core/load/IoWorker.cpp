@@ -1,7 +1,13 @@
 #include "load/IoWorker.h"
 #include "load/HttpConnection.h"
+#include "load/IoReactor.h"
 
 namespace sb {
+
+IoWorker::~IoWorker()
+{
+    qDeleteAll(m_connections); // before the reactor their sockets are registered with
+}
 
 void IoWorker::startPhase(std::shared_ptr<PhaseState> state, int firstConnection, int connections)
 {
@@ -11,9 +17,11 @@ void IoWorker::startPhase(std::shared_ptr<PhaseState> state, int firstConnection
     data->waitStartS = threadRunDelaySeconds();
     data->wallStartNs = steadyNowNs();
     data->records.reserve(std::size_t(m_state->config.requests > 0 ? m_state->config.requests / std::max<std::size_t>(1, m_state->workers.size()) + 16 : 1024));
+    if (!m_reactor)
+        m_reactor = std::make_unique<IoReactor>();
     for (int i = 0; i < connections; ++i) {
         const int target = (firstConnection + i) % int(m_state->config.targets.size());
-        auto *c = new HttpConnection(m_state, data, target, this);
+        auto *c = new HttpConnection(m_state, data, target, m_reactor.get(), this);
         m_connections.append(c);
     }
     for (const auto &c : std::as_const(m_connections))

@@ -1,5 +1,6 @@
 #pragma once
 // Owns the connections of one IO thread for the duration of a phase.
+#include "load/IoReactor.h"
 #include "load/PhaseState.h"
 #include <QObject>
 #include <QPointer>
@@ -14,6 +15,7 @@ class IoWorker : public QObject
     Q_OBJECT
 public:
     explicit IoWorker(int index) : m_index(index) {}
+    ~IoWorker() override;
     // All three run on the worker's thread (invoked queued).
     // Opens `connections` connections numbered from `firstConnection` (the number picks the
     // target URL) and starts their closed loops.
@@ -24,6 +26,7 @@ public:
 private:
     int m_index;
     std::shared_ptr<PhaseState> m_state;
+    std::unique_ptr<IoReactor> m_reactor; // made on the worker's thread (its notifier lives there)
     QList<QPointer<HttpConnection>> m_connections;
 };
 

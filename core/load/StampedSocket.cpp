@@ -9,14 +9,12 @@
 namespace sb {
 
 
-StampedSocket::StampedSocket(int fd, std::function<void()> onReadable, QObject *parent)
-    : QObject(parent), m_fd(fd), m_readNotifier(fd, QSocketNotifier::Read), m_writeNotifier(fd, QSocketNotifier::Write)
+StampedSocket::StampedSocket(int fd, IoReactor *reactor, std::function<void()> onReadable, QObject *parent)
+    : QObject(parent), m_fd(fd), m_reactor(reactor)
 {
     ::fcntl(fd, F_SETFL, ::fcntl(fd, F_GETFL) | O_NONBLOCK);
     enableRxTimestamps(fd);
-    m_writeNotifier.setEnabled(false);
-    connect(&m_readNotifier, &QSocketNotifier::activated, this, [cb = std::move(onReadable)] { cb(); });
-    connect(&m_writeNotifier, &QSocketNotifier::activated, this, [this] { flushPending(); });
+    m_handle = m_reactor->add(fd, std::move(onReadable), [this] { flushPending(); });
 }
 
 StampedSocket::~StampedSocket()
@@ -26,8 +24,10 @@ StampedSocket::~StampedSocket()
 
 void StampedSocket::close()
 {
-    m_readNotifier.setEnabled(false);
-    m_writeNotifier.setEnabled(false);
+    if (m_handle) {
+        m_reactor->remove(m_handle);
+        m_handle = 0;
+    }
     if (m_fd >= 0)
         ::close(m_fd);
     m_fd = -1;
@@ -78,7 +78,7 @@ void StampedSocket::flushPending()
         m_pending.clear();
         break;
     }
-    m_writeNotifier.setEnabled(!m_pending.isEmpty());
+    m_reactor->setWriteInterest(m_handle, !m_pending.isEmpty());
 }
 
 } // namespace sb

@@ -5,10 +5,10 @@
 // a server's step emits 256 events at once and the thread that drains them reads the last one
 // a millisecond late; with these stamps that lateness stays out of TTFT, ITL and latency.
 // TLS connections stay on QSslSocket (decryption needs it) with the thread's own clock.
+#include "load/IoReactor.h"
 #include "load/RxStamp.h"
 #include <QByteArray>
 #include <QObject>
-#include <QSocketNotifier>
 #include <cstdint>
 #include <functional>
 
@@ -18,8 +18,8 @@ class StampedSocket : public QObject
 {
 public:
     // Takes ownership of `fd` (connected, any blocking mode); `onReadable` runs when bytes or
-    // the peer's close are waiting.
-    StampedSocket(int fd, std::function<void()> onReadable, QObject *parent);
+    // the peer's close are waiting. `reactor` (the IO thread's, load/IoReactor.h) watches it.
+    StampedSocket(int fd, IoReactor *reactor, std::function<void()> onReadable, QObject *parent);
     ~StampedSocket() override;
 
     enum : qint64 { WouldBlock = -1, Failed = -2 };
@@ -37,8 +37,8 @@ private:
     void flushPending();
 
     int m_fd;
-    QSocketNotifier m_readNotifier;
-    QSocketNotifier m_writeNotifier;
+    IoReactor *m_reactor;
+    quint64 m_handle = 0;
     QByteArray m_pending;
     RxClock m_clock;
     QString m_error;

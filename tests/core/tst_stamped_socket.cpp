@@ -2,6 +2,7 @@
 // the IO thread is busy are dated when they arrived, not when they were read (issue 8: TTFT
 // must not grow with the client's own lateness).
 #include "TestSupport.h"
+#include "load/IoReactor.h"
 #include "load/PhaseState.h"
 #include "load/RxStamp.h"
 #include "load/StampedSocket.h"
@@ -34,7 +35,8 @@ private Q_SLOTS:
         QTcpSocket *peer = server.nextPendingConnection();
         int readable = 0;
         // As HttpConnection does: a duplicate of the connected descriptor, QTcpSocket let go.
-        StampedSocket stamped(::dup(int(client.socketDescriptor())), [&] { ++readable; }, nullptr);
+        IoReactor reactor;
+        StampedSocket stamped(::dup(int(client.socketDescriptor())), &reactor, [&] { ++readable; }, nullptr);
         client.abort();
 
         char buf[256];
