@@ -56,12 +56,13 @@ struct Args {
     bool stream = false;
     double maxSeconds = 120;
     int outputTokens = 0;
+    QString label; // names the setup in the JSON (run-client-bench.sh runs ttft in several)
 };
 
 [[noreturn]] void usage()
 {
     std::fprintf(stderr, "usage: sweepbench-clientbench concurrency|ttft|memory|lean|qnam [--url U] [--levels a,b] "
-                         "[-c C] [--requests N] [--stream] [--max-seconds S] [--output-tokens N]\n");
+                         "[-c C] [--requests N] [--stream] [--max-seconds S] [--output-tokens N] [--label L]\n");
     std::exit(2);
 }
 
@@ -93,6 +94,8 @@ Args parseArgs(const QStringList &argv)
             a.maxSeconds = val().toDouble();
         else if (k == QLatin1String("--output-tokens"))
             a.outputTokens = val().toInt();
+        else if (k == QLatin1String("--label"))
+            a.label = val();
         else
             usage();
     }
@@ -319,7 +322,7 @@ int runTtft(const Args &a)
             readLag.push_back(double(it->readNs - it->arrivalNs) / 1e6);
             kernelArrivals += it->kernelArrival ? 1 : 0;
         }
-        QJsonObject o{{"bench", "ttft"}, {"mock", mock ? "in-process" : "separate process"}, {"concurrency", c}, {"requests", double(out.records.size())}, {"matched", int(added.size())},
+        QJsonObject o{{"bench", "ttft"}, {"setup", a.label}, {"mock", mock ? "in-process" : "separate process"}, {"concurrency", c}, {"requests", double(out.records.size())}, {"matched", int(added.size())},
                       {"unmatched", unmatched}, {"failed", failed},
                       {"client_ttft_p50_ms", percentile(clientTtft, 50)}, {"server_ttft_p50_ms", percentile(serverTtft, 50)},
                       {"added_p50_ms", percentile(added, 50)}, {"added_p99_ms", percentile(added, 99)},
