@@ -8,6 +8,7 @@ namespace {
 constexpr double kSteadyShare = 0.9; // of C held in flight between ramp-up and drain
 constexpr double kCpuBound = 0.9;    // of an IO thread's wall time spent on a CPU
 constexpr double kRunQueue = 0.1;    // of an IO thread's wall time spent waiting for a CPU
+constexpr long kSpareDescriptors = 64; // files, pipes and Qt's own besides the connections
 } // namespace
 
 QStringList validityWarnings(const PhaseOutcome &phase, const CellMetricsOutput &metrics, int concurrency)
@@ -25,6 +26,12 @@ QStringList validityWarnings(const PhaseOutcome &phase, const CellMetricsOutput 
                          .arg(metrics.steadyMeanInFlight, 0, 'f', 1)
                          .arg(concurrency));
     }
+    // Each connection holds a descriptor; beyond the hard limit connections fail to open.
+    if (phase.descriptorLimit > 0 && concurrency + kSpareDescriptors > phase.descriptorLimit)
+        w.append(QStringLiteral("the process may open only %1 files and sockets (its hard limit), too few for %2 connections: "
+                                "raise it (ulimit -Hn, or LimitNOFILE= for a service)")
+                     .arg(phase.descriptorLimit)
+                     .arg(concurrency));
     if (phase.maxThreadWait > kRunQueue)
         w.append(QStringLiteral("a client IO thread waited for a CPU %1% of the time (the machine is oversubscribed): "
                                 "latencies may include scheduling delay")

@@ -23,6 +23,7 @@ struct PhaseOutcome {
     bool cancelled = false;
     bool recordsWritten = true;
     std::int64_t startNs = 0;
+    long descriptorLimit = -1;   // open descriptors the process may hold (-1 = no limit known)
 };
 
 struct LiveCounters {

@@ -1,6 +1,7 @@
 // MockServer: the thread-owning facade of the mock (see MockWorker for the insides) and the
 // per-personality performance defaults.
 #include "mock/MockServer.h"
+#include "load/DescriptorLimit.h"
 #include "mock/MockShared.h"
 #include "mock/MockWorker.h"
 #include <chrono>
@@ -46,6 +47,7 @@ qint64 MockServer::nowNs()
 
 std::unique_ptr<MockServer> MockServer::start(const MockConfig &cfg, QString *error)
 {
+    raiseDescriptorLimit(); // one socket per client connection: C=1024 must not meet a soft 1024
     std::unique_ptr<MockServer> s(new MockServer);
     s->m_config = cfg;
     s->m_shared = std::make_shared<MockShared>();

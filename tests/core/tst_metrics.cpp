@@ -164,8 +164,14 @@ private Q_SLOTS:
         QCOMPARE(w.size(), 2);
         QVERIFY2(w[0].contains(QStringLiteral("waited for a CPU 25% of the time")), qPrintable(w[0]));
         QVERIFY2(w[1].contains(QStringLiteral("CPU-bound (95%)")), qPrintable(w[1]));
-        phase.cancelled = true; // a cancelled phase ends early: its in-flight figures prove nothing
         phase.maxThreadWait = phase.maxThreadCpu = 0;
+        // Too few descriptors for C connections (the hard limit: the soft one is raised).
+        phase.descriptorLimit = 1000;
+        QVERIFY(validityWarnings(phase, tight, 2).isEmpty());
+        w = validityWarnings(phase, tight, 1024);
+        QVERIFY2(w.size() == 2 && w[1].startsWith(QStringLiteral("the process may open only 1000 files and sockets")), qPrintable(w.join('|')));
+        phase.descriptorLimit = -1;
+        phase.cancelled = true; // a cancelled phase ends early: its in-flight figures prove nothing
         QVERIFY(validityWarnings(phase, lagging, 2).isEmpty());
     }
 

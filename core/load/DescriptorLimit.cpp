@@ -1,0 +1,52 @@
+#include "load/DescriptorLimit.h"
+#include <QtGlobal>
+#include <algorithm>
+#ifdef Q_OS_UNIX
+#include <fcntl.h>
+#include <sys/resource.h>
+#include <unistd.h>
+#endif
+
+namespace sb {
+
+long raiseDescriptorLimit()
+{
+#ifdef Q_OS_UNIX
+    rlimit lim{};
+    if (::getrlimit(RLIMIT_NOFILE, &lim) != 0)
+        return -1;
+    if (lim.rlim_cur < lim.rlim_max) {
+        rlimit raised = lim;
+        raised.rlim_cur = lim.rlim_max;
+        if (::setrlimit(RLIMIT_NOFILE, &raised) == 0)
+            lim = raised;
+    }
+    return lim.rlim_cur == RLIM_INFINITY ? -1 : long(std::min<rlim_t>(lim.rlim_cur, rlim_t(1) << 30));
+#else
+    return -1;
+#endif
+}
+
+void reserveDescriptors(long highest)
+{
+#ifdef Q_OS_UNIX
+    const long limit = raiseDescriptorLimit();
+    if (limit > 0)
+        highest = std::min(highest, limit - 1);
+    if (highest < 3)
+        return;
+    // F_DUPFD takes the lowest free number at or above `highest`: the table grows to hold it now,
+    // and it never shrinks.
+    const int probe = ::open("/dev/null", O_RDONLY | O_CLOEXEC);
+    if (probe < 0)
+        return;
+    const int high = ::fcntl(probe, F_DUPFD_CLOEXEC, int(highest));
+    if (high >= 0)
+        ::close(high);
+    ::close(probe);
+#else
+    Q_UNUSED(highest);
+#endif
+}
+
+} // namespace sb
