@@ -83,6 +83,8 @@ private Q_SLOTS:
         // Lowering the hard limit cannot be undone without privileges: this is the last case.
         rlimit lim{};
         QVERIFY(::getrlimit(RLIMIT_NOFILE, &lim) == 0);
+        if (lim.rlim_max != RLIM_INFINITY && lim.rlim_max < 300)
+            QSKIP("the hard limit here is already below 300 descriptors");
         rlimit low{300, 300};
         QVERIFY(::setrlimit(RLIMIT_NOFILE, &low) == 0);
         QString error;

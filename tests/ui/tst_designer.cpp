@@ -11,6 +11,7 @@
 #include "designer/WorkloadForm.h"
 #include "spec/SpecIO.h"
 #include <QAbstractItemModelTester>
+#include <cmath>
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDoubleSpinBox>
@@ -324,6 +325,42 @@ private Q_SLOTS:
         QVERIFY(tab.isValid());
         QCOMPARE(tab.spec().concurrency.size(), 11);
         QCOMPARE(estimateSweep(tab.spec()).cells, 22);
+    }
+
+    void estimateUsesTheMocksTimingModel()
+    {
+        SweepSpec spec;
+        spec.workload.inputTokens = 100;
+        spec.workload.outputTokens = 10;
+        spec.workload.requestsPerCell = 10;
+        spec.workload.warmupRequests = 0;
+        spec.concurrency = {1};
+        ServerSpec real;
+        real.name = QStringLiteral("real");
+        real.urls = {QStringLiteral("http://h:1")};
+        spec.servers = {real};
+        // A real server: 10 requests × (50 ms + 10 tokens × 20 ms), plus 1 s of hooks.
+        QCOMPARE(estimateSweep(spec).seconds, 3.5);
+        QVERIFY(estimateText(spec).contains(QStringLiteral("50 tok/s")));
+        // The vLLM mock: step 4 ms + 0.12 ms per running sequence; a 100-token prefill adds
+        // 0.04 ms per token to its step; 10 decode steps.
+        ServerSpec mock;
+        mock.name = QStringLiteral("mock");
+        mock.mock = QStringLiteral("vllm");
+        spec.servers = {mock};
+        QCOMPARE(std::round(estimateSweep(spec).seconds * 1e6) / 1e6, 1.0 + 10 * (4.12 + 4.0 + 10 * 4.12) / 1000);
+        QVERIFY(estimateText(spec).contains(QStringLiteral("timing model")));
+        // At C=256 the mock runs at most 128 at once (two waves).
+        spec.concurrency = {256};
+        spec.workload.requestsPerCell = 256;
+        const double step = 4.0 + 0.12 * 128;
+        QCOMPARE(std::round(estimateSweep(spec).seconds * 1e6) / 1e6, std::round((1.0 + 2 * (step + 0.04 * 100 * 128 + 10 * step) / 1000) * 1e6) / 1e6);
+        // The demo (about a minute end to end) is estimated as such, not as 3 min.
+        const SpecLoadResult demo = loadSpecFile(sbtest::sourcePath(QStringLiteral("resources/demo.yaml")));
+        QVERIFY(demo.ok());
+        const double demoS = estimateSweep(*demo.spec).seconds;
+        qInfo("demo estimate %.1f s", demoS);
+        QVERIFY2(demoS > 30 && demoS < 90, qPrintable(QString::number(demoS)));
     }
 
     void flavorGatesAndPresets()
