@@ -13,12 +13,14 @@ void IoWorker::startPhase(std::shared_ptr<PhaseState> state, int firstConnection
 {
     m_state = std::move(state);
     WorkerData *data = m_state->workers[std::size_t(m_index)].get();
-    data->cpuStartS = threadCpuSeconds();
-    data->waitStartS = threadRunDelaySeconds();
-    data->wallStartNs = steadyNowNs();
-    data->records.reserve(std::size_t(m_state->config.requests > 0 ? m_state->config.requests / std::max<std::size_t>(1, m_state->workers.size()) + 16 : 1024));
     if (!m_reactor)
         m_reactor = std::make_unique<IoReactor>();
+    if (!m_runDelay)
+        m_runDelay = std::make_unique<ThreadRunDelay>();
+    data->cpuStartS = threadCpuSeconds();
+    data->waitStartS = m_runDelay->seconds();
+    data->wallStartNs = steadyNowNs();
+    data->records.reserve(std::size_t(m_state->config.requests > 0 ? m_state->config.requests / std::max<std::size_t>(1, m_state->workers.size()) + 16 : 1024));
     for (int i = 0; i < connections; ++i) {
         const int target = (firstConnection + i) % int(m_state->config.targets.size());
         auto *c = new HttpConnection(m_state, data, target, m_reactor.get(), this);
@@ -41,7 +43,7 @@ void IoWorker::endPhase()
     if (m_state) {
         WorkerData *data = m_state->workers[std::size_t(m_index)].get();
         data->cpuEndS = threadCpuSeconds();
-        data->waitEndS = threadRunDelaySeconds();
+        data->waitEndS = m_runDelay->seconds();
         data->wallEndNs = steadyNowNs();
         m_state->writeRecords(data->jsonl);
     }

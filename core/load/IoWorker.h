@@ -27,6 +27,7 @@ private:
     int m_index;
     std::shared_ptr<PhaseState> m_state;
     std::unique_ptr<IoReactor> m_reactor; // made on the worker's thread (its notifier lives there)
+    std::unique_ptr<ThreadRunDelay> m_runDelay; // likewise: it reads this thread's schedstat
     QList<QPointer<HttpConnection>> m_connections;
 };
 

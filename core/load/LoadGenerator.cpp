@@ -8,7 +8,6 @@ namespace sb {
 
 LoadGenerator::LoadGenerator(int ioThreads)
 {
-    raiseDescriptorLimit(); // load/DescriptorLimit.h: C=1024 must not meet a desktop's soft 1024
     if (ioThreads <= 0)
         ioThreads = std::clamp(QThread::idealThreadCount(), 1, 4);
     for (int i = 0; i < ioThreads; ++i) {
@@ -46,8 +45,9 @@ void LoadGenerator::cancel()
 PhaseOutcome LoadGenerator::runPhase(const PhaseConfig &config, const std::function<void(const LiveCounters &)> &onTick)
 {
     PhaseOutcome outcome;
+    // load/DescriptorLimit.h: C=1024 must not meet a desktop's soft limit of 1024 open files, and
+    // the table holds this phase's sockets (and an embedded mock's side of them) before any opens.
     outcome.descriptorLimit = raiseDescriptorLimit();
-    // Room for this phase's sockets (and an embedded mock's side of them) before any opens.
     reserveDescriptors(2L * config.concurrency + 256);
     // Use no more threads than connections; spread connections evenly.
     const int nThreads = std::min<int>(int(m_workers.size()), std::max(1, config.concurrency));

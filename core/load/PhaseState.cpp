@@ -2,6 +2,8 @@
 #include <QMutexLocker>
 #include <chrono>
 #include <ctime>
+#include <fcntl.h>
+#include <unistd.h>
 
 namespace sb {
 
@@ -17,17 +19,23 @@ double threadCpuSeconds()
     return double(ts.tv_sec) + double(ts.tv_nsec) / 1e9;
 }
 
-double threadRunDelaySeconds()
+ThreadRunDelay::ThreadRunDelay() : m_fd(::open("/proc/thread-self/schedstat", O_RDONLY | O_CLOEXEC)) {}
+
+ThreadRunDelay::~ThreadRunDelay()
+{
+    if (m_fd >= 0)
+        ::close(m_fd);
+}
+
+double ThreadRunDelay::seconds() const
 {
     // "<on-cpu ns> <run-queue wait ns> <timeslices>": the wait is what a busy machine adds to
     // every timestamp this thread takes, even when its own CPU share looks modest.
-    std::FILE *f = std::fopen("/proc/thread-self/schedstat", "r");
-    if (!f)
+    char buf[128] = {};
+    if (m_fd < 0 || ::pread(m_fd, buf, sizeof buf - 1, 0) <= 0)
         return 0;
     unsigned long long onCpu = 0, waitNs = 0;
-    const int n = std::fscanf(f, "%llu %llu", &onCpu, &waitNs);
-    std::fclose(f);
-    return n == 2 ? double(waitNs) / 1e9 : 0;
+    return std::sscanf(buf, "%llu %llu", &onCpu, &waitNs) == 2 ? double(waitNs) / 1e9 : 0;
 }
 
 PhaseState::PhaseState(const PhaseConfig &cfg, int workerCount) : config(cfg)

@@ -16,8 +16,6 @@
 #include <QTemporaryDir>
 #include <QTimer>
 #include <algorithm>
-#include <fcntl.h>
-#include <unistd.h>
 #include <cstdio>
 #include <vector>
 
@@ -89,18 +87,9 @@ int main(int argc, char **argv)
     bool running = false, finished = false;
     double maxRunGap = 0, maxAfterGap = 0;
     // What the UI thread did during its longest gap: ran (its own work) or waited for a CPU
-    // (other threads held both cores). The schedstat file is opened once and re-read: opening
-    // it per tick allocated a descriptor, and while the IO threads open 1024 sockets the
-    // kernel grows the process's descriptor table (waiting for an RCU grace period) and every
-    // other thread allocating one waits too — the probe itself made 10-40 ms gaps.
-    const int schedFd = ::open("/proc/thread-self/schedstat", O_RDONLY | O_CLOEXEC);
-    auto schedstat = [schedFd] {
-        char buf[128] = {};
-        unsigned long long onCpuNs = 0, waitNs = 0;
-        if (schedFd >= 0 && ::pread(schedFd, buf, sizeof buf - 1, 0) > 0)
-            std::sscanf(buf, "%llu %llu", &onCpuNs, &waitNs);
-        return std::pair<double, double>{threadCpuSeconds() * 1e3, double(waitNs) / 1e6};
-    };
+    // (other threads held both cores): the same per-thread clocks the engine's validity uses.
+    const ThreadRunDelay runDelay; // on this (the UI) thread
+    auto schedstat = [&runDelay] { return std::pair<double, double>{threadCpuSeconds() * 1e3, runDelay.seconds() * 1e3}; };
     std::pair<double, double> lastSched{0, 0};
     double maxGapCpuMs = 0, maxGapWaitMs = 0, maxGapAtS = 0;
     QTimer heartbeat;

@@ -5,6 +5,7 @@
 #include "TestSupport.h"
 #include "load/IoReactor.h"
 #include <QTest>
+#include <algorithm>
 #include <sys/socket.h>
 #include <unistd.h>
 #include <vector>
