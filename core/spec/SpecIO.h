@@ -9,6 +9,11 @@ namespace sb {
 
 struct SpecLoadResult {
     std::optional<SweepSpec> spec;      // set when there are no errors
+    // Set instead when every value was read and only the semantic checks failed (a zero, a
+    // duplicate name): the spec says what the file says, so the designer can open it for the
+    // user to fix. Unset when a value could not be read (wrong type, bad YAML): opening would
+    // silently drop it.
+    std::optional<SweepSpec> draft;
     QList<SpecDiagnostic> diagnostics;  // errors and warnings, in source order
     bool ok() const { return spec.has_value() && !hasErrors(diagnostics); }
 };

@@ -166,6 +166,7 @@ SpecLoadResult loadSpecText(const QByteArray &yamlText, const QString &fileName)
         return result;
     }
     parseRoot(ctx, root, spec);
+    const bool readWhole = !hasErrors(ctx.diagnostics());
 
     // Semantic checks, placed at the key they name (or its nearest written ancestor). Findings
     // under a key that already has a type/shape error would only repeat it, so they are dropped.
@@ -184,6 +185,8 @@ SpecLoadResult loadSpecText(const QByteArray &yamlText, const QString &fileName)
     });
     if (!hasErrors(result.diagnostics))
         result.spec = std::move(spec);
+    else if (readWhole)
+        result.draft = std::move(spec);
     return result;
 }
 

@@ -22,6 +22,7 @@ private Q_SLOTS:
     void fileNameInMessage();
     void apiKeyNeverEchoed();
     void noFollowUpErrors();
+    void draftOnlyWhenEveryValueWasRead();
 };
 
 void TstSpecErrors::minimalIsValid()
@@ -359,6 +360,32 @@ void TstSpecErrors::noFollowUpErrors()
         QVERIFY2(r.diagnostics.size() == 1 || (yaml.contains("[x, x]") && r.diagnostics.size() == 2),
                  qPrintable(spectest::dump(r.diagnostics)));
     }
+}
+
+void TstSpecErrors::draftOnlyWhenEveryValueWasRead()
+{
+    // Semantic errors only (a zero, a duplicate name): the spec says what the file says, and the
+    // designer may open it to fix them.
+    const SpecLoadResult semantic = loadSpecText("servers:\n  - name: a\n    url: http://h:1\n    model: m\n"
+                                                 "  - name: a\n    url: http://h:2\n    model: m\n"
+                                                 "workload:\n  output_tokens: 0\nsweep:\n  concurrency: [1, 4]\n");
+    QVERIFY(!semantic.ok());
+    QVERIFY(!semantic.spec);
+    QVERIFY2(semantic.draft, qPrintable(spectest::dump(semantic.diagnostics)));
+    QCOMPARE(semantic.draft->servers.size(), 2);
+    QCOMPARE(semantic.draft->workload.outputTokens, 0);
+    QCOMPARE(semantic.draft->concurrency, (QList<int>{1, 4}));
+    // A value that could not be read (wrong type, bad YAML): no draft, it would drop the value.
+    for (const QByteArray &yaml : {QByteArray("servers:\n  - name: a\n    url: http://h:1\n    model: m\n"
+                                              "workload:\n  output_tokens: many\nsweep:\n  concurrency: [1]\n"),
+                                   QByteArray("servers: [\n")}) {
+        const SpecLoadResult r = loadSpecText(yaml);
+        QVERIFY(!r.ok());
+        QVERIFY(!r.draft);
+    }
+    // A valid spec has no draft either: it is the spec.
+    const SpecLoadResult fine = loadSpecText(spectest::kMinimal);
+    QVERIFY(fine.ok() && !fine.draft);
 }
 
 QTEST_GUILESS_MAIN(TstSpecErrors)

@@ -15,6 +15,8 @@
 #include <QStandardPaths>
 #include <QTabWidget>
 #include <QTemporaryDir>
+#include <QStatusBar>
+#include <QFile>
 #include <QTest>
 
 using namespace sb;
@@ -103,6 +105,40 @@ private Q_SLOTS:
 
         QVERIFY(!other.openPath(dir.filePath(QStringLiteral("notes.txt")), &error, true));
         QVERIFY(error.contains(QLatin1String("neither")));
+    }
+
+    void specWithErrorsOpensToBeFixed()
+    {
+        QTemporaryDir dir;
+        const auto write = [&](const QString &name, const QByteArray &yaml) {
+            QFile f(dir.filePath(name));
+            f.open(QIODevice::WriteOnly);
+            f.write(yaml);
+            return f.fileName();
+        };
+        const QByteArray head = "name: hand-edited\nservers:\n  - name: a\n    url: http://h:1\n    model: m\n";
+        // A semantic error: it opens, shows the value as written and keeps Run off.
+        const QString zero = write(QStringLiteral("zero.yaml"), head + "workload:\n  output_tokens: 0\nsweep:\n  concurrency: [2]\n");
+        MainWindow w;
+        QString error;
+        QVERIFY2(w.openPath(zero, &error, true), qPrintable(error));
+        QCOMPARE(w.designTab()->spec().name, QStringLiteral("hand-edited"));
+        QCOMPARE(w.designTab()->findChild<QSpinBox *>(QStringLiteral("outputTokens"))->value(), 0);
+        QVERIFY(!w.designTab()->isValid());
+        QVERIFY(!w.action(QStringLiteral("actionRun"))->isEnabled());
+        QVERIFY2(w.statusBar()->currentMessage().contains(QStringLiteral("1 error")), qPrintable(w.statusBar()->currentMessage()));
+        QVERIFY(!w.windowTitle().contains(QLatin1Char('*'))); // what is shown is what the file says
+        // Fixed in place, it can run.
+        w.designTab()->findChild<QSpinBox *>(QStringLiteral("outputTokens"))->setValue(8);
+        w.designTab()->validateNow();
+        QVERIFY(w.action(QStringLiteral("actionRun"))->isEnabled());
+
+        // A value that cannot be read is refused with its line and column: opening would drop it.
+        const QString typo = write(QStringLiteral("typo.yaml"), head + "workload:\n  output_tokens: many\nsweep:\n  concurrency: [2]\n");
+        MainWindow other;
+        QVERIFY(!other.openPath(typo, &error, true));
+        QVERIFY2(error.contains(QStringLiteral("typo.yaml:7:")) && error.contains(QStringLiteral("output_tokens")), qPrintable(error));
+        QVERIFY(other.designTab()->spec().name != QStringLiteral("hand-edited"));
     }
 
     void pathKinds()

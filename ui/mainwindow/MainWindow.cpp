@@ -8,6 +8,7 @@
 #include "run/RunTab.h"
 #include "spec/SpecIO.h"
 #include "style/Theme.h"
+#include <algorithm>
 #include <QAction>
 #include <QApplication>
 #include <QCloseEvent>
@@ -198,10 +199,11 @@ bool MainWindow::openPath(const QString &path, QString *error, bool quiet)
 {
     QString message;
     bool ok = false;
+    int openedWithErrors = 0; // a spec opened to have its errors fixed
     switch (classifyPath(path)) {
     case PathKind::Spec: {
         const SpecLoadResult loaded = loadSpecFile(path);
-        if (!loaded.ok()) {
+        if (!loaded.ok() && !loaded.draft) { // a value could not be read: opening would drop it
             QStringList lines;
             for (const SpecDiagnostic &d : loaded.diagnostics)
                 lines << d.toString();
@@ -210,9 +212,14 @@ bool MainWindow::openPath(const QString &path, QString *error, bool quiet)
         }
         if (!maybeSave())
             return false;
-        setSpec(*loaded.spec, QFileInfo(path).absoluteFilePath());
+        // Only semantic errors (a zero, a duplicate name): open it so they can be fixed here; the
+        // designer lists them at their fields and keeps Run off until they are.
+        setSpec(loaded.ok() ? *loaded.spec : *loaded.draft, QFileInfo(path).absoluteFilePath());
         m_tabs->setCurrentWidget(m_design);
         ok = true;
+        if (!loaded.ok())
+            openedWithErrors = int(std::count_if(loaded.diagnostics.begin(), loaded.diagnostics.end(),
+                                                 [](const SpecDiagnostic &d) { return d.isError(); }));
         break;
     }
     case PathKind::Results: {
@@ -232,7 +239,11 @@ bool MainWindow::openPath(const QString &path, QString *error, bool quiet)
     }
     if (ok) {
         m_recent->add(path);
-        statusBar()->showMessage(tr("Opened %1").arg(QDir::toNativeSeparators(path)), 5000);
+        if (openedWithErrors > 0)
+            statusBar()->showMessage(tr("Opened %1 with %n error(s) to fix before it can run", nullptr, openedWithErrors)
+                                         .arg(QDir::toNativeSeparators(path)));
+        else
+            statusBar()->showMessage(tr("Opened %1").arg(QDir::toNativeSeparators(path)), 5000);
     } else if (!quiet) {
         QMessageBox::warning(this, tr("Open"), message);
     }
