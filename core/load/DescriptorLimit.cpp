@@ -15,9 +15,12 @@ long raiseDescriptorLimit()
     rlimit lim{};
     if (::getrlimit(RLIMIT_NOFILE, &lim) != 0)
         return -1;
-    if (lim.rlim_cur < lim.rlim_max) {
+    // Up to the hard limit, but not past a million: some containers allow ~1e9, and the soft
+    // limit is inherited by whatever this process starts.
+    const rlim_t enough = std::min<rlim_t>(lim.rlim_max, rlim_t(1) << 20);
+    if (lim.rlim_cur < enough) {
         rlimit raised = lim;
-        raised.rlim_cur = lim.rlim_max;
+        raised.rlim_cur = enough;
         if (::setrlimit(RLIMIT_NOFILE, &raised) == 0)
             lim = raised;
     }

@@ -9,7 +9,8 @@
 // the IO threads mid-phase, or the GUI thread.
 namespace sb {
 
-// Raises the soft RLIMIT_NOFILE to the hard limit (once is enough; later calls are cheap).
+// Raises the soft RLIMIT_NOFILE to the hard limit, at most 2^20 (once is enough; later calls
+// are cheap).
 // Returns the soft limit now in force, or -1 where there is no such limit.
 long raiseDescriptorLimit();
 

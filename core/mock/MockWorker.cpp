@@ -23,6 +23,11 @@ public:
     Listener(std::function<void(qintptr)> accept, QObject *parent)
         : QTcpServer(parent), m_accept(std::move(accept))
     {
+        // QTcpServer stops accepting for good when accept() fails (out of descriptors, say).
+        // A server keeps going: the waiting clients are taken once descriptors are free again.
+        connect(this, &QTcpServer::acceptError, this, [this] {
+            QTimer::singleShot(50, this, [this] { resumeAccepting(); });
+        });
     }
 
 protected:
