@@ -89,10 +89,13 @@ void IoReactor::remove(quint64 handle)
         ::epoll_ctl(m_epoll, EPOLL_CTL_DEL, e.fd, nullptr);
 #endif
     // Notifiers of the fallback path may be the sender of the running slot: delete them later.
-    if (e.readNotifier)
-        e.readNotifier.release()->deleteLater();
-    if (e.writeNotifier)
-        e.writeNotifier.release()->deleteLater();
+    // Off now (the descriptor is closed right after), deleted later (one may be running).
+    for (auto *n : {&e.readNotifier, &e.writeNotifier}) {
+        if (*n) {
+            (*n)->setEnabled(false);
+            n->release()->deleteLater();
+        }
+    }
     if (m_depth > 0) {
         e.removed = true;
         m_removed.push_back(handle);

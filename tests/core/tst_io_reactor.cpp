@@ -58,12 +58,14 @@ private Q_SLOTS:
             reactor.add(pairs.back()->mine, [&, i] { ++calls[std::size_t(i)]; pairs[std::size_t(i)]->drain(); }, {});
         }
         QCOMPARE(reactor.watched(), 400);
-        for (int i = 0; i < 400; i += 3)
-            pairs[std::size_t(i)]->poke();
-        QTRY_COMPARE(std::count(calls.begin(), calls.end(), 1), 134L);
+        // 300 ready at once: more than one round (256) takes.
+        for (int i = 0; i < 400; ++i)
+            if (i % 4 != 0)
+                pairs[std::size_t(i)]->poke();
+        QTRY_COMPARE(std::count(calls.begin(), calls.end(), 1), 300L);
         QTest::qWait(50);
         for (int i = 0; i < 400; ++i)
-            QCOMPARE(calls[std::size_t(i)], i % 3 == 0 ? 1 : 0); // once each, and no others
+            QCOMPARE(calls[std::size_t(i)], i % 4 != 0 ? 1 : 0); // once each, and no others
     }
 
     void callbacksMayRemoveThemselvesAndOthers()
