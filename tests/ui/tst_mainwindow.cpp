@@ -139,6 +139,16 @@ private Q_SLOTS:
         QVERIFY(!other.openPath(typo, &error, true));
         QVERIFY2(error.contains(QStringLiteral("typo.yaml:7:")) && error.contains(QStringLiteral("output_tokens")), qPrintable(error));
         QVERIFY(other.designTab()->spec().name != QStringLiteral("hand-edited"));
+
+        // A semantic error the designer cannot show as written (its warmup field stops at 0): it
+        // would open as a valid 0 and save so. Refused with its line and column; what was open
+        // before stays, unchanged.
+        const QString negative = write(QStringLiteral("negative.yaml"), head + "workload:\n  warmup_requests: -1\nsweep:\n  concurrency: [2]\n");
+        const SweepSpec before = other.designTab()->spec();
+        QVERIFY(!other.openPath(negative, &error, true));
+        QVERIFY2(error.contains(QStringLiteral("negative.yaml:7:")) && error.contains(QStringLiteral("warmup_requests")), qPrintable(error));
+        QCOMPARE(saveSpecYaml(other.designTab()->spec(), SecretPolicy::Keep), saveSpecYaml(before, SecretPolicy::Keep));
+        QVERIFY(!other.windowTitle().contains(QLatin1Char('*')));
     }
 
     void pathKinds()

@@ -195,11 +195,26 @@ void MainWindow::setSpec(const SweepSpec &spec, const QString &path)
     updateActions();
 }
 
+namespace {
+// The YAML lines of `written` that `shown` (what the designer holds after showing it) lacks:
+// values a widget's range changed.
+QStringList linesNotShownAsWritten(const SweepSpec &written, const SweepSpec &shown)
+{
+    const QList<QByteArray> mine = saveSpecYaml(shown, SecretPolicy::Strip).split('\n');
+    QStringList out;
+    for (const QByteArray &line : saveSpecYaml(written, SecretPolicy::Strip).split('\n'))
+        if (!mine.contains(line))
+            out << QString::fromUtf8(line.trimmed());
+    return out;
+}
+} // namespace
+
 bool MainWindow::openPath(const QString &path, QString *error, bool quiet)
 {
     QString message;
     bool ok = false;
     int openedWithErrors = 0; // a spec opened to have its errors fixed
+    QString clampedNote;      // a spec opened with values the designer shows changed
     switch (classifyPath(path)) {
     case PathKind::Spec: {
         const SpecLoadResult loaded = loadSpecFile(path);
@@ -214,7 +229,30 @@ bool MainWindow::openPath(const QString &path, QString *error, bool quiet)
             return false;
         // Only semantic errors (a zero, a duplicate name): open it so they can be fixed here; the
         // designer lists them at their fields and keeps Run off until they are.
-        setSpec(loaded.ok() ? *loaded.spec : *loaded.draft, QFileInfo(path).absoluteFilePath());
+        const SweepSpec &fromFile = loaded.ok() ? *loaded.spec : *loaded.draft;
+        const SweepSpec before = m_design->spec();
+        const QString beforePath = m_specPath;
+        const bool beforeModified = m_modified;
+        setSpec(fromFile, QFileInfo(path).absoluteFilePath());
+        // A widget's range can clamp a value (a negative warmup count shows as 0): the designer
+        // would then show, and save, what the file does not say.
+        const QStringList changed = linesNotShownAsWritten(fromFile, m_design->spec());
+        if (!changed.isEmpty() && !loaded.ok()) {
+            setSpec(before, beforePath);
+            m_modified = beforeModified;
+            updateTitle();
+            QStringList lines;
+            for (const SpecDiagnostic &d : loaded.diagnostics)
+                lines << d.toString();
+            message = tr("Could not open the sweep %1:\n%2").arg(path, lines.join(QLatin1Char('\n')));
+            break;
+        }
+        if (!changed.isEmpty()) {
+            m_modified = true; // what is shown is not what the file says
+            updateTitle();
+            clampedNote = tr("Some values are outside what the designer edits and are shown changed (saving writes "
+                             "them changed): %1").arg(changed.join(QStringLiteral(", ")));
+        }
         m_tabs->setCurrentWidget(m_design);
         ok = true;
         if (!loaded.ok())
@@ -239,11 +277,16 @@ bool MainWindow::openPath(const QString &path, QString *error, bool quiet)
     }
     if (ok) {
         m_recent->add(path);
-        if (openedWithErrors > 0)
+        if (!clampedNote.isEmpty()) {
+            statusBar()->showMessage(clampedNote);
+            if (!quiet)
+                QMessageBox::warning(this, tr("Open"), clampedNote);
+        } else if (openedWithErrors > 0) {
             statusBar()->showMessage(tr("Opened %1 with %n error(s) to fix before it can run", nullptr, openedWithErrors)
-                                         .arg(QDir::toNativeSeparators(path)));
-        else
+                                         .arg(QDir::toNativeSeparators(path)), 15000);
+        } else {
             statusBar()->showMessage(tr("Opened %1").arg(QDir::toNativeSeparators(path)), 5000);
+        }
     } else if (!quiet) {
         QMessageBox::warning(this, tr("Open"), message);
     }
