@@ -202,8 +202,9 @@ SpecLoadResult loadSpecFile(const QString &path)
         return r;
     }
     SpecLoadResult r = loadSpecText(f.readAll(), path);
-    if (r.spec)
-        r.spec->sourcePath = path;
+    for (auto *loaded : {&r.spec, &r.draft})
+        if (*loaded)
+            (*loaded)->sourcePath = path;
     return r;
 }
 

@@ -2,6 +2,7 @@
 // message points at and what it says was expected.
 #include "TestSupport.h"
 #include "tst_spec_helpers.h"
+#include <QFile>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -375,6 +376,14 @@ void TstSpecErrors::draftOnlyWhenEveryValueWasRead()
     QCOMPARE(semantic.draft->servers.size(), 2);
     QCOMPARE(semantic.draft->workload.outputTokens, 0);
     QCOMPARE(semantic.draft->concurrency, (QList<int>{1, 4}));
+    QTemporaryDir dir; // from a file, the draft knows where it came from (relative paths resolve there)
+    QFile file(dir.filePath(QStringLiteral("draft.yaml")));
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    file.write("servers:\n  - name: a\n    url: http://h:1\n    model: m\nworkload:\n  output_tokens: 0\nsweep:\n  concurrency: [1]\n");
+    file.close();
+    const SpecLoadResult fromFile = loadSpecFile(file.fileName());
+    QVERIFY(fromFile.draft);
+    QCOMPARE(fromFile.draft->sourcePath, file.fileName());
     // A value that could not be read (wrong type, bad YAML): no draft, it would drop the value.
     for (const QByteArray &yaml : {QByteArray("servers:\n  - name: a\n    url: http://h:1\n    model: m\n"
                                               "workload:\n  output_tokens: many\nsweep:\n  concurrency: [1]\n"),
