@@ -1,10 +1,12 @@
 // Chart builders, point tags/highlight, label layer, log-axis guard and SVG/PNG export.
 #include "ResultsFixture.h"
 #include "TestSupport.h"
+#include "charts/ChartColors.h"
 #include "charts/ChartExport.h"
 #include "charts/ChartFactory.h"
 #include "charts/ChartPoints.h"
 #include "charts/DistributionChart.h"
+#include "charts/InteractiveChartView.h"
 #include "charts/PointLabelLayer.h"
 #include <QChart>
 #include <QChartView>
@@ -223,6 +225,34 @@ private Q_SLOTS:
         QCOMPARE(img.size(), QSize(900, 600));
         QVERIFY(hasInk(img));
         delete view.chart();
+    }
+
+    void chartsFollowThePalette()
+    {
+        // The views' charts take the window's palette (dark included) and follow its changes;
+        // charts made for reports (straight from the factory) keep Qt's light theme.
+        const auto results = sbtest::makeSweepResults();
+        InteractiveChartView view;
+        view.replaceChart(makeThroughputVsLatencyChart({{QString(), results, 0}}, LatencyChoice::TtftP50));
+        QVERIFY(view.chart()->backgroundBrush().color().lightness() > 200);
+        QPalette dark;
+        dark.setColor(QPalette::Base, QColor(0x1e, 0x1e, 0x1e));
+        dark.setColor(QPalette::Text, QColor(0xe6, 0xe6, 0xe6));
+        view.setPalette(dark);
+        QVERIFY(view.chart()->backgroundBrush().color().lightness() < 60);
+        QVERIFY(view.chart()->titleBrush().color().lightness() > 200);
+        QVERIFY(!view.chart()->axes().isEmpty());
+        for (QAbstractAxis *axis : view.chart()->axes())
+            QVERIFY(axis->labelsColor().lightness() > 200);
+        QVERIFY(chartIsDark(view.chart()));
+        // A chart replaced later (another metric, another set) comes in dark too.
+        view.replaceChart(makeMetricVsConcurrencyChart({{QString(), results, 0}}, QStringLiteral("output_token_throughput"), QStringLiteral("avg")));
+        QVERIFY(view.chart()->backgroundBrush().color().lightness() < 60);
+        std::unique_ptr<QChart> report(makeThroughputVsLatencyChart({{QString(), results, 0}}, LatencyChoice::TtftP50));
+        QVERIFY(!chartIsDark(report.get()));
+        view.setPalette(QPalette()); // back to light
+        QVERIFY(view.chart()->backgroundBrush().color().lightness() > 200);
+        QVERIFY(!chartIsDark(view.chart()));
     }
 
     void distribution()

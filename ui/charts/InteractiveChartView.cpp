@@ -1,8 +1,10 @@
 #include "charts/InteractiveChartView.h"
+#include "charts/ChartColors.h"
 #include "charts/ChartExport.h"
 #include <QContextMenuEvent>
 #include <QCursor>
 #include <QDir>
+#include <QEvent>
 #include <QFileDialog>
 #include <QMenu>
 #include <QMessageBox>
@@ -24,6 +26,7 @@ void InteractiveChartView::replaceChart(QChart *newChart)
     setChart(newChart); // QChartView does not delete the previous chart
     if (old != newChart)
         delete old;
+    applyChartColors(newChart, palette());
     for (QXYSeries *series : taggedSeries(newChart)) {
         connect(series, &QXYSeries::hovered, this, [this, series](const QPointF &point, bool state) {
             if (!state) {
@@ -40,6 +43,13 @@ void InteractiveChartView::replaceChart(QChart *newChart)
         });
     }
     highlightCell(newChart, m_highlight);
+}
+
+void InteractiveChartView::changeEvent(QEvent *event)
+{
+    QChartView::changeEvent(event);
+    if (event->type() == QEvent::PaletteChange)
+        applyChartColors(chart(), palette());
 }
 
 void InteractiveChartView::setHighlight(ChartPointRef ref)

@@ -25,6 +25,7 @@ Q_SIGNALS:
 
 protected:
     void contextMenuEvent(QContextMenuEvent *event) override;
+    void changeEvent(QEvent *event) override; // follows the palette (charts/ChartColors.h)
 
 private:
     void exportInteractively(const QString &suffix);

@@ -1,4 +1,5 @@
 #include "charts/PointLabelLayer.h"
+#include "charts/ChartColors.h"
 #include <QAbstractAxis>
 #include <QChart>
 #include <QLogValueAxis>
@@ -66,7 +67,8 @@ void PointLabelLayer::paint(QPainter *painter, const QStyleOptionGraphicsItem *,
     for (const Entry &e : m_entries) {
         if (!e.series || !e.series->isVisible())
             continue;
-        painter->setPen(e.series->color().darker(130));
+        // A shade darker than the marker on a light chart, lighter on a dark one.
+        painter->setPen(chartIsDark(m_chart) ? e.series->color().lighter(140) : e.series->color().darker(130));
         const int n = qMin(int(e.series->count()), int(e.labels.size()));
         for (int i = 0; i < n; ++i) {
             const QPointF pos = m_chart->mapToPosition(e.series->at(i), e.series);

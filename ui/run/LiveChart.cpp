@@ -1,6 +1,8 @@
 #include "run/LiveChart.h"
+#include "charts/ChartColors.h"
 #include <QApplication>
 #include <QChart>
+#include <QEvent>
 #include <QLineSeries>
 #include <QValueAxis>
 
@@ -40,8 +42,16 @@ LiveChart::LiveChart(QWidget *parent)
     m_inFlightSeries->attachAxis(m_x);
     m_inFlightSeries->attachAxis(m_yInFlight);
     setChart(chart);
+    applyChartColors(chart, palette());
     setRenderHint(QPainter::Antialiasing);
     clear();
+}
+
+void LiveChart::changeEvent(QEvent *event)
+{
+    QChartView::changeEvent(event);
+    if (event->type() == QEvent::PaletteChange)
+        applyChartColors(chart(), palette());
 }
 
 void LiveChart::addSample(double elapsedS, double tokensPerS, int inFlight)

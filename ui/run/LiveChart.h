@@ -24,6 +24,9 @@ public:
     void clear();
     qsizetype pointCount() const { return m_tokens.size(); }
 
+protected:
+    void changeEvent(QEvent *event) override; // follows the palette (charts/ChartColors.h)
+
 private:
     QLineSeries *m_tokensSeries = nullptr;
     QLineSeries *m_inFlightSeries = nullptr;
