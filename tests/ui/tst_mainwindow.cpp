@@ -140,13 +140,20 @@ private Q_SLOTS:
         QVERIFY2(error.contains(QStringLiteral("typo.yaml:7:")) && error.contains(QStringLiteral("output_tokens")), qPrintable(error));
         QVERIFY(other.designTab()->spec().name != QStringLiteral("hand-edited"));
 
-        // A semantic error the designer cannot show as written (its warmup field stops at 0): it
-        // would open as a valid 0 and save so. Refused with its line and column; what was open
-        // before stays, unchanged.
+        // A negative count opens as written (the spin boxes take negatives for the validator
+        // to report) ...
         const QString negative = write(QStringLiteral("negative.yaml"), head + "workload:\n  warmup_requests: -1\nsweep:\n  concurrency: [2]\n");
+        MainWindow third;
+        QVERIFY2(third.openPath(negative, &error, true), qPrintable(error));
+        QCOMPARE(third.designTab()->spec().workload.warmupRequests, -1);
+        QVERIFY(!third.designTab()->isValid());
+        // ... but a semantic error the designer cannot show as written (an SLO box stops at 0,
+        // "off") would open as a valid "off" and save so: refused with its line and column, and
+        // what was open before stays, unchanged.
+        const QString slo = write(QStringLiteral("slo.yaml"), head + "workload:\n  slo: {time_to_first_token: -5}\nsweep:\n  concurrency: [2]\n");
         const SweepSpec before = other.designTab()->spec();
-        QVERIFY(!other.openPath(negative, &error, true));
-        QVERIFY2(error.contains(QStringLiteral("negative.yaml:7:")) && error.contains(QStringLiteral("warmup_requests")), qPrintable(error));
+        QVERIFY(!other.openPath(slo, &error, true));
+        QVERIFY2(error.contains(QStringLiteral("slo.yaml:7:")) && error.contains(QStringLiteral("time_to_first_token")), qPrintable(error));
         QCOMPARE(saveSpecYaml(other.designTab()->spec(), SecretPolicy::Keep), saveSpecYaml(before, SecretPolicy::Keep));
         QVERIFY(!other.windowTitle().contains(QLatin1Char('*')));
     }

@@ -20,10 +20,13 @@
 namespace sb::ui {
 
 namespace {
-QDoubleSpinBox *secondsBox(double max)
+// As wide as the validator accepts, negatives included: out-of-range values are its to report
+// (WorkloadForm.cpp), not the spin box's to clamp.
+QDoubleSpinBox *secondsBox()
 {
+    constexpr double kSpan = 1e7;
     auto *box = new QDoubleSpinBox;
-    box->setRange(0, max);
+    box->setRange(-kSpan, kSpan);
     box->setDecimals(2);
     box->setSuffix(QStringLiteral(" s"));
     box->setAccelerated(true);
@@ -54,9 +57,9 @@ QWidget *HookEditor::buildReset()
     for (auto p : {ResetPlacement::BeforeWarmup, ResetPlacement::AfterWarmup, ResetPlacement::Both})
         m_placement->addItem(toString(p), int(p));
     m_placement->setToolTip(tr("A warmup refills the prefix cache: reset after it (or both) for cold-cache numbers"));
-    m_resetTimeout = secondsBox(3600);
+    m_resetTimeout = secondsBox();
     m_resetTimeout->setObjectName(QStringLiteral("resetTimeout"));
-    m_retryBudget = secondsBox(3600);
+    m_retryBudget = secondsBox();
     m_retryBudget->setObjectName(QStringLiteral("resetRetryBudget"));
     m_retryBudget->setToolTip(tr("Busy answers (vLLM success:false, SGLang 400, 409/423/429/503) are retried with backoff within this budget"));
 
@@ -102,9 +105,9 @@ QWidget *HookEditor::buildProfiler()
     m_startPath->setObjectName(QStringLiteral("profilerStartPath"));
     m_stopPath = new QLineEdit;
     m_stopPath->setObjectName(QStringLiteral("profilerStopPath"));
-    m_startTimeout = secondsBox(3600);
+    m_startTimeout = secondsBox();
     m_startTimeout->setObjectName(QStringLiteral("profilerTimeout"));
-    m_stopTimeout = secondsBox(86400);
+    m_stopTimeout = secondsBox();
     m_stopTimeout->setObjectName(QStringLiteral("profilerStopTimeout"));
     m_stopTimeout->setToolTip(tr("vLLM's stop_profile can block for minutes while traces are written"));
 

@@ -14,13 +14,15 @@
 namespace sb::ui {
 
 namespace {
-// Ranges are wide on purpose: out-of-range values are the validator's to report, with the same
-// words as the CLI, instead of being silently clamped by the spin box.
-QSpinBox *intBox(const char *name, int max = 10'000'000)
+// Ranges are wide on purpose, negatives included: out-of-range values are the validator's to
+// report, with the same words as the CLI, instead of being silently clamped by the spin box (a
+// file saying warmup_requests: -1 must not open as a valid 0).
+constexpr int kIntSpan = 10'000'000;
+QSpinBox *intBox(const char *name, int max = kIntSpan)
 {
     auto *box = new QSpinBox;
     box->setObjectName(QString::fromLatin1(name));
-    box->setRange(0, max);
+    box->setRange(-kIntSpan, max);
     box->setAccelerated(true);
     return box;
 }
@@ -28,7 +30,7 @@ QDoubleSpinBox *doubleBox(const char *name, const QString &suffix, double max = 
 {
     auto *box = new QDoubleSpinBox;
     box->setObjectName(QString::fromLatin1(name));
-    box->setRange(0, max);
+    box->setRange(-max, max);
     box->setDecimals(2);
     box->setSuffix(suffix);
     box->setAccelerated(true);
@@ -38,6 +40,7 @@ QDoubleSpinBox *doubleBox(const char *name, const QString &suffix, double max = 
 QDoubleSpinBox *sloBox(const char *name)
 {
     QDoubleSpinBox *box = doubleBox(name, QStringLiteral(" ms"));
+    box->setMinimum(0); // the special text shows at the minimum (a negative SLO cannot open)
     box->setSpecialValueText(QObject::tr("off"));
     return box;
 }
@@ -99,6 +102,7 @@ QWidget *WorkloadForm::buildWorkload()
     m_lengthMode->setObjectName(QStringLiteral("lengthMode"));
     m_lengthMode->addItems({tr("Requests per cell"), tr("Duration per cell")});
     m_requests = intBox("requestsPerCell");
+    m_requests->setMinimum(0); // the special text shows at the minimum: 0 = the default
     m_requests->setSpecialValueText(tr("default (100)"));
     m_duration = doubleBox("durationS", QStringLiteral(" s"));
     m_lengthStack = new QStackedWidget;
