@@ -30,25 +30,27 @@ long raiseDescriptorLimit()
 #endif
 }
 
-void reserveDescriptors(long highest)
+long reserveDescriptors(long highest)
 {
 #ifdef Q_OS_UNIX
     const long limit = raiseDescriptorLimit();
     if (limit > 0)
         highest = std::min(highest, limit - 1);
     if (highest < 3)
-        return;
+        return limit;
     // F_DUPFD takes the lowest free number at or above `highest`: the table grows to hold it now,
     // and it never shrinks.
     const int probe = ::open("/dev/null", O_RDONLY | O_CLOEXEC);
     if (probe < 0)
-        return;
+        return limit;
     const int high = ::fcntl(probe, F_DUPFD_CLOEXEC, int(highest));
     if (high >= 0)
         ::close(high);
     ::close(probe);
+    return limit;
 #else
     Q_UNUSED(highest);
+    return -1;
 #endif
 }
 

@@ -14,8 +14,9 @@ namespace sb {
 // Returns the soft limit now in force, or -1 where there is no such limit.
 long raiseDescriptorLimit();
 
-// Makes the descriptor table hold descriptor numbers up to `highest` (capped by the limit), so
-// that opening that many later does not grow it.
-void reserveDescriptors(long highest);
+// Raises the limit as above, then makes the descriptor table hold descriptor numbers up to
+// `highest` (capped by the limit), so that opening that many later does not grow it. Returns
+// the soft limit in force, as raiseDescriptorLimit() does.
+long reserveDescriptors(long highest);
 
 } // namespace sb

@@ -47,8 +47,7 @@ PhaseOutcome LoadGenerator::runPhase(const PhaseConfig &config, const std::funct
     PhaseOutcome outcome;
     // load/DescriptorLimit.h: C=1024 must not meet a desktop's soft limit of 1024 open files, and
     // the table holds this phase's sockets (and an embedded mock's side of them) before any opens.
-    outcome.descriptorLimit = raiseDescriptorLimit();
-    reserveDescriptors(2L * config.concurrency + 256);
+    outcome.descriptorLimit = reserveDescriptors(2L * config.concurrency + 256);
     // Use no more threads than connections; spread connections evenly.
     const int nThreads = std::min<int>(int(m_workers.size()), std::max(1, config.concurrency));
     auto state = std::make_shared<PhaseState>(config, nThreads);
