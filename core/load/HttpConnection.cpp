@@ -104,7 +104,7 @@ void HttpConnection::connectSocket()
 void HttpConnection::onConnected()
 {
     m_connected = true;
-    // Small request writes must not wait for Nagle (DESIGN.md §4: it added ~44 ms).
+    // Small request writes must not wait for Nagle (docs/ARCHITECTURE.md §9: it added ~44 ms).
     m_socket->setSocketOption(QAbstractSocket::LowDelayOption, 1);
     if (!m_target.target.tls) {
         // Take the connected socket over (a duplicate of its descriptor keeps the connection
