@@ -23,7 +23,7 @@ struct PhaseTargets {
         factories.reserve(std::size_t(ctx.baseUrls.size())); // no reallocation: targets point into it
         for (const QString &url : ctx.baseUrls) {
             const ServerTarget target = resolveTarget(url, ctx.server->endpoint);
-            factories.emplace_back(*ctx.server, target, ctx.spec->workload, promptTag);
+            factories.emplace_back(*ctx.server, target, ctx.spec->workload, promptTag, ctx.fillerChars);
             targets.push_back(PhaseTarget{target, &factories.back()});
         }
     }
@@ -267,6 +267,7 @@ void CellRunner::measure(const CellContext &ctx, CellResult &cell, const CellCal
         it = cell.errors.contains(it.key()) ? std::next(it) : cell.errorSamples.erase(it);
 
     cell.warnings.append(validityWarnings(out, m, cell.concurrency));
+    cell.warnings.append(lengthWarnings(m, w));
     if (!proofPlacement.isEmpty())
         checkResetProof(out.records, proofPlacement, cell);
     const CellVerdict verdict = judgeCell(cell, ctx.spec->maxErrorRate, out.cancelled);

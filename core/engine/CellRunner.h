@@ -21,6 +21,7 @@ struct CellContext {
     QByteArray promptTag;        // unique per sweep run and cell
     QString traceDir;            // resolved (absolute) trace folder, or empty
     std::optional<QJsonObject> startBody; // resolved start body (output_dir made absolute)
+    int fillerChars = -1;        // calibrated prompt filler (engine/PromptCalibration); -1 = words
 };
 
 struct CellCallbacks {

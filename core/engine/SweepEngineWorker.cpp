@@ -47,6 +47,35 @@ bool SweepEngineWorker::startMocks(QString *error)
     return true;
 }
 
+int SweepEngineWorker::calibratedFiller(const ServerSpec &server, const CellContext &ctx, PromptCalibrator &calibrator,
+                                        CalibrationStore &store, CellResult &cell)
+{
+    const WorkloadSpec &w = m_spec.workload;
+    if (!w.calibratePrompts || ctx.baseUrls.isEmpty())
+        return -1;
+    const QString key = calibrationKey(server, w);
+    const PromptCalibration *known = store.find(key);
+    if (!known) {
+        Q_EMIT m_owner->logMessage(QStringLiteral("calibrating %1-token prompts on %2 (model %3)").arg(w.inputTokens).arg(server.name, server.model));
+        // A tag of the benchmark's width, but not a measured prompt's: probes must not warm its cache.
+        QByteArray tag = ctx.promptTag;
+        tag.replace(0, 2, "cb");
+        const PromptCalibration c = calibrator.calibrate(server, ctx.baseUrls.first(), w, tag);
+        QString error;
+        if (!store.put(key, c, &error))
+            Q_EMIT m_owner->logMessage(QStringLiteral("warning: ") + error);
+        Q_EMIT m_owner->logMessage(c.ok() ? QStringLiteral("  %1 filler characters give %2 prompt tokens (%3 probes)").arg(c.fillerChars).arg(c.measuredTokens).arg(c.probes)
+                                          : QStringLiteral("  not calibrated: %1").arg(c.error));
+        known = store.find(key);
+    }
+    if (!known->ok())
+        cell.warnings.append(QStringLiteral("prompt lengths not calibrated (%1): input_tokens are sent as words, which the server's tokenizer counts differently")
+                                 .arg(known->error));
+    else if (std::abs(known->measuredTokens - known->target) > 1)
+        cell.warnings.append(QStringLiteral("no prompt length gives exactly %1 tokens on this server; prompts are %2").arg(known->target).arg(known->measuredTokens));
+    return known->fillerChars;
+}
+
 void SweepEngineWorker::publish(const CellResult &cell)
 {
     QMutexLocker lock(&m_mutex);
@@ -119,7 +148,8 @@ int SweepEngineWorker::runSweep()
             return fail(error);
     }
 
-    const QByteArray runNonce = QByteArray::number(QRandomGenerator::global()->generate64(), 36);
+    // Fixed width, so that every cell's prompts tokenize alike (engine/PromptCalibration).
+    const QByteArray runNonce = QByteArray::number(QRandomGenerator::global()->generate64(), 36).rightJustified(13, '0');
     LoadGenerator load;
     ControlClient control;
     HookRunner hooks(control, &m_cancel);
@@ -128,6 +158,8 @@ int SweepEngineWorker::runSweep()
     int cellsDone = 0;
     bool aborted = false;
     ServerReachability reachability;
+    PromptCalibrator calibrator(control, &m_cancel);
+    CalibrationStore calibrations(m_outDir);
     for (int i = 0; i < cellCount; ++i) {
         CellResult cell = snapshot().cells[i];
         if (hasMeasurements(cell.status)) { // kept from the resumed run
@@ -146,12 +178,13 @@ int SweepEngineWorker::runSweep()
             ctx.server = &server;
             ctx.baseUrls = m_mocks.baseUrls(serverIndex);
             ctx.hooks = hookTargetsFor(server, ctx.baseUrls);
-            ctx.promptTag = "sb-" + runNonce + "-c" + QByteArray::number(i);
+            ctx.promptTag = "sb-" + runNonce + "-c" + QByteArray::number(i).rightJustified(4, '0');
             // A server that went away earlier costs this cell one connect, not its retry budget.
             if (const QString blocked = reachability.blockReason(ctx.hooks); !blocked.isEmpty()) {
                 cell.status = CellStatus::Failed;
                 cell.reason = blocked;
             } else {
+                ctx.fillerChars = calibratedFiller(server, ctx, calibrator, calibrations, cell);
                 ctx.traceDir = resolveTraceDir(serverIndex);
                 ctx.startBody = resolvedProfilerStartBody(server, m_outDir);
 

@@ -23,6 +23,7 @@ void parseWorkload(Context &ctx, const YAML::Node &node, const QString &path, Wo
     m.integer(QStringLiteral("input_tokens"), w.inputTokens, spec::expectPositiveInt());
     m.integer(QStringLiteral("output_tokens"), w.outputTokens, spec::expectPositiveInt());
     m.boolean(QStringLiteral("ignore_eos"), w.ignoreEos);
+    m.boolean(QStringLiteral("calibrate_prompts"), w.calibratePrompts);
     m.integer(QStringLiteral("requests_per_cell"), w.requestsPerCell, spec::expectPositiveInt());
     m.number(QStringLiteral("duration_s"), w.durationS, spec::expectPositiveNumber());
     if (!m.has(QStringLiteral("requests_per_cell")) && !m.has(QStringLiteral("duration_s")))

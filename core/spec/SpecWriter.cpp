@@ -141,6 +141,8 @@ void writeWorkload(YAML::Emitter &out, const WorkloadSpec &w)
     num(out, "input_tokens", w.inputTokens);
     num(out, "output_tokens", w.outputTokens);
     boolean(out, "ignore_eos", w.ignoreEos);
+    if (!w.calibratePrompts)
+        boolean(out, "calibrate_prompts", false);
     if (w.requestsPerCell != 0 || w.durationS == 0)
         num(out, "requests_per_cell", w.requestsPerCell);
     if (w.durationS != 0)

@@ -74,7 +74,8 @@ struct SloSpec {
 
 struct WorkloadSpec {
     bool streaming = true;
-    int inputTokens = 128;        // synthetic prompt length in tokens (approximate words)
+    int inputTokens = 128;        // synthetic prompt length in tokens on the server's tokenizer
+    bool calibratePrompts = true; // probe each model's tokenizer first (engine/PromptCalibration); false = words
     int outputTokens = 128;       // sent as max_tokens
     bool ignoreEos = true;        // so output lengths are fixed
     int requestsPerCell = 100;    // used unless durationS > 0 (the YAML default too)
