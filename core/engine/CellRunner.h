@@ -38,6 +38,9 @@ public:
     // `cell` arrives with index/server/origin/concurrency/recordsPath set. Returns true when the
     // sweep must stop (on_hook_failure: abort).
     bool run(const CellContext &ctx, CellResult &cell, const CellCallbacks &cb);
+    // Set when the cell's records could not be written ("cannot write PATH: REASON"): the cell
+    // is failed and the sweep must stop (README "Reliability").
+    const QString &writeError() const { return m_writeError; }
 
 private:
     static void record(CellResult &cell, const CellCallbacks &cb, const HookOutcome &o);
@@ -50,12 +53,14 @@ private:
     void stopProfilers(const CellContext &ctx, const QList<const HookTarget *> &started, const TraceSnapshot &traces,
                        CellResult &cell, const CellCallbacks &cb);
     void measure(const CellContext &ctx, CellResult &cell, const CellCallbacks &cb);
+    bool publishRecords(const QString &part, const QString &finalPath, const QString &writeError, CellResult &cell);
     bool hookFailed(const CellContext &ctx, CellResult &cell, const HookOutcome &o, bool *abortSweep);
 
     LoadGenerator &m_load;
     HookRunner &m_hooks;
     const ResultsStore &m_store;
     const std::atomic<bool> &m_cancel;
+    QString m_writeError;
 };
 
 } // namespace sb
