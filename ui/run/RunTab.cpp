@@ -82,6 +82,8 @@ RunTab::RunTab(QWidget *parent)
     m_cellBar->setRange(0, 1000);
     m_cellBar->setTextVisible(false);
     m_sweepLabel = new QLabel(tr("Idle"));
+    m_sweepLabel->setObjectName(QStringLiteral("sweepStatus"));
+    m_sweepLabel->setWordWrap(true); // a stop names the file and the OS reason: long lines
     m_cellLabel = new QLabel;
     m_figures = new QLabel;
     m_figures->setObjectName(QStringLiteral("liveFigures"));
@@ -304,9 +306,13 @@ void RunTab::onFinished(int exitCode)
     flush();
     m_exitCode = exitCode;
     m_cancelling = false;
-    const QString what = exitCode == 0 ? tr("Sweep finished: all cells completed")
-                       : exitCode == 1 ? tr("Sweep finished: some cells did not complete (see the log)")
-                                       : tr("The sweep could not start (see the log)");
+    // A run that stopped says why right here, not only in the log (e.g. the disk is full).
+    const QString why = m_engine ? m_engine->failureMessage() : QString();
+    const QString what = exitCode == exitcode::kAllCompleted      ? tr("Sweep finished: all cells completed")
+                       : exitCode == exitcode::kNotAllCompleted   ? tr("Sweep finished: some cells did not complete (see the log)")
+                       : exitCode == exitcode::kWriteFailed       ? tr("Sweep stopped: results could not be written — %1").arg(why)
+                       : why.isEmpty() ? tr("The sweep could not start (see the log)")
+                                       : tr("The sweep could not start — %1").arg(why);
     m_sweepLabel->setText(what);
     m_title->setText(what);
     if (exitCode == 0)
