@@ -1,6 +1,6 @@
 #include "import/ImportCommon.h"
+#include "io/BoundedRead.h"
 #include <QDir>
-#include <QFile>
 #include <QJsonDocument>
 #include <QJsonParseError>
 
@@ -8,17 +8,13 @@ namespace sb {
 
 bool readJsonObject(const QString &path, QJsonObject *out, QString *error, qint64 maxBytes)
 {
-    QFile f(path);
-    if (!f.open(QIODevice::ReadOnly)) {
-        *error = QStringLiteral("cannot read %1: %2").arg(QDir::toNativeSeparators(path), f.errorString());
+    // Regular files only, within the cap: /dev/zero or a FIFO is refused at once (io/BoundedRead.h).
+    QByteArray bytes;
+    if (!readRegularFile(path, maxBytes, &bytes, error))
         return false;
-    }
-    if (f.size() > maxBytes) {
-        *error = QStringLiteral("%1 is too large (%2 MiB)").arg(QDir::toNativeSeparators(path)).arg(f.size() / (1024 * 1024));
-        return false;
-    }
     QJsonParseError pe;
-    const QJsonDocument doc = QJsonDocument::fromJson(f.readAll(), &pe);
+    const QJsonDocument doc = QJsonDocument::fromJson(bytes, &pe);
+    bytes = QByteArray(); // the text is not needed once parsed: halves the peak for large files
     if (pe.error != QJsonParseError::NoError || !doc.isObject()) {
         *error = QStringLiteral("%1 is not a JSON object (%2 at offset %3)")
                      .arg(QDir::toNativeSeparators(path), pe.error == QJsonParseError::NoError ? QStringLiteral("wrong type") : pe.errorString())
