@@ -11,6 +11,10 @@ inline constexpr qint64 kMaxSmallFileBytes = qint64(16) * 1024 * 1024;     // sw
 inline constexpr qint64 kMaxArchiveBytes = qint64(4) * 1024 * 1024 * 1024; // a results zip (compressed)
 // One records.jsonl line as a reader takes it (a longer one is read in pieces, each malformed).
 inline constexpr qint64 kMaxRecordLineBytes = qint64(16) * 1024 * 1024;
+// Values (at any depth) in one JSON document we parse: a parsed tree costs ~30-40 bytes a value,
+// so this bounds a parse to a few hundred MB whatever the text holds. A 10,000-cell
+// results.json has about 5 million.
+inline constexpr qint64 kMaxJsonValues = 12'000'000;
 // Cells in one results.json. A sweep of this many cells runs for days; the engine refuses to
 // plan more, so everything it writes reads back.
 inline constexpr int kMaxResultsCells = 10000;

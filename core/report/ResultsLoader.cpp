@@ -3,7 +3,9 @@
 #include "import/ImportCommon.h"
 #include "import/SafeUnzip.h"
 #include "import/VllmImport.h"
+#include "io/BoundedJson.h"
 #include "io/BoundedRead.h"
+#include "results/ResultsStore.h"
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
@@ -43,7 +45,7 @@ void sanitizeRecordPaths(SweepResults *r)
 bool loadOurFolder(const QString &dir, LoadedResults *out, QString *error)
 {
     QJsonObject o;
-    if (!readJsonObject(dir + QLatin1Char('/') + kResultsFile, &o, error))
+    if (!readJsonFile(dir + QLatin1Char('/') + kResultsFile, &o, error, ResultsStore::resultsFileCaps()))
         return false;
     SweepResults r;
     QString why;

@@ -1,5 +1,5 @@
 #include "results/ResultsStore.h"
-#include "io/BoundedRead.h"
+#include "io/BoundedJson.h"
 #include "io/DurableWrite.h"
 #include "spec/SpecIO.h"
 #include <QDir>
@@ -45,24 +45,29 @@ bool ResultsStore::hasResults(const QString &outDir)
 bool ResultsStore::readResults(const QString &outDir, SweepResults *out, QString *error)
 {
     const QString path = outDir + QStringLiteral("/results.json");
-    QByteArray bytes;
-    if (!readRegularFile(path, kMaxResultsFileBytes, &bytes, error))
-        return false;
-    QJsonParseError pe;
-    QJsonDocument doc = QJsonDocument::fromJson(bytes, &pe);
-    bytes = QByteArray(); // the parsed document is what is needed from here on
-    if (!doc.isObject()) {
+    QJsonObject o;
+    QString why;
+    if (!readJsonFile(path, &o, &why, resultsFileCaps())) {
         if (error)
-            *error = QStringLiteral("%1: invalid JSON at offset %2: %3").arg(QDir::toNativeSeparators(path)).arg(pe.offset).arg(pe.errorString());
+            *error = why;
         return false;
     }
-    QString why;
-    if (!sweepResultsFromJson(doc.object(), out, &why)) {
+    if (!sweepResultsFromJson(o, out, &why)) {
         if (error)
             *error = QStringLiteral("%1: %2").arg(QDir::toNativeSeparators(path), why);
         return false;
     }
     return true;
+}
+
+JsonFileCaps ResultsStore::resultsFileCaps()
+{
+    JsonFileCaps caps;
+    caps.maxBytes = kMaxResultsFileBytes;
+    caps.arrayKey = "cells";
+    caps.maxItems = kMaxResultsCells;
+    caps.itemName = "cells";
+    return caps;
 }
 
 QString ResultsStore::cellDirName(int index, const QString &server, int concurrency)

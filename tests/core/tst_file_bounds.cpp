@@ -2,6 +2,8 @@
 // a truncated records.jsonl says so in the manifest.
 #include "TestSupport.h"
 #include "../fixtures/ReportTestData.h"
+#include "io/BoundedJson.h"
+#include "io/JsonScan.h"
 #include "io/ReadLimits.h"
 #include "report/BundleWriter.h"
 #include "report/ResultsLoader.h"
@@ -90,6 +92,33 @@ private Q_SLOTS:
         QVERIFY(QFile::resize(big, kMaxResultsFileBytes + 1));
         QVERIFY(!loadResults(dir.filePath(QStringLiteral("big")), &error));
         QVERIFY2(error.contains(QLatin1String("too large")), qPrintable(error));
+    }
+
+    // The caps are checked on the text, before a document tree is built.
+    void scanCountsValuesAndCellsWithoutParsing()
+    {
+        const QByteArray doc = "{\"a\": \"x,[]{}\\\"\", \"cells\": [{\"b\": [1, 2]}, 3, \"s,]\"], \"n\": {\"cells\": [1, 2, 3, 4]}}";
+        const JsonShape shape = scanJsonShape(doc, "cells");
+        QCOMPARE(shape.arrayItems, 3); // the nested "cells" is not the top-level one
+        // {}, "a", "x,[]{}\"", "cells", [], {}, "b", [], 1, 2, 3, "s,]", "n", {}, "cells", [], 1, 2, 3, 4
+        QCOMPARE(shape.values, 20);
+        QVERIFY(QJsonDocument::fromJson(doc).isObject()); // the sample is valid JSON
+        QCOMPARE(scanJsonShape("{\"cells\": [], \"x\": 1, \"cells\": [1, 2]}", "cells").arrayItems, 2); // repeated key: the largest
+        QCOMPARE(scanJsonShape("{\"cells\": []}", "cells").arrayItems, 0);
+        QCOMPARE(scanJsonShape("{\"cells\": {\"x\": [1, 2]}}", "cells").arrayItems, 0);
+
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("v.json"));
+        QVERIFY(sbtest::writeFile(path, "{\"list\": [1, 2, 3, 4, 5, 6, 7, 8, 9, 10]}"));
+        JsonFileCaps caps;
+        caps.maxValues = 10;
+        QJsonObject o;
+        QString error;
+        QVERIFY(!readJsonFile(path, &o, &error, caps));
+        QVERIFY2(error.contains(QLatin1String("holds 13 JSON values (the limit is 10)")), qPrintable(error));
+        caps.maxValues = 13;
+        QVERIFY2(readJsonFile(path, &o, &error, caps), qPrintable(error));
+        QCOMPARE(o.value(QStringLiteral("list")).toArray().size(), 10);
     }
 
     void exportWarnsAboutTruncatedRecords()
