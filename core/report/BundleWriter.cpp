@@ -52,6 +52,31 @@ QString recordsDamage(const QByteArray &data)
     return {};
 }
 
+// QuaZip seeks while it writes, and a seek clears a QFile's error: this file keeps the first
+// failed write's reason ("No space left on device") for the message. Open it unbuffered.
+class ErrorKeepingFile : public QFile
+{
+public:
+    using QFile::QFile;
+    const QString &firstError() const { return m_firstError; }
+
+protected:
+    qint64 writeData(const char *data, qint64 size) override
+    {
+        qint64 n = QFile::writeData(data, size);
+        if (n >= 0 && n < size) { // a short write sets no error: the next write meets it
+            const qint64 more = QFile::writeData(data + n, size - n);
+            n = more < 0 ? more : n + more;
+        }
+        if (n != size && m_firstError.isEmpty())
+            m_firstError = error() != QFileDevice::NoError ? errorString() : QStringLiteral("short write");
+        return n;
+    }
+
+private:
+    QString m_firstError;
+};
+
 void addRecords(const LoadedResults &loaded, QList<BundleFile> *files, QSet<QString> *bundled, QStringList *warnings)
 {
     qint64 total = 0;
@@ -142,15 +167,19 @@ bool writeZipAtomically(const QString &zipPath, const QList<BundleFile> &files, 
     tmp.close();
     // QuaZip writes through a QFile we hold, so a failed write is reported with the OS reason
     // ("No space left on device") rather than a bare zip error code (io/DurableWrite.h).
-    QFile file(tmpPath);
+    ErrorKeepingFile file(tmpPath);
     auto fail = [&](const QString &what, int zipError) {
-        const QString reason = file.error() != QFileDevice::NoError ? file.errorString() : QStringLiteral("zip error %1").arg(zipError);
+        const QString reason = !file.firstError().isEmpty() ? file.firstError() : QStringLiteral("zip error %1").arg(zipError);
         file.close();
         QFile::remove(tmpPath);
         *error = QStringLiteral("cannot write %1: %2: %3").arg(QDir::toNativeSeparators(zipPath), what, reason);
         return false;
     };
 
+    // Unbuffered: each write reaches the kernel at once, so its failure is seen by writeData
+    // (a buffered QFile fails later, inside a seek that then clears the error).
+    if (!file.open(QIODevice::WriteOnly | QIODevice::Truncate | QIODevice::Unbuffered))
+        return fail(QStringLiteral("cannot open the zip"), ZIP_OK);
     QuaZip zip(&file);
     zip.setAutoClose(false); // closed here, after the flush and fsync are checked
     zip.setUtf8Enabled(true);
@@ -170,13 +199,13 @@ bool writeZipAtomically(const QString &zipPath, const QList<BundleFile> &files, 
         }
         const bool written = out.write(f.data) == f.data.size();
         out.close();
-        if (!written || out.getZipError() != ZIP_OK || file.error() != QFileDevice::NoError) {
+        if (!written || out.getZipError() != ZIP_OK || !file.firstError().isEmpty()) {
             zip.close();
             return fail(QStringLiteral("cannot add %1").arg(f.path), out.getZipError());
         }
     }
     zip.close();
-    if (zip.getZipError() != ZIP_OK || !file.flush() || file.error() != QFileDevice::NoError)
+    if (zip.getZipError() != ZIP_OK || !file.flush() || !file.firstError().isEmpty())
         return fail(QStringLiteral("cannot finish the zip"), zip.getZipError());
     if (::fsync(file.handle()) != 0 && errno != EINVAL) {
         const int err = errno;

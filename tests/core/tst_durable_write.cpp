@@ -6,6 +6,7 @@
 #include "io/BoundedRead.h"
 #include "io/DurableWrite.h"
 #include "load/LoadGenerator.h"
+#include "report/BundleWriter.h"
 #include "load/RequestFactory.h"
 #include "mock/MockServer.h"
 #include <QTemporaryDir>
@@ -74,6 +75,25 @@ private Q_SLOTS:
         QVERIFY2(error.contains(path) && error.contains(qt_error_string(ENOSPC)), qPrintable(error));
         QCOMPARE(sbtest::readFile(path), good);
         QCOMPARE(entries(dir.filePath(QStringLiteral("small"))), (QStringList{QStringLiteral("filler"), QStringLiteral("results.json")}));
+    }
+
+    // The export zip: a failed write names the zip and the OS reason, and the old zip stays.
+    void failedZipKeepsThePreviousOne()
+    {
+        QTemporaryDir dir;
+        const QString folder = dir.filePath(QStringLiteral("res"));
+        QVERIFY(sbtest::writeSampleFolder(folder));
+        qputenv(sbtest::kEnvKeyName.toLatin1().constData(), sbtest::kEnvKey.toUtf8());
+        const QString zip = dir.filePath(QStringLiteral("out/report.zip"));
+        QVERIFY(sbtest::writeFile(zip, "old zip"));
+        QString error;
+        {
+            sbtest::FileSizeLimit limit(2000);
+            QVERIFY(!writeBundle(folder, zip, BundleOptions(), nullptr, &error));
+        }
+        QVERIFY2(error.contains(zip) && error.contains(qt_error_string(EFBIG)), qPrintable(error));
+        QCOMPARE(sbtest::readFile(zip), QByteArray("old zip"));
+        QCOMPARE(entries(dir.filePath(QStringLiteral("out"))), QStringList{QStringLiteral("report.zip")});
     }
 
     void checkedFileKeepsTheFirstError()
