@@ -65,9 +65,11 @@ MainWindow::MainWindow(QWidget *parent)
     connect(m_run, &RunTab::cellFinished, m_results, &ResultsView::updateCell);
     connect(m_run, &RunTab::runFinished, this, [this](int exitCode, const QString &outDir) {
         m_results->setResults(m_run->results(), outDir);
-        if (exitCode != 2)
+        // Remembered when there are results to reopen: a run stopped by a write failure may
+        // have none (the folder could not even be created).
+        if (QFileInfo::exists(outDir + QStringLiteral("/results.json")))
             m_recent->add(outDir);
-        if (exitCode == 0)
+        if (exitCode == exitcode::kAllCompleted)
             m_tabs->setCurrentWidget(m_results);
         updateActions(); // the results folder now exists: Export becomes available
     });
