@@ -26,6 +26,9 @@ struct PhaseOutcome {
     QString recordsError;
     std::int64_t startNs = 0;
     long descriptorLimit = -1;   // open descriptors the process may hold (-1 = no limit known)
+    int reconnects = 0;          // see WorkerData
+    int resent = 0;
+    int unsolicited = 0;
 };
 
 struct LiveCounters {

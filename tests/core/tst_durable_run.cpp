@@ -92,7 +92,7 @@ private Q_SLOTS:
         SweepResults disk;
         QVERIFY2(ResultsStore::readResults(out.path(), &disk, &error), qPrintable(error));
         QCOMPARE(disk.cells.size(), 4);
-        QCOMPARE(disk.cells[0].status, QStringLiteral("completed"));
+        QCOMPARE(disk.cells[0].status, CellStatus::Completed);
         QVERIFY(QFile::exists(out.filePath(disk.cells[0].recordsPath)));
         QCOMPARE(leftovers(out.path()), QStringList());
     }

@@ -137,7 +137,7 @@ private Q_SLOTS:
         // Cell 1 "did not finish": a resume would run it again.
         SweepResults disk;
         QVERIFY(ResultsStore::readResults(out.path(), &disk, &error));
-        disk.cells[1].status = QStringLiteral("cancelled");
+        disk.cells[1].status = CellStatus::Cancelled;
         QVERIFY(ResultsStore(out.path()).writeResults(disk, &error));
         const QByteArray resultsBefore = readFile(out.filePath(QStringLiteral("results.json")));
         const QByteArray specBefore = readFile(out.filePath(QStringLiteral("sweep.yaml")));
@@ -260,9 +260,9 @@ private Q_SLOTS:
         QString error;
         QVERIFY2(ResultsStore::readResults(out, &disk, &error), qPrintable(error));
         QCOMPARE(disk.cells.size(), 5);
-        QCOMPARE(disk.cells[0].status, QStringLiteral("completed"));
+        QCOMPARE(disk.cells[0].status, CellStatus::Completed);
         for (const CellResult &c : std::as_const(disk.cells))
-            if (c.status == QLatin1String("completed")) // every cell the file calls finished has its records
+            if (c.status == CellStatus::Completed) // every cell the file calls finished has its records
                 QVERIFY(readFile(out + QLatin1Char('/') + c.recordsPath).count('\n') == c.completed + c.failed);
 
         fs.fill(QStringLiteral("more"));

@@ -1,5 +1,6 @@
 #include "run/RunTab.h"
 #include "designer/SweepEstimate.h"
+#include "engine/CellVerdict.h"
 #include "run/HookLogModel.h"
 #include "run/LiveChart.h"
 #include "style/Theme.h"
@@ -179,6 +180,7 @@ bool RunTab::start(const SweepSpec &spec, const QString &outDir)
     m_pendingHooks.clear();
     m_pendingLog.clear();
     m_cellNames.clear();
+    m_statusCounts.clear();
     m_last = {};
     m_hookLog->clear();
     m_chart->clear();
@@ -204,6 +206,10 @@ bool RunTab::start(const SweepSpec &spec, const QString &outDir)
     });
     connect(engine, &SweepEngine::cellFinished, this, [this](const CellResult &cell) {
         m_cellNames.insert(cell.index, {cell.server, cell.concurrency});
+        m_statusCounts[cell.status] += 1;
+        // Every finished cell says how it ended in the log, a problem cell with its reason.
+        m_pendingLog.append(cellOutcomeLine(cell));
+        scheduleFlush();
         Q_EMIT cellFinished(cell);
     });
     connect(engine, &SweepEngine::finished, this, &RunTab::onFinished);
@@ -306,13 +312,22 @@ void RunTab::onFinished(int exitCode)
     flush();
     m_exitCode = exitCode;
     m_cancelling = false;
+    QStringList problems;
+    for (auto [status, label] : {std::pair{CellStatus::Degraded, tr("%n degraded", nullptr, m_statusCounts.value(CellStatus::Degraded))},
+                                 std::pair{CellStatus::Failed, tr("%n failed", nullptr, m_statusCounts.value(CellStatus::Failed))},
+                                 std::pair{CellStatus::Cancelled, tr("%n cancelled", nullptr, m_statusCounts.value(CellStatus::Cancelled))},
+                                 std::pair{CellStatus::Skipped, tr("%n skipped", nullptr, m_statusCounts.value(CellStatus::Skipped))}})
+        if (m_statusCounts.value(status) > 0)
+            problems.append(label);
     // A run that stopped says why right here, not only in the log (e.g. the disk is full).
     const QString why = m_engine ? m_engine->failureMessage() : QString();
-    const QString what = exitCode == exitcode::kAllCompleted      ? tr("Sweep finished: all cells completed")
-                       : exitCode == exitcode::kNotAllCompleted   ? tr("Sweep finished: some cells did not complete (see the log)")
-                       : exitCode == exitcode::kWriteFailed       ? tr("Sweep stopped: results could not be written — %1").arg(why)
-                       : why.isEmpty() ? tr("The sweep could not start (see the log)")
-                                       : tr("The sweep could not start — %1").arg(why);
+    const QString what = exitCode == exitcode::kAllCompleted
+                             ? tr("Sweep finished: all cells completed")
+                         : exitCode == exitcode::kNotAllCompleted
+                             ? tr("Sweep finished: %1 (see the log)").arg(problems.isEmpty() ? tr("some cells did not complete") : problems.join(QStringLiteral(", ")))
+                         : exitCode == exitcode::kWriteFailed ? tr("Sweep stopped: results could not be written — %1").arg(why)
+                         : why.isEmpty()                      ? tr("The sweep could not start (see the log)")
+                                                              : tr("The sweep could not start — %1").arg(why);
     m_sweepLabel->setText(what);
     m_title->setText(what);
     if (exitCode == 0)
