@@ -1,5 +1,5 @@
 #pragma once
-// Runs one cell through its lifecycle (DESIGN.md §1):
+// Runs one cell through its lifecycle (docs/ARCHITECTURE.md §5):
 //   reset (before_warmup) -> warmup, drained -> reset (after_warmup) -> profiler start ->
 //   measured phase at exactly C in flight -> profiler stop (always, also on cancel or error)
 // and fills a CellResult. Runs on the engine thread.

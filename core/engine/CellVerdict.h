@@ -1,7 +1,7 @@
 #pragma once
 // A measured cell's status from its requests: a number is only as good as the worst request
 // behind it, so a cell whose requests partly failed is never silently `completed`
-// (docs/ARCHITECTURE.md, "Cell status").
+// (docs/ARCHITECTURE.md §12).
 //   - cancelled: the user stopped it;
 //   - failed: no measured request succeeded (reason names the most frequent error);
 //   - degraded: the error rate is above the spec's max_error_rate;

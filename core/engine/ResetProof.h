@@ -6,7 +6,7 @@
 // phase, the first C requests sent must reuse (almost) nothing: each starts on an empty cache.
 // Some reusing more than a small allowance contradicts the reset (llama.cpp's host-RAM prompt
 // cache brings erased prefixes back). Zero is only consistent with a reset, not a proof: unique
-// prompts share little with earlier cells anyway (docs/ARCHITECTURE.md, "Reset proof").
+// prompts share little with earlier cells anyway (docs/ARCHITECTURE.md §14).
 #include "load/RequestRecord.h"
 #include <QString>
 #include <vector>

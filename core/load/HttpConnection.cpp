@@ -14,7 +14,7 @@
 namespace sb {
 
 namespace {
-// Bounds on what the server controls (docs/ARCHITECTURE.md, "Bounds"). An error answer is kept
+// Bounds on what the server controls (docs/ARCHITECTURE.md §13). An error answer is kept
 // for its message only; a non-streaming answer may be long (many output tokens) but not endless.
 constexpr int kErrorBodyCap = 64 * 1024;
 constexpr int kBodyCap = 16 * 1024 * 1024;
@@ -151,7 +151,7 @@ void HttpConnection::connectSocket()
 void HttpConnection::onConnected()
 {
     m_connected = true;
-    // Small request writes must not wait for Nagle (docs/ARCHITECTURE.md: it added ~44 ms).
+    // Small request writes must not wait for Nagle (docs/ARCHITECTURE.md §9: it added ~44 ms).
     m_socket->setSocketOption(QAbstractSocket::LowDelayOption, 1);
     if (!m_target.target.tls) {
         // Take the connected socket over (a duplicate of its descriptor keeps the connection

@@ -7,7 +7,7 @@
 // may have closed it, or sent bytes nobody asked for), `Connection: close` and `Keep-Alive:
 // max=/timeout=` are honoured, and a request whose *reused* connection dies before any response
 // byte is re-sent once on a fresh connection, its clocks restarted at that send
-// (docs/ARCHITECTURE.md, "Connections").
+// (docs/ARCHITECTURE.md §11).
 #include "load/HttpResponseParser.h"
 #include "load/PhaseState.h"
 #include "load/SseParser.h"

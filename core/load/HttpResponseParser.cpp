@@ -32,7 +32,7 @@ std::string_view trim(std::string_view s)
         s.remove_suffix(1);
     return s;
 }
-// Bounds on what a server controls before the body (docs/ARCHITECTURE.md, "Bounds"): a header
+// Bounds on what a server controls before the body (docs/ARCHITECTURE.md §13): a header
 // line, a whole header block (100-continue blocks included), and the digits of a length.
 constexpr std::size_t kMaxLine = 64 * 1024;
 constexpr std::size_t kMaxHeaderBlock = 256 * 1024;

@@ -7,7 +7,7 @@
 namespace sb {
 
 // Why a request did not count as ok: a request is ok only when the server really answered what
-// was asked (docs/ARCHITECTURE.md, "What counts as a successful request").
+// was asked (docs/ARCHITECTURE.md §11).
 enum class ErrorKind : std::uint8_t {
     None,
     Http,            // non-2xx status

@@ -5,6 +5,7 @@
 #include "spec/SpecIO.h"
 #include "spec/SpecParsers.h"
 #include "spec/SpecRules.h"
+#include "spec/YamlDocument.h"
 #include <QFile>
 #include <algorithm>
 
@@ -127,16 +128,21 @@ void parseRoot(Context &ctx, const YAML::Node &root, SweepSpec &spec)
 bool parseYaml(Context &ctx, const QByteArray &text, YAML::Node &root)
 {
     try {
-        const std::vector<YAML::Node> docs = YAML::LoadAll(text.toStdString());
-        if (docs.size() > 1) {
-            ctx.error(toPos(docs[1].Mark()), QString(), QStringLiteral("expected a single YAML document, found %1").arg(docs.size()));
+        const DocumentRead read = readSingleDocument(text.toStdString());
+        if (read.outcome == DocumentRead::Outcome::Stuck) {
+            ctx.error(toPos(read.at), QString(), QStringLiteral("YAML syntax error: unexpected character; expected a mapping, a list or a value"));
             return false;
         }
-        if (docs.empty() || isNullScalar(docs[0])) {
+        if (read.outcome == DocumentRead::Outcome::Several) {
+            ctx.error(toPos(read.at), QString(), QStringLiteral("expected a single YAML document, found %1")
+                                                     .arg(read.documents > 2 ? QStringLiteral("3 or more") : QString::number(read.documents)));
+            return false;
+        }
+        if (read.outcome == DocumentRead::Outcome::Empty || isNullScalar(read.root)) {
             ctx.error({1, 1}, QString(), QStringLiteral("the spec is empty; expected a mapping with servers, workload and sweep"));
             return false;
         }
-        root = docs[0];
+        root = read.root;
     } catch (const YAML::Exception &e) {
         QString msg = QStringLiteral("YAML syntax error: %1").arg(QString::fromStdString(e.msg));
         // yaml-cpp 0.7 rejects '?' inside a plain scalar in flow style, which is exactly how

@@ -135,6 +135,13 @@ private Q_SLOTS:
         QCOMPARE(two.split(QStringLiteral("\r\n"), Qt::SkipEmptyParts).size(), 3);
         QVERIFY(two.split(QStringLiteral("\r\n")).at(1).contains(QStringLiteral(",256,")));
 
+        // Clipboard copies get the same formula guard as results.csv: server names come from specs.
+        r.cells[0].server = QStringLiteral("=HYPERLINK(\"http://x\")");
+        model.setResults(r);
+        const QString guarded = tableToCsv(&model, {0});
+        QVERIFY2(guarded.split(QStringLiteral("\r\n")).at(1).startsWith(QStringLiteral("\"'=HYPERLINK(\"\"http://x\"\")\",1,")),
+                 qPrintable(guarded));
+
         ResultsTableView view(&model);
         view.selectCell(2);
         view.selectionModel()->select(view.model()->index(4, 0), QItemSelectionModel::Select | QItemSelectionModel::Rows);
