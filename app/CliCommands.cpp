@@ -17,6 +17,7 @@ struct RunArgs {
     QString spec;
     QString outDir;
     bool resume = false;
+    bool force = false;
 };
 
 bool parseRunArgs(const QStringList &args, bool needSpec, RunArgs *r, const QString &command)
@@ -33,6 +34,8 @@ bool parseRunArgs(const QStringList &args, bool needSpec, RunArgs *r, const QStr
             r->outDir = a.mid(6);
         } else if (a == QLatin1String("--resume")) {
             r->resume = true;
+        } else if (a == QLatin1String("--force")) {
+            r->force = true;
         } else if (a.startsWith(QLatin1Char('-'))) {
             err() << "sweepbench " << command << ": unknown option " << a << "\n";
             return false;
@@ -45,6 +48,10 @@ bool parseRunArgs(const QStringList &args, bool needSpec, RunArgs *r, const QStr
     }
     if (needSpec && r->spec.isEmpty()) {
         err() << "sweepbench " << command << ": missing SPEC (a sweep YAML file)\n";
+        return false;
+    }
+    if (r->force && !r->resume) {
+        err() << "sweepbench " << command << ": --force only applies to --resume\n";
         return false;
     }
     return true;
@@ -72,7 +79,7 @@ int runRunCommand(const QStringList &args)
         err() << "sweepbench run: --resume needs --out DIR (the folder of the run to resume)\n";
         return 2;
     }
-    return runSweepHeadless(*spec, r.outDir.isEmpty() ? defaultOutDir(*spec) : r.outDir, r.resume);
+    return runSweepHeadless(*spec, RunOptions{r.outDir.isEmpty() ? defaultOutDir(*spec) : r.outDir, r.resume, r.force});
 }
 
 int runDemoCommand(const QStringList &args)
@@ -90,7 +97,7 @@ int runDemoCommand(const QStringList &args)
     QString outDir = r.outDir;
     if (outDir.isEmpty())
         outDir = QDir::temp().filePath(QStringLiteral("sweepbench-demo-%1").arg(QCoreApplication::applicationPid()));
-    return runSweepHeadless(*spec, outDir, r.resume);
+    return runSweepHeadless(*spec, RunOptions{outDir, r.resume, r.force});
 }
 
 int runValidateCommand(const QStringList &args)

@@ -67,12 +67,13 @@ bool isUsageOption(const QString &arg)
     return arg == QLatin1String("-h") || arg == QLatin1String("--help");
 }
 
-int runSweepHeadless(const SweepSpec &spec, const QString &outDir, bool resume)
+int runSweepHeadless(const SweepSpec &spec, const RunOptions &options)
 {
-    SweepEngine engine(spec, RunOptions{outDir, resume});
+    const QString &outDir = options.outDir;
+    SweepEngine engine(spec, options);
     SignalWatcher watcher;
     const bool tty = ::isatty(STDERR_FILENO);
-    int exitCode = 2;
+    int exitCode = exitcode::kCannotStart;
     QObject::connect(&watcher, &SignalWatcher::interrupted, &engine, [&] {
         err() << "\ninterrupted: cancelling (profilers are still stopped; Ctrl+C again to quit at once)\n";
         err().flush();
@@ -111,10 +112,15 @@ int runSweepHeadless(const SweepSpec &spec, const QString &outDir, bool resume)
     err().flush();
     engine.start();
     QCoreApplication::exec();
-    if (exitCode != 2) {
+    if (exitCode == exitcode::kAllCompleted || exitCode == exitcode::kNotAllCompleted) {
         out() << '\n' << formatSummaryTable(engine.results());
         out() << "results written to " << engine.outDir() << '\n';
         out().flush();
+    } else if (exitCode == exitcode::kWriteFailed) {
+        // Never "results written" after a failed write: say what is on disk instead.
+        err() << "run stopped: results could not be written (" << engine.failureMessage() << ")\n"
+              << "the cells finished before the failure are in " << QDir(outDir).absoluteFilePath(QStringLiteral("results.json")) << '\n';
+        err().flush();
     }
     return exitCode;
 }

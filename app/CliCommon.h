@@ -1,5 +1,6 @@
 #pragma once
 // Pieces shared by the headless subcommands.
+#include "engine/SweepEngine.h"
 #include "spec/SweepSpec.h"
 #include <QString>
 #include <QTextStream>
@@ -13,7 +14,7 @@ QTextStream &err();
 std::optional<SweepSpec> loadSpecReporting(const QString &path);
 std::optional<SweepSpec> loadSpecTextReporting(const QByteArray &yaml, const QString &name);
 // Runs a sweep in the foreground with progress on stderr; prints the summary at the end.
-int runSweepHeadless(const SweepSpec &spec, const QString &outDir, bool resume);
+int runSweepHeadless(const SweepSpec &spec, const RunOptions &options);
 // Default results folder: ./results/<sweep-name>-<yyyyMMdd-HHmmss>.
 QString defaultOutDir(const SweepSpec &spec);
 bool isUsageOption(const QString &arg);

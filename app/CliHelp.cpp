@@ -18,17 +18,24 @@ const CommandHelp kCommands[] = {
      "Results. --demo loads the built-in demo sweep (three embedded mock servers) and runs it;\n"
      "with --screenshot FILE it saves a PNG of the window when the run ends and exits.\n"
      "Without a display (no DISPLAY / WAYLAND_DISPLAY), --demo runs the headless demo instead."},
-    {"run", "sweepbench run SPEC [--out DIR] [--resume]",
+    {"run", "sweepbench run SPEC [--out DIR] [--resume [--force]]",
      "Runs every cell of the sweep: cache reset, warmup, profiler start, measured phase at exactly C\n"
      "requests in flight, profiler stop, results on disk. Writes DIR/results.json (replaced after\n"
      "every cell), DIR/sweep.yaml (no secrets) and DIR/cells/NNN-SERVER-cC/records.jsonl.\n"
      "  --out DIR   results folder (default ./results/NAME-TIMESTAMP)\n"
-     "  --resume    keep the completed cells found in DIR/results.json and run the rest\n"
+     "  --resume    keep the completed cells found in DIR/results.json and run the rest; refused\n"
+     "              when the spec changed a setting that affects measurements (the differing keys\n"
+     "              are named)\n"
+     "  --force     with --resume: keep those cells anyway (each says so in its warnings)\n"
      "Ctrl+C cancels: in-flight requests are aborted, profilers stopped, finished cells kept.\n"
-     "Exit: 0 all cells completed, 1 some cell failed/skipped/cancelled, 2 spec or usage error."},
+     "A file that cannot be written (full disk, I/O error) stops the run at once with the file and\n"
+     "the reason named; results.json keeps every cell finished before.\n"
+     "Exit: 0 all cells completed, 1 some cell failed/skipped/cancelled, 2 spec or usage error or\n"
+     "the run could not start (e.g. a refused --resume), 3 results could not be written."},
     {"demo", "sweepbench demo [--out DIR]",
      "Runs the built-in demo sweep headless against three embedded mock servers (vLLM, SGLang and\n"
-     "TRT-LLM personalities) and prints the per-cell summary. Takes about a minute."},
+     "TRT-LLM personalities) and prints the per-cell summary. Takes about a minute.\n"
+     "Exit codes as for run."},
     {"validate", "sweepbench validate SPEC",
      "Checks a sweep YAML without running it. Every problem is printed as FILE:LINE:COLUMN: key path:\n"
      "what was expected. Exit 0 when valid, 2 otherwise."},

@@ -1,4 +1,6 @@
 #include "GuiMain.h"
+#include "io/DurableWrite.h"
+#include <QBuffer>
 #include "mainwindow/MainWindow.h"
 #include "report/ReportExporter.h"
 #include <QFileDialog>
@@ -65,8 +67,12 @@ void saveScreenshotAndQuit(ui::MainWindow &window, const QString &path)
     window.repaint();
     QTimer::singleShot(kScreenshotSettleMs, &window, [&window, path] {
         const QPixmap picture = window.grab();
-        if (picture.isNull() || !picture.save(path)) {
-            fail(QStringLiteral("could not write the screenshot %1").arg(path));
+        QByteArray png;
+        QBuffer buffer(&png);
+        QString why = QStringLiteral("the window could not be captured");
+        if (picture.isNull() || !buffer.open(QIODevice::WriteOnly) || !picture.save(&buffer, "PNG")
+            || !writeFileAtomically(path, png, &why)) {
+            fail(QStringLiteral("could not write the screenshot %1: %2").arg(path, why));
             QCoreApplication::exit(1);
             return;
         }

@@ -1,5 +1,6 @@
 #include "engine/CellRunner.h"
 #include "engine/CellValidity.h"
+#include "io/DurableWrite.h"
 #include "engine/CellVerdict.h"
 #include "engine/ResetProof.h"
 #include "hooks/TraceListing.h"
@@ -31,6 +32,22 @@ struct PhaseTargets {
     std::vector<PhaseTarget> targets;
 };
 } // namespace
+
+bool CellRunner::publishRecords(const QString &part, const QString &finalPath, const QString &writeError, CellResult &cell)
+{
+    // The records file was synced when the phase ended: publish it under its final name in one
+    // step. A file that could not be written completely is never published, and the disk space
+    // it holds is given back so results.json can still record why the cell failed.
+    QString error = writeError;
+    if (error.isEmpty() && publishFile(part, finalPath, &error))
+        return true;
+    QFile::remove(part);
+    m_writeError = error;
+    cell.status = CellStatus::Failed;
+    cell.reason = error;
+    cell.recordsPath.clear();
+    return false;
+}
 
 bool CellRunner::hookFailed(const CellContext &ctx, CellResult &cell, const HookOutcome &o, bool *abortSweep)
 {
@@ -231,10 +248,8 @@ void CellRunner::measure(const CellContext &ctx, CellResult &cell, const CellCal
     cfg.cancel = &m_cancel;
     const std::int64_t targetCount = cfg.requests;
     const PhaseOutcome out = m_load.runPhase(cfg, [&](const LiveCounters &live) { cb.live(live, targetCount); });
-    // The records file is complete: publish it under its final name in one step.
-    QFile::remove(recordsFinal);
-    if (!QFile::rename(cfg.recordsPath, recordsFinal) || !out.recordsWritten)
-        cell.warnings.append(QStringLiteral("could not write %1").arg(recordsFinal));
+    if (!publishRecords(cfg.recordsPath, recordsFinal, out.recordsError, cell))
+        return; // the cell failed and m_writeError says why: the sweep stops
 
     CellMetricsInput in;
     in.records = &out.records;

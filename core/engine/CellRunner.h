@@ -39,6 +39,9 @@ public:
     // `cell` arrives with index/server/origin/concurrency/recordsPath set. Returns true when the
     // sweep must stop (on_hook_failure: abort).
     bool run(const CellContext &ctx, CellResult &cell, const CellCallbacks &cb);
+    // Set when the cell's records could not be written ("cannot write PATH: REASON"): the cell
+    // is failed and the sweep must stop (README "Reliability").
+    const QString &writeError() const { return m_writeError; }
 
 private:
     static void record(CellResult &cell, const CellCallbacks &cb, const HookOutcome &o);
@@ -50,6 +53,7 @@ private:
                                              std::optional<HookOutcome> *failure);
     void stopProfilers(const CellContext &ctx, const QList<const HookTarget *> &started, const TraceSnapshot &traces,
                        CellResult &cell, const CellCallbacks &cb);
+    bool publishRecords(const QString &part, const QString &finalPath, const QString &writeError, CellResult &cell);
     // `proofPlacement`: the placement of the resets that came right before the measured phase
     // (nothing ran in between), whose effect the first requests can confirm; empty for none.
     void measure(const CellContext &ctx, CellResult &cell, const CellCallbacks &cb, const QString &proofPlacement);
@@ -60,6 +64,7 @@ private:
     HookRunner &m_hooks;
     const ResultsStore &m_store;
     const std::atomic<bool> &m_cancel;
+    QString m_writeError;
 };
 
 } // namespace sb

@@ -1,8 +1,8 @@
 #include "engine/PromptCalibration.h"
+#include "io/DurableWrite.h"
 #include "load/RequestFactory.h"
 #include <QFile>
 #include <QJsonDocument>
-#include <QSaveFile>
 #include <algorithm>
 #include <cmath>
 
@@ -53,14 +53,10 @@ const PromptCalibration *CalibrationStore::find(const QString &key) const
 bool CalibrationStore::put(const QString &key, const PromptCalibration &c, QString *error)
 {
     m_byKey.insert(key, c);
+    if (!c.ok()) // remembered for this run only: a resumed run tries again
+        return true;
     m_all.insert(key, c.toJson());
-    QSaveFile f(m_path);
-    const QByteArray bytes = QJsonDocument(m_all).toJson();
-    if (!f.open(QIODevice::WriteOnly) || f.write(bytes) != bytes.size() || !f.commit()) {
-        *error = QStringLiteral("could not write %1: %2").arg(m_path, f.errorString());
-        return false;
-    }
-    return true;
+    return writeFileAtomically(m_path, QJsonDocument(m_all).toJson(), error);
 }
 
 QString calibrationKey(const ServerSpec &server, const WorkloadSpec &w)

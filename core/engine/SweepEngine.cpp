@@ -38,6 +38,11 @@ SweepResults SweepEngine::results() const
     return m_worker->snapshot();
 }
 
+QString SweepEngine::failureMessage() const
+{
+    return m_worker->failureMessage();
+}
+
 QString SweepEngine::outDir() const
 {
     return m_worker->outDir();

@@ -10,9 +10,21 @@
 
 namespace sb {
 
+// Exit codes of run/demo (README "Exit codes", `sweepbench help run`): one source for the CLI,
+// the GUI and the engine's finished() signal.
+namespace exitcode {
+inline constexpr int kAllCompleted = 0;
+inline constexpr int kNotAllCompleted = 1;  // some cell failed, was skipped or cancelled
+inline constexpr int kCannotStart = 2;      // spec or usage error, or the run could not start
+inline constexpr int kWriteFailed = 3;      // results could not be written: the run stopped at once
+} // namespace exitcode
+
 struct RunOptions {
     QString outDir;       // results folder; created if missing
     bool resume = false;  // keep finished cells found in outDir/results.json, run the rest
+    // With resume: keep the finished cells even though the spec's measurement settings changed
+    // (each kept cell says so in its warnings). Without it such a resume is refused.
+    bool force = false;
 };
 
 // What the UI shows while running. Sent at most ~10 times a second.
@@ -49,13 +61,15 @@ public:
     bool isRunning() const;
     SweepResults results() const; // snapshot of everything finished so far (thread-safe)
     QString outDir() const;
+    // Why the run stopped or could not start (the error also logged); empty after a normal end.
+    QString failureMessage() const;
 
 Q_SIGNALS:
     void progress(const sb::ProgressSnapshot &snapshot);
     void hookCalled(int cellIndex, const sb::HookOutcome &outcome);
     void cellFinished(const sb::CellResult &cell);
     void logMessage(const QString &line);
-    // 0 = all cells completed, 1 = some cell not completed, 2 = could not start (message logged)
+    // One of exitcode::*; for kCannotStart and kWriteFailed failureMessage() says why.
     void finished(int exitCode);
 
 private:

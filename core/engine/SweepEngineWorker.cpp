@@ -2,8 +2,10 @@
 #include "engine/CellRunner.h"
 #include "engine/Reachability.h"
 #include "hooks/HookPresets.h"
+#include "io/ReadLimits.h"
 #include "load/RequestFactory.h"
 #include "results/ResultsStore.h"
+#include "results/SpecFingerprint.h"
 #include <QDateTime>
 #include <QDir>
 #include <QMutexLocker>
@@ -84,6 +86,18 @@ void SweepEngineWorker::publish(const CellResult &cell)
             c = cell;
 }
 
+void SweepEngineWorker::skipRemaining(int from, const QString &reason)
+{
+    QMutexLocker lock(&m_mutex);
+    for (int i = from; i < m_results.cells.size(); ++i) {
+        CellResult &c = m_results.cells[i];
+        if (!hasMeasurements(c.status)) {
+            c.status = CellStatus::Skipped;
+            c.reason = reason;
+        }
+    }
+}
+
 void SweepEngineWorker::emitProgress(ProgressSnapshot s)
 {
     const qint64 nowMs = QDateTime::currentMSecsSinceEpoch();
@@ -97,56 +111,108 @@ void SweepEngineWorker::emitProgress(ProgressSnapshot s)
     Q_EMIT m_owner->progress(s);
 }
 
+QString SweepEngineWorker::failureMessage() const
+{
+    QMutexLocker lock(&m_mutex);
+    return m_failure;
+}
+
+int SweepEngineWorker::stop(int code, const QString &message)
+{
+    {
+        QMutexLocker lock(&m_mutex);
+        m_failure = message;
+    }
+    Q_EMIT m_owner->logMessage(QStringLiteral("error: ") + message);
+    return code;
+}
+
+bool SweepEngineWorker::previousCells(SweepResults *previous, QStringList *specChanges, QString *error)
+{
+    const QString dir = QDir::toNativeSeparators(m_outDir);
+    if (!ResultsStore::hasResults(m_outDir)) {
+        Q_EMIT m_owner->logMessage(QStringLiteral("nothing to resume (no results.json in %1); running every cell").arg(dir));
+        return true;
+    }
+    // A results.json that cannot be read is never replaced by a resume: it may be the only
+    // copy of finished cells.
+    QString why;
+    if (!ResultsStore::readResults(m_outDir, previous, &why)) {
+        *error = QStringLiteral("cannot resume: %1. Move it away or fix it, or run into a new folder (--out NEW_DIR).").arg(why);
+        return false;
+    }
+    *specChanges = fingerprintDifferences(previous->specFingerprint, specFingerprint(m_spec));
+    if (specChanges->isEmpty())
+        return true;
+    if (m_options.force) {
+        Q_EMIT m_owner->logMessage(QStringLiteral("warning: --force: keeping the finished cells of %1 although the spec changed: %2")
+                                       .arg(dir, specChanges->join(QStringLiteral("; "))));
+        return true;
+    }
+    *error = QStringLiteral("cannot resume %1: the spec changed settings that affect measurements:\n  %2\n"
+                            "Run into a new folder (--out NEW_DIR), or add --force to keep the finished cells anyway "
+                            "(each kept cell then says so in its warnings).")
+                 .arg(dir, specChanges->join(QStringLiteral("\n  ")));
+    return false;
+}
+
+void SweepEngineWorker::planCells(const SweepResults &previous, const QStringList &specChanges)
+{
+    // Server-major, concurrency in the given order.
+    QMutexLocker lock(&m_mutex);
+    m_results = SweepResults();
+    m_results.toolVersion = QStringLiteral(SWEEPBENCH_VERSION);
+    m_results.sweepName = m_spec.name;
+    m_results.startedAt = previous.startedAt.isValid() ? previous.startedAt : QDateTime::currentDateTimeUtc();
+    m_results.host = hostInfo();
+    m_results.specFingerprint = specFingerprint(m_spec);
+    int index = 0;
+    for (int s = 0; s < m_spec.servers.size(); ++s) {
+        for (int c : std::as_const(m_spec.concurrency)) {
+            CellResult cell;
+            cell.index = index;
+            cell.server = m_spec.servers[s].name;
+            QStringList origins;
+            for (const HookTarget &t : hookTargetsFor(m_spec.servers[s], m_mocks.baseUrls(s)))
+                origins.append(t.origin);
+            cell.origin = origins.join(QStringLiteral(", "));
+            cell.concurrency = c;
+            cell.recordsPath = ResultsStore::cellDirName(index, cell.server, c) + QStringLiteral("/records.jsonl");
+            for (const auto &old : std::as_const(previous.cells)) {
+                if (old.server != cell.server || old.concurrency != c || !hasMeasurements(old.status))
+                    continue;
+                cell = old, cell.index = index;
+                if (!specChanges.isEmpty())
+                    cell.warnings.append(QStringLiteral("kept by --resume --force although the spec changed: ") + specChanges.join(QStringLiteral("; ")));
+            }
+            m_results.cells.append(cell);
+            ++index;
+        }
+    }
+}
+
 int SweepEngineWorker::runSweep()
 {
+    using namespace exitcode;
     m_startNs = steadyNowNs();
     ResultsStore store(m_outDir);
     QString error;
-    auto fail = [&](const QString &msg) {
-        Q_EMIT m_owner->logMessage(QStringLiteral("error: ") + msg);
-        return 2;
-    };
-    if (!store.prepare(&error))
-        return fail(error);
+    const qsizetype plannedCells = m_spec.servers.size() * m_spec.concurrency.size();
+    if (plannedCells > kMaxResultsCells)
+        return stop(kCannotStart, QStringLiteral("the sweep has %1 cells; one results folder holds at most %2 (split the sweep)")
+                                      .arg(plannedCells).arg(kMaxResultsCells));
     SweepResults previous;
-    const bool resuming = m_options.resume && ResultsStore::readResults(m_outDir, &previous, &error);
-    if (m_options.resume && !resuming)
-        Q_EMIT m_owner->logMessage(QStringLiteral("nothing to resume (%1); running every cell").arg(error));
-    if (!store.writeSpec(m_spec, &error))
-        return fail(error);
+    QStringList specChanges;
+    // Checked before anything is written: a refused resume leaves the folder exactly as it was.
+    if (m_options.resume && !previousCells(&previous, &specChanges, &error))
+        return stop(kCannotStart, error);
+    if (!store.prepare(&error) || !store.writeSpec(m_spec, &error))
+        return stop(kWriteFailed, error);
     if (!startMocks(&error))
-        return fail(error);
-
-    // Plan: server-major, concurrency in the given order.
-    {
-        QMutexLocker lock(&m_mutex);
-        m_results = SweepResults();
-        m_results.toolVersion = QStringLiteral(SWEEPBENCH_VERSION);
-        m_results.sweepName = m_spec.name;
-        m_results.startedAt = resuming && previous.startedAt.isValid() ? previous.startedAt : QDateTime::currentDateTimeUtc();
-        m_results.host = hostInfo();
-        int index = 0;
-        for (int s = 0; s < m_spec.servers.size(); ++s) {
-            for (int c : std::as_const(m_spec.concurrency)) {
-                CellResult cell;
-                cell.index = index;
-                cell.server = m_spec.servers[s].name;
-                QStringList origins;
-                for (const HookTarget &t : hookTargetsFor(m_spec.servers[s], m_mocks.baseUrls(s)))
-                    origins.append(t.origin);
-                cell.origin = origins.join(QStringLiteral(", "));
-                cell.concurrency = c;
-                cell.recordsPath = ResultsStore::cellDirName(index, cell.server, c) + QStringLiteral("/records.jsonl");
-                for (const auto &old : std::as_const(previous.cells))
-                    if (old.server == cell.server && old.concurrency == c && hasMeasurements(old.status))
-                        cell = old, cell.index = index;
-                m_results.cells.append(cell);
-                ++index;
-            }
-        }
-        if (!store.writeResults(m_results, &error))
-            return fail(error);
-    }
+        return stop(kCannotStart, error);
+    planCells(previous, specChanges);
+    if (!store.writeResults(snapshot(), &error))
+        return stop(kWriteFailed, error);
 
     // Fixed width, so that every cell's prompts tokenize alike (engine/PromptCalibration).
     const QByteArray runNonce = QByteArray::number(QRandomGenerator::global()->generate64(), 36).rightJustified(13, '0');
@@ -224,17 +290,26 @@ int SweepEngineWorker::runSweep()
             }
         }
         publish(cell);
-        if (!store.writeResults(snapshot(), &error))
-            Q_EMIT m_owner->logMessage(QStringLiteral("error: ") + error);
+        // A cell whose records could not be written is saved as failed (its partial records
+        // were removed, so this may still fit); then the sweep stops. When results.json itself
+        // cannot be replaced, the previous one stays valid on disk and the sweep stops too:
+        // measuring on would only produce cells that are never saved.
+        QString writeError = runner.writeError();
+        if (!store.writeResults(snapshot(), &error) && writeError.isEmpty())
+            writeError = error;
         ++cellsDone;
         Q_EMIT m_owner->cellFinished(cell);
+        if (!writeError.isEmpty()) {
+            skipRemaining(i + 1, QStringLiteral("not run: the sweep stopped because results could not be written"));
+            return stop(kWriteFailed, writeError);
+        }
     }
     {
         QMutexLocker lock(&m_mutex);
         m_results.finishedAt = QDateTime::currentDateTimeUtc();
     }
     if (!store.writeResults(snapshot(), &error))
-        return fail(error);
+        return stop(kWriteFailed, error);
     ProgressSnapshot done;
     done.phase = QStringLiteral("done");
     done.cellCount = cellCount;
@@ -242,7 +317,7 @@ int SweepEngineWorker::runSweep()
     emitProgress(done);
     const auto cells = snapshot().cells;
     const bool allCompleted = std::all_of(cells.begin(), cells.end(), [](const CellResult &c) { return c.status == CellStatus::Completed; });
-    return allCompleted ? 0 : 1;
+    return allCompleted ? kAllCompleted : kNotAllCompleted;
 }
 
 } // namespace sb

@@ -18,18 +18,24 @@ public:
     void cancel() { m_cancel = true; }
     SweepResults snapshot() const;
     const QString &outDir() const { return m_outDir; }
+    QString failureMessage() const;
 
 protected:
     void run() override;
 
 private:
     int runSweep();
+    int stop(int code, const QString &message); // logs "error: message", remembers it
+    // With --resume: the finished cells of the previous run to keep, or an error (exit 2).
+    bool previousCells(SweepResults *previous, QStringList *specChanges, QString *error);
+    void planCells(const SweepResults &previous, const QStringList &specChanges);
     bool startMocks(QString *error);
     QString resolveTraceDir(int serverIndex) const;
     void publish(const CellResult &cell);
     // The calibrated filler for this server's prompts (calibrating on first use), or -1.
     int calibratedFiller(const ServerSpec &server, const CellContext &ctx, PromptCalibrator &calibrator, CalibrationStore &store,
                          CellResult &cell);
+    void skipRemaining(int from, const QString &reason); // in memory only (the UI's view)
     void emitProgress(ProgressSnapshot s);
 
     SweepEngine *m_owner;
@@ -39,6 +45,7 @@ private:
     std::atomic<bool> m_cancel{false};
     mutable QMutex m_mutex;
     SweepResults m_results; // guarded by m_mutex
+    QString m_failure;      // guarded by m_mutex
     EmbeddedMocks m_mocks;
     qint64 m_lastProgressMs = 0;
     std::int64_t m_startNs = 0;

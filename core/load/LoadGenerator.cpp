@@ -34,6 +34,11 @@ LoadGenerator::~LoadGenerator()
 void LoadGenerator::cancel()
 {
     m_cancelRequested = true;
+    stopPhase();
+}
+
+void LoadGenerator::stopPhase()
+{
     std::lock_guard lock(m_mutex);
     if (!m_current)
         return;
@@ -71,6 +76,9 @@ PhaseOutcome LoadGenerator::runPhase(const PhaseConfig &config, const std::funct
     while (!state->waitAllDone(100)) {
         if (config.cancel && config.cancel->load() && !state->cancelled)
             cancel();
+        // Measuring on without records would produce a cell nobody can check: stop now.
+        if (!state->recordsOk() && !state->cancelled)
+            stopPhase();
         if (onTick) {
             LiveCounters live;
             live.finished = state->finished.load();
@@ -109,8 +117,8 @@ PhaseOutcome LoadGenerator::runPhase(const PhaseConfig &config, const std::funct
     }
     std::sort(outcome.records.begin(), outcome.records.end(), [](const RequestRecord &a, const RequestRecord &b) { return a.ticket < b.ticket; });
     outcome.clientMaxInFlight = state->maxInFlight.load();
-    outcome.cancelled = state->cancelled.load();
-    outcome.recordsWritten = state->recordsOk();
+    outcome.recordsError = state->finishRecords();
+    outcome.cancelled = state->cancelled.load() && outcome.recordsError.isEmpty();
     outcome.startNs = state->startNs;
     return outcome;
 }

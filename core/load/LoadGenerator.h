@@ -21,7 +21,9 @@ struct PhaseOutcome {
     double maxThreadCpu = 0;     // busiest IO thread: CPU seconds / wall seconds
     double maxThreadWait = 0;    // IO thread that waited longest for a CPU: run-queue seconds / wall seconds
     bool cancelled = false;
-    bool recordsWritten = true;
+    // First failure writing the records file ("cannot write PATH: REASON"); empty when every
+    // line is on disk. A failed write stops the phase at once.
+    QString recordsError;
     std::int64_t startNs = 0;
     long descriptorLimit = -1;   // open descriptors the process may hold (-1 = no limit known)
     int reconnects = 0;          // see WorkerData
@@ -49,6 +51,8 @@ public:
     void cancel(); // thread-safe; makes the running phase (if any) end quickly
 
 private:
+    void stopPhase(); // aborts the running phase's requests without cancelling later phases
+
     std::vector<std::unique_ptr<QThread>> m_threads;
     std::vector<IoWorker *> m_workers;
     std::shared_ptr<PhaseState> m_current;

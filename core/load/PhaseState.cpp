@@ -1,6 +1,7 @@
 #include "load/PhaseState.h"
 #include <QMutexLocker>
 #include <chrono>
+#include <cstdio>
 #include <ctime>
 #include <fcntl.h>
 #include <unistd.h>
@@ -43,16 +44,12 @@ PhaseState::PhaseState(const PhaseConfig &cfg, int workerCount) : config(cfg)
     for (int i = 0; i < workerCount; ++i)
         workers.push_back(std::make_unique<WorkerData>());
     if (!config.recordsPath.isEmpty()) {
-        m_records = std::fopen(config.recordsPath.toLocal8Bit().constData(), "wb");
-        m_recordsOk = m_records != nullptr;
+        m_recording = true;
+        m_recordsOk = m_records.open(config.recordsPath);
     }
 }
 
-PhaseState::~PhaseState()
-{
-    if (m_records)
-        std::fclose(m_records);
-}
+PhaseState::~PhaseState() = default;
 
 int PhaseState::takeTicket()
 {
@@ -100,9 +97,20 @@ void PhaseState::writeRecords(QByteArray &block)
     if (block.isEmpty())
         return;
     QMutexLocker lock(&m_fileMutex);
-    if (m_records && std::fwrite(block.constData(), 1, size_t(block.size()), m_records) != size_t(block.size()))
+    if (m_recording && !m_records.write(block))
         m_recordsOk = false;
     block.clear();
+}
+
+QString PhaseState::finishRecords()
+{
+    QMutexLocker lock(&m_fileMutex);
+    if (!m_recording)
+        return {};
+    m_recording = false;
+    if (!m_records.finish())
+        m_recordsOk = false;
+    return m_records.error();
 }
 
 } // namespace sb

@@ -1,6 +1,7 @@
 #pragma once
 // State shared by the IO threads while one load phase runs. Hot counters are atomics; each IO
 // worker owns its WorkerData exclusively during the phase, so recording needs no lock.
+#include "io/DurableWrite.h"
 #include "load/RequestFactory.h"
 #include "load/RequestRecord.h"
 #include "metrics/LogHistogram.h"
@@ -10,7 +11,6 @@
 #include <QString>
 #include <atomic>
 #include <condition_variable>
-#include <cstdio>
 #include <memory>
 #include <mutex>
 #include <vector>
@@ -102,9 +102,13 @@ public:
     bool waitAllDone(int timeoutMs);
     void addConnections(int n) { m_activeConnections += n; }
 
-    // Appends a worker's JSONL block to the records file (thread-safe).
+    // Appends a worker's JSONL block to the records file (thread-safe). After the first failed
+    // write (full disk, file-size limit) nothing more is written and recordsOk() turns false:
+    // the phase stops at once rather than measure on without records (LoadGenerator::runPhase).
     void writeRecords(QByteArray &block);
-    bool recordsOk() const { return m_recordsOk; }
+    bool recordsOk() const { return m_recordsOk.load(std::memory_order_relaxed); }
+    // Syncs and closes the records file; returns the first write error, empty when all is on disk.
+    QString finishRecords();
 
 private:
     std::atomic<int> m_activeConnections{0};
@@ -112,8 +116,9 @@ private:
     std::condition_variable m_cv;
     bool m_done = false;
     QMutex m_fileMutex;
-    std::FILE *m_records = nullptr;
-    bool m_recordsOk = true;
+    CheckedFile m_records;                // guarded by m_fileMutex
+    bool m_recording = false;
+    std::atomic<bool> m_recordsOk{true};
 };
 
 } // namespace sb

@@ -1,4 +1,6 @@
 #include "report/BundleWriter.h"
+#include "io/BoundedRead.h"
+#include "io/DurableWrite.h"
 #include "report/ResultsCsv.h"
 #include "report/ResultsLoader.h"
 #include "report/SecretScrub.h"
@@ -13,7 +15,8 @@
 #include <QSet>
 #include <QSysInfo>
 #include <QTemporaryFile>
-#include <filesystem>
+#include <cerrno>
+#include <unistd.h>
 #include <quazip/quazip.h>
 #include <quazip/quazipfile.h>
 #include <quazip/quazipnewinfo.h>
@@ -32,6 +35,48 @@ bool acceptableRecordsPath(const QString &p)
     return p.startsWith(QLatin1String("cells/")) && p.endsWith(QLatin1String(".jsonl")) && !p.contains(QLatin1String(".."));
 }
 
+// A records.jsonl cut short (a crash or a full disk while it was written elsewhere, a partial
+// copy) ends without a newline or with a line that is not JSON. Only the last line is parsed:
+// the file is large and that is where a cut shows.
+QString recordsDamage(const QByteArray &data)
+{
+    if (data.isEmpty())
+        return {};
+    if (!data.endsWith('\n'))
+        return QStringLiteral("the last line has no newline");
+    const qsizetype start = data.lastIndexOf('\n', data.size() - 2) + 1;
+    QJsonParseError pe;
+    QJsonDocument::fromJson(data.mid(start), &pe);
+    if (pe.error != QJsonParseError::NoError)
+        return QStringLiteral("the last line is not JSON: %1").arg(pe.errorString());
+    return {};
+}
+
+// QuaZip seeks while it writes, and a seek clears a QFile's error: this file keeps the first
+// failed write's reason ("No space left on device") for the message. Open it unbuffered.
+class ErrorKeepingFile : public QFile
+{
+public:
+    using QFile::QFile;
+    const QString &firstError() const { return m_firstError; }
+
+protected:
+    qint64 writeData(const char *data, qint64 size) override
+    {
+        qint64 n = QFile::writeData(data, size);
+        if (n >= 0 && n < size) { // a short write sets no error: the next write meets it
+            const qint64 more = QFile::writeData(data + n, size - n);
+            n = more < 0 ? more : n + more;
+        }
+        if (n != size && m_firstError.isEmpty())
+            m_firstError = error() != QFileDevice::NoError ? errorString() : QStringLiteral("short write");
+        return n;
+    }
+
+private:
+    QString m_firstError;
+};
+
 void addRecords(const LoadedResults &loaded, QList<BundleFile> *files, QSet<QString> *bundled, QStringList *warnings)
 {
     qint64 total = 0;
@@ -42,19 +87,25 @@ void addRecords(const LoadedResults &loaded, QList<BundleFile> *files, QSet<QStr
             warnings->append(QStringLiteral("cell %1: records path \"%2\" is not under cells/; not bundled").arg(c.index).arg(c.recordsPath));
             continue;
         }
-        QFile f(loaded.folder + QLatin1Char('/') + c.recordsPath);
-        const QFileInfo fi(f.fileName());
-        if (fi.isSymLink() || !f.open(QIODevice::ReadOnly)) {
+        const QString path = loaded.folder + QLatin1Char('/') + c.recordsPath;
+        const QFileInfo fi(path);
+        if (fi.isSymLink() || !fi.exists()) {
             warnings->append(QStringLiteral("cell %1: records file %2 is missing").arg(c.index).arg(c.recordsPath));
             continue;
         }
-        if (total + f.size() > kMaxRecordsBytes) {
-            warnings->append(QStringLiteral("cell %1: records left out (bundle records limit of %2 MiB reached)")
-                                 .arg(c.index).arg(kMaxRecordsBytes / (1024 * 1024)));
+        QByteArray data;
+        QString why;
+        if (!readRegularFile(path, kMaxRecordsBytes - total, &data, &why)) {
+            warnings->append(fi.isFile() && fi.size() > kMaxRecordsBytes - total
+                                 ? QStringLiteral("cell %1: records left out (bundle records limit of %2 MiB reached)")
+                                       .arg(c.index).arg(kMaxRecordsBytes / (1024 * 1024))
+                                 : QStringLiteral("cell %1: records not bundled: %2").arg(c.index).arg(why));
             continue;
         }
-        total += f.size();
-        files->append({c.recordsPath, f.readAll()});
+        if (const QString damage = recordsDamage(data); !damage.isEmpty())
+            warnings->append(QStringLiteral("cell %1: %2 is truncated (%3); bundled as it is").arg(c.index).arg(c.recordsPath, damage));
+        total += data.size();
+        files->append({c.recordsPath, data});
         bundled->insert(c.recordsPath);
     }
 }
@@ -74,7 +125,8 @@ QStringList collectSecrets(const QByteArray &specYaml, const BundleOptions &opti
 }
 } // namespace
 
-QByteArray manifestJson(const QList<BundleFile> &files, const QString &sourceName, const QString &sourceTool)
+QByteArray manifestJson(const QList<BundleFile> &files, const QString &sourceName, const QString &sourceTool,
+                        const QStringList &warnings)
 {
     QJsonArray list;
     for (const BundleFile &f : files)
@@ -93,6 +145,7 @@ QByteArray manifestJson(const QList<BundleFile> &files, const QString &sourceNam
         {QStringLiteral("source"), sourceName},
         {QStringLiteral("source_tool"), sourceTool},
         {QStringLiteral("files"), list},
+        {QStringLiteral("warnings"), QJsonArray::fromStringList(warnings)},
     };
     return QJsonDocument(o).toJson(QJsonDocument::Indented);
 }
@@ -112,16 +165,26 @@ bool writeZipAtomically(const QString &zipPath, const QList<BundleFile> &files, 
     }
     const QString tmpPath = tmp.fileName();
     tmp.close();
-    auto fail = [&](const QString &msg) {
+    // QuaZip writes through a QFile we hold, so a failed write is reported with the OS reason
+    // ("No space left on device") rather than a bare zip error code (io/DurableWrite.h).
+    ErrorKeepingFile file(tmpPath);
+    auto fail = [&](const QString &what, int zipError) {
+        const QString reason = !file.firstError().isEmpty() ? file.firstError() : QStringLiteral("zip error %1").arg(zipError);
+        file.close();
         QFile::remove(tmpPath);
-        *error = msg;
+        *error = QStringLiteral("cannot write %1: %2: %3").arg(QDir::toNativeSeparators(zipPath), what, reason);
         return false;
     };
 
-    QuaZip zip(tmpPath);
+    // Unbuffered: each write reaches the kernel at once, so its failure is seen by writeData
+    // (a buffered QFile fails later, inside a seek that then clears the error).
+    if (!file.open(QIODevice::WriteOnly | QIODevice::Truncate | QIODevice::Unbuffered))
+        return fail(QStringLiteral("cannot open the zip"), ZIP_OK);
+    QuaZip zip(&file);
+    zip.setAutoClose(false); // closed here, after the flush and fsync are checked
     zip.setUtf8Enabled(true);
     if (!zip.open(QuaZip::mdCreate))
-        return fail(QStringLiteral("cannot create zip %1 (zip error %2)").arg(tmpPath).arg(zip.getZipError()));
+        return fail(QStringLiteral("cannot create the zip"), zip.getZipError());
     const QDateTime now = QDateTime::currentDateTime();
     for (const BundleFile &f : files) {
         QuaZipNewInfo info(f.path);
@@ -132,22 +195,34 @@ bool writeZipAtomically(const QString &zipPath, const QList<BundleFile> &files, 
         const bool stored = f.path.endsWith(QLatin1String(".png"));
         if (!out.open(QIODevice::WriteOnly, info, nullptr, 0, stored ? 0 : Z_DEFLATED, stored ? 0 : Z_DEFAULT_COMPRESSION)) {
             zip.close();
-            return fail(QStringLiteral("cannot add %1 to the zip (zip error %2)").arg(f.path).arg(out.getZipError()));
+            return fail(QStringLiteral("cannot add %1").arg(f.path), out.getZipError());
         }
         const bool written = out.write(f.data) == f.data.size();
         out.close();
-        if (!written || out.getZipError() != ZIP_OK) {
+        if (!written || out.getZipError() != ZIP_OK || !file.firstError().isEmpty()) {
             zip.close();
-            return fail(QStringLiteral("cannot write %1 into the zip (zip error %2)").arg(f.path).arg(out.getZipError()));
+            return fail(QStringLiteral("cannot add %1").arg(f.path), out.getZipError());
         }
     }
     zip.close();
-    if (zip.getZipError() != ZIP_OK)
-        return fail(QStringLiteral("cannot finish zip %1 (zip error %2)").arg(tmpPath).arg(zip.getZipError()));
-    std::error_code ec;
-    std::filesystem::rename(QFile::encodeName(tmpPath).toStdString(), QFile::encodeName(target.absoluteFilePath()).toStdString(), ec);
-    if (ec)
-        return fail(QStringLiteral("cannot move the zip into place at %1: %2").arg(zipPath, QString::fromStdString(ec.message())));
+    if (zip.getZipError() != ZIP_OK || !file.flush() || !file.firstError().isEmpty())
+        return fail(QStringLiteral("cannot finish the zip"), zip.getZipError());
+    if (::fsync(file.handle()) != 0 && errno != EINVAL) {
+        const int err = errno;
+        file.close();
+        QFile::remove(tmpPath);
+        *error = writeErrorMessage(zipPath, err);
+        return false;
+    }
+    file.close();
+    if (file.error() != QFileDevice::NoError)
+        return fail(QStringLiteral("cannot close the zip"), ZIP_OK);
+    QString why;
+    if (!publishFile(tmpPath, target.absoluteFilePath(), &why)) {
+        QFile::remove(tmpPath);
+        *error = QStringLiteral("cannot move the zip into place at %1: %2").arg(QDir::toNativeSeparators(zipPath), why);
+        return false;
+    }
     return true;
 }
 
@@ -173,9 +248,10 @@ bool writeBundle(const QString &resultsPath, const QString &zipPath, const Bundl
     QSet<QString> bundled;
     if (!stripped.yaml.isEmpty())
         files.append({QStringLiteral("sweep.yaml"), stripped.yaml});
-    QFile original(loaded->folder + QStringLiteral("/results.json"));
-    if (loaded->results.sourceTool == QLatin1String("sweepbench") && original.open(QIODevice::ReadOnly))
-        files.append({QStringLiteral("results.json"), original.readAll()}); // byte for byte: keeps fields newer builds add
+    QByteArray original;
+    if (loaded->results.sourceTool == QLatin1String("sweepbench")
+        && readRegularFile(loaded->folder + QStringLiteral("/results.json"), kMaxResultsFileBytes, &original, &err))
+        files.append({QStringLiteral("results.json"), original}); // byte for byte: keeps fields newer builds add
     else
         files.append({QStringLiteral("results.json"), QJsonDocument(toJson(loaded->results)).toJson(QJsonDocument::Indented)});
     files.append({QStringLiteral("results.csv"), resultsCsv(loaded->results)});
@@ -206,7 +282,7 @@ bool writeBundle(const QString &resultsPath, const QString &zipPath, const Bundl
     BundleFile page{QStringLiteral("report.html"), reportHtml(html)};
     rep.redactions += redactSecrets(&page.data, secrets);
     files.append(page);
-    BundleFile manifest{QStringLiteral("manifest.json"), manifestJson(files, loaded->displayName, loaded->results.sourceTool)};
+    BundleFile manifest{QStringLiteral("manifest.json"), manifestJson(files, loaded->displayName, loaded->results.sourceTool, rep.warnings)};
     redactSecrets(&manifest.data, secrets);
     files.append(manifest);
 

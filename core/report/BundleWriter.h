@@ -37,7 +37,9 @@ bool writeBundle(const QString &resultsPath, const QString &zipPath, const Bundl
 // Lower level: zip exactly these files (atomic, errors checked after every close).
 bool writeZipAtomically(const QString &zipPath, const QList<BundleFile> &files, QString *error);
 
-// manifest.json for these files: sha256 and size of each, tool version, date, host, Qt version.
-QByteArray manifestJson(const QList<BundleFile> &files, const QString &sourceName, const QString &sourceTool);
+// manifest.json for these files: sha256 and size of each, tool version, date, host, Qt version,
+// and the export's warnings (e.g. a truncated records.jsonl bundled as it is).
+QByteArray manifestJson(const QList<BundleFile> &files, const QString &sourceName, const QString &sourceTool,
+                        const QStringList &warnings = {});
 
 } // namespace sb

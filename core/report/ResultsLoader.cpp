@@ -3,6 +3,9 @@
 #include "import/ImportCommon.h"
 #include "import/SafeUnzip.h"
 #include "import/VllmImport.h"
+#include "io/BoundedJson.h"
+#include "io/BoundedRead.h"
+#include "results/ResultsStore.h"
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
@@ -15,7 +18,7 @@ const QString kSpecFile = QStringLiteral("sweep.yaml");
 
 bool isZip(const QString &path)
 {
-    QFile f(path);
+    QFile f(path); // a regular file: loadResults checked before anything opens it
     if (!f.open(QIODevice::ReadOnly))
         return false;
     const QByteArray head = f.read(4);
@@ -42,7 +45,7 @@ void sanitizeRecordPaths(SweepResults *r)
 bool loadOurFolder(const QString &dir, LoadedResults *out, QString *error)
 {
     QJsonObject o;
-    if (!readJsonObject(dir + QLatin1Char('/') + kResultsFile, &o, error))
+    if (!readJsonFile(dir + QLatin1Char('/') + kResultsFile, &o, error, ResultsStore::resultsFileCaps()))
         return false;
     SweepResults r;
     QString why;
@@ -54,9 +57,10 @@ bool loadOurFolder(const QString &dir, LoadedResults *out, QString *error)
     out->results = r;
     out->folder = QFileInfo(dir).absoluteFilePath();
     out->displayName = QFileInfo(dir).fileName();
-    QFile spec(dir + QLatin1Char('/') + kSpecFile);
-    if (spec.open(QIODevice::ReadOnly))
-        out->specYaml = spec.readAll();
+    QByteArray spec;
+    QString ignored; // sweep.yaml is optional: results load without it
+    if (readRegularFile(dir + QLatin1Char('/') + kSpecFile, kMaxSmallFileBytes, &spec, &ignored))
+        out->specYaml = spec;
     return true;
 }
 
@@ -66,7 +70,7 @@ bool hasVllmJson(const QString &dir)
     for (const QFileInfo &f : files) {
         QJsonObject o;
         QString ignored;
-        if (f.size() < 512 * 1024 * 1024 && readJsonObject(f.filePath(), &o, &ignored) && looksLikeVllmResult(o))
+        if (readJsonObject(f.filePath(), &o, &ignored) && looksLikeVllmResult(o))
             return true;
     }
     return false;
@@ -74,7 +78,9 @@ bool hasVllmJson(const QString &dir)
 
 bool loadFolder(const QString &dir, LoadedResults *out, QString *error)
 {
-    if (QFileInfo(dir + QLatin1Char('/') + kResultsFile).isFile())
+    // exists(), not isFile(): a results.json that is a FIFO or a device is refused by name
+    // (io/BoundedRead.h) instead of being mistaken for another tool's folder.
+    if (QFileInfo::exists(dir + QLatin1Char('/') + kResultsFile))
         return loadOurFolder(dir, out, error);
     if (isAiperfFolder(dir))
         return loadAiperfFolder(dir, out, error);
@@ -116,6 +122,8 @@ std::optional<LoadedResults> loadResults(const QString &path, QString *error)
         err = QStringLiteral("%1: no such file or folder").arg(QDir::toNativeSeparators(path));
     } else if (info.isDir()) {
         ok = loadFolder(info.absoluteFilePath(), &out, &err);
+    } else if (!checkRegularFile(path, kMaxArchiveBytes, &err)) {
+        // /dev/zero, a FIFO, a socket: refused before anything reads from it (io/BoundedRead.h)
     } else if (info.fileName() == kResultsFile) {
         ok = loadOurFolder(info.absolutePath(), &out, &err);
     } else if (isZip(path)) {

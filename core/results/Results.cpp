@@ -1,4 +1,5 @@
 #include "results/Results.h"
+#include "io/ReadLimits.h"
 #include <QJsonArray>
 #include <cmath>
 #include <limits>
@@ -192,7 +193,7 @@ QJsonObject toJson(const SweepResults &r)
     QJsonArray cells;
     for (const auto &c : r.cells)
         cells.append(toJson(c));
-    return QJsonObject{
+    QJsonObject o{
         {QStringLiteral("schema"), r.schema},
         {QStringLiteral("tool"), QJsonObject{{QStringLiteral("name"), r.toolName}, {QStringLiteral("version"), r.toolVersion}}},
         {QStringLiteral("source_tool"), r.sourceTool},
@@ -202,6 +203,9 @@ QJsonObject toJson(const SweepResults &r)
         {QStringLiteral("host"), r.host},
         {QStringLiteral("cells"), cells},
     };
+    if (!r.specFingerprint.isEmpty())
+        o.insert(QStringLiteral("spec_fingerprint"), r.specFingerprint);
+    return o;
 }
 
 bool sweepResultsFromJson(const QJsonObject &o, SweepResults *out, QString *error)
@@ -227,7 +231,15 @@ bool sweepResultsFromJson(const QJsonObject &o, SweepResults *out, QString *erro
     r.startedAt = fromIso(o.value(QStringLiteral("started_at")));
     r.finishedAt = fromIso(o.value(QStringLiteral("finished_at")));
     r.host = o.value(QStringLiteral("host")).toObject();
-    for (const auto &c : o.value(QStringLiteral("cells")).toArray())
+    r.specFingerprint = o.value(QStringLiteral("spec_fingerprint")).toObject();
+    const QJsonArray cells = o.value(QStringLiteral("cells")).toArray();
+    if (cells.size() > kMaxResultsCells) {
+        if (error)
+            *error = QStringLiteral("%1 cells (the limit is %2)").arg(cells.size()).arg(kMaxResultsCells);
+        return false;
+    }
+    r.cells.reserve(cells.size());
+    for (const auto &c : cells)
         r.cells.append(cellResultFromJson(c.toObject()));
     *out = r;
     return true;

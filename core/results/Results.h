@@ -85,6 +85,7 @@ struct SweepResults {
     QString sweepName;
     QDateTime startedAt, finishedAt;
     QJsonObject host;           // hostname, os, cpu count, qt version
+    QJsonObject specFingerprint; // results/SpecFingerprint.h; empty for imports and older files
     QList<CellResult> cells;
 
     QStringList serverNames() const; // in first-appearance order
@@ -97,7 +98,8 @@ HookOutcome hookOutcomeFromJson(const QJsonObject &o);
 QJsonObject toJson(const CellResult &c);
 CellResult cellResultFromJson(const QJsonObject &o);
 QJsonObject toJson(const SweepResults &r);
-// Returns false and sets *error when the document is not sweepbench-results/1.
+// Returns false and sets *error when the document is not sweepbench-results/1 or holds more
+// than kMaxResultsCells cells (io/ReadLimits.h).
 bool sweepResultsFromJson(const QJsonObject &o, SweepResults *out, QString *error);
 
 } // namespace sb

@@ -1,35 +1,27 @@
 #include "results/ResultsStore.h"
+#include "io/BoundedJson.h"
+#include "io/DurableWrite.h"
 #include "spec/SpecIO.h"
 #include <QDir>
 #include <QFile>
+#include <QFileInfo>
 #include <QJsonDocument>
 #include <QRegularExpression>
-#include <QSaveFile>
 #include <QSysInfo>
 #include <QThread>
+#include <filesystem>
 
 namespace sb {
-
-namespace {
-bool atomicWrite(const QString &path, const QByteArray &data, QString *error)
-{
-    QSaveFile f(path);
-    if (!f.open(QIODevice::WriteOnly) || f.write(data) != data.size() || !f.commit()) {
-        if (error)
-            *error = QStringLiteral("cannot write %1: %2").arg(path, f.errorString());
-        return false;
-    }
-    return true;
-}
-} // namespace
 
 ResultsStore::ResultsStore(const QString &outDir) : m_outDir(QDir(outDir).absolutePath()) {}
 
 bool ResultsStore::prepare(QString *error)
 {
-    if (!QDir().mkpath(m_outDir + QStringLiteral("/cells"))) {
+    std::error_code ec;
+    std::filesystem::create_directories(QFile::encodeName(m_outDir + QStringLiteral("/cells")).toStdString(), ec);
+    if (ec) {
         if (error)
-            *error = QStringLiteral("cannot create results folder %1").arg(m_outDir);
+            *error = QStringLiteral("cannot create results folder %1: %2").arg(QDir::toNativeSeparators(m_outDir), qt_error_string(ec.value()));
         return false;
     }
     return true;
@@ -37,30 +29,45 @@ bool ResultsStore::prepare(QString *error)
 
 bool ResultsStore::writeSpec(const SweepSpec &spec, QString *error)
 {
-    return atomicWrite(m_outDir + QStringLiteral("/sweep.yaml"), saveSpecYaml(spec, SecretPolicy::Strip), error);
+    return writeFileAtomically(m_outDir + QStringLiteral("/sweep.yaml"), saveSpecYaml(spec, SecretPolicy::Strip), error);
 }
 
 bool ResultsStore::writeResults(const SweepResults &results, QString *error)
 {
-    return atomicWrite(m_outDir + QStringLiteral("/results.json"), QJsonDocument(toJson(results)).toJson(QJsonDocument::Indented), error);
+    return writeFileAtomically(m_outDir + QStringLiteral("/results.json"), QJsonDocument(toJson(results)).toJson(QJsonDocument::Indented), error);
+}
+
+bool ResultsStore::hasResults(const QString &outDir)
+{
+    return QFileInfo::exists(outDir + QStringLiteral("/results.json"));
 }
 
 bool ResultsStore::readResults(const QString &outDir, SweepResults *out, QString *error)
 {
-    QFile f(outDir + QStringLiteral("/results.json"));
-    if (!f.open(QIODevice::ReadOnly)) {
+    const QString path = outDir + QStringLiteral("/results.json");
+    QJsonObject o;
+    QString why;
+    if (!readJsonFile(path, &o, &why, resultsFileCaps())) {
         if (error)
-            *error = QStringLiteral("no results.json in %1").arg(outDir);
+            *error = why;
         return false;
     }
-    QJsonParseError pe;
-    const QJsonDocument doc = QJsonDocument::fromJson(f.readAll(), &pe);
-    if (!doc.isObject()) {
+    if (!sweepResultsFromJson(o, out, &why)) {
         if (error)
-            *error = QStringLiteral("%1: invalid JSON at offset %2: %3").arg(f.fileName()).arg(pe.offset).arg(pe.errorString());
+            *error = QStringLiteral("%1: %2").arg(QDir::toNativeSeparators(path), why);
         return false;
     }
-    return sweepResultsFromJson(doc.object(), out, error);
+    return true;
+}
+
+JsonFileCaps ResultsStore::resultsFileCaps()
+{
+    JsonFileCaps caps;
+    caps.maxBytes = kMaxResultsFileBytes;
+    caps.arrayKey = "cells";
+    caps.maxItems = kMaxResultsCells;
+    caps.itemName = "cells";
+    return caps;
 }
 
 QString ResultsStore::cellDirName(int index, const QString &server, int concurrency)

@@ -1,6 +1,8 @@
 #pragma once
-// The results folder on disk: results.json replaced atomically after every cell (a crash
-// loses no finished cell), sweep.yaml without secrets, cells/<NNN>-<server>-c<C>/records.jsonl.
+// The results folder on disk: results.json replaced atomically after every cell (a crash or a
+// full disk loses no finished cell: io/DurableWrite.h), sweep.yaml without secrets,
+// cells/<NNN>-<server>-c<C>/records.jsonl. Errors name the file and the OS reason.
+#include "io/BoundedJson.h"
 #include "results/Results.h"
 #include "spec/SweepSpec.h"
 #include <QString>
@@ -16,8 +18,11 @@ public:
     bool prepare(QString *error);                          // creates the folder
     bool writeSpec(const SweepSpec &spec, QString *error); // sweep.yaml, api keys stripped
     bool writeResults(const SweepResults &results, QString *error);
-    // Reads OUT/results.json if present (for --resume).
+    static bool hasResults(const QString &outDir);
+    // Reads OUT/results.json (for --resume): a regular file within resultsFileCaps().
     static bool readResults(const QString &outDir, SweepResults *out, QString *error);
+    // The caps of any results.json we read (io/ReadLimits.h): size, values, cells.
+    static JsonFileCaps resultsFileCaps();
 
     // Relative folder of a cell: cells/003-vllm-a-c64 (server names made filesystem-safe).
     static QString cellDirName(int index, const QString &server, int concurrency);

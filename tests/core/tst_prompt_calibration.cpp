@@ -125,12 +125,14 @@ private Q_SLOTS:
         QCOMPARE(saved.size(), 1);
         QCOMPARE(saved.constBegin().value().toObject().value(QStringLiteral("measured_tokens")).toInt(), 200);
 
-        // A resumed run into the same folder reuses it: no probes at all.
-        TokenizingServer c;
-        spec.servers = {serverAt(c.server, QStringLiteral("a")), serverAt(c.server, QStringLiteral("c"))};
-        sbtest::runSweep(spec, dir.path(), true);
-        QCOMPARE(c.probes.load(), 0);
-        QVERIFY(c.measured > 0);
+        // A resumed run with one more point reuses it: no new probes, new cells measured.
+        const int probesBefore = a.probes;
+        const int measuredBefore = a.measured;
+        spec.concurrency = {1, 2, 4};
+        const auto resumed = sbtest::runSweep(spec, dir.path(), true);
+        QCOMPARE(resumed.exitCode, 0);
+        QCOMPARE(a.probes.load(), probesBefore);
+        QVERIFY(a.measured > measuredBefore);
     }
 
     // Without calibration (or when the server's count drifts) the measured ISL says how far off

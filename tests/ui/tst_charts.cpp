@@ -1,6 +1,7 @@
 // Chart builders, point tags/highlight, label layer, log-axis guard and SVG/PNG export.
 #include "ResultsFixture.h"
 #include "TestSupport.h"
+#include "../core/DiskFull.h"
 #include "charts/ChartColors.h"
 #include "charts/ChartExport.h"
 #include "charts/ChartFactory.h"
@@ -17,6 +18,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 #include <QValueAxis>
+#include <cerrno>
 #include <cmath>
 #include <limits>
 #include <memory>
@@ -234,6 +236,25 @@ private Q_SLOTS:
         QVERIFY(!saveChart(chart.get(), dir.filePath(QStringLiteral("c.unknownformat")), QSize(10, 10), &error));
         QVERIFY(!error.isEmpty());
         QVERIFY(!saveChart(nullptr, svg, QSize(10, 10), &error));
+    }
+
+    // A chart that cannot be written says why and leaves the previous file as it was.
+    void failedSaveKeepsThePreviousFile()
+    {
+        QTemporaryDir dir;
+        const SweepResults r = sbtest::makeSweepResults();
+        std::unique_ptr<QChart> chart(makeThroughputVsLatencyChart({{QString(), r, 0}}, LatencyChoice::TtftP99));
+        const QString png = dir.filePath(QStringLiteral("c.png"));
+        QString error;
+        QVERIFY2(saveChart(chart.get(), png, QSize(64, 40), &error), qPrintable(error));
+        const QByteArray before = sbtest::readFile(png);
+        {
+            sbtest::FileSizeLimit limit(rlim_t(before.size()));
+            QVERIFY(!saveChart(chart.get(), png, QSize(640, 400), &error));
+        }
+        QVERIFY2(error.contains(png) && error.contains(qt_error_string(EFBIG)), qPrintable(error));
+        QCOMPARE(sbtest::readFile(png), before);
+        QCOMPARE(QDir(dir.path()).entryList(QDir::Files | QDir::Hidden), QStringList{QStringLiteral("c.png")});
     }
 
     void saveChartShownInView()

@@ -1,12 +1,14 @@
 // Main window: tabs, actions and shortcuts, Run gating, open/save of specs, recent files,
 // drag-and-drop classification, palette switch.
 #include "TestSupport.h"
+#include "../core/DiskFull.h"
 #include "designer/DesignTab.h"
 #include "mainwindow/MainWindow.h"
 #include "mainwindow/PathKind.h"
 #include "spec/SpecIO.h"
 #include "style/Theme.h"
 #include <QAction>
+#include <cerrno>
 #include <QApplication>
 #include <QDir>
 #include <QMenuBar>
@@ -93,6 +95,17 @@ private Q_SLOTS:
         QString error;
         QVERIFY2(w.saveSpecTo(path, &error), qPrintable(error));
         QVERIFY(w.windowTitle().startsWith(QLatin1String("s.yaml")));
+
+        // A save that cannot be written keeps the saved file and says why.
+        const QByteArray saved = sbtest::readFile(path);
+        spec.description = QString(400, QLatin1Char('d'));
+        w.setSpec(spec);
+        {
+            sbtest::FileSizeLimit limit(rlim_t(saved.size()));
+            QVERIFY(!w.saveSpecTo(path, &error));
+        }
+        QVERIFY2(error.contains(path) && error.contains(qt_error_string(EFBIG)), qPrintable(error));
+        QCOMPARE(sbtest::readFile(path), saved);
 
         MainWindow other;
         QVERIFY2(other.openPath(path, &error, true), qPrintable(error));

@@ -1,10 +1,13 @@
 // Run tab: the hook log model under QAbstractItemModelTester, and a real run against the
 // embedded mock servers that is cancelled in the middle.
 #include "TestSupport.h"
+#include "../core/DiskFull.h"
 #include "run/HookLogModel.h"
 #include "run/LiveChart.h"
 #include "run/RunTab.h"
 #include <QAbstractItemModelTester>
+#include <QLabel>
+#include <cerrno>
 #include <QDir>
 #include <QElapsedTimer>
 #include <QTimer>
@@ -95,6 +98,24 @@ private Q_SLOTS:
         spec.name = QStringLiteral("my sweep/1");
         const QString dir = RunTab::defaultOutDir(spec);
         QVERIFY(dir.startsWith(QDir::homePath() + QStringLiteral("/SweepBench/results/my_sweep_1-")));
+    }
+
+    // A run that stops because results cannot be written says why on the tab itself.
+    void writeFailureIsShown()
+    {
+        QTemporaryDir out;
+        RunTab tab;
+        QSignalSpy finished(&tab, &RunTab::runFinished);
+        {
+            sbtest::FileSizeLimit limit(1); // nothing fits: sweep.yaml is the first write
+            QVERIFY(tab.start(mockSpec(4), out.path()));
+            QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 60000);
+        }
+        QCOMPARE(finished.first().first().toInt(), exitcode::kWriteFailed);
+        const QString text = tab.findChild<QLabel *>(QStringLiteral("sweepStatus"))->text();
+        QVERIFY2(text.contains(QLatin1String("results could not be written")) && text.contains(QLatin1String("sweep.yaml"))
+                     && text.contains(qt_error_string(EFBIG)),
+                 qPrintable(text));
     }
 
     void cancelMidRun()

@@ -1,4 +1,6 @@
 #include "charts/ChartExport.h"
+#include "io/DurableWrite.h"
+#include <QBuffer>
 #include <QChart>
 #include <QFileInfo>
 #include <QGraphicsScene>
@@ -55,34 +57,41 @@ bool saveChart(QChart *chart, const QString &path, QSize size, QString *error)
     if (size.isEmpty())
         return fail(QStringLiteral("empty size"));
     const QString suffix = QFileInfo(path).suffix().toLower();
+    // Rendered in memory first, then written with every write, the fsync and the rename checked
+    // (io/DurableWrite.h): a full disk is reported with its reason and never leaves half a file.
+    QByteArray bytes;
+    QBuffer buffer(&bytes);
+    buffer.open(QIODevice::WriteOnly);
     if (suffix == QLatin1String("svg")) {
         QSvgGenerator svg;
-        svg.setFileName(path);
+        svg.setOutputDevice(&buffer);
         svg.setSize(size);
         svg.setViewBox(QRect(QPoint(0, 0), size));
         svg.setTitle(chart->title());
         svg.setDescription(QStringLiteral("SweepBench chart"));
         QPainter painter;
         if (!painter.begin(&svg))
-            return fail(QStringLiteral("cannot write %1").arg(path));
+            return fail(QStringLiteral("cannot render %1").arg(path));
         renderChart(chart, &painter, size);
-        if (!painter.end())
-            return fail(QStringLiteral("cannot write %1").arg(path));
-        if (QFileInfo(path).size() <= 0)
-            return fail(QStringLiteral("cannot write %1").arg(path));
-        return true;
+        if (!painter.end() || bytes.isEmpty())
+            return fail(QStringLiteral("cannot render %1").arg(path));
+    } else {
+        // Raster: exactly `size` pixels, so callers control the file's resolution.
+        QImage image(size, QImage::Format_ARGB32_Premultiplied);
+        image.fill(Qt::white);
+        {
+            QPainter painter(&image);
+            painter.setRenderHint(QPainter::Antialiasing);
+            painter.setRenderHint(QPainter::TextAntialiasing);
+            renderChart(chart, &painter, size);
+        }
+        if (!image.save(&buffer, suffix.toLatin1().constData()))
+            return fail(QStringLiteral("cannot write %1 (unknown image format \"%2\"?)").arg(path, suffix));
     }
-    // Raster: exactly `size` pixels, so callers control the file's resolution.
-    QImage image(size, QImage::Format_ARGB32_Premultiplied);
-    image.fill(Qt::white);
-    {
-        QPainter painter(&image);
-        painter.setRenderHint(QPainter::Antialiasing);
-        painter.setRenderHint(QPainter::TextAntialiasing);
-        renderChart(chart, &painter, size);
-    }
-    if (!image.save(path))
-        return fail(QStringLiteral("cannot write %1 (unknown image format \"%2\"?)").arg(path, suffix));
+    buffer.close();
+    QString why;
+    if (!writeFileAtomically(path, bytes, &why))
+        return fail(why);
     return true;
 }
 

@@ -2,6 +2,7 @@
 #include "compare/CompareView.h"
 #include "designer/DesignTab.h"
 #include "designer/SweepEstimate.h"
+#include "io/DurableWrite.h"
 #include "mainwindow/PathKind.h"
 #include "mainwindow/RecentFiles.h"
 #include "results/ResultsView.h"
@@ -19,7 +20,6 @@
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QMimeData>
-#include <QSaveFile>
 #include <QSettings>
 #include <QStatusBar>
 #include <QTabWidget>
@@ -65,9 +65,11 @@ MainWindow::MainWindow(QWidget *parent)
     connect(m_run, &RunTab::cellFinished, m_results, &ResultsView::updateCell);
     connect(m_run, &RunTab::runFinished, this, [this](int exitCode, const QString &outDir) {
         m_results->setResults(m_run->results(), outDir);
-        if (exitCode != 2)
+        // Remembered when there are results to reopen: a run stopped by a write failure may
+        // have none (the folder could not even be created).
+        if (QFileInfo::exists(outDir + QStringLiteral("/results.json")))
             m_recent->add(outDir);
-        if (exitCode == 0)
+        if (exitCode == exitcode::kAllCompleted)
             m_tabs->setCurrentWidget(m_results);
         updateActions(); // the results folder now exists: Export becomes available
     });
@@ -299,12 +301,9 @@ bool MainWindow::openPath(const QString &path, QString *error, bool quiet)
 bool MainWindow::saveSpecTo(const QString &path, QString *error)
 {
     SweepSpec spec = m_design->spec();
-    QSaveFile file(path);
-    if (!file.open(QIODevice::WriteOnly) || file.write(saveSpecYaml(spec, SecretPolicy::Keep)) < 0 || !file.commit()) {
-        if (error)
-            *error = file.errorString();
+    // Every write, the fsync and the rename checked: a failed save keeps the previous file.
+    if (!writeFileAtomically(path, saveSpecYaml(spec, SecretPolicy::Keep), error))
         return false;
-    }
     m_specPath = QFileInfo(path).absoluteFilePath();
     m_modified = false;
     m_recent->add(path);

@@ -1,4 +1,5 @@
 #include "results/CellRecords.h"
+#include "io/BoundedRead.h"
 #include <QFile>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -18,13 +19,17 @@ void take(const QJsonObject &o, QLatin1String key, QList<double> *out)
 CellRecordSamples readCellRecords(const QString &path)
 {
     CellRecordSamples s;
+    // Results folders may come from anyone: a FIFO or a device named as records is refused
+    // without blocking, and no line is read past kMaxRecordLineBytes (io/BoundedRead.h).
+    if (!checkRegularFile(path, kMaxArchiveBytes, &s.error))
+        return s;
     QFile f(path);
     if (!f.open(QIODevice::ReadOnly)) {
         s.error = QStringLiteral("cannot open %1: %2").arg(path, f.errorString());
         return s;
     }
     while (!f.atEnd()) {
-        const QByteArray line = f.readLine().trimmed();
+        const QByteArray line = f.readLine(kMaxRecordLineBytes).trimmed();
         if (line.isEmpty())
             continue;
         const QJsonDocument doc = QJsonDocument::fromJson(line);

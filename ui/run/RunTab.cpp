@@ -83,6 +83,8 @@ RunTab::RunTab(QWidget *parent)
     m_cellBar->setRange(0, 1000);
     m_cellBar->setTextVisible(false);
     m_sweepLabel = new QLabel(tr("Idle"));
+    m_sweepLabel->setObjectName(QStringLiteral("sweepStatus"));
+    m_sweepLabel->setWordWrap(true); // a stop names the file and the OS reason: long lines
     m_cellLabel = new QLabel;
     m_figures = new QLabel;
     m_figures->setObjectName(QStringLiteral("liveFigures"));
@@ -317,9 +319,15 @@ void RunTab::onFinished(int exitCode)
                                  std::pair{CellStatus::Skipped, tr("%n skipped", nullptr, m_statusCounts.value(CellStatus::Skipped))}})
         if (m_statusCounts.value(status) > 0)
             problems.append(label);
-    const QString what = exitCode == 0 ? tr("Sweep finished: all cells completed")
-                       : exitCode == 1 ? tr("Sweep finished: %1 (see the log)").arg(problems.isEmpty() ? tr("some cells did not complete") : problems.join(QStringLiteral(", ")))
-                                       : tr("The sweep could not start (see the log)");
+    // A run that stopped says why right here, not only in the log (e.g. the disk is full).
+    const QString why = m_engine ? m_engine->failureMessage() : QString();
+    const QString what = exitCode == exitcode::kAllCompleted
+                             ? tr("Sweep finished: all cells completed")
+                         : exitCode == exitcode::kNotAllCompleted
+                             ? tr("Sweep finished: %1 (see the log)").arg(problems.isEmpty() ? tr("some cells did not complete") : problems.join(QStringLiteral(", ")))
+                         : exitCode == exitcode::kWriteFailed ? tr("Sweep stopped: results could not be written — %1").arg(why)
+                         : why.isEmpty()                      ? tr("The sweep could not start (see the log)")
+                                                              : tr("The sweep could not start — %1").arg(why);
     m_sweepLabel->setText(what);
     m_title->setText(what);
     if (exitCode == 0)

@@ -1,0 +1,23 @@
+#pragma once
+// Reading a JSON document from a file someone else may have written: a regular file within a
+// byte cap (io/BoundedRead.h), and, checked on the text before anything is parsed
+// (io/JsonScan.h), at most kMaxJsonValues values and at most `maxItems` items in the top-level
+// array `arrayKey` (results.json's cells).
+#include "io/ReadLimits.h"
+#include <QByteArrayView>
+#include <QJsonObject>
+#include <QString>
+
+namespace sb {
+
+struct JsonFileCaps {
+    qint64 maxBytes = kMaxResultsFileBytes;
+    qint64 maxValues = kMaxJsonValues;
+    QByteArrayView arrayKey;  // empty = no per-array cap
+    qint64 maxItems = 0;
+    const char *itemName = "items"; // for the message: "100000 cells (the limit is 10000)"
+};
+
+bool readJsonFile(const QString &path, QJsonObject *out, QString *error, const JsonFileCaps &caps = {});
+
+} // namespace sb

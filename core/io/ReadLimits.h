@@ -1,0 +1,22 @@
+#pragma once
+// Caps on the files and documents SweepBench reads (one place; the README's "Reliability"
+// section quotes them). Results and imports may come from anyone (a shared zip), so every size
+// they control is bounded.
+#include <QtGlobal>
+
+namespace sb {
+
+inline constexpr qint64 kMaxResultsFileBytes = qint64(256) * 1024 * 1024; // results.json, imported JSON
+inline constexpr qint64 kMaxSmallFileBytes = qint64(16) * 1024 * 1024;     // sweep.yaml beside results
+inline constexpr qint64 kMaxArchiveBytes = qint64(4) * 1024 * 1024 * 1024; // a results zip (compressed)
+// One records.jsonl line as a reader takes it (a longer one is read in pieces, each malformed).
+inline constexpr qint64 kMaxRecordLineBytes = qint64(16) * 1024 * 1024;
+// Values (at any depth) in one JSON document we parse: a parsed tree costs ~30-40 bytes a value,
+// so this bounds a parse to a few hundred MB whatever the text holds. A 10,000-cell
+// results.json has about 5 million.
+inline constexpr qint64 kMaxJsonValues = 12'000'000;
+// Cells in one results.json. A sweep of this many cells runs for days; the engine refuses to
+// plan more, so everything it writes reads back.
+inline constexpr int kMaxResultsCells = 10000;
+
+} // namespace sb
