@@ -49,7 +49,10 @@ private:
                                              std::optional<HookOutcome> *failure);
     void stopProfilers(const CellContext &ctx, const QList<const HookTarget *> &started, const TraceSnapshot &traces,
                        CellResult &cell, const CellCallbacks &cb);
-    void measure(const CellContext &ctx, CellResult &cell, const CellCallbacks &cb);
+    // `proofPlacement`: the placement of the resets that came right before the measured phase
+    // (nothing ran in between), whose effect the first requests can confirm; empty for none.
+    void measure(const CellContext &ctx, CellResult &cell, const CellCallbacks &cb, const QString &proofPlacement);
+    static void checkResetProof(const std::vector<RequestRecord> &records, const QString &placement, CellResult &cell);
     bool hookFailed(const CellContext &ctx, CellResult &cell, const HookOutcome &o, bool *abortSweep);
 
     LoadGenerator &m_load;

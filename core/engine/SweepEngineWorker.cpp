@@ -1,5 +1,6 @@
 #include "engine/SweepEngineWorker.h"
 #include "engine/CellRunner.h"
+#include "engine/Reachability.h"
 #include "hooks/HookPresets.h"
 #include "load/RequestFactory.h"
 #include "results/ResultsStore.h"
@@ -108,7 +109,7 @@ int SweepEngineWorker::runSweep()
                 cell.concurrency = c;
                 cell.recordsPath = ResultsStore::cellDirName(index, cell.server, c) + QStringLiteral("/records.jsonl");
                 for (const auto &old : std::as_const(previous.cells))
-                    if (old.server == cell.server && old.concurrency == c && old.status == QLatin1String("completed"))
+                    if (old.server == cell.server && old.concurrency == c && hasMeasurements(old.status))
                         cell = old, cell.index = index;
                 m_results.cells.append(cell);
                 ++index;
@@ -126,9 +127,10 @@ int SweepEngineWorker::runSweep()
     const int cellCount = int(m_results.cells.size());
     int cellsDone = 0;
     bool aborted = false;
+    ServerReachability reachability;
     for (int i = 0; i < cellCount; ++i) {
         CellResult cell = snapshot().cells[i];
-        if (cell.status == QLatin1String("completed")) { // kept from the resumed run
+        if (hasMeasurements(cell.status)) { // kept from the resumed run
             ++cellsDone;
             Q_EMIT m_owner->cellFinished(cell);
             continue;
@@ -136,7 +138,7 @@ int SweepEngineWorker::runSweep()
         const int serverIndex = i / int(m_spec.concurrency.size());
         const ServerSpec &server = m_spec.servers[serverIndex];
         if (m_cancel || aborted) {
-            cell.status = m_cancel ? QStringLiteral("cancelled") : QStringLiteral("skipped");
+            cell.status = m_cancel ? CellStatus::Cancelled : CellStatus::Skipped;
             cell.reason = m_cancel ? QStringLiteral("sweep cancelled before this cell") : QStringLiteral("sweep aborted by on_hook_failure: abort");
         } else {
             CellContext ctx;
@@ -145,41 +147,48 @@ int SweepEngineWorker::runSweep()
             ctx.baseUrls = m_mocks.baseUrls(serverIndex);
             ctx.hooks = hookTargetsFor(server, ctx.baseUrls);
             ctx.promptTag = "sb-" + runNonce + "-c" + QByteArray::number(i);
-            ctx.traceDir = resolveTraceDir(serverIndex);
-            ctx.startBody = resolvedProfilerStartBody(server, m_outDir);
+            // A server that went away earlier costs this cell one connect, not its retry budget.
+            if (const QString blocked = reachability.blockReason(ctx.hooks); !blocked.isEmpty()) {
+                cell.status = CellStatus::Failed;
+                cell.reason = blocked;
+            } else {
+                ctx.traceDir = resolveTraceDir(serverIndex);
+                ctx.startBody = resolvedProfilerStartBody(server, m_outDir);
 
-            ProgressSnapshot base;
-            base.cellIndex = i;
-            base.cellCount = cellCount;
-            base.cellsDone = cellsDone;
-            base.server = server.name;
-            base.concurrency = cell.concurrency;
-            CellCallbacks cb;
-            cb.phase = [&](const QString &phase) {
-                base.phase = phase;
-                emitProgress(base);
-            };
-            cb.hook = [&](const HookOutcome &o) {
-                Q_EMIT m_owner->hookCalled(i, o);
-                Q_EMIT m_owner->logMessage(QStringLiteral("[%1 c=%2] %3 %4 -> %5 (HTTP %6, %7 attempt(s), %8 ms)")
-                                               .arg(server.name).arg(cell.concurrency).arg(o.hook, o.path, o.verdict)
-                                               .arg(o.status).arg(o.attempts).arg(qRound(o.latencyMs)));
-            };
-            cb.live = [&](const LiveCounters &live, std::int64_t target) {
-                ProgressSnapshot s = base;
-                s.phase = QStringLiteral("measure");
-                s.requestsDone = live.finished;
-                s.requestsTarget = int(target);
-                s.inFlight = live.inFlight;
-                const double dur = m_spec.workload.durationS;
-                s.cellFraction = target > 0 ? std::min(1.0, double(live.finished) / double(target))
-                                            : (dur > 0 ? std::min(1.0, live.elapsedS / dur) : 0);
-                s.liveOutputTokensPerS = live.elapsedS > 0 ? double(live.outputTokens) / live.elapsedS : 0;
-                s.liveTtftAvgMs = live.ttftAvgMs;
-                s.liveLatencyAvgMs = live.latencyAvgMs;
-                emitProgress(s);
-            };
-            aborted = runner.run(ctx, cell, cb);
+                ProgressSnapshot base;
+                base.cellIndex = i;
+                base.cellCount = cellCount;
+                base.cellsDone = cellsDone;
+                base.server = server.name;
+                base.concurrency = cell.concurrency;
+                CellCallbacks cb;
+                cb.phase = [&](const QString &phase) {
+                    base.phase = phase;
+                    emitProgress(base);
+                };
+                cb.hook = [&](const HookOutcome &o) {
+                    Q_EMIT m_owner->hookCalled(i, o);
+                    Q_EMIT m_owner->logMessage(QStringLiteral("[%1 c=%2] %3 %4 -> %5 (HTTP %6, %7 attempt(s), %8 ms)")
+                                                   .arg(server.name).arg(cell.concurrency).arg(o.hook, o.path, o.verdict)
+                                                   .arg(o.status).arg(o.attempts).arg(qRound(o.latencyMs)));
+                };
+                cb.live = [&](const LiveCounters &live, std::int64_t target) {
+                    ProgressSnapshot s = base;
+                    s.phase = QStringLiteral("measure");
+                    s.requestsDone = live.finished;
+                    s.requestsTarget = int(target);
+                    s.inFlight = live.inFlight;
+                    const double dur = m_spec.workload.durationS;
+                    s.cellFraction = target > 0 ? std::min(1.0, double(live.finished) / double(target))
+                                                : (dur > 0 ? std::min(1.0, live.elapsedS / dur) : 0);
+                    s.liveOutputTokensPerS = live.elapsedS > 0 ? double(live.outputTokens) / live.elapsedS : 0;
+                    s.liveTtftAvgMs = live.ttftAvgMs;
+                    s.liveLatencyAvgMs = live.latencyAvgMs;
+                    emitProgress(s);
+                };
+                aborted = runner.run(ctx, cell, cb);
+                reachability.noteCell(cell, ctx.hooks);
+            }
         }
         publish(cell);
         if (!store.writeResults(snapshot(), &error))
@@ -199,7 +208,7 @@ int SweepEngineWorker::runSweep()
     done.cellsDone = cellCount;
     emitProgress(done);
     const auto cells = snapshot().cells;
-    const bool allCompleted = std::all_of(cells.begin(), cells.end(), [](const CellResult &c) { return c.status == QLatin1String("completed"); });
+    const bool allCompleted = std::all_of(cells.begin(), cells.end(), [](const CellResult &c) { return c.status == CellStatus::Completed; });
     return allCompleted ? 0 : 1;
 }
 

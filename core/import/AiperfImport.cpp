@@ -196,11 +196,11 @@ CellResult cellFromRun(const QJsonObject &run, const QString &runFile, const QSt
     c.startedAt = aiperfTime(run.value(QStringLiteral("start_time")));
     c.finishedAt = aiperfTime(run.value(QStringLiteral("end_time")));
     if (run.value(QStringLiteral("was_cancelled")).toBool())
-        c.status = QStringLiteral("cancelled");
+        c.status = CellStatus::Cancelled;
     else if (run.contains(QStringLiteral("is_complete")) && !run.value(QStringLiteral("is_complete")).toBool())
-        c.status = QStringLiteral("failed");
+        c.status = CellStatus::Failed;
     else
-        c.status = QStringLiteral("completed");
+        c.status = CellStatus::Completed;
     c.reason = relDir;
     return c;
 }
@@ -218,7 +218,7 @@ bool cellsFromSweepAggregate(const QJsonObject &sweep, SweepResults *r)
         c.durationS = avgOf(metrics, QStringLiteral("benchmark_duration"), 0);
         c.completed = successfulRequests(metrics);
         c.failed = requestCount(avgOf(metrics, QStringLiteral("error_request_count"), 0));
-        c.status = QStringLiteral("completed");
+        c.status = CellStatus::Completed;
         c.reason = QStringLiteral("from sweep_aggregate");
         r->cells.append(c);
     }

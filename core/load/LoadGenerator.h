@@ -24,6 +24,9 @@ struct PhaseOutcome {
     bool recordsWritten = true;
     std::int64_t startNs = 0;
     long descriptorLimit = -1;   // open descriptors the process may hold (-1 = no limit known)
+    int reconnects = 0;          // see WorkerData
+    int resent = 0;
+    int unsolicited = 0;
 };
 
 struct LiveCounters {

@@ -94,7 +94,7 @@ RequestFactory::RequestFactory(const ServerSpec &server, const ServerTarget &tar
     m_head = "POST " + target.path + " HTTP/1.1\r\nHost: " + target.host.toUtf8() + ':' + QByteArray::number(target.port) +
              "\r\nContent-Type: application/json\r\nAccept: " +
              (w.streaming ? QByteArray("text/event-stream") : QByteArray("application/json")) +
-             "\r\nConnection: keep-alive\r\nUser-Agent: sweepbench/" SWEEPBENCH_VERSION "\r\n";
+             "\r\nAccept-Encoding: identity\r\nConnection: keep-alive\r\nUser-Agent: sweepbench/" SWEEPBENCH_VERSION "\r\n";
     const QString key = resolveApiKey(server);
     if (!key.isEmpty())
         m_head += "Authorization: Bearer " + key.toUtf8() + "\r\n";
@@ -104,7 +104,7 @@ RequestFactory::RequestFactory(const ServerSpec &server, const ServerTarget &tar
 
 QByteArray RequestFactory::build(int ticket) const
 {
-    const QByteArray id = m_tag + '-' + QByteArray::number(ticket);
+    const QByteArray id = requestId(ticket);
     QByteArray body;
     body.reserve(m_bodyStart.size() + m_sharedPrefix.size() + id.size() + m_filler.size() + m_bodyEnd.size() + 2);
     body += m_bodyStart;

@@ -32,6 +32,9 @@ public:
                    const QByteArray &uniqueTag);
     // Whole request (headers + body) for request number `ticket`.
     QByteArray build(int ticket) const;
+    // The X-Request-Id of request number `ticket` (also the prompt's unique tag), so a record can
+    // be matched to the server's logs and traces.
+    QByteArray requestId(int ticket) const { return m_tag + '-' + QByteArray::number(ticket); }
     int promptTokens() const { return m_promptTokens; }
 
 private:

@@ -41,7 +41,7 @@ QByteArray resultsCsv(const SweepResults &results)
     QString out = header.join(QLatin1Char(',')) + QLatin1String("\r\n");
     for (const CellResult &cell : results.cells) {
         QStringList row{QString::number(cell.index),    csvField(cell.server),          csvField(cell.origin),
-                        QString::number(cell.concurrency), csvField(cell.status),       csvField(cell.reason),
+                        QString::number(cell.concurrency), csvField(cellStatusName(cell.status)),       csvField(cell.reason),
                         QString::number(cell.completed), QString::number(cell.failed), formatFixed(cell.durationS, 3)};
         for (const Column &c : cols)
             row.append(formatFixed(cellValue(cell, c.metric, c.stat), c.decimals));

@@ -55,6 +55,7 @@ void parseSweep(Context &ctx, const YAML::Node &node, const QString &path, Sweep
 {
     MapReader m(ctx, node, path, kSweepKeys, placeHint);
     readEnum(m, QStringLiteral("on_hook_failure"), spec.onHookFailure, &policyFromString, {"skip_cell", "abort", "continue"});
+    m.number(QStringLiteral("max_error_rate"), spec.maxErrorRate, spec::expectFraction());
     const YAML::Node *c = m.find(QStringLiteral("concurrency"));
     const QString cPath = m.path(QStringLiteral("concurrency"));
     if (!c) {

@@ -189,6 +189,8 @@ QByteArray saveSpecYaml(const SweepSpec &spec, SecretPolicy secrets)
         out << c;
     out << YAML::EndSeq;
     str(out, "on_hook_failure", toString(spec.onHookFailure));
+    if (spec.maxErrorRate != SweepSpec().maxErrorRate)
+        num(out, "max_error_rate", spec.maxErrorRate);
     out << YAML::EndMap;
     out << YAML::EndMap;
     QByteArray text(out.c_str(), qsizetype(out.size()));

@@ -93,6 +93,9 @@ struct SweepSpec {
     WorkloadSpec workload;
     QList<int> concurrency;
     HookFailurePolicy onHookFailure = HookFailurePolicy::SkipCell;
+    // `sweep.max_error_rate`: the share of failed measured requests above which a cell is
+    // `degraded` rather than `completed` (a fraction, 0 = any failure degrades).
+    double maxErrorRate = 0.01;
     QString sourcePath;           // file it was loaded from (not serialized)
 };
 

@@ -108,7 +108,7 @@ private Q_SLOTS:
         QCOMPARE(c.concurrency, 2);
         QCOMPARE(c.completed, 8);
         QCOMPARE(c.failed, 0);
-        QCOMPARE(c.status, QStringLiteral("completed"));
+        QCOMPARE(c.status, sb::CellStatus::Completed);
         QCOMPARE(c.tokenSource, QStringLiteral("usage"));
         QVERIFY(c.durationS > 0);
         QVERIFY(c.startedAt.isValid());
@@ -157,7 +157,7 @@ private Q_SLOTS:
         QCOMPARE(c.completed, avg(run, "request_count"));
         QVERIFY(c.completed > 0);
         QCOMPARE(c.failed, 0);
-        QCOMPARE(c.status, QStringLiteral("completed"));
+        QCOMPARE(c.status, sb::CellStatus::Completed);
         QVERIFY(c.reason.isEmpty());
     }
 

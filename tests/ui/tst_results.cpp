@@ -41,7 +41,7 @@ private Q_SLOTS:
         QCOMPARE(model.rowCount(), 15);
         QCOMPARE(model.columnCount(), int(M::ColumnCount));
         CellResult c = sbtest::makeCell(7, 1, 16);
-        c.status = QStringLiteral("failed");
+        c.status = sb::CellStatus::Failed;
         c.failed = 3;
         c.errors.insert(QStringLiteral("timeout"), 3);
         QSignalSpy changed(&model, &QAbstractItemModel::dataChanged);
