@@ -20,7 +20,9 @@ QString cellOutcomeLine(const CellResult &c)
     if (hasMeasurements(c.status)) {
         const MetricStats ttft = c.metrics.value(QStringLiteral("time_to_first_token"));
         const MetricStats tput = c.metrics.value(QStringLiteral("output_token_throughput"));
-        line += QStringLiteral(", TTFT p50 %1 ms, %2 tok/s").arg(ttft.p50, 0, 'f', 1).arg(tput.avg, 0, 'f', 0);
+        if (ttft.count > 0) // none without streaming
+            line += QStringLiteral(", TTFT p50 %1 ms").arg(ttft.p50, 0, 'f', 1);
+        line += QStringLiteral(", %1 tok/s").arg(tput.avg, 0, 'f', 0);
     }
     if (c.reconnects > 0)
         line += QStringLiteral(", %1 reconnects").arg(c.reconnects);

@@ -111,12 +111,15 @@ RequestFactory::RequestFactory(const ServerSpec &server, const ServerTarget &tar
 
 QByteArray RequestFactory::body(int ticket) const
 {
-    const QByteArray id = requestId(ticket);
+    // The request number leads the unique part: prompts of one cell then differ from their first
+    // token after the template, so they share no prefix a server could cache (the cell's tag
+    // first made every prompt of a cell share ~25 tokens).
+    const QByteArray unique = QByteArray::number(ticket).rightJustified(7, '0') + '-' + m_tag;
     QByteArray body;
-    body.reserve(m_bodyStart.size() + m_sharedPrefix.size() + id.size() + m_filler.size() + m_bodyEnd.size() + 2);
+    body.reserve(m_bodyStart.size() + m_sharedPrefix.size() + unique.size() + m_filler.size() + m_bodyEnd.size() + 2);
     body += m_bodyStart;
     body += m_sharedPrefix;
-    body += id;
+    body += unique;
     body += ' ';
     body += m_filler;
     body += m_bodyEnd;
