@@ -1,10 +1,11 @@
 // Fuzzes the SSE parser and the chunk scanner as the client chains them: event-stream body bytes
 // -> SseParser events -> scanChunk on every event's data. Oracle beyond "no crash": the events
 // must not depend on how the bytes were split into reads, and a token count the scanner reports
-// is never negative other than -1 (unknown).
+// is -1 (unknown) or within [0, 2^31-1], never a wrapped number.
 #include "FuzzSupport.h"
 #include "load/ChunkScanner.h"
 #include "load/SseParser.h"
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -19,19 +20,23 @@ std::vector<std::string> events(const std::string &bytes, std::size_t piece)
     return out;
 }
 
+// A token count is -1 (unknown) or an int32 the server can mean; never a wrapped value.
+bool validCount(std::int64_t v) { return v == -1 || (v >= 0 && v <= INT32_MAX); }
+
 void scan(const std::string &data)
 {
     const sb::ChunkInfo info = sb::scanChunk(data);
-    if (info.promptTokens < -1 || info.completionTokens < -1)
-        sbfuzz::broken("a negative token count other than -1");
+    if (!validCount(info.promptTokens) || !validCount(info.completionTokens) || !validCount(info.cachedTokens))
+        sbfuzz::broken("a token count outside -1 and [0, 2^31-1]");
     // The helpers the scanner is built on, at every key the stream commonly carries.
     for (std::string_view key : {"content", "usage", "completion_tokens", "prompt_tokens", "error"}) {
         const std::size_t at = sb::findJsonKeyValue(data, key);
         if (at != std::string_view::npos) {
             if (at > data.size())
                 sbfuzz::broken("findJsonKeyValue returned a position past the end");
-            if (sb::parseJsonInt(data, at) < -1)
-                sbfuzz::broken("parseJsonInt returned a negative number other than -1");
+            const std::int64_t v = sb::parseJsonInt(data, at);
+            if (!validCount(v) && v != sb::kJsonIntInvalid)
+                sbfuzz::broken("parseJsonInt returned neither a count, -1 nor kJsonIntInvalid");
         }
     }
 }
