@@ -44,7 +44,8 @@ QString llamacppPromptCacheHint()
 
 QString llamacppNotSupportedHint(bool listing)
 {
-    return listing ? QStringLiteral("this llama-server serves no slot list; start it with --slots")
+    return listing ? QStringLiteral("this llama-server serves no slot list (started with --no-slots or LLAMA_ARG_ENDPOINT_SLOTS=0); "
+                                    "start it with --slots")
                    : QStringLiteral("llama-server erases slots only when started with --slot-save-path DIR (it answers 501 "
                                     "otherwise); restart it with that set, and with --cache-ram 0 for a full reset");
 }

@@ -57,15 +57,18 @@ HookOutcome HookRunner::resetSlots(const HookTarget &target, const QString &plac
     QElapsedTimer budget;
     budget.start();
     double backoff = 1.0;
+    int callAttempts = 0; // of the call in progress: "gave up" only when that one was retried
     const QStringList secrets{target.apiKey};
 
     // One call, retried with the reset's backoff while the answer is retryable and the budget
     // lasts. Returns the last answer.
     auto callRetried = [&](const QByteArray &method, const QString &path, qint64 maxBytes) {
+        callAttempts = 0;
         for (;;) {
             const ControlResponse r = m_client.call(method, urlFor(target, path), headersFor(target), std::nullopt,
                                                     server.reset.timeoutS, m_cancel, maxBytes);
             ++out.attempts;
+            ++callAttempts;
             out.status = r.status;
             const double waitS = std::min(backoff, 8.0) * m_backoffScale;
             const bool withinBudget = double(budget.elapsed()) / 1000.0 + waitS <= server.reset.maxRetryS;
@@ -97,9 +100,9 @@ HookOutcome HookRunner::resetSlots(const HookTarget &target, const QString &plac
                 out.verdict = isRetryable(r) ? QStringLiteral("busy") : QStringLiteral("error");
             }
         }
-        if (out.attempts > 1)
+        if (callAttempts > 1)
             msg = QStringLiteral("gave up after %1 attempts in %2 s; last: %3")
-                      .arg(out.attempts)
+                      .arg(callAttempts)
                       .arg(double(budget.elapsed()) / 1000.0, 0, 'f', 1)
                       .arg(msg);
         out.message = redactSecrets(msg, secrets);

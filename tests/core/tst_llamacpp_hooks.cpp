@@ -196,6 +196,7 @@ private Q_SLOTS:
         QCOMPARE(o.verdict, QStringLiteral("route_missing"));
         QVERIFY2(o.message.contains(QStringLiteral("--slot-save-path")), qPrintable(o.message));
         QCOMPARE(o.attempts, 2); // the list, then the first erase: no point erasing the rest
+        QVERIFY2(!o.message.contains(QStringLiteral("gave up")), qPrintable(o.message)); // nothing was retried
     }
 
     void malformedAnswersAreNotOk()
