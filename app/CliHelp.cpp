@@ -50,7 +50,7 @@ const CommandHelp kCommands[] = {
      "Writes a self-contained report bundle: sweep.yaml, results.json, results.csv, per-cell\n"
      "records.jsonl, charts as SVG and PNG, report.html (works offline) and manifest.json (sha256\n"
      "of every file). API keys never appear in it."},
-    {"mock-server", "sweepbench mock-server --flavor vllm|sglang|trtllm [--port P] [--host H] [options]",
+    {"mock-server", "sweepbench mock-server --flavor vllm|sglang|trtllm|llamacpp [--port P] [--host H] [options]",
      nullptr /* the mock's own text */},
     {"help", "sweepbench help [COMMAND]", "Shows this overview, or the details of one command."},
 };

@@ -20,7 +20,7 @@ ControlClient::~ControlClient() = default;
 ControlResponse ControlClient::call(const QByteArray &method, const QUrl &url,
                                     const QList<QPair<QByteArray, QByteArray>> &headers,
                                     const std::optional<QByteArray> &jsonBody, double timeoutS,
-                                    const std::atomic<bool> *cancel)
+                                    const std::atomic<bool> *cancel, qint64 maxBodyBytes)
 {
     QNetworkRequest request(url);
     request.setAttribute(QNetworkRequest::Http2AllowedAttribute, false);
@@ -58,7 +58,7 @@ ControlResponse ControlClient::call(const QByteArray &method, const QUrl &url,
     r.latencyMs = double(clock.nsecsElapsed()) / 1e6;
     r.status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
     if (reply->isOpen()) // an aborted reply is closed: nothing to read
-        r.body = reply->read(64 * 1024);
+        r.body = reply->read(maxBodyBytes);
     r.timedOut = timedOut;
     r.cancelled = cancelled;
     if (r.status == 0)

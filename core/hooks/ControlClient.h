@@ -18,7 +18,7 @@ namespace sb {
 
 struct ControlResponse {
     int status = 0;            // 0 = no HTTP answer
-    QByteArray body;           // first 64 KiB
+    QByteArray body;           // the first maxBodyBytes (64 KiB unless the call says otherwise)
     QString transportError;    // set when status == 0
     bool timedOut = false;
     bool cancelled = false;
@@ -32,7 +32,7 @@ public:
     ~ControlClient();
     ControlResponse call(const QByteArray &method, const QUrl &url, const QList<QPair<QByteArray, QByteArray>> &headers,
                          const std::optional<QByteArray> &jsonBody, double timeoutS,
-                         const std::atomic<bool> *cancel = nullptr);
+                         const std::atomic<bool> *cancel = nullptr, qint64 maxBodyBytes = 64 * 1024);
 
 private:
     std::unique_ptr<QNetworkAccessManager> m_nam;

@@ -2,6 +2,7 @@
 #include "engine/EmbeddedMocks.h"
 #include "hooks/HookPresets.h"
 #include "hooks/HookRunner.h"
+#include "hooks/LlamacppProbe.h"
 #include "load/RequestFactory.h"
 #include <QDir>
 #include <QThread>
@@ -38,8 +39,18 @@ protected:
                 hints.append(routeMissingHint(Flavor::Trtllm, QStringLiteral("reset_kv_cache")));
             // Every origin of the server is checked: one misconfigured replica spoils a sweep.
             for (const HookTarget &target : hookTargetsFor(server, mocks.baseUrls(i))) {
-                if (server.reset.enabled)
+                if (server.reset.enabled && isSlotEraseReset(server)) {
+                    // llama-server: is erasing the slots a full reset? (LlamacppProbe.h)
+                    LlamacppProbe probe(client, target, &cancel);
+                    hints.append(probe.readProps());
+                    const bool primed = probe.prime(&hints);
+                    const HookOutcome reset = runner.reset(target, QStringLiteral("preflight"));
+                    outcomes.append(reset);
+                    if (primed && reset.ok)
+                        hints.append(probe.checkAfterReset());
+                } else if (server.reset.enabled) {
                     outcomes.append(runner.reset(target, QStringLiteral("preflight")));
+                }
                 if (server.profiler.enabled) {
                     const QString traceDir = resolvedTraceDir(server, base);
                     if (!traceDir.isEmpty())
@@ -50,8 +61,14 @@ protected:
                         outcomes.append(runner.profilerStop(target));
                 }
             }
+            if (server.profiler.enabled && server.flavor == Flavor::Llamacpp)
+                hints.append(routeMissingHint(Flavor::Llamacpp, QStringLiteral("profiler_start")));
             for (const auto &o : outcomes)
-                if (o.verdict == QLatin1String("route_missing"))
+                for (const bool listing : {true, false}) // a slot route's hint is in its message
+                    if (o.message.contains(llamacppNotSupportedHint(listing)))
+                        hints.append(llamacppNotSupportedHint(listing));
+            for (const auto &o : outcomes)
+                if (o.verdict == QLatin1String("route_missing") && !isSlotEraseReset(server))
                     hints.append(routeMissingHint(server.flavor, o.hook));
             hints.removeDuplicates();
             Q_EMIT m_owner->serverChecked(server.name, outcomes, hints);

@@ -15,12 +15,39 @@ QString effectiveResetPath(const ServerSpec &server)
         const int wait = std::max(0, int(std::floor(server.reset.timeoutS / 2)));
         return QStringLiteral("/flush_cache?timeout=%1").arg(wait);
     }
+    case Flavor::Llamacpp: // the slot list; every slot in it is erased (isSlotEraseReset)
+        return QStringLiteral("/slots");
     case Flavor::Vllm:
     case Flavor::Trtllm: // stock trtllm-serve has none; validation warns, the call records 404
     case Flavor::Openai:
         return QStringLiteral("/reset_prefix_cache");
     }
     return QStringLiteral("/reset_prefix_cache");
+}
+
+bool isSlotEraseReset(const ServerSpec &server)
+{
+    return server.flavor == Flavor::Llamacpp && effectiveResetPath(server) == QLatin1String("/slots");
+}
+
+QString slotErasePathPattern()
+{
+    return QStringLiteral("/slots/{id}?action=erase");
+}
+
+QString llamacppPromptCacheHint()
+{
+    return QStringLiteral("with llama-server's host-RAM prompt cache on (--cache-ram > 0, the default) erasing the slots does not "
+                          "clear every cached prefix (an erased prompt can come back from host RAM); start it with --cache-ram 0 "
+                          "for a full reset");
+}
+
+QString llamacppNotSupportedHint(bool listing)
+{
+    return listing ? QStringLiteral("this llama-server serves no slot list (started with --no-slots or LLAMA_ARG_ENDPOINT_SLOTS=0); "
+                                    "start it with --slots")
+                   : QStringLiteral("llama-server erases slots only when started with --slot-save-path DIR (it answers 501 "
+                                    "otherwise); restart it with that set, and with --cache-ram 0 for a full reset");
 }
 
 QString effectiveProfilerStartPath(const ServerSpec &server)
@@ -83,6 +110,10 @@ QString routeMissingHint(Flavor flavor, const QString &hook)
     case Flavor::Sglang:
         return reset ? QStringLiteral("SGLang serves /flush_cache; check the path and the server version")
                      : QStringLiteral("SGLang serves /start_profile and /stop_profile; check the paths and the server version");
+    case Flavor::Llamacpp:
+        return reset ? QStringLiteral("llama-server has no erase-all route: use the preset (GET /slots, then POST ")
+                           + slotErasePathPattern() + QStringLiteral(" for every slot)")
+                     : QStringLiteral("llama-server has no profiler routes; disable server_profiler for this server");
     case Flavor::Openai:
         return QStringLiteral("this server has no such route; check the path or disable the hook");
     }

@@ -21,6 +21,18 @@ QString resolvedTraceDir(const ServerSpec &server, const QString &baseDir);
 // absolute the same way as resolvedTraceDir (so the server writes where we list).
 std::optional<QJsonObject> resolvedProfilerStartBody(const ServerSpec &server, const QString &baseDir);
 
+// llama.cpp has no erase-all route: its reset lists the slots (GET /slots) and erases each one
+// (POST /slots/{id}?action=erase), see docs/spec-reference.md. True when the reset hook of
+// `server` is that procedure: flavor llamacpp with the preset path or an explicit "/slots".
+bool isSlotEraseReset(const ServerSpec &server);
+// The route a slot erase goes to, for messages and results ("/slots/{id}?action=erase").
+QString slotErasePathPattern();
+// Why a llama.cpp slot erase may not be a full reset: the host-RAM prompt cache keeps prefixes.
+QString llamacppPromptCacheHint();
+// Hint for the 501 llama-server answers to slot routes it was not started for: `listing` is the
+// GET /slots call (needs slots enabled), else an erase (needs --slot-save-path).
+QString llamacppNotSupportedHint(bool listing);
+
 // Hint for a 404 on a hook route ("route_missing"), per flavor. `hook` is
 // "reset_kv_cache", "profiler_start" or "profiler_stop".
 QString routeMissingHint(Flavor flavor, const QString &hook);

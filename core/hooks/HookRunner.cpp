@@ -54,6 +54,11 @@ QUrl HookRunner::urlFor(const HookTarget &target, const QString &path) const
 
 QList<QPair<QByteArray, QByteArray>> HookRunner::headersFor(const HookTarget &target) const
 {
+    return controlHeaders(target);
+}
+
+QList<QPair<QByteArray, QByteArray>> controlHeaders(const HookTarget &target)
+{
     QList<QPair<QByteArray, QByteArray>> h;
     if (!target.apiKey.isEmpty())
         h.append({QByteArrayLiteral("Authorization"), "Bearer " + target.apiKey.toUtf8()});
@@ -120,6 +125,8 @@ bool HookRunner::sleepCancellable(double seconds)
 HookOutcome HookRunner::reset(const HookTarget &target, const QString &placement)
 {
     const ServerSpec &server = *target.server;
+    if (isSlotEraseReset(server))
+        return resetSlots(target, placement);
     HookOutcome out;
     out.hook = QStringLiteral("reset_kv_cache");
     out.origin = target.origin;

@@ -3,6 +3,9 @@
 //  - reset: vLLM 200 {"success": false} = refused, SGLang 400 = busy; both retried with backoff
 //    1 s doubling to 8 s within max_retry_seconds, as are transport errors and 409/423/429/503;
 //    404 = route_missing (with a hint); other non-2xx fail at once.
+//  - llama.cpp reset (no erase-all route): GET /slots, then POST /slots/{id}?action=erase for
+//    every slot; verified only when each slot answered {"id_slot": id, "n_erased": K} for its own
+//    id. One outcome per origin (HookRunnerSlots.cpp).
 //  - profiler start/stop: 2xx = ok; the JSON start body is sent as application/json.
 #include "hooks/ControlClient.h"
 #include "results/Results.h"
@@ -18,6 +21,9 @@ struct HookTarget {
     QString origin;    // scheme://host:port
     QString apiKey;    // resolved; sent as Authorization, redacted from messages
 };
+
+// The headers every control call to `target` carries: its API key and the server's own headers.
+QList<QPair<QByteArray, QByteArray>> controlHeaders(const HookTarget &target);
 
 // One target per unique origin of `urls` (the server's base URLs, in order): hooks go once to
 // each origin, whatever the number of URLs on it (docs/ARCHITECTURE.md §5).
@@ -42,6 +48,7 @@ private:
         bool retry = false;
     };
     static Verdict judgeReset(const ServerSpec &server, const ControlResponse &r);
+    HookOutcome resetSlots(const HookTarget &target, const QString &placement); // HookRunnerSlots.cpp
     static bool stoppedItself(const ServerSpec &server, int status, const QByteArray &answer);
     HookOutcome call(const HookTarget &target, const QString &hook, const QString &path, const std::optional<QByteArray> &body,
                      double timeoutS, QByteArray *answer = nullptr);

@@ -165,10 +165,11 @@ QByteArray httpResponse(int status, QByteArrayView contentType, QByteArrayView b
     return out;
 }
 
-QByteArray httpChunkedHead(int status, QByteArrayView contentType, bool keepAlive)
+QByteArray httpChunkedHead(int status, QByteArrayView contentType, bool keepAlive, QByteArrayView extraHeaders)
 {
     QByteArray out;
     appendHead(out, status, contentType, keepAlive);
+    out += extraHeaders;
     out += "cache-control: no-cache\r\ntransfer-encoding: chunked\r\n\r\n";
     return out;
 }

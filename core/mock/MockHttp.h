@@ -36,7 +36,7 @@ QByteArray httpResponse(int status, QByteArrayView contentType, QByteArrayView b
                         QByteArrayView extraHeaders = {});
 
 // Status line and headers of a chunked response (a stream); chunks follow.
-QByteArray httpChunkedHead(int status, QByteArrayView contentType, bool keepAlive);
+QByteArray httpChunkedHead(int status, QByteArrayView contentType, bool keepAlive, QByteArrayView extraHeaders = {});
 // Appends one chunk of the chunked transfer coding to `out`.
 void appendChunk(QByteArray &out, QByteArrayView data);
 inline QByteArray lastChunk() { return QByteArrayLiteral("0\r\n\r\n"); }

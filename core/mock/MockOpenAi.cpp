@@ -41,8 +41,40 @@ const char *const kWords[] = {
 constexpr int kWordCount = int(sizeof kWords / sizeof kWords[0]);
 } // namespace
 
+std::vector<quint32> mockTokenize(const QByteArray &text)
+{
+    std::vector<quint32> out;
+    appendWords(text, out);
+    for (quint32 &t : out)
+        t %= 32000; // a vocabulary's worth of ids, like the tiny model's 32,000
+    return out;
+}
+
+QByteArray chatMlPrompt(const QJsonValue &messages)
+{
+    if (!messages.isArray())
+        return {};
+    QByteArray out;
+    for (const QJsonValue &m : messages.toArray()) {
+        if (!m.isObject())
+            return {};
+        const QJsonObject o = m.toObject();
+        QString text;
+        const QJsonValue content = o.value(QLatin1String("content"));
+        if (content.isString()) {
+            text = content.toString();
+        } else if (content.isArray()) { // [{"type":"text","text":"..."}]
+            for (const QJsonValue &part : content.toArray())
+                text += part.toObject().value(QLatin1String("text")).toString();
+        }
+        out += "<|im_start|>" + o.value(QLatin1String("role")).toString(QStringLiteral("user")).toUtf8() + '\n'
+               + text.toUtf8() + "<|im_end|>\n";
+    }
+    return out + "<|im_start|>assistant\n";
+}
+
 QString parseCompletionRequest(const QByteArray &body, bool chat, int defaultMaxTokens,
-                               MockCompletionRequest *out)
+                               MockCompletionRequest *out, bool chatTemplate)
 {
     QJsonParseError perr;
     const QJsonDocument doc = QJsonDocument::fromJson(body, &perr);
@@ -71,7 +103,13 @@ QString parseCompletionRequest(const QByteArray &body, bool chat, int defaultMax
         const QJsonValue messages = o.value(QLatin1String("messages"));
         if (!messages.isArray() || messages.toArray().isEmpty())
             return QStringLiteral("messages must be a non-empty array");
-        for (const QJsonValue &m : messages.toArray()) {
+        if (chatTemplate) {
+            const QByteArray prompt = chatMlPrompt(messages);
+            if (prompt.isEmpty())
+                return QStringLiteral("messages must be objects with a role and a content");
+            r.promptTokens = mockTokenize(prompt);
+        }
+        for (const QJsonValue &m : chatTemplate ? QJsonArray() : messages.toArray()) {
             const QJsonValue content = m.toObject().value(QLatin1String("content"));
             if (content.isString()) {
                 appendWords(content.toString().toUtf8(), r.promptTokens);
@@ -135,9 +173,10 @@ QByteArray jsonQuoted(const QByteArray &utf8)
     return out;
 }
 
-MockChunkFormatter::MockChunkFormatter(const MockCompletionRequest &req, quint64 requestNumber, qint64 createdS)
-    : m_chat(req.chat),
-      m_id((req.chat ? "chatcmpl-mock" : "cmpl-mock") + QByteArray::number(requestNumber)),
+MockChunkFormatter::MockChunkFormatter(const MockCompletionRequest &req, quint64 requestNumber, qint64 createdS,
+                                       bool llamacpp)
+    : m_chat(req.chat), m_llamacpp(llamacpp), m_includeUsage(req.includeUsage),
+      m_id((req.chat || llamacpp ? "chatcmpl-mock" : "cmpl-mock") + QByteArray::number(requestNumber)),
       m_model(jsonQuoted(req.model)), m_created(createdS)
 {
     m_tokenPrefix = "data: " + head() + (m_chat ? R"("choices":[{"index":0,"delta":{"content":)"
@@ -148,6 +187,42 @@ MockChunkFormatter::MockChunkFormatter(const MockCompletionRequest &req, quint64
                            : R"(","logprobs":null,"finish_reason":null,"stop_reason":null}]})" "\n\n";
     m_lastSuffix = m_chat ? R"("},"logprobs":null,"finish_reason":"length"}]})" "\n\n"
                           : R"(","logprobs":null,"finish_reason":"length","stop_reason":null}]})" "\n\n";
+    if (m_llamacpp) // the finish reason comes on a closing chunk of its own
+        m_lastSuffix = m_tokenSuffix;
+}
+
+QByteArray MockChunkFormatter::llamaUsageJson(const MockLlamaUsage &u) const
+{
+    return R"({"completion_tokens":)" + QByteArray::number(u.completionTokens) + R"(,"prompt_tokens":)"
+           + QByteArray::number(u.promptTokens) + R"(,"total_tokens":)"
+           + QByteArray::number(u.promptTokens + u.completionTokens)
+           + R"(,"prompt_tokens_details":{"cached_tokens":)" + QByteArray::number(u.cachedTokens) + "}}";
+}
+
+QByteArray MockChunkFormatter::llamaFinalEvents(const MockLlamaUsage &u) const
+{
+    const QByteArray timings = R"(,"timings":)" + u.timings;
+    if (!m_chat) // one closing chunk: empty text, the finish reason, usage and timings always
+        return "data: " + head() + R"("choices":[{"index":0,"text":"","logprobs":null,"finish_reason":"length"}],"usage":)"
+               + llamaUsageJson(u) + timings + "}\n\n";
+    QByteArray out = "data: " + head() + R"("choices":[{"index":0,"delta":{},"finish_reason":"length"}])";
+    if (!m_includeUsage)
+        return out + timings + "}\n\n";
+    out += "}\n\n";
+    return out + "data: " + head() + R"("choices":[],"usage":)" + llamaUsageJson(u) + timings + "}\n\n";
+}
+
+QByteArray MockChunkFormatter::llamaFullBody(const QByteArray &text, const MockLlamaUsage &u) const
+{
+    QByteArray out = R"({"id":")" + m_id + R"(","object":)"
+                     + (m_chat ? R"("chat.completion")" : R"("text_completion")")
+                     + R"(,"created":)" + QByteArray::number(m_created) + R"(,"model":)" + m_model;
+    if (m_chat)
+        out += R"(,"choices":[{"index":0,"message":{"role":"assistant","content":)" + jsonQuoted(text)
+               + R"(},"finish_reason":"length"}])";
+    else
+        out += R"(,"choices":[{"index":0,"text":)" + jsonQuoted(text) + R"(,"logprobs":null,"finish_reason":"length"}])";
+    return out + R"(,"usage":)" + llamaUsageJson(u) + R"(,"timings":)" + u.timings + "}";
 }
 
 QByteArray MockChunkFormatter::head() const

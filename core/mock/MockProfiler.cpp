@@ -48,6 +48,7 @@ MockAnswer MockProfiler::start(const QByteArray &body, bool *started)
         return startSglang(body, started);
     case Flavor::Vllm:
     case Flavor::Openai:
+    case Flavor::Llamacpp: // never called: llama-server has no profiler routes (404)
         break;
     }
     // vLLM: empty body, 200 empty; a second start while one runs is a no-op.
@@ -217,6 +218,7 @@ QString MockProfiler::finish(QString *error)
         break;
     case Flavor::Vllm:
     case Flavor::Openai:
+    case Flavor::Llamacpp:
         name = QStringLiteral("sweepbench-mock-vllm.%1.%2.pt.trace.json").arg(stamp).arg(w.id);
         break;
     }

@@ -15,6 +15,8 @@ MockScheduler::MockScheduler(const MockConfig &cfg, QObject *parent)
 {
     m_cfg.maxBatch = std::max(1, m_cfg.maxBatch);
     m_cfg.maxPrefillTokens = std::max(1, m_cfg.maxPrefillTokens);
+    if (m_cfg.flavor == Flavor::Llamacpp)
+        m_slots.resize(size_t(m_cfg.maxBatch)); // one slot per parallel sequence
     auto fire = [this] {
         if (m_inStep)
             endStep();
@@ -90,10 +92,73 @@ quint64 MockScheduler::submit(int promptTokens, std::vector<quint64> blocks, int
     return id;
 }
 
+int MockScheduler::pickSlot(const std::vector<quint64> &blocks, int *lcp) const
+{
+    // As llama-server picks: the free slot sharing the largest fraction of the prompt (above
+    // 10 %), else the least recently used free slot (the last of equals: a fresh server starts
+    // with its highest slot id).
+    int best = -1, lru = -1;
+    double bestSim = 0.1;
+    *lcp = 0;
+    for (int i = 0; i < int(m_slots.size()); ++i) {
+        const Slot &sl = m_slots[size_t(i)];
+        if (sl.seq != 0)
+            continue;
+        if (lru < 0 || sl.lastUsed <= m_slots[size_t(lru)].lastUsed)
+            lru = i;
+        size_t n = 0;
+        while (n < sl.chain.size() && n < blocks.size() && sl.chain[n] == blocks[n])
+            ++n;
+        const double sim = blocks.empty() ? 0 : double(n) / double(blocks.size());
+        if (sim > bestSim) {
+            bestSim = sim;
+            best = i;
+            *lcp = int(n);
+        }
+    }
+    if (best >= 0)
+        return best;
+    if (lru >= 0) {
+        const Slot &sl = m_slots[size_t(lru)];
+        size_t n = 0;
+        while (n < sl.chain.size() && n < blocks.size() && sl.chain[n] == blocks[n])
+            ++n;
+        *lcp = int(n);
+    }
+    return lru;
+}
+
+void MockScheduler::releaseSlot(const Seq &s)
+{
+    if (s.slot < 0)
+        return;
+    Slot &sl = m_slots[size_t(s.slot)];
+    sl.seq = 0;
+    sl.lastUsed = ++m_slotClock;
+    // The slot keeps what it computed: the prompt and every generated token but the last one,
+    // which was sampled and never evaluated (n_erased = prompt + generated - 1 on llama-server).
+    if (s.prefilled)
+        sl.tokens = s.promptTokens + std::max(0, s.generated - 1);
+}
+
+int MockScheduler::eraseSlot(int slot)
+{
+    Slot &sl = m_slots.at(size_t(slot));
+    if (sl.seq != 0)
+        return -1;
+    const int erased = sl.tokens;
+    sl.chain.clear();
+    sl.tokens = 0;
+    return erased;
+}
+
 void MockScheduler::cancel(quint64 seq)
 {
-    if (m_seqs.erase(seq) == 0)
+    const auto found = m_seqs.find(seq);
+    if (found == m_seqs.end())
         return;
+    releaseSlot(found->second);
+    m_seqs.erase(found);
     m_running.erase(std::remove(m_running.begin(), m_running.end(), seq), m_running.end());
     m_waiting.erase(std::remove(m_waiting.begin(), m_waiting.end(), seq), m_waiting.end());
     // A cancelled sequence still in m_stepSeqs is skipped at the end of the step.
@@ -133,7 +198,16 @@ void MockScheduler::beginStep(qint64 startNs)
     // prompt alone may exceed the budget (it is never starved).
     while (!m_waiting.empty() && int(m_running.size()) < m_cfg.maxBatch) {
         Seq &s = m_seqs.at(m_waiting.front());
-        const int hits = m_cache.lookup(s.blocks);
+        int hits = 0;
+        int slot = -1;
+        if (!m_slots.empty()) {
+            slot = pickSlot(s.blocks, &hits);
+            if (m_cfg.cacheRamMiB > 0) // the host-RAM cache may hold more than the slot
+                hits = std::max(hits, m_cache.lookup(s.blocks));
+        } else {
+            hits = m_cache.lookup(s.blocks);
+        }
+        // The last prompt token is always evaluated again (its logits start the answer).
         const int cached = std::min(hits * m_cfg.blockTokens, s.promptTokens - 1);
         const int fresh = s.promptTokens - cached;
         if (rec.prefillSeqs > 0 && rec.prefillTokens + fresh > m_cfg.maxPrefillTokens)
@@ -144,6 +218,11 @@ void MockScheduler::beginStep(qint64 startNs)
         m_waiting.pop_front();
         m_running.push_back(id);
         m_stepSeqs.push_back(id);
+        s.cachedTokens = std::max(0, cached);
+        if (slot >= 0) {
+            s.slot = slot;
+            m_slots[size_t(slot)].seq = id;
+        }
         ++rec.prefillSeqs;
         rec.prefillTokens += fresh;
         rec.cachedTokens += cached;
@@ -172,6 +251,7 @@ void MockScheduler::endStep()
     struct Emit { quint64 seq; int index; bool last; };
     std::vector<Emit> emits;
     emits.reserve(m_stepSeqs.size());
+    std::vector<std::pair<quint64, int>> prefilled;
     for (quint64 id : m_stepSeqs) {
         auto it = m_seqs.find(id);
         if (it == m_seqs.end())
@@ -179,12 +259,18 @@ void MockScheduler::endStep()
         Seq &s = it->second;
         if (!s.prefilled) {
             s.prefilled = true;
-            m_cache.insert(s.blocks);
+            if (s.slot >= 0) // the slot's cache is now this prompt
+                m_slots[size_t(s.slot)].chain = s.blocks;
+            if (m_slots.empty() || m_cfg.cacheRamMiB > 0)
+                m_cache.insert(s.blocks);
+            if (m_prefillFn)
+                prefilled.push_back({id, s.cachedTokens});
         }
         const int index = s.generated++;
         const bool last = s.generated >= s.maxTokens;
         emits.push_back({id, index, last});
         if (last) {
+            releaseSlot(s);
             m_seqs.erase(it);
             m_running.erase(std::find(m_running.begin(), m_running.end(), id));
         }
@@ -194,6 +280,8 @@ void MockScheduler::endStep()
     // request) queues instead of starting a second step.
     if (m_stepFn)
         m_stepFn(m_step);
+    for (const auto &[seq, cachedTokens] : prefilled)
+        m_prefillFn(seq, cachedTokens);
     if (m_token) {
         for (const Emit &e : emits)
             if (e.last || m_seqs.count(e.seq)) // skip sequences cancelled by an earlier callback

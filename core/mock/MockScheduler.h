@@ -41,11 +41,22 @@ public:
     ~MockScheduler() override;
 
     void setCallbacks(TokenFn token, StepFn step, CacheFn cache);
+    // prefilled(seq, cachedTokens): the sequence's prompt was prefilled in the step that just
+    // ended, `cachedTokens` of it served from a cache; called before that step's tokens.
+    using PrefillFn = std::function<void(quint64 seq, int cachedTokens)>;
+    void setPrefillCallback(PrefillFn fn) { m_prefillFn = std::move(fn); }
     // Queues a sequence; returns its id. `blocks` are the prompt's chain hashes.
     quint64 submit(int promptTokens, std::vector<quint64> blocks, int maxTokens);
     void cancel(quint64 seq);             // the client went away; no more callbacks for it
     void pause(quint64 seq, int ms);      // fault: the sequence sits out steps for `ms`
     void clearCache() { m_cache.clear(); }
+    // llamacpp slots (MockConfig::flavor Llamacpp; empty otherwise). A slot is busy while a
+    // sequence holds it; erasing a free slot drops its cached tokens and returns how many.
+    int slotCount() const { return int(m_slots.size()); }
+    bool slotBusy(int slot) const { return m_slots.at(size_t(slot)).seq != 0; }
+    int slotTokens(int slot) const { return m_slots.at(size_t(slot)).tokens; }
+    bool slotUsed(int slot) const { return m_slots.at(size_t(slot)).lastUsed > 0 || slotBusy(slot); }
+    int eraseSlot(int slot);
     int cachedBlocks() const { return m_cache.size(); }
     int running() const { return int(m_running.size()); }
     int waiting() const { return int(m_waiting.size()); }
@@ -62,7 +73,17 @@ private:
         int generated = 0;
         bool prefilled = false;
         qint64 pausedUntilNs = 0;
+        int slot = -1;           // llamacpp: the slot it holds
+        int cachedTokens = 0;
     };
+    struct Slot {
+        std::vector<quint64> chain; // chain hashes of the cached prompt (one per token)
+        int tokens = 0;             // tokens in the slot's cache: prompt and generated
+        quint64 seq = 0;            // holder; 0 = free
+        quint64 lastUsed = 0;
+    };
+    int pickSlot(const std::vector<quint64> &blocks, int *lcp) const;
+    void releaseSlot(const Seq &s);
     void kick();                 // starts a step if idle and there is work
     void beginStep(qint64 startNs);
     void endStep();
@@ -80,6 +101,9 @@ private:
     qint64 m_armedNs = 0;                 // what armAt() was last given
     MockStepRecord m_step;
     std::vector<quint64> m_stepSeqs;      // sequences taking part in the current step
+    std::vector<Slot> m_slots;
+    quint64 m_slotClock = 0;
+    PrefillFn m_prefillFn;
     TokenFn m_token;
     StepFn m_stepFn;
     CacheFn m_cacheFn;

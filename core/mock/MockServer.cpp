@@ -35,6 +35,14 @@ MockConfig mockDefaults(Flavor flavor)
         c.maxBatch = 48;
         c.cacheBlocks = 8192;
         break;
+    case Flavor::Llamacpp: // few slots, no paged blocks: a prefix is matched token by token
+        c.stepBaseMs = 4.0;
+        c.stepPerSeqMs = 0.25;
+        c.prefillPerTokenMs = 0.05;
+        c.maxBatch = 8;
+        c.blockTokens = 1;
+        c.cacheBlocks = 262144; // the host-RAM cache, in tokens, when cacheRamMiB > 0
+        break;
     }
     return c;
 }

@@ -35,6 +35,15 @@ struct MockConfig {
     bool profiler = true;           // vllm: false = /start_profile, /stop_profile are 404
     QString traceDir;               // vllm trace dir; sglang/trtllm default output_dir (empty = temp)
 
+    // llamacpp (llama-server): maxBatch is --parallel, the number of slots; each slot keeps the
+    // tokens of its last prompt as its cache, and a request goes to a free slot (the one sharing
+    // the longest prefix, else the least recently used), so request N+1 waits for a free slot.
+    int slotContext = 4096;         // tokens per slot (-c / --parallel); a longer prompt is a 400
+    bool slotSavePath = true;       // false = slot actions answer 501, as without --slot-save-path
+    // Host-RAM prompt cache (--cache-ram MiB). 0: erasing the slots is a full reset. > 0: every
+    // prompt also stays in a host cache that erasing the slots does not touch (cacheBlocks bound).
+    int cacheRamMiB = 0;
+
     // Fault injection, drawn per completion request from one generator seeded with `seed`, in
     // arrival order, so a run with the same requests in the same order fails the same way.
     double errorRate = 0;           // HTTP 500 instead of an answer
@@ -51,7 +60,8 @@ struct MockConfig {
 
 // Per-personality defaults, chosen so that the three demo curves differ visibly while a demo
 // sweep stays short: trtllm is quickest per step but saturates first (small batch), sglang has
-// the cheapest batching and the largest batch, vllm sits between.
+// the cheapest batching and the largest batch, vllm sits between. llamacpp has llama-server's
+// defaults as docs/spec-reference.md describes them: 8 slots, token-granular prefix matching.
 MockConfig mockDefaults(Flavor flavor);
 
 struct MockStats {
@@ -60,6 +70,7 @@ struct MockStats {
     qint64 requests = 0;            // completion requests received
     int resetsDone = 0;             // vllm reset with success, sglang flush 200
     int resetsRefused = 0;          // vllm {"success": false}, sglang 400
+    int slotsErased = 0;            // llamacpp: slot erases answered
     int profileWindows = 0;         // profiler windows started
     qint64 cacheHitBlocks = 0;
     qint64 cacheMissBlocks = 0;

@@ -32,7 +32,7 @@ struct Flag {
 
 // Flags that take a value, in the order they are documented.
 const Flag kValueFlags[] = {
-    {"flavor", "Personality: vllm, sglang or trtllm (default vllm).", "flavor"},
+    {"flavor", "Personality: vllm, sglang, trtllm or llamacpp (default vllm).", "flavor"},
     {"host", "Address to listen on (default 127.0.0.1).", "host"},
     {"port", "Port to listen on; 0 picks a free one (default 8000).", "port"},
     {"model", "Model id listed by /v1/models (default demo-model); any model is accepted.", "id"},
@@ -44,6 +44,9 @@ const Flag kValueFlags[] = {
     {"block-tokens", "Prefix-cache block size in tokens (default 16).", "n"},
     {"cache-blocks", "Prefix-cache capacity in blocks (LRU).", "n"},
     {"default-max-tokens", "Output tokens when a request sets no max_tokens (default 256).", "n"},
+    {"parallel", "llamacpp: slots (llama-server --parallel; the same as --max-batch), default 8.", "n"},
+    {"slot-context", "llamacpp: context tokens per slot; a longer prompt is a 400 (default 4096).", "n"},
+    {"cache-ram", "llamacpp: host-RAM prompt cache in MiB (default 0: erasing the slots is a full reset).", "MiB"},
     {"trace-dir", "Where vllm writes profiler traces; sglang/trtllm default output_dir.", "dir"},
     {"error-rate", "Fraction of completion requests answered with HTTP 500.", "p"},
     {"disconnect-rate", "Fraction of completion requests whose connection closes half way.", "p"},
@@ -59,14 +62,16 @@ void addOptions(QCommandLineParser &p)
     p.setApplicationDescription(QStringLiteral(
         "Runs the embedded mock inference server in the foreground: an OpenAI-compatible API with\n"
         "a continuous-batching performance model, a prefix cache and the control routes of vLLM,\n"
-        "SGLang or TensorRT-LLM. Prints its URL; Ctrl+C stops it. Per-personality defaults apply\n"
-        "to every performance flag not given."));
+        "SGLang, TensorRT-LLM or llama.cpp's llama-server. Prints its URL; Ctrl+C stops it.\n"
+        "Per-personality defaults apply to every performance flag not given."));
     p.addHelpOption();
     for (const Flag &f : kValueFlags)
         p.addOption(QCommandLineOption(QString::fromLatin1(f.name), QString::fromLatin1(f.help),
                                        QString::fromLatin1(f.valueName)));
     p.addOption(QCommandLineOption(QStringLiteral("no-dev-mode"),
                                    QStringLiteral("vllm: serve no /reset_prefix_cache (404), as without VLLM_SERVER_DEV_MODE=1.")));
+    p.addOption(QCommandLineOption(QStringLiteral("no-slot-save-path"),
+                                   QStringLiteral("llamacpp: slot actions (erase) answer 501, as without --slot-save-path.")));
     p.addOption(QCommandLineOption(QStringLiteral("no-profiler"),
                                    QStringLiteral("vllm: serve no /start_profile, /stop_profile (404), as without a profiler.")));
 }
@@ -106,7 +111,7 @@ bool configFromArgs(const QCommandLineParser &p, MockConfig *cfg, QString *error
         const QString f = p.value(QStringLiteral("flavor")).toLower();
         const std::optional<Flavor> parsed = flavorFromString(f);
         if (!parsed || *parsed == Flavor::Openai) {
-            *error = QStringLiteral("--flavor: expected vllm, sglang or trtllm, got '%1'").arg(f);
+            *error = QStringLiteral("--flavor: expected one of %1, got '%2'").arg(mockPersonalityNames().join(QStringLiteral(", ")), f);
             return false;
         }
         flavor = *parsed;
@@ -126,6 +131,9 @@ bool configFromArgs(const QCommandLineParser &p, MockConfig *cfg, QString *error
                     && number(p, "step-per-seq-ms", 0, 1e5, &c.stepPerSeqMs, error)
                     && number(p, "prefill-per-token-ms", 0, 1e5, &c.prefillPerTokenMs, error)
                     && integer(p, "max-batch", 1, 1e6, &c.maxBatch, error)
+                    && integer(p, "parallel", 1, 4096, &c.maxBatch, error)
+                    && integer(p, "slot-context", 1, 1e8, &c.slotContext, error)
+                    && integer(p, "cache-ram", 0, 1e8, &c.cacheRamMiB, error)
                     && integer(p, "max-prefill-tokens", 1, 1e8, &c.maxPrefillTokens, error)
                     && integer(p, "block-tokens", 1, 4096, &c.blockTokens, error)
                     && integer(p, "cache-blocks", 0, 1e8, &c.cacheBlocks, error)
@@ -143,6 +151,7 @@ bool configFromArgs(const QCommandLineParser &p, MockConfig *cfg, QString *error
     c.seed = quint64(seed);
     c.devMode = !p.isSet(QStringLiteral("no-dev-mode"));
     c.profiler = !p.isSet(QStringLiteral("no-profiler"));
+    c.slotSavePath = !p.isSet(QStringLiteral("no-slot-save-path"));
     *cfg = c;
     return true;
 }
@@ -160,7 +169,9 @@ QString mockServerHelpText()
         "\nRoutes: POST /v1/chat/completions, POST /v1/completions, GET /v1/models, GET /health;\n"
         "vllm: POST /reset_prefix_cache, /start_profile, /stop_profile; sglang: GET|POST\n"
         "/flush_cache?timeout=S, /start_profile (JSON body), /stop_profile; trtllm: /start_profile\n"
-        "(JSON body), /stop_profile; introspection: GET /mock/stats, POST /mock/stats/reset,\n"
+        "(JSON body), /stop_profile; llamacpp: GET /slots, POST /slots/{id}?action=erase, GET /props,\n"
+        "POST /tokenize, POST /apply-template (and it closes the connection after every stream, as\n"
+        "llama-server does); introspection: GET /mock/stats, POST /mock/stats/reset,\n"
         "GET /mock/timings, GET /mock/events.\n"
         "The mock never stops early: with or without ignore_eos it answers max_tokens tokens.\n");
     return text;

@@ -61,6 +61,14 @@ bool MockWorker::listen(QString *error, quint16 *port)
             m_shared->stats.cacheHitBlocks += hits;
             m_shared->stats.cacheMissBlocks += misses;
         });
+    m_scheduler->setPrefillCallback([this](quint64 seq, int cachedTokens) {
+        const auto it = m_bySeq.find(seq);
+        Connection *c = it == m_bySeq.end() ? nullptr : connection(it->second);
+        if (c && c->exchange && c->exchange->seq == seq) {
+            c->exchange->cachedTokens = cachedTokens;
+            c->exchange->prefilledNs = MockServer::nowNs();
+        }
+    });
     m_profiler = std::make_unique<MockProfiler>(m_cfg);
     m_flushPoll = new QTimer(this);
     m_flushPoll->setInterval(5);
@@ -251,7 +259,10 @@ void MockWorker::onDisconnected(Connection *c)
 void MockWorker::respond(Connection *c, int status, QByteArrayView contentType, QByteArrayView body,
                          QByteArrayView extraHeaders)
 {
-    send(c, httpResponse(status, contentType, body, c->keepAlive, extraHeaders));
+    QByteArray extra = extraHeaders.toByteArray();
+    if (c->keepAlive)
+        extra.append(llamaHeaders());
+    send(c, httpResponse(status, contentType, body, c->keepAlive, extra));
     responseDone(c);
 }
 
@@ -290,7 +301,8 @@ void MockWorker::dispatch(Connection *c, MockHttpRequest &&req)
         if (req.method != "GET")
             return respond(c, 405, "application/json", R"({"detail":"Method Not Allowed"})");
         const QByteArray owner = m_cfg.flavor == Flavor::Sglang ? "sglang"
-                                 : m_cfg.flavor == Flavor::Trtllm ? "tensorrt_llm" : "vllm";
+                                 : m_cfg.flavor == Flavor::Trtllm ? "tensorrt_llm"
+                                 : m_cfg.flavor == Flavor::Llamacpp ? "llamacpp" : "vllm";
         const QByteArray body = R"({"object":"list","data":[{"id":)" + jsonQuoted(m_cfg.model.toUtf8())
                                 + R"(,"object":"model","created":)"
                                 + QByteArray::number(QDateTime::currentSecsSinceEpoch())
@@ -299,6 +311,8 @@ void MockWorker::dispatch(Connection *c, MockHttpRequest &&req)
         return respond(c, 200, "application/json", body);
     }
     if (routeIntrospection(c, req) || routeControl(c, req))
+        return;
+    if (m_cfg.flavor == Flavor::Llamacpp && routeLlamacpp(c, req))
         return;
     respond(c, 404, "application/json", R"({"detail":"Not Found"})");
 }
@@ -330,16 +344,27 @@ void MockWorker::startCompletion(Connection *c, MockHttpRequest &&req, bool chat
     ex->requestId = req.header("x-request-id");
     if (ex->requestId.isEmpty())
         ex->requestId = "mock-" + QByteArray::number(number);
-    const QString err = parseCompletionRequest(req.body, chat, m_cfg.defaultMaxTokens, &ex->req);
+    const bool llamacpp = m_cfg.flavor == Flavor::Llamacpp;
+    const QString err = parseCompletionRequest(req.body, chat, m_cfg.defaultMaxTokens, &ex->req, llamacpp);
     if (!err.isEmpty()) {
-        const QByteArray body = R"({"object":"error","message":)" + jsonQuoted(err.toUtf8())
-                                + R"(,"type":"BadRequestError","param":null,"code":400})";
+        const QByteArray body = llamacpp ? R"({"error":{"code":400,"message":)" + jsonQuoted(err.toUtf8())
+                                               + R"(,"type":"invalid_request_error"}})"
+                                         : R"({"object":"error","message":)" + jsonQuoted(err.toUtf8())
+                                               + R"(,"type":"BadRequestError","param":null,"code":400})";
         return respond(c, 400, "application/json", body);
     }
     if (ex->req.model.isEmpty())
         ex->req.model = m_cfg.model.toUtf8();
     ex->promptTokens = int(ex->req.promptTokens.size());
-    ex->fmt.emplace(ex->req, number, QDateTime::currentSecsSinceEpoch());
+    if (llamacpp && ex->promptTokens >= m_cfg.slotContext) {
+        // llama-server refuses a prompt that does not fit a slot's context, as a clear 400.
+        const QByteArray n = QByteArray::number(ex->promptTokens), ctx = QByteArray::number(m_cfg.slotContext);
+        return respond(c, 400, "application/json",
+                       R"({"error":{"code":400,"message":"request ()" + n + R"( tokens) exceeds the available context size ()"
+                           + ctx + R"( tokens), try increasing it","type":"exceed_context_size_error","n_prompt_tokens":)" + n
+                           + R"(,"n_ctx":)" + ctx + "}}");
+    }
+    ex->fmt.emplace(ex->req, number, QDateTime::currentSecsSinceEpoch(), llamacpp);
 
     // Three draws per request whatever the rates, so one seed gives one fault pattern.
     const double uError = uniform(), uDisconnect = uniform(), uMalformed = uniform();
@@ -355,7 +380,7 @@ void MockWorker::startCompletion(Connection *c, MockHttpRequest &&req, bool chat
     changeInFlight(+1);
     if (uError < m_cfg.errorRate) {
         const QByteArray body = R"({"object":"error","message":"mock: injected internal server error","type":"InternalServerError","param":null,"code":500})";
-        send(c, httpResponse(500, "application/json", body, c->keepAlive));
+        send(c, httpResponse(500, "application/json", body, c->keepAlive, c->keepAlive ? llamaHeaders() : QByteArrayView()));
         endExchange(c, false);
         return responseDone(c);
     }
@@ -378,7 +403,8 @@ void MockWorker::admit(Connection *c)
     ex->admitted = true;
     if (ex->req.stream) {
         // Headers and the role-only chunk in one write, as vLLM sends them first.
-        QByteArray out = httpChunkedHead(200, "text/event-stream; charset=utf-8", c->keepAlive);
+        QByteArray out = httpChunkedHead(200, "text/event-stream; charset=utf-8", c->keepAlive,
+                                         c->keepAlive ? llamaHeaders() : QByteArrayView());
         if (ex->req.chat)
             appendChunk(out, ex->fmt->roleEvent());
         send(c, out);
@@ -409,18 +435,26 @@ void MockWorker::onToken(quint64 seq, int index, bool last)
         if (index == 0)
             ex->firstTokenQueued = true;
         if (last) {
-            if (ex->req.includeUsage)
+            if (m_cfg.flavor == Flavor::Llamacpp)
+                appendChunk(out, ex->fmt->llamaFinalEvents(llamaUsage(*ex, index + 1)));
+            else if (ex->req.includeUsage)
                 appendChunk(out, ex->fmt->usageEvent(ex->promptTokens, index + 1));
             appendChunk(out, MockChunkFormatter::doneEvent());
             out += lastChunk();
+            // llama-server closes the connection after a stream although its headers said
+            // "Keep-Alive: timeout=5, max=100": clients must notice before reusing it.
+            if (m_cfg.flavor == Flavor::Llamacpp)
+                c->keepAlive = false;
         }
     } else {
         ex->text += token;
         if (last) {
-            QByteArray body = ex->fmt->fullBody(ex->text, ex->promptTokens, index + 1);
+            QByteArray body = m_cfg.flavor == Flavor::Llamacpp
+                                  ? ex->fmt->llamaFullBody(ex->text, llamaUsage(*ex, index + 1))
+                                  : ex->fmt->fullBody(ex->text, ex->promptTokens, index + 1);
             if (ex->malformedAt >= 0)
                 body.truncate(body.size() / 2); // a broken JSON document, honestly sized
-            out += httpResponse(200, "application/json", body, c->keepAlive);
+            out += httpResponse(200, "application/json", body, c->keepAlive, c->keepAlive ? llamaHeaders() : QByteArrayView());
             ex->firstTokenQueued = true;
         }
     }

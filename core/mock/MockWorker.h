@@ -53,6 +53,8 @@ private:
         int malformedAt = -1;   // output token index before which a broken frame is sent
         int stallAfter = -1;    // output token index after which the stream goes silent
         bool admitted = false;
+        int cachedTokens = 0;   // prompt tokens served from a cache (known once prefilled)
+        qint64 prefilledNs = 0; // when the prompt was processed (llamacpp timings)
         bool firstTokenQueued = false; // the first content bytes wait in Connection::out
         QByteArray text;        // non-streaming answer so far
     };
@@ -61,6 +63,7 @@ private:
         qint64 receivedNs = 0;
         int inFlightAtReceive = 0;
         qint64 deadlineNs = 0;
+        int slot = -1;          // llamacpp: an erase waiting for this busy slot (no deadline)
     };
     struct ReadMark {           // one read: its bytes end at `end` (offset in the stream)
         qint64 end = 0;
@@ -122,6 +125,12 @@ private:
                        qint64 receivedNs, int inFlightAtReceive, const MockAnswer &a);
     void pollFlushes();
     void flushNow();
+
+    // llama-server's own routes (MockWorkerLlama.cpp): /slots, /props, /tokenize, /apply-template
+    bool routeLlamacpp(Connection *c, const MockHttpRequest &req);
+    QByteArray eraseSlotAnswer(int slot);
+    MockLlamaUsage llamaUsage(const Exchange &ex, int completionTokens) const;
+    QByteArrayView llamaHeaders() const; // Keep-Alive header on llamacpp answers, else nothing
 
     MockConfig m_cfg;
     std::shared_ptr<MockShared> m_shared;

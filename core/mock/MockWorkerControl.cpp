@@ -101,6 +101,8 @@ bool MockWorker::routeControl(Connection *c, const MockHttpRequest &req)
             return true;
         }
         break;
+    case Flavor::Llamacpp: // llama-server has none of these: its slots are erased one by one
+        return answer(notFound()), true;
     case Flavor::Trtllm:
         if (isReset || isFlush) // stock trtllm-serve has no cache-reset route
             return answer(notFound()), true;
@@ -136,7 +138,15 @@ void MockWorker::pollFlushes()
         if (c->dead || !c->pendingFlush)
             continue;
         const PendingControl p = *c->pendingFlush;
-        if (m_inFlight == 0) {
+        if (p.slot >= 0) { // a llamacpp slot erase waits, without a deadline, for its slot
+            if (m_scheduler->slotBusy(p.slot)) {
+                waiting = true;
+            } else {
+                c->pendingFlush.reset();
+                answerControl(c.get(), p.method, p.target, p.receivedNs, p.inFlightAtReceive,
+                              {200, "application/json", eraseSlotAnswer(p.slot)});
+            }
+        } else if (m_inFlight == 0) {
             c->pendingFlush.reset();
             flushNow();
             answerControl(c.get(), p.method, p.target, p.receivedNs, p.inFlightAtReceive,
@@ -170,6 +180,7 @@ bool MockWorker::routeIntrospection(Connection *c, const MockHttpRequest &req)
                             {QStringLiteral("requests"), s.requests},
                             {QStringLiteral("resets_done"), s.resetsDone},
                             {QStringLiteral("resets_refused"), s.resetsRefused},
+                            {QStringLiteral("slots_erased"), s.slotsErased},
                             {QStringLiteral("profile_windows"), s.profileWindows},
                             {QStringLiteral("cache_hit_blocks"), s.cacheHitBlocks},
                             {QStringLiteral("cache_miss_blocks"), s.cacheMissBlocks},

@@ -48,7 +48,6 @@ void reportBadEnum(Context &ctx, const YAML::Node &node, const QString &path, co
 
 namespace {
 const QStringList kEndpoints = {"chat", "completions"};
-const QStringList kFlavors = {"vllm", "sglang", "trtllm", "openai"};
 const QStringList kPlacements = {"before_warmup", "after_warmup", "both"};
 
 void missing(Context &ctx, const QString &parentPath, const QString &key, const QString &what)
@@ -179,7 +178,7 @@ ServerSpec parseServer(Context &ctx, const YAML::Node &node, const QString &path
     // A mock's personality is the natural default flavor (its control routes match it).
     if (const auto mockFlavor = flavorFromString(s.mock))
         s.flavor = *mockFlavor;
-    readEnum(m, QStringLiteral("flavor"), s.flavor, &flavorFromString, kFlavors);
+    readEnum(m, QStringLiteral("flavor"), s.flavor, &flavorFromString, flavorNames());
     if (!s.mock.isEmpty() && !m.has(QStringLiteral("model")))
         s.model = spec::kMockDefaultModel;
 

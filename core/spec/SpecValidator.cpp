@@ -115,6 +115,9 @@ void checkHooks(Checker &c, const QString &p, const ServerSpec &s)
         c.hookPath(at(pr, "stop_path"), s.profiler.stopPath);
         c.positive(at(pr, "timeout_seconds"), s.profiler.timeoutS);
         c.positive(at(pr, "stop_timeout_seconds"), s.profiler.stopTimeoutS);
+        if (s.flavor == Flavor::Llamacpp)
+            c.warning(pr, QStringLiteral("llama-server has no profiler routes; the calls are still attempted and will likely "
+                                         "fail with 404 (disable server_profiler for this server)"));
     }
 }
 
@@ -125,7 +128,8 @@ void checkServer(Checker &c, const QString &p, const ServerSpec &s)
     if (hasUrl && hasMock)
         c.error(at(p, "mock"), QStringLiteral("url and mock are mutually exclusive; set exactly one"));
     else if (!hasUrl && !hasMock)
-        c.error(p, QStringLiteral("expected exactly one of url (a server to benchmark) or mock (vllm, sglang, trtllm)"));
+        c.error(p, QStringLiteral("expected exactly one of url (a server to benchmark) or mock (%1)")
+                       .arg(mockPersonalityNames().join(QStringLiteral(", "))));
     QSet<QString> seenUrls;
     for (qsizetype i = 0; i < s.urls.size(); ++i) {
         const QString path = s.urls.size() == 1 ? at(p, "url") : QStringLiteral("%1.url[%2]").arg(p).arg(i);
@@ -134,9 +138,9 @@ void checkServer(Checker &c, const QString &p, const ServerSpec &s)
             c.error(path, QStringLiteral("this URL is already listed; each URL of a server gets an equal share of the in-flight requests"));
         seenUrls.insert(s.urls[i]);
     }
-    static const QStringList mocks = {QStringLiteral("vllm"), QStringLiteral("sglang"), QStringLiteral("trtllm")};
+    const QStringList mocks = mockPersonalityNames();
     if (hasMock && !mocks.contains(s.mock)) {
-        QString msg = QStringLiteral("expected one of vllm, sglang, trtllm; got '%1'").arg(s.mock);
+        QString msg = QStringLiteral("expected one of %1; got '%2'").arg(mocks.join(QStringLiteral(", ")), s.mock);
         if (const QString near = closestMatch(s.mock, mocks); !near.isEmpty())
             msg += QStringLiteral(" (did you mean '%1'?)").arg(near);
         c.error(at(p, "mock"), msg);

@@ -22,7 +22,8 @@ QString name(E e, const std::pair<E, const char *> (&table)[N])
 
 const std::pair<Endpoint, const char *> kEndpoints[] = {{Endpoint::Chat, "chat"}, {Endpoint::Completions, "completions"}};
 const std::pair<Flavor, const char *> kFlavors[] = {
-    {Flavor::Vllm, "vllm"}, {Flavor::Sglang, "sglang"}, {Flavor::Trtllm, "trtllm"}, {Flavor::Openai, "openai"}};
+    {Flavor::Vllm, "vllm"}, {Flavor::Sglang, "sglang"}, {Flavor::Trtllm, "trtllm"}, {Flavor::Llamacpp, "llamacpp"},
+    {Flavor::Openai, "openai"}};
 const std::pair<ResetPlacement, const char *> kPlacements[] = {{ResetPlacement::BeforeWarmup, "before_warmup"},
                                                                {ResetPlacement::AfterWarmup, "after_warmup"},
                                                                {ResetPlacement::Both, "both"}};
@@ -41,5 +42,22 @@ std::optional<Flavor> flavorFromString(const QString &s) { return lookup(s, kFla
 std::optional<ResetPlacement> placementFromString(const QString &s) { return lookup(s, kPlacements); }
 std::optional<HookFailurePolicy> policyFromString(const QString &s) { return lookup(s, kPolicies); }
 std::optional<PromptMode> promptModeFromString(const QString &s) { return lookup(s, kPromptModes); }
+
+QStringList flavorNames()
+{
+    QStringList out;
+    for (const auto &[value, text] : kFlavors)
+        out.append(QString::fromLatin1(text));
+    return out;
+}
+
+QStringList mockPersonalityNames()
+{
+    QStringList out;
+    for (const auto &[value, text] : kFlavors)
+        if (value != Flavor::Openai)
+            out.append(QString::fromLatin1(text));
+    return out;
+}
 
 } // namespace sb

@@ -11,7 +11,7 @@
 namespace sb {
 
 enum class Endpoint { Chat, Completions };
-enum class Flavor { Vllm, Sglang, Trtllm, Openai };
+enum class Flavor { Vllm, Sglang, Trtllm, Openai, Llamacpp };
 enum class ResetPlacement { BeforeWarmup, AfterWarmup, Both };
 enum class HookFailurePolicy { SkipCell, Abort, Continue };
 enum class PromptMode { Unique, SharedPrefix };
@@ -26,6 +26,10 @@ std::optional<Flavor> flavorFromString(const QString &s);
 std::optional<ResetPlacement> placementFromString(const QString &s);
 std::optional<HookFailurePolicy> policyFromString(const QString &s);
 std::optional<PromptMode> promptModeFromString(const QString &s);
+// The one list of each vocabulary, in documentation order: every flavor name, and the flavors an
+// embedded mock can play (all but openai, which has no control routes of its own).
+QStringList flavorNames();
+QStringList mockPersonalityNames();
 
 // `reset_kv_cache: false | true | {path, timeout_seconds, max_retry_seconds, placement}`
 struct ResetHookSpec {
@@ -54,7 +58,7 @@ struct ServerSpec {
     // in-flight requests are spread evenly over them and hooks go once to each unique origin.
     // Empty when `mock` is set.
     QStringList urls;
-    QString mock;                // "", "vllm", "sglang" or "trtllm": embedded mock server
+    QString mock;                // "" or one of mockPersonalityNames(): embedded mock server
     QString model;
     Endpoint endpoint = Endpoint::Chat;
     Flavor flavor = Flavor::Openai;

@@ -95,7 +95,7 @@ void TstSpecErrors::located_data()
     QTest::newRow("endpoint enum") << withServerKey("    endpoint: chta\n") << "servers[0].endpoint" << 5 << 15
                                    << "expected one of chat, completions; got 'chta' (did you mean 'chat'?)";
     QTest::newRow("flavor enum") << withServerKey("    flavor: tgi\n") << "servers[0].flavor" << 5 << 13
-                                 << "expected one of vllm, sglang, trtllm, openai; got 'tgi'";
+                                 << "expected one of vllm, sglang, trtllm, llamacpp, openai; got 'tgi'";
     QTest::newRow("placement enum") << withServerKey("    reset_kv_cache: {placement: after}\n")
                                     << "servers[0].reset_kv_cache.placement" << 5 << 33
                                     << "expected one of before_warmup, after_warmup, both; got 'after'";
@@ -104,7 +104,7 @@ void TstSpecErrors::located_data()
     QTest::newRow("policy enum") << QByteArray(srv + "sweep:\n  concurrency: [1]\n  on_hook_failure: skip\n")
                                  << "sweep.on_hook_failure" << 7 << 20 << "expected one of skip_cell, abort, continue; got 'skip'";
     QTest::newRow("mock enum") << QByteArray("servers:\n  - name: a\n    mock: vlm\n" + sweep) << "servers[0].mock" << 3 << 11
-                               << "expected one of vllm, sglang, trtllm; got 'vlm' (did you mean 'vllm'?)";
+                               << "expected one of vllm, sglang, trtllm, llamacpp; got 'vlm' (did you mean 'vllm'?)";
 
     // Missing required keys point at the mapping that should hold them.
     QTest::newRow("missing model") << QByteArray("servers:\n  - name: a\n    url: http://h:1\n" + sweep) << "servers[0].model"

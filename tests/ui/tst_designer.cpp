@@ -382,6 +382,23 @@ private Q_SLOTS:
         auto *path = editor.findChild<QLineEdit *>(QStringLiteral("resetPath"));
         QVERIFY(path->placeholderText().startsWith(QLatin1String("/flush_cache")));
         QVERIFY(path->text().isEmpty());
+
+        // llama.cpp: the preset erases every slot; the gates name --slot-save-path and --cache-ram 0.
+        ServerSpec ll;
+        ll.urls = {QStringLiteral("http://h:1")};
+        ll.flavor = Flavor::Llamacpp;
+        ll.reset.enabled = true;
+        ll.profiler.enabled = true;
+        const QString gates = gateWarnings(ll).join(QLatin1Char(' '));
+        QVERIFY2(gates.contains(QLatin1String("--slot-save-path")) && gates.contains(QLatin1String("--cache-ram 0"))
+                     && gates.contains(QLatin1String("no profiler routes")),
+                 qPrintable(gates));
+        editor.setServer(ll);
+        QVERIFY2(path->placeholderText().startsWith(QLatin1String("/slots")), qPrintable(path->placeholderText()));
+        QVERIFY(path->placeholderText().contains(QLatin1String("every slot")));
+        ServerEditor serverEditor;
+        auto *mocks = serverEditor.findChild<QComboBox *>(QStringLiteral("mockPersonality"));
+        QVERIFY(mocks && mocks->findText(QStringLiteral("llamacpp")) >= 0);
     }
 };
 

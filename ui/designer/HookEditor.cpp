@@ -222,7 +222,8 @@ void HookEditor::refreshPresets(const ServerSpec &server)
     preset.reset.timeoutS = m_resetTimeout->value();
     preset.profiler.startPath.clear();
     preset.profiler.stopPath.clear();
-    m_resetPath->setPlaceholderText(effectiveResetPath(preset) + tr("  (preset)"));
+    m_resetPath->setPlaceholderText(effectiveResetPath(preset)
+                                    + (isSlotEraseReset(preset) ? tr("  (preset: erases every slot listed there)") : tr("  (preset)")));
     m_startPath->setPlaceholderText(effectiveProfilerStartPath(preset) + tr("  (preset)"));
     m_stopPath->setPlaceholderText(effectiveProfilerStopPath(preset) + tr("  (preset)"));
 }

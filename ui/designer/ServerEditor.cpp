@@ -37,6 +37,14 @@ QStringList gateWarnings(const ServerSpec &s)
         if (s.profiler.enabled)
             out << QObject::tr("trtllm-serve has profiler routes only in builds with PR #13872; a second start while a window is active answers 409");
         break;
+    case Flavor::Llamacpp:
+        if (s.reset.enabled && isSlotEraseReset(s))
+            out << QObject::tr("llama-server: the preset lists the slots (GET /slots) and erases each one; erasing needs "
+                               "--slot-save-path (else 501)")
+                << llamacppPromptCacheHint();
+        if (s.profiler.enabled)
+            out << routeMissingHint(Flavor::Llamacpp, start);
+        break;
     case Flavor::Sglang:
         if (s.reset.enabled)
             out << QObject::tr("SGLang flushes only when idle: the preset waits up to half the reset timeout, then a 400 is retried within the budget");
@@ -76,7 +84,7 @@ ServerEditor::ServerEditor(QWidget *parent)
                          "the in-flight requests are spread evenly and hooks go to each origin."));
     m_mock = new QComboBox;
     m_mock->setObjectName(QStringLiteral("mockPersonality"));
-    m_mock->addItems({QStringLiteral("vllm"), QStringLiteral("sglang"), QStringLiteral("trtllm")});
+    m_mock->addItems(mockPersonalityNames());
     m_mock->setToolTip(tr("The engine starts an in-process mock that behaves like this server, hooks included"));
     m_targetStack = new QStackedWidget;
     m_targetStack->addWidget(m_url);

@@ -10,7 +10,7 @@ static QStringList choices(int column)
     case ServerTableModel::Endpoint:
         return {toString(Endpoint::Chat), toString(Endpoint::Completions)};
     case ServerTableModel::Flavor:
-        return {toString(Flavor::Vllm), toString(Flavor::Sglang), toString(Flavor::Trtllm), toString(Flavor::Openai)};
+        return flavorNames();
     default:
         return {};
     }

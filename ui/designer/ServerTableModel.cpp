@@ -169,7 +169,8 @@ QVariant ServerTableModel::data(const QModelIndex &index, int role) const
         if (!error.isEmpty())
             return error;
         if (index.column() == Target)
-            return tr("An http(s) URL, or mock:vllm / mock:sglang / mock:trtllm for an embedded mock server");
+            return tr("An http(s) URL, or %1 for an embedded mock server")
+                .arg(QStringLiteral("mock:") + mockPersonalityNames().join(QStringLiteral(" / mock:")));
         break;
     case Qt::BackgroundRole:
         if (!error.isEmpty())
