@@ -166,23 +166,33 @@ private Q_SLOTS:
                 QVERIFY2(r.value("cached_tokens").isDouble(), qPrintable(where + "no cached_tokens in a record"));
             }
             QCOMPARE(ids.size(), records.size()); // unique per request
-            // The reset erased every slot: the first requests (one per free slot) find nothing cached.
-            for (int i = 0; i < std::min(c, kSlots); ++i)
-                QVERIFY2(records.at(i).value("cached_tokens").toInt(-1) == 0,
-                         qPrintable(where + QStringLiteral("request %1 after the reset: cached_tokens %2")
-                                                .arg(i)
-                                                .arg(records.at(i).value("cached_tokens").toInt(-1))));
+            // The reset erased every slot, so each slot's first request finds nothing cached: at
+            // C <= slots those are the first C sent; above, which of the C requests got the slots
+            // first is the server's choice, but at least one per slot saw an empty cache.
+            if (c <= kSlots) {
+                for (int i = 0; i < c; ++i)
+                    QVERIFY2(records.at(i).value("cached_tokens").toInt(-1) == 0,
+                             qPrintable(where + QStringLiteral("request %1 after the reset: cached_tokens %2")
+                                                    .arg(i)
+                                                    .arg(records.at(i).value("cached_tokens").toInt(-1))));
+            } else {
+                const auto cold = std::count_if(records.begin(), records.end(), [](const QJsonObject &r) {
+                    return r.value("cached_tokens").toInt(-1) == 0;
+                });
+                QVERIFY2(cold >= kSlots, qPrintable(where + QStringLiteral("%1 requests without cached tokens").arg(cold)));
+            }
         }
     }
 
-    // The control for the cached_tokens proof above: without a reset the same server reports the
-    // chat-template prefix (kept in every slot by the sweeps before) as cached.
+    // The control for the cached_tokens proof above: without a reset, the slots filled by the first
+    // cell (C = 8: every slot) still hold the chat-template prefix, and the second cell's first
+    // requests report it as cached.
     void withoutResetCachedTokensShowTheSlotsCache()
     {
-        const Sweep s = runSweep("noreset", sweepSpec(m_server.port(), "chat", true, false, {4}));
+        const Sweep s = runSweep("noreset", sweepSpec(m_server.port(), "chat", true, false, {kSlots, 4}));
         QVERIFY2(s.cli.code == 0, qPrintable(s.cli.out + s.cli.err));
-        QCOMPARE(s.cells.size(), 1);
-        const QList<QJsonObject> records = recordsBySend(s.out, s.cells.first().toObject());
+        QCOMPARE(s.cells.size(), 2);
+        const QList<QJsonObject> records = recordsBySend(s.out, s.cells.at(1).toObject());
         QCOMPARE(records.size(), kRequestsPerCell);
         for (int i = 0; i < 4; ++i)
             QVERIFY2(records.at(i).value("cached_tokens").toInt(-1) > 0,

@@ -283,6 +283,8 @@ private Q_SLOTS:
         for (int i = 1; i < cells.size(); ++i) {
             const QJsonObject cell = cells.at(i).toObject();
             const QString reason = cell.value("reason").toString();
+            qInfo("cell %d (C=%d): %s: %s", i, cell.value("concurrency").toInt(), qPrintable(cell.value("status").toString()),
+                  qPrintable(reason));
             QVERIFY2(cell.value("status").toString() == "failed", qPrintable(compact(cell)));
             QVERIFY2(reason.contains("reset", Qt::CaseInsensitive) || reason.contains("connection", Qt::CaseInsensitive),
                      qPrintable(reason));
