@@ -33,7 +33,8 @@ PORT=${1:?usage: start-llama.sh [--check] [--daemon LOG] [--no-slot-save-path] P
 ARGS=(-m "$LLAMA_MODEL" --alias tiny --host 127.0.0.1 --port "$PORT" --parallel 8 -c 16384 -t 1
       --metrics --slots --cache-ram 0)
 if [ "$SLOT_SAVE" = 1 ]; then
-  SAVE_DIR=$(mktemp -d "${TMPDIR:-/tmp}/sweepbench-llama-slots.XXXXXX")
-  ARGS+=(--slot-save-path "$SAVE_DIR")
+  # Only an explicit save action writes here (erase does not): one folder in the cache serves all.
+  mkdir -p "$LLAMA_DIR/slots"
+  ARGS+=(--slot-save-path "$LLAMA_DIR/slots")
 fi
 run_server "$DAEMON" "$PORT" "$LLAMA_SERVER" "${ARGS[@]}" "$@"
