@@ -106,6 +106,7 @@ ServerProcess::~ServerProcess()
 bool ServerProcess::start(const QString &script, const QStringList &args, quint16 port, int healthTimeoutMs)
 {
     m_port = port;
+    m_shmBefore = QDir(QStringLiteral("/dev/shm")).entryList(QDir::Files);
     m_logDir = std::make_unique<QTemporaryDir>();
     m_logFile = m_logDir->filePath(QStringLiteral("server.log"));
     m_proc = std::make_unique<QProcess>();
@@ -150,10 +151,16 @@ bool ServerProcess::running() const
 
 void ServerProcess::kill()
 {
-    if (m_pid > 0)
-        ::kill(-pid_t(m_pid), SIGKILL);
+    if (m_pid <= 0)
+        return;
+    ::kill(-pid_t(m_pid), SIGKILL);
     if (m_proc)
         m_proc->waitForFinished(10000);
+    m_pid = 0; // the group is gone: stop() must not signal a reused id
+    QDir shm(QStringLiteral("/dev/shm"));
+    for (const QString &name : shm.entryList({QStringLiteral("psm_*"), QStringLiteral("sem.mp-*")}, QDir::Files))
+        if (!m_shmBefore.contains(name))
+            shm.remove(name);
 }
 
 void ServerProcess::stop(int graceMs)

@@ -63,7 +63,9 @@ public:
     QString error() const { return m_error; }
     QString logTail(int lines = 40) const;
     bool running() const;
-    // SIGKILL to the whole session at once: the server dies as a crash would kill it.
+    // SIGKILL to the whole session at once: the server dies as a crash would kill it. Shared
+    // memory segments and semaphores it created (/dev/shm/psm_*, sem.mp-*: vLLM's, normally removed by
+    // its own resource tracker, which dies too) are removed so repeated runs leave nothing behind.
     void kill();
     // SIGTERM to the session, SIGKILL what remains after graceMs.
     void stop(int graceMs = 20000);
@@ -74,6 +76,7 @@ private:
     QString m_logFile, m_error;
     quint16 m_port = 0;
     qint64 m_pid = 0;
+    QStringList m_shmBefore; // /dev/shm entries before the start
 };
 
 struct CliRun {
