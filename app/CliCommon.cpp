@@ -1,5 +1,6 @@
 #include "CliCommon.h"
 #include "SignalWatcher.h"
+#include "engine/CellVerdict.h"
 #include "engine/SweepEngine.h"
 #include "report/SummaryCommand.h"
 #include "spec/SpecIO.h"
@@ -97,14 +98,7 @@ int runSweepHeadless(const SweepSpec &spec, const QString &outDir, bool resume)
         err().flush();
     });
     QObject::connect(&engine, &SweepEngine::cellFinished, [&](const CellResult &c) {
-        const auto ttft = c.metrics.value(QStringLiteral("time_to_first_token"));
-        const auto tput = c.metrics.value(QStringLiteral("output_token_throughput"));
-        err() << (tty ? "\r\033[K" : "")
-              << QStringLiteral("cell %1 %2 c=%3: %4, %5 ok / %6 failed, TTFT p50 %7 ms, %8 tok/s%9")
-                     .arg(c.index).arg(c.server).arg(c.concurrency).arg(c.status).arg(c.completed).arg(c.failed)
-                     .arg(ttft.p50, 0, 'f', 1).arg(tput.avg, 0, 'f', 0)
-                     .arg(c.reason.isEmpty() ? QString() : QStringLiteral(" — ") + c.reason)
-              << '\n';
+        err() << (tty ? "\r\033[K" : "") << cellOutcomeLine(c) << '\n';
         for (const auto &w : c.warnings)
             err() << "  warning: " << w << '\n';
         err().flush();
