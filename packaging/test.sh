@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # Builds SweepBench with warnings as errors and runs every test (the README's test command),
+# including the integration suite against real llama.cpp and vLLM servers it installs (cached),
 # then the deterministic suites again under AddressSanitizer + UBSan, then each fuzz target for a
 # bounded time.
 # Then builds the .deb, installs it and runs the installed binary's --version and headless demo.
@@ -8,10 +9,29 @@ cd "$(dirname "$0")/.."
 BUILD=${BUILD_DIR:-build/ci}
 cmake -S . -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DSWEEPBENCH_WERROR=ON \
       -DCMAKE_CXX_COMPILER_LAUNCHER="$(command -v ccache || true)"
+# The real servers for the integration suite (tests/realserver/README.md) install meanwhile: mostly
+# downloads, and the llama.cpp build runs at nice 19 so the project's build keeps the cores.
+# Cached under ~/.cache/sweepbench: seconds once done. SWEEPBENCH_SKIP_REALSERVER=1 skips them.
+REALSERVER=$([ "${SWEEPBENCH_SKIP_REALSERVER:-0}" = 1 ] && echo 0 || echo 1)
+if [ "$REALSERVER" = 1 ]; then
+  mkdir -p "$BUILD"
+  bash tests/realserver/setup.sh >"$BUILD/realserver-setup.log" 2>&1 &
+  SETUP_PID=$!
+fi
 cmake --build "$BUILD" -j"$(nproc)"
 # Timing-sensitive engine tests run alone; everything else in parallel.
-(cd "$BUILD" && QT_QPA_PLATFORM=offscreen ctest --output-on-failure -j"$(nproc)" -LE serial)
+(cd "$BUILD" && QT_QPA_PLATFORM=offscreen ctest --output-on-failure -j"$(nproc)" -LE 'serial|realserver')
+if [ "$REALSERVER" = 1 ]; then
+  # Before the timing tests: nothing else may compete for the cores while they run.
+  wait "$SETUP_PID" || { cat "$BUILD/realserver-setup.log"; echo "real-server setup failed" >&2; exit 1; }
+  cat "$BUILD/realserver-setup.log"
+fi
 (cd "$BUILD" && QT_QPA_PLATFORM=offscreen ctest --output-on-failure -L serial)
+# Real llama.cpp and vLLM servers, one at a time; here a missing server is a failure, not a skip.
+if [ "$REALSERVER" = 1 ]; then
+  (cd "$BUILD" && QT_QPA_PLATFORM=offscreen SWEEPBENCH_REQUIRE_REALSERVER=1 \
+       ctest --output-on-failure -L realserver)
+fi
 # The deterministic suites once more under AddressSanitizer + UBSan: they caught a read of a
 # destroyed yaml-cpp temporary that the optimised build ran through silently. (The timing
 # suites stay out: sanitizers slow the mock's clock. SWEEPBENCH_SKIP_SANITIZERS=1 skips this.)
@@ -23,7 +43,7 @@ if [ "${SWEEPBENCH_SKIP_SANITIZERS:-0}" != 1 ]; then
         -DCMAKE_CXX_COMPILER_LAUNCHER="$(command -v ccache || true)"
   cmake --build "$SAN" -j"$(nproc)"
   (cd "$SAN" && QT_QPA_PLATFORM=offscreen ASAN_OPTIONS=detect_leaks=0 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
-       ctest --output-on-failure -j"$(nproc)" -LE serial)
+       ctest --output-on-failure -j"$(nproc)" -LE 'serial|realserver')
 fi
 # Every parser of untrusted bytes (HTTP responses, SSE, specs, results, imports) under libFuzzer
 # with ASan + UBSan for a bounded time per target; any crash fails the run (tests/fuzz/README.md).

@@ -1,0 +1,232 @@
+// Against a real llama.cpp llama-server (tests/realserver/README.md): the sweep a new user would run
+// (C = 1, 4, 8, 16 on both endpoints, streaming and not) completes with no failed request, counts
+// the reconnects llama-server forces after every stream, takes ISL/OSL from usage, stores request
+// ids, and the llamacpp reset (erase every slot) is proven by cached_tokens == 0 afterwards.
+#include "RealServer.h"
+#include "TestSupport.h"
+#include <QDir>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QSet>
+#include <algorithm>
+
+using namespace sbreal;
+
+namespace {
+constexpr int kOutputTokens = 24;
+constexpr int kRequestsPerCell = 32;
+constexpr int kSlots = 8; // start-llama.sh --parallel 8
+const QList<int> kConcurrency{1, 4, 8, 16};
+
+QByteArray sweepSpec(quint16 port, const QString &endpoint, bool streaming, bool reset, const QList<int> &concurrency)
+{
+    QStringList cs;
+    for (int c : concurrency)
+        cs << QString::number(c);
+    return QStringLiteral("name: real-llama\n"
+                          "servers:\n"
+                          "  - name: llama\n"
+                          "    url: http://127.0.0.1:%1\n"
+                          "    model: tiny\n"
+                          "    flavor: llamacpp\n"
+                          "    endpoint: %2\n"
+                          "    reset_kv_cache: %3\n"
+                          "workload:\n"
+                          "  streaming: %4\n"
+                          "  input_tokens: 64\n"
+                          "  output_tokens: %5\n"
+                          "  requests_per_cell: %6\n"
+                          "  warmup_requests: 0\n"
+                          "  request_timeout_s: 120\n"
+                          "sweep:\n"
+                          "  concurrency: [%7]\n")
+        .arg(port)
+        .arg(endpoint, reset ? "true" : "false", streaming ? "true" : "false")
+        .arg(kOutputTokens)
+        .arg(kRequestsPerCell)
+        .arg(cs.join(", "))
+        .toUtf8();
+}
+
+// Records of a cell in the order they were sent.
+QList<QJsonObject> recordsBySend(const QString &outDir, const QJsonObject &cell)
+{
+    QList<QJsonObject> records = readJsonLines(QDir(outDir).filePath(cell.value("records").toString()));
+    std::sort(records.begin(), records.end(), [](const QJsonObject &a, const QJsonObject &b) {
+        return a.value("send_ns").toDouble() < b.value("send_ns").toDouble();
+    });
+    return records;
+}
+
+double metric(const QJsonObject &cell, const char *name, const char *stat)
+{
+    return cell.value("metrics").toObject().value(name).toObject().value(stat).toDouble(-1);
+}
+} // namespace
+
+class TestRealLlama : public QObject
+{
+    Q_OBJECT
+    ServerProcess m_server;
+    QTemporaryDir m_work;
+
+    struct Sweep {
+        CliRun cli;
+        QString out;
+        QJsonArray cells;
+    };
+    Sweep runSweep(const QString &tag, const QByteArray &spec)
+    {
+        Sweep s;
+        const QString specPath = writeFile(m_work.path(), tag + ".yaml", spec);
+        s.out = m_work.filePath(tag);
+        s.cli = runCli({"run", specPath, "--out", s.out}, 600000);
+        s.cells = readJsonFile(QDir(s.out).filePath("results.json")).value("cells").toArray();
+        return s;
+    }
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        if (cliBinary().isEmpty())
+            QSKIP("SWEEPBENCH_BINARY not set (run through ctest)");
+        const QString missing = checkInstalled("start-llama.sh");
+        if (!missing.isEmpty())
+            SBREAL_SKIP_OR_FAIL(missing);
+        QVERIFY(m_work.isValid());
+        const quint16 port = freeLoopbackPort();
+        QVERIFY2(m_server.start("start-llama.sh", {QString::number(port)}, port, 120000), qPrintable(m_server.error()));
+    }
+    void init() { sbtest::failOnQtWarnings(); }
+    void cleanupTestCase() { m_server.stop(); }
+
+    void sweepCompletesWithoutFailures_data()
+    {
+        QTest::addColumn<QString>("endpoint");
+        QTest::addColumn<bool>("streaming");
+        QTest::newRow("chat-stream") << "chat" << true;
+        QTest::newRow("completions-stream") << "completions" << true;
+        QTest::newRow("chat-nostream") << "chat" << false;
+        QTest::newRow("completions-nostream") << "completions" << false;
+    }
+    void sweepCompletesWithoutFailures()
+    {
+        QFETCH(QString, endpoint);
+        QFETCH(bool, streaming);
+        const QString tag = QString::fromUtf8(QTest::currentDataTag());
+        const Sweep s = runSweep(tag, sweepSpec(m_server.port(), endpoint, streaming, true, kConcurrency));
+        QVERIFY2(s.cli.finished, "sweepbench run did not finish within 10 min");
+        QVERIFY2(s.cli.code == 0, qPrintable(QStringLiteral("exit %1\n%2%3").arg(s.cli.code).arg(s.cli.out, s.cli.err)));
+        QCOMPARE(s.cells.size(), kConcurrency.size());
+        for (const QJsonValue &v : s.cells) {
+            const QJsonObject cell = v.toObject();
+            const int c = cell.value("concurrency").toInt();
+            const QJsonObject req = cell.value("requests").toObject();
+            const QString where = QStringLiteral("%1 C=%2: ").arg(tag).arg(c);
+            qInfo("%s completed %d failed %d reconnects %d resent %d, %.1f tok/s, %.2f req/s, TTFT p50 %.2f ms, "
+                  "latency p50 %.2f ms",
+                  qPrintable(where), req.value("completed").toInt(), req.value("failed").toInt(),
+                  req.value("reconnects").toInt(-1), req.value("resent").toInt(-1),
+                  metric(cell, "output_token_throughput", "avg"), metric(cell, "request_throughput", "avg"),
+                  metric(cell, "time_to_first_token", "p50"), metric(cell, "request_latency", "p50"));
+            QVERIFY2(cell.value("status").toString() == "completed",
+                     qPrintable(where + cell.value("status").toString() + ": " + cell.value("reason").toString()));
+            QVERIFY2(req.value("failed").toInt(-1) == 0,
+                     qPrintable(where + QJsonDocument(req).toJson(QJsonDocument::Compact)));
+            QCOMPARE(req.value("completed").toInt(), kRequestsPerCell);
+            QCOMPARE(cell.value("error_rate").toDouble(-1), 0.0);
+            // llama-server closes the connection after every stream despite its Keep-Alive header:
+            // each later request on a connection slot needs a new connection, and that is counted.
+            if (streaming)
+                QVERIFY2(req.value("reconnects").toInt(-1) > 0, qPrintable(where + "no reconnects counted"));
+            else
+                QVERIFY2(req.value("reconnects").toInt(-1) >= 0, qPrintable(where + "requests.reconnects missing"));
+            QCOMPARE(cell.value("token_source").toString(), QStringLiteral("usage"));
+            QCOMPARE(metric(cell, "output_sequence_length", "min"), double(kOutputTokens)); // never emits EOS
+            QCOMPARE(metric(cell, "output_sequence_length", "max"), double(kOutputTokens));
+            QVERIFY2(metric(cell, "input_sequence_length", "min") >= 32, qPrintable(where + "ISL not from usage"));
+
+            const QJsonArray hooks = cell.value("hooks").toArray();
+            QVERIFY2(!hooks.isEmpty(), qPrintable(where + "no reset hook recorded"));
+            const QJsonObject reset = hooks.first().toObject();
+            QCOMPARE(reset.value("hook").toString(), QStringLiteral("reset_kv_cache"));
+            QVERIFY2(reset.value("ok").toBool() && reset.value("verdict").toString() == "ok",
+                     qPrintable(where + QJsonDocument(reset).toJson(QJsonDocument::Compact)));
+
+            const QList<QJsonObject> records = recordsBySend(s.out, cell);
+            QCOMPARE(records.size(), kRequestsPerCell);
+            QSet<QString> ids;
+            for (const QJsonObject &r : records) {
+                QVERIFY2(r.value("ok").toBool(), qPrintable(where + r.value("error").toString()));
+                QCOMPARE(r.value("output_tokens").toInt(), kOutputTokens);
+                QCOMPARE(r.value("token_source").toString(), QStringLiteral("usage"));
+                const QString id = r.value("request_id").toString();
+                QVERIFY2(!id.isEmpty(), qPrintable(where + "record without request_id"));
+                ids.insert(id);
+                QVERIFY2(r.value("cached_tokens").isDouble(), qPrintable(where + "no cached_tokens in a record"));
+            }
+            QCOMPARE(ids.size(), records.size()); // unique per request
+            // The reset erased every slot, so each slot's first request finds nothing cached: at
+            // C <= slots those are the first C sent; above, which of the C requests got the slots
+            // first is the server's choice, but at least one per slot saw an empty cache.
+            if (c <= kSlots) {
+                for (int i = 0; i < c; ++i)
+                    QVERIFY2(records.at(i).value("cached_tokens").toInt(-1) == 0,
+                             qPrintable(where + QStringLiteral("request %1 after the reset: cached_tokens %2")
+                                                    .arg(i)
+                                                    .arg(records.at(i).value("cached_tokens").toInt(-1))));
+            } else {
+                const auto cold = std::count_if(records.begin(), records.end(), [](const QJsonObject &r) {
+                    return r.value("cached_tokens").toInt(-1) == 0;
+                });
+                QVERIFY2(cold >= kSlots, qPrintable(where + QStringLiteral("%1 requests without cached tokens").arg(cold)));
+            }
+        }
+    }
+
+    // The control for the cached_tokens proof above: without a reset, the slots filled by the first
+    // cell (C = 8: every slot) still hold the chat-template prefix, and the second cell's first
+    // requests report it as cached.
+    void withoutResetCachedTokensShowTheSlotsCache()
+    {
+        const Sweep s = runSweep("noreset", sweepSpec(m_server.port(), "chat", true, false, {kSlots, 4}));
+        QVERIFY2(s.cli.code == 0, qPrintable(s.cli.out + s.cli.err));
+        QCOMPARE(s.cells.size(), 2);
+        const QList<QJsonObject> records = recordsBySend(s.out, s.cells.at(1).toObject());
+        QCOMPARE(records.size(), kRequestsPerCell);
+        for (int i = 0; i < 4; ++i)
+            QVERIFY2(records.at(i).value("cached_tokens").toInt(-1) > 0,
+                     qPrintable(QStringLiteral("request %1 without a reset: cached_tokens %2")
+                                    .arg(i)
+                                    .arg(records.at(i).value("cached_tokens").toInt(-1))));
+    }
+
+    void hooksCheckWithSlotSavePath()
+    {
+        const QString spec = writeFile(m_work.path(), "hooks-ok.yaml", sweepSpec(m_server.port(), "chat", true, true, {1}));
+        const CliRun r = runCli({"hooks", "check", spec}, 120000);
+        QVERIFY2(r.code == 0, qPrintable(QStringLiteral("exit %1\n%2%3").arg(r.code).arg(r.out, r.err)));
+        const QString line = r.out.split('\n').filter("reset_kv_cache").value(0);
+        QVERIFY2(line.contains(QStringLiteral("✓ ok")), qPrintable(r.out));
+    }
+
+    // Started without --slot-save-path, llama-server answers every slot action with 501: the
+    // reset fails, and the hint says which flag is missing.
+    void hooksCheckWithoutSlotSavePathNamesTheFlag()
+    {
+        ServerProcess bare;
+        const quint16 port = freeLoopbackPort();
+        QVERIFY2(bare.start("start-llama.sh", {"--no-slot-save-path", QString::number(port)}, port, 120000),
+                 qPrintable(bare.error()));
+        const QString spec = writeFile(m_work.path(), "hooks-501.yaml", sweepSpec(port, "chat", true, true, {1}));
+        const CliRun r = runCli({"hooks", "check", spec}, 120000);
+        bare.stop();
+        QVERIFY2(r.code == 1, qPrintable(QStringLiteral("exit %1\n%2%3").arg(r.code).arg(r.out, r.err)));
+        const QString line = r.out.split('\n').filter("reset_kv_cache").value(0);
+        QVERIFY2(line.contains("501") && !line.contains(QStringLiteral("✓")), qPrintable(r.out));
+        QVERIFY2(r.out.contains("--slot-save-path"), qPrintable(r.out));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestRealLlama)
+#include "tst_real_llama.moc"

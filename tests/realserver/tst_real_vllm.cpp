@@ -1,0 +1,298 @@
+// Against a real vLLM 0.32 (CPU build, tests/realserver/README.md) with its real control routes:
+// a sweep with resets and short profiler windows links the real trace files; a reset refused
+// ({"success": false}) while the engine holds KV blocks is retried until it succeeds; a second
+// /start_profile gets the real 409 and the outcome says so; after our reset, vLLM's own prefix-cache
+// counters show no hit for a repeated prompt; a server that dies mid-sweep fails the later cells
+// quickly and says why.
+#include "RealServer.h"
+#include "TestSupport.h"
+#include <QDir>
+#include <QDateTime>
+#include <QElapsedTimer>
+#include <QFileInfo>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QSet>
+#include <QTcpSocket>
+#include <memory>
+#include <vector>
+
+using namespace sbreal;
+
+namespace {
+// A vLLM control call may block (stop_profile writes traces): generous, never hit when healthy.
+constexpr int kControlTimeoutMs = 300000;
+
+QString compact(const QJsonObject &o)
+{
+    return QString::fromUtf8(QJsonDocument(o).toJson(QJsonDocument::Compact));
+}
+
+QJsonObject hookOf(const QJsonObject &cell, const QString &name)
+{
+    for (const QJsonValue &h : cell.value("hooks").toArray())
+        if (h.toObject().value("hook").toString() == name)
+            return h.toObject();
+    return {};
+}
+
+// ~900 tokens on the tiny model's tokenizer: more than 7 full KV blocks of 128.
+QByteArray longPrompt()
+{
+    QByteArray p;
+    for (int i = 0; i < 120; ++i)
+        p += "word" + QByteArray::number(i) + " def return import class ";
+    return p.trimmed();
+}
+
+QByteArray completionBody(const QByteArray &prompt, int maxTokens)
+{
+    return R"({"model":"tiny","prompt":")" + prompt + R"(","max_tokens":)" + QByteArray::number(maxTokens)
+        + R"(,"ignore_eos":true})";
+}
+} // namespace
+
+class TestRealVllm : public QObject
+{
+    Q_OBJECT
+    ServerProcess m_server;
+    QTemporaryDir m_work;
+    QString m_traceDir;
+
+    QString serverBlock(const QString &extra) const
+    {
+        return QStringLiteral("servers:\n"
+                              "  - name: vllm\n"
+                              "    url: http://127.0.0.1:%1\n"
+                              "    model: tiny\n"
+                              "    flavor: vllm\n")
+                   .arg(m_server.port())
+            + extra;
+    }
+    double metricsValue(const QByteArray &name)
+    {
+        return prometheusValue(http(m_server.port(), "GET", "/metrics").body, name);
+    }
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        if (cliBinary().isEmpty())
+            QSKIP("SWEEPBENCH_BINARY not set (run through ctest)");
+        const QString missing = checkInstalled("start-vllm.sh");
+        if (!missing.isEmpty())
+            SBREAL_SKIP_OR_FAIL(missing);
+        QVERIFY(m_work.isValid());
+        m_traceDir = m_work.filePath("traces");
+        QVERIFY(QDir().mkpath(m_traceDir));
+        const quint16 port = freeLoopbackPort();
+        QElapsedTimer t;
+        t.start();
+        QVERIFY2(m_server.start("start-vllm.sh", {QString::number(port), m_traceDir}, port, 600000),
+                 qPrintable(m_server.error()));
+        qInfo("vLLM healthy after %.1f s", double(t.elapsed()) / 1000);
+    }
+    void init() { sbtest::failOnQtWarnings(); }
+    void cleanupTestCase() { m_server.stop(); }
+
+    // Resets and short profiler windows (max_iterations) around every cell; each cell links the
+    // trace files its own window wrote.
+    void sweepWithResetAndProfilerLinksRealTraces()
+    {
+        const QByteArray spec = (QStringLiteral("name: real-vllm\n")
+                                 + serverBlock(QStringLiteral("    reset_kv_cache: true\n"
+                                                              "    server_profiler:\n"
+                                                              "      trace_dir: %1\n"
+                                                              "      start_body: {max_iterations: 20}\n"
+                                                              "      stop_timeout_seconds: 300\n")
+                                                   .arg(m_traceDir))
+                                 + QStringLiteral("workload: {input_tokens: 64, output_tokens: 16, requests_per_cell: 8,"
+                                                  " warmup_requests: 2, request_timeout_s: 120}\n"
+                                                  "sweep: {concurrency: [1, 4]}\n"))
+                                    .toUtf8();
+        const QString out = m_work.filePath("profiled");
+        QElapsedTimer t;
+        t.start();
+        const CliRun r = runCli({"run", writeFile(m_work.path(), "profiled.yaml", spec), "--out", out}, 900000);
+        qInfo("profiled sweep: %.1f s", double(t.elapsed()) / 1000);
+        QVERIFY2(r.finished && r.code == 0, qPrintable(QStringLiteral("exit %1\n%2%3").arg(r.code).arg(r.out, r.err)));
+        const QJsonArray cells = readJsonFile(QDir(out).filePath("results.json")).value("cells").toArray();
+        QCOMPARE(cells.size(), 2);
+        QSet<QString> linked;
+        for (const QJsonValue &v : cells) {
+            const QJsonObject cell = v.toObject();
+            const QString where = QStringLiteral("C=%1: ").arg(cell.value("concurrency").toInt());
+            QVERIFY2(cell.value("status").toString() == "completed", qPrintable(where + compact(cell)));
+            QCOMPARE(cell.value("requests").toObject().value("failed").toInt(-1), 0);
+            for (const char *hook : {"reset_kv_cache", "profiler_start", "profiler_stop"}) {
+                const QJsonObject h = hookOf(cell, hook);
+                QVERIFY2(h.value("ok").toBool() && h.value("verdict").toString() == "ok",
+                         qPrintable(where + hook + ": " + compact(h)));
+                qInfo("%s%s: %.1f ms", qPrintable(where), hook, h.value("latency_ms").toDouble());
+            }
+            const QJsonArray traces = cell.value("traces").toArray();
+            int torchTraces = 0;
+            for (const QJsonValue &tv : traces) {
+                const QString path = tv.toString();
+                QVERIFY2(QFileInfo(path).isFile() && QFileInfo(path).size() > 0, qPrintable(where + path));
+                QVERIFY2(QFileInfo(path).absolutePath() == QFileInfo(m_traceDir).absoluteFilePath(), qPrintable(path));
+                // Each window writes its own torch traces (the *.profiler_out.txt summaries are
+                // rewritten by every window, so those may be linked again).
+                if (!path.endsWith(".pt.trace.json.gz"))
+                    continue;
+                QVERIFY2(!linked.contains(path), qPrintable(where + "linked by an earlier cell too: " + path));
+                linked.insert(path);
+                ++torchTraces;
+            }
+            qInfo("%s%lld files linked, %d torch traces", qPrintable(where), qlonglong(traces.size()), torchTraces);
+            QVERIFY2(torchTraces >= 1, qPrintable(where + QJsonDocument(traces).toJson(QJsonDocument::Compact)));
+        }
+    }
+
+    // vLLM refuses a reset with 200 {"success": false} while running requests hold KV blocks. The
+    // test holds them itself (long requests it sent), so the sweep's reset is refused at first and
+    // must be retried until vLLM says {"success": true}.
+    void resetRefusedWhileBusyIsRetriedUntilTrue()
+    {
+        std::vector<std::unique_ptr<QTcpSocket>> load;
+        const QByteArray stamp = QByteArray::number(QDateTime::currentMSecsSinceEpoch());
+        for (int i = 0; i < 12; ++i) {
+            // Distinct prompts: each request holds its own blocks for its ~1900-token life.
+            const QByteArray body = completionBody("busy engine " + stamp + " " + QByteArray::number(i), 1900);
+            auto s = std::make_unique<QTcpSocket>();
+            s->connectToHost(QHostAddress::LocalHost, m_server.port());
+            QVERIFY(s->waitForConnected(10000));
+            QTcpSocket *raw = s.get();
+            connect(raw, &QTcpSocket::readyRead, raw, [raw] { raw->readAll(); });
+            raw->write("POST /v1/completions HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n"
+                       "Content-Type: application/json\r\nContent-Length: "
+                       + QByteArray::number(body.size()) + "\r\n\r\n" + body);
+            raw->flush();
+            load.push_back(std::move(s));
+        }
+        QVERIFY2(QTest::qWaitFor([&] { return metricsValue("vllm:num_requests_running") > 0; }, 60000),
+                 "the long requests never showed as running");
+        const HttpReply direct = http(m_server.port(), "POST", "/reset_prefix_cache");
+        QVERIFY2(direct.status == 200 && direct.json().value("success") == QJsonValue(false),
+                 qPrintable("precondition: vLLM should refuse a reset while busy, answered "
+                            + QString::number(direct.status) + " " + QString::fromUtf8(direct.body)));
+
+        const QByteArray spec = (QStringLiteral("name: busy-reset\n")
+                                 + serverBlock("    reset_kv_cache: {max_retry_seconds: 240}\n")
+                                 + QStringLiteral("workload: {input_tokens: 32, output_tokens: 8, requests_per_cell: 4}\n"
+                                                  "sweep: {concurrency: [1]}\n"))
+                                    .toUtf8();
+        const QString out = m_work.filePath("busy");
+        QProcess cli;
+        cli.start(cliBinary(), {"run", writeFile(m_work.path(), "busy.yaml", spec), "--out", out});
+        // The event loop keeps draining the long answers while the sweep retries its reset.
+        QVERIFY2(QTest::qWaitFor([&] { return cli.state() == QProcess::NotRunning; }, 600000), "sweep did not finish");
+        QVERIFY2(cli.exitCode() == 0, qPrintable(QString::fromUtf8(cli.readAllStandardOutput() + cli.readAllStandardError())));
+        const QJsonArray cells = readJsonFile(QDir(out).filePath("results.json")).value("cells").toArray();
+        QCOMPARE(cells.size(), 1);
+        const QJsonObject reset = hookOf(cells.first().toObject(), "reset_kv_cache");
+        qInfo("reset while busy: %s", qPrintable(compact(reset)));
+        QVERIFY2(reset.value("attempts").toInt() > 1, qPrintable(compact(reset)));
+        QVERIFY2(reset.value("ok").toBool() && reset.value("verdict").toString() == "ok", qPrintable(compact(reset)));
+        QVERIFY2(reset.value("message").toString().contains("true"), qPrintable(compact(reset)));
+    }
+
+    // A profiling session is already open (the test opened it): vLLM answers the second start with
+    // 409 "already active", and the profiler_start outcome reports exactly that, not success.
+    void secondStartProfileGetsTheReal409()
+    {
+        const HttpReply first = http(m_server.port(), "POST", "/start_profile", "{}", kControlTimeoutMs);
+        QVERIFY2(first.status == 200, qPrintable(QString::number(first.status) + " " + first.body + first.error));
+        const QByteArray spec = (QStringLiteral("name: second-start\n")
+                                 + serverBlock(QStringLiteral("    server_profiler: {trace_dir: %1, start_body: {max_iterations: 5},"
+                                                              " timeout_seconds: 10}\n")
+                                                   .arg(m_traceDir))
+                                 + QStringLiteral("sweep: {concurrency: [1]}\n"))
+                                    .toUtf8();
+        const CliRun r = runCli({"hooks", "check", writeFile(m_work.path(), "second-start.yaml", spec)}, 600000);
+        // Close the test's own window whatever the check did (stop may block while traces are written).
+        http(m_server.port(), "POST", "/stop_profile", "{}", kControlTimeoutMs);
+        qInfo("%s", qPrintable(r.out));
+        QVERIFY2(r.code == 1, qPrintable(QStringLiteral("exit %1\n%2%3").arg(r.code).arg(r.out, r.err)));
+        const QString line = r.out.split('\n').filter("profiler_start").value(0);
+        QVERIFY2(line.contains("409") && !line.contains(QStringLiteral("✓")), qPrintable(r.out));
+        QVERIFY2(r.out.contains("already active", Qt::CaseInsensitive), qPrintable(r.out));
+    }
+
+    // vLLM's own counters are the judge: a repeated prompt hits the prefix cache, and after our
+    // reset hook (through `hooks check`) the same prompt hits nothing.
+    void resetLeavesNoPrefixCacheHits()
+    {
+        const QByteArray body = completionBody(longPrompt(), 4);
+        auto hits = [&] { return metricsValue("vllm:prefix_cache_hits_total"); };
+        auto queries = [&] { return metricsValue("vllm:prefix_cache_queries_total"); };
+        QCOMPARE(http(m_server.port(), "POST", "/v1/completions", body, 120000).status, 200);
+        const double h1 = hits();
+        QCOMPARE(http(m_server.port(), "POST", "/v1/completions", body, 120000).status, 200);
+        const double h2 = hits();
+        QVERIFY2(h1 >= 0 && h2 > h1, qPrintable(QStringLiteral("control: a repeated prompt should hit (%1 -> %2)").arg(h1).arg(h2)));
+
+        const QByteArray spec = (QStringLiteral("name: reset-only\n") + serverBlock("    reset_kv_cache: true\n")
+                                 + QStringLiteral("sweep: {concurrency: [1]}\n"))
+                                    .toUtf8();
+        const CliRun r = runCli({"hooks", "check", writeFile(m_work.path(), "reset-only.yaml", spec)}, 300000);
+        QVERIFY2(r.code == 0, qPrintable(QStringLiteral("exit %1\n%2%3").arg(r.code).arg(r.out, r.err)));
+
+        const double q3 = queries();
+        QCOMPARE(http(m_server.port(), "POST", "/v1/completions", body, 120000).status, 200);
+        const double h4 = hits();
+        qInfo("prefix_cache_hits_total: %.0f -> %.0f (repeat) -> %.0f (after reset; queries +%.0f)", h1, h2, h4,
+              queries() - q3);
+        QVERIFY2(queries() > q3, "the prefix cache was not queried");
+        QCOMPARE(h4, h2);
+    }
+
+    // Last: kills the shared server. After the first cell the server dies (SIGKILL, as a crashed
+    // worker): the later cells fail with the reset or connection error named, and the sweep ends
+    // quickly instead of waiting out request timeouts.
+    void deadServerMidSweepFailsLaterCellsFast()
+    {
+        constexpr int kRequestTimeoutS = 120;
+        const QByteArray spec = (QStringLiteral("name: dies\n")
+                                 + serverBlock("    reset_kv_cache: {timeout_seconds: 5, max_retry_seconds: 5}\n")
+                                 + QStringLiteral("workload: {input_tokens: 64, output_tokens: 32, requests_per_cell: 32,"
+                                                  " request_timeout_s: %1}\n"
+                                                  "sweep: {concurrency: [1, 2, 4]}\n")
+                                       .arg(kRequestTimeoutS))
+                                    .toUtf8();
+        const QString out = m_work.filePath("dies");
+        const QString results = QDir(out).filePath("results.json");
+        QProcess cli;
+        cli.start(cliBinary(), {"run", writeFile(m_work.path(), "dies.yaml", spec), "--out", out});
+        // results.json lists every cell from the start (pending); wait until the first has an outcome.
+        auto firstCellDone = [&] {
+            const QString status = readJsonFile(results).value("cells").toArray().at(0).toObject().value("status").toString();
+            return !status.isEmpty() && status != QLatin1String("pending");
+        };
+        QVERIFY2(QTest::qWaitFor(firstCellDone, 600000), "the first cell never finished");
+        m_server.kill();
+        QElapsedTimer sinceKill;
+        sinceKill.start();
+        QVERIFY2(QTest::qWaitFor([&] { return cli.state() == QProcess::NotRunning; }, 600000), "sweep did not end");
+        const double endS = double(sinceKill.elapsed()) / 1000;
+        qInfo("sweep ended %.1f s after the server was killed", endS);
+        QCOMPARE(cli.exitCode(), 1);
+        const QJsonArray cells = readJsonFile(results).value("cells").toArray();
+        QCOMPARE(cells.size(), 3);
+        QCOMPARE(cells.at(0).toObject().value("status").toString(), QStringLiteral("completed"));
+        for (int i = 1; i < cells.size(); ++i) {
+            const QJsonObject cell = cells.at(i).toObject();
+            const QString reason = cell.value("reason").toString();
+            qInfo("cell %d (C=%d): %s: %s", i, cell.value("concurrency").toInt(), qPrintable(cell.value("status").toString()),
+                  qPrintable(reason));
+            QVERIFY2(cell.value("status").toString() == "failed", qPrintable(compact(cell)));
+            QVERIFY2(reason.contains("reset", Qt::CaseInsensitive) || reason.contains("connection", Qt::CaseInsensitive),
+                     qPrintable(reason));
+        }
+        // Bounded by the reset budget and refused connections, not by the 120 s request timeout.
+        QVERIFY2(endS < kRequestTimeoutS / 2.0, qPrintable(QString::number(endS)));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestRealVllm)
+#include "tst_real_vllm.moc"
