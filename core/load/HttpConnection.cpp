@@ -20,6 +20,7 @@ constexpr int kErrorBodyCap = 64 * 1024;
 constexpr int kBodyCap = 16 * 1024 * 1024;
 constexpr int kJsonlFlush = 256 * 1024;
 constexpr std::int64_t kIdleMarginNs = 500'000'000; // reconnect this long before a server's keep-alive timeout
+constexpr int kDeadReuseLimit = 2;
 
 QString excerpt(std::string_view data, std::size_t max)
 {
@@ -81,7 +82,9 @@ bool HttpConnection::reusable()
     if (m_raw) {
         switch (m_raw->idleState()) {
         case StampedSocket::IdleState::Open: return true;
-        case StampedSocket::IdleState::PeerClosed: return false;
+        case StampedSocket::IdleState::PeerClosed:
+            m_reuseOff = ++m_deadReuses >= kDeadReuseLimit;
+            return false;
         case StampedSocket::IdleState::UnsolicitedBytes:
             ++m_data->unsolicited; // never credited to the next request
             return false;
@@ -218,6 +221,7 @@ void HttpConnection::connectionLost(const QString &why)
         return;
     }
     if (canResend()) {
+        m_reuseOff = ++m_deadReuses >= kDeadReuseLimit;
         m_state->requestWithdrawn();
         m_rec.resent = true;
         m_rec.sendNs = 0; // not in flight until the fresh connection sends it
@@ -316,7 +320,9 @@ bool HttpConnection::consume(const char *p, std::size_t n)
             if (leftover)
                 ++m_data->unsolicited;
             finishRequest(ErrorKind::None, QString());
-            if (m_connected && (leftover || !m_parser.keepAlive())) {
+            if (m_reused)
+                m_deadReuses = 0; // a reuse that worked: the server keeps connections after all
+            if (m_connected && (leftover || !m_parser.keepAlive() || m_reuseOff)) {
                 dropConnection();
             } else if (m_connected) {
                 ++m_requestsOnConnection;

@@ -83,6 +83,11 @@ private:
     std::int64_t m_idleLimitNs = 0;   // from Keep-Alive: timeout= (0 = none)
     std::int64_t m_idleSinceNs = 0;
     bool m_reused = false;    // the outstanding request went out on a connection that had answered before
+    // A server that announces keep-alive but closes after every answer (llama-server after a
+    // stream) makes reuse a race lost most of the time: after kDeadReuseLimit reuses in a row
+    // found the connection dead, this slot stops reusing and opens a fresh one per request.
+    int m_deadReuses = 0;
+    bool m_reuseOff = false;
     bool m_gotBytes = false;  // any response byte arrived for the outstanding request
     std::int64_t m_nowNs = 0; // arrival time of the bytes being parsed
     bool m_inRead = false;    // m_nowNs belongs to the read being parsed

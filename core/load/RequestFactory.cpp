@@ -114,12 +114,14 @@ QByteArray RequestFactory::body(int ticket) const
     // A scramble of the request number leads the unique part: prompts of one cell then differ
     // from their first character after the template, so they share no prefix a server could
     // cache (with the cell's tag first they shared ~25 tokens, with a zero-padded number ~6).
-    // Fixed width (8 hex digits), so calibration holds for every request.
+    // Fixed width and digits only (8 decimal digits): tokenizers split digits alike whatever their
+    // values (a llama tokenizer one token each), so calibration holds for every request; hex
+    // letters tokenized differently per request (ISL 256 +- 1).
     std::uint64_t x = std::uint64_t(ticket) + 0x9E3779B97F4A7C15ull; // splitmix64
     x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
     x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
     x ^= x >> 31;
-    const QByteArray unique = QByteArray::number(quint32(x), 16).rightJustified(8, '0') + '-' + m_tag + '-' +
+    const QByteArray unique = QByteArray::number(x % 100000000u).rightJustified(8, '0') + '-' + m_tag + '-' +
                               QByteArray::number(ticket).rightJustified(7, '0');
     QByteArray body;
     body.reserve(m_bodyStart.size() + m_sharedPrefix.size() + unique.size() + m_filler.size() + m_bodyEnd.size() + 2);
