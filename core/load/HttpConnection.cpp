@@ -276,6 +276,10 @@ void HttpConnection::onStampedReadable()
         if (n == StampedSocket::WouldBlock)
             break;
         if (n == 0 || n == StampedSocket::Failed) {
+            // A failed read carries no stamp: the request ends now, not at an earlier read's
+            // time (a reset on a connection's first read dated it 0: a negative latency).
+            if (n == StampedSocket::Failed)
+                m_nowNs = steadyNowNs();
             connectionLost(n == 0 ? QString() : m_raw->errorString());
             break;
         }

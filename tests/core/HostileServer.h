@@ -75,6 +75,15 @@ public:
             ::close(m_fd);
         m_fd = -1;
     }
+    // Closes with a TCP reset (SO_LINGER 0): the client's next read fails with ECONNRESET.
+    void reset()
+    {
+        if (m_fd < 0)
+            return;
+        const linger l{1, 0};
+        ::setsockopt(m_fd, SOL_SOCKET, SO_LINGER, &l, sizeof l);
+        close();
+    }
     bool stopping() const { return m_stop; }
 
 private:

@@ -160,6 +160,22 @@ private Q_SLOTS:
         QCOMPARE(p.ok(), 2);
     }
 
+    // A connection reset before any answer: a named failure dated when it happened (a reset on
+    // a connection's first read used to date the request's end 0: a latency of minus the uptime).
+    void resetBeforeAnyAnswerIsDatedNow()
+    {
+        hostile::Server server([](Conn &c) {
+            if (!c.readRequest().isEmpty())
+                c.reset();
+        });
+        const Phase p = runAgainst(server, 3);
+        QCOMPARE(p.errors(ErrorKind::Connection), 3);
+        for (const RequestRecord &r : p.out.records)
+            QVERIFY2(r.endNs >= r.sendNs && r.sendNs > 0, qPrintable(QStringLiteral("send %1 end %2").arg(r.sendNs).arg(r.endNs)));
+        for (const QJsonObject &line : p.lines)
+            QVERIFY(line.value(QStringLiteral("latency_ms")).toDouble() >= 0);
+    }
+
     // Keep-Alive: max=2 — never a third request on one connection (this server fails it).
     void keepAliveMaxHonoured()
     {

@@ -285,7 +285,11 @@ private Q_SLOTS:
             const QString reason = cell.value("reason").toString();
             qInfo("cell %d (C=%d): %s: %s", i, cell.value("concurrency").toInt(), qPrintable(cell.value("status").toString()),
                   qPrintable(reason));
-            QVERIFY2(cell.value("status").toString() == "failed", qPrintable(compact(cell)));
+            // The engine may already be measuring cell 1 when the kill lands (its reset answered):
+            // then a few of its requests succeed and it is degraded, never completed. Every cell
+            // after it fails.
+            const QString status = cell.value("status").toString();
+            QVERIFY2(status == "failed" || (i == 1 && status == "degraded"), qPrintable(compact(cell)));
             QVERIFY2(reason.contains("reset", Qt::CaseInsensitive) || reason.contains("connection", Qt::CaseInsensitive),
                      qPrintable(reason));
         }
