@@ -6,6 +6,9 @@
 # Then builds the .deb, installs it and runs the installed binary's --version and headless demo.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# ccache (~/.cache/ccache) hits across clones in other folders: paths are hashed relative to the
+# checkout, and the build folder's own path is left out of the hash.
+export CCACHE_BASEDIR="${CCACHE_BASEDIR:-$PWD}" CCACHE_NOHASHDIR=1 CCACHE_MAXSIZE="${CCACHE_MAXSIZE:-10G}"
 BUILD=${BUILD_DIR:-build/ci}
 cmake -S . -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DSWEEPBENCH_WERROR=ON \
       -DCMAKE_CXX_COMPILER_LAUNCHER="$(command -v ccache || true)"
