@@ -9,7 +9,8 @@
 namespace sb {
 
 namespace {
-constexpr int kMaxProbes = 24;
+constexpr int kTicketsPerProbe = 4;
+constexpr int kMaxProbes = 24 * kTicketsPerProbe;
 constexpr double kProbeTimeoutS = 120;
 } // namespace
 
@@ -69,7 +70,7 @@ QString calibrationKey(const ServerSpec &server, const WorkloadSpec &w)
 }
 
 int PromptCalibrator::probe(const ServerSpec &server, const QString &baseUrl, const WorkloadSpec &w, const QByteArray &tag, int chars,
-                            QString *error)
+                            QString *error, int ticket)
 {
     WorkloadSpec probeShape = w;
     probeShape.outputTokens = 1;
@@ -81,7 +82,7 @@ int PromptCalibrator::probe(const ServerSpec &server, const QString &baseUrl, co
         headers.append({QByteArrayLiteral("Authorization"), "Bearer " + key.toUtf8()});
     for (const auto &[name, value] : server.headers)
         headers.append({name.toUtf8(), value.toUtf8()});
-    const ControlResponse r = m_client.call("POST", QUrl(target.origin + QString::fromUtf8(target.path)), headers, factory.body(0),
+    const ControlResponse r = m_client.call("POST", QUrl(target.origin + QString::fromUtf8(target.path)), headers, factory.body(ticket),
                                             kProbeTimeoutS, m_cancel);
     if (r.status != 200) {
         *error = r.status == 0 ? r.transportError : QStringLiteral("HTTP %1: %2").arg(r.status).arg(QString::fromUtf8(r.body.left(160)).simplified());
@@ -99,22 +100,32 @@ PromptCalibration PromptCalibrator::calibrate(const ServerSpec &server, const QS
 {
     PromptCalibration c;
     c.target = w.inputTokens;
-    const auto measure = [&](int chars) {
-        ++c.probes;
-        return probe(server, baseUrl, w, tag, chars, &c.error);
+    // The mean count over a few request numbers: each prompt leads with its own digits, which a
+    // tokenizer may cut into one token more or less; the sweep's average is what must match.
+    const auto measure = [&](int chars) -> double {
+        double sum = 0;
+        for (int t = 0; t < kTicketsPerProbe; ++t) {
+            ++c.probes;
+            const int n = probe(server, baseUrl, w, tag, chars, &c.error, t * 7919);
+            if (n < 0)
+                return -1;
+            sum += n;
+        }
+        return sum / kTicketsPerProbe;
     };
+    const double target = c.target;
     // Bracket the target: lo gives fewer tokens than asked, hi at least as many.
     int lo = 0;
-    int pLo = measure(0);
+    double pLo = measure(0);
     if (pLo < 0)
         return c;
-    if (pLo >= c.target) {
+    if (pLo >= target) {
         c.error = QStringLiteral("the prompt's fixed part alone is %1 tokens, more than the %2 asked for").arg(pLo).arg(c.target);
         return c;
     }
-    int hi = std::max(8, (c.target - pLo) * 4);
-    int pHi = measure(hi);
-    while (pHi >= 0 && pHi < c.target && c.probes < kMaxProbes) {
+    int hi = std::max(8, int((target - pLo) * 4));
+    double pHi = measure(hi);
+    while (pHi >= 0 && pHi < target && c.probes < kMaxProbes) {
         lo = hi, pLo = pHi;
         hi *= 2;
         pHi = measure(hi);
@@ -122,25 +133,29 @@ PromptCalibration PromptCalibrator::calibrate(const ServerSpec &server, const QS
     if (pHi < 0)
         return c;
     // Interpolate inside [lo, hi] (token counts grow about linearly with characters), keeping
-    // the bracket, until a filler hits the target or no character is left between the two.
-    int best = pHi == c.target ? hi : -1;
+    // the bracket, until a filler's mean is within half a token or no character is left between.
+    int best = std::abs(pHi - target) < 0.5 ? hi : -1;
+    double pBest = pHi;
     while (best < 0 && hi - lo > 1 && c.probes < kMaxProbes && !(m_cancel && m_cancel->load())) {
-        const double frac = double(c.target - pLo) / double(std::max(1, pHi - pLo));
+        const double frac = (target - pLo) / std::max(1e-9, pHi - pLo);
         const int mid = std::clamp(lo + int(std::lround(frac * (hi - lo))), lo + 1, hi - 1);
-        const int p = measure(mid);
+        const double p = measure(mid);
         if (p < 0)
             return c;
-        if (p == c.target)
-            best = mid;
-        else if (p < c.target)
+        if (std::abs(p - target) < 0.5)
+            best = mid, pBest = p;
+        else if (p < target)
             lo = mid, pLo = p;
         else
             hi = mid, pHi = p;
     }
-    if (best < 0) // no length hits it exactly (a character adds two tokens): the closer side
-        best = (c.target - pLo) <= (pHi - c.target) ? lo : hi;
+    if (best < 0) { // no length is within half a token (a character adds two): the closer side
+        const bool low = (target - pLo) <= (pHi - target);
+        best = low ? lo : hi;
+        pBest = low ? pLo : pHi;
+    }
     c.fillerChars = best;
-    c.measuredTokens = best == lo ? pLo : best == hi ? pHi : c.target;
+    c.measuredTokens = int(std::lround(pBest));
     c.error.clear();
     return c;
 }

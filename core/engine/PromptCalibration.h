@@ -21,7 +21,7 @@ struct PromptCalibration {
     int target = 0;          // requested prompt tokens
     int fillerChars = -1;    // -1 = not calibrated (word heuristic)
     int measuredTokens = -1; // the server's count of the chosen prompt
-    int probes = 0;
+    int probes = 0;          // requests sent
     QString error;           // why calibration failed (requests then use the word heuristic)
     bool ok() const { return fillerChars >= 0; }
     QJsonObject toJson() const;
@@ -54,7 +54,8 @@ public:
     // `baseUrl`: the server's OpenAI base URL; `tag`: a prompt tag of the benchmark's shape.
     PromptCalibration calibrate(const ServerSpec &server, const QString &baseUrl, const WorkloadSpec &w, const QByteArray &tag);
     // The server's prompt token count for a filler of `chars` characters; -1 and *error on failure.
-    int probe(const ServerSpec &server, const QString &baseUrl, const WorkloadSpec &w, const QByteArray &tag, int chars, QString *error);
+    int probe(const ServerSpec &server, const QString &baseUrl, const WorkloadSpec &w, const QByteArray &tag, int chars, QString *error,
+              int ticket = 0);
 
 private:
     ControlClient &m_client;

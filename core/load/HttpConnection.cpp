@@ -237,6 +237,8 @@ void HttpConnection::connectionLost(const QString &why)
         finishRequest(m_streamErrorKind, m_streamErrorMessage);
     } else {
         QString message = headers ? QStringLiteral("connection closed mid-response") : QStringLiteral("connection closed before a response");
+        if (m_rec.sendNs <= 0 && !why.isEmpty()) // never sent: the connect itself failed
+            message = QStringLiteral("could not connect");
         if (!why.isEmpty())
             message += QStringLiteral(" (") + why + QLatin1Char(')');
         finishRequest(ErrorKind::Connection, message);

@@ -62,7 +62,7 @@ QString resolveApiKey(const ServerSpec &server)
 
 RequestFactory::RequestFactory(const ServerSpec &server, const ServerTarget &target, const WorkloadSpec &w,
                                const QByteArray &uniqueTag, int fillerChars)
-    : m_tag(uniqueTag)
+    : m_tag(uniqueTag), m_offset(qHash(uniqueTag) % 100000000u)
 {
     // Body: build the JSON once with a marker prompt, then split around it.
     static const QString kMarker = QStringLiteral("@@PROMPT@@");
@@ -111,18 +111,18 @@ RequestFactory::RequestFactory(const ServerSpec &server, const ServerTarget &tar
 
 QByteArray RequestFactory::body(int ticket) const
 {
-    // A scramble of the request number leads the unique part: prompts of one cell then differ
-    // from their first character after the template, so they share no prefix a server could
-    // cache (with the cell's tag first they shared ~25 tokens, with a zero-padded number ~6).
-    // Fixed width and digits only (8 decimal digits): tokenizers split digits alike whatever their
-    // values (a llama tokenizer one token each), so calibration holds for every request; hex
-    // letters tokenized differently per request (ISL 256 +- 1).
-    std::uint64_t x = std::uint64_t(ticket) + 0x9E3779B97F4A7C15ull; // splitmix64
-    x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
-    x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
-    x ^= x >> 31;
-    const QByteArray unique = QByteArray::number(x % 100000000u).rightJustified(8, '0') + '-' + m_tag + '-' +
-                              QByteArray::number(ticket).rightJustified(7, '0');
+    // The request number, scrambled, leads the unique part: prompts of one cell then differ from
+    // their first character after the template, so they share no prefix a server could cache
+    // (with the cell's tag first they shared ~25 tokens). Its 8 digits are spaced apart so that
+    // every tokenizer cuts them alike whatever their values (BPE merges runs of digits
+    // differently per value: ISL 256 +- 2 on a real vLLM), and calibration holds for every
+    // request. ticket * A + B mod 10^8 with A coprime to 10 is a bijection: no two requests of a
+    // phase collide; B from the tag makes each cell's (and its warmup's) sequence its own.
+    const std::uint64_t scrambled = (std::uint64_t(ticket) * 73939133u + m_offset) % 100000000u;
+    QByteArray unique = QByteArray::number(scrambled).rightJustified(8, '0');
+    for (qsizetype k = unique.size() - 1; k > 0; --k)
+        unique.insert(k, ' ');
+    unique += ' ' + m_tag;
     QByteArray body;
     body.reserve(m_bodyStart.size() + m_sharedPrefix.size() + unique.size() + m_filler.size() + m_bodyEnd.size() + 2);
     body += m_bodyStart;

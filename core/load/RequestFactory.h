@@ -50,6 +50,7 @@ private:
     QByteArray m_filler;
     QByteArray m_bodyEnd;   // closing quote and the rest of the JSON
     QByteArray m_tag;
+    std::uint64_t m_offset = 0; // of the request-number scramble, from the tag
     int m_promptTokens = 0;
 };
 
