@@ -5,6 +5,7 @@
 #include "spec/SpecIO.h"
 #include "spec/SpecParsers.h"
 #include "spec/SpecRules.h"
+#include "spec/YamlBounds.h"
 #include <QFile>
 #include <algorithm>
 
@@ -125,6 +126,10 @@ void parseRoot(Context &ctx, const YAML::Node &root, SweepSpec &spec)
 // Parses the text into `root`; reports a syntax error with its position and returns false.
 bool parseYaml(Context &ctx, const QByteArray &text, YAML::Node &root)
 {
+    if (const auto exceeded = checkYamlBounds(text)) { // before any walk can blow up
+        ctx.error(exceeded->pos, QString(), exceeded->message);
+        return false;
+    }
     try {
         const std::vector<YAML::Node> docs = YAML::LoadAll(text.toStdString());
         if (docs.size() > 1) {

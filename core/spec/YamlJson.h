@@ -12,8 +12,10 @@ enum class ScalarKind { Null, Bool, Int, Float, String };
 ScalarKind classifyPlain(const QString &text);
 
 // Converts a node: quoted scalars are strings, plain scalars are typed by content, lists become
-// arrays and mappings objects. Reports non-scalar keys and duplicate keys.
-QJsonValue toJson(Context &ctx, const YAML::Node &node, const QString &path);
+// arrays and mappings objects. Reports non-scalar keys, duplicate keys and nesting deeper than
+// kMaxJsonDepth (a server's JSON parser may recurse per level; nothing real nests that deep).
+inline constexpr int kMaxJsonDepth = 32;
+QJsonValue toJson(Context &ctx, const YAML::Node &node, const QString &path, int depth = 0);
 
 // Writes a string so that it reads back as the same string (quoted when it would otherwise read
 // as null, a boolean or a number, or when it spans lines).
