@@ -1,13 +1,23 @@
 #include "hooks/ControlClient.h"
+#include "spec/SpecRules.h"
 #include <QElapsedTimer>
 #include <QEventLoop>
 #include <QNetworkAccessManager>
 #include <QNetworkProxy>
 #include <QNetworkReply>
-#include <QRegularExpression>
 #include <QTimer>
 
 namespace sb {
+
+namespace {
+// Network-layer failures (closed, reset, ...) and HTTP framing failures, as opposed to the
+// 4xx/5xx codes QNetworkReply also reports as errors: those are answers, judged by status.
+bool transportFailure(QNetworkReply::NetworkError e)
+{
+    return (e > QNetworkReply::NoError && e < QNetworkReply::ProxyConnectionRefusedError)
+        || (e >= QNetworkReply::ProtocolUnknownError && e <= QNetworkReply::ProtocolFailure);
+}
+} // namespace
 
 ControlClient::ControlClient() : m_nam(std::make_unique<QNetworkAccessManager>())
 {
@@ -25,6 +35,8 @@ ControlResponse ControlClient::call(const QByteArray &method, const QUrl &url,
     QNetworkRequest request(url);
     request.setAttribute(QNetworkRequest::Http2AllowedAttribute, false);
     request.setAttribute(QNetworkRequest::RedirectPolicyAttribute, QNetworkRequest::ManualRedirectPolicy);
+    // A compressed answer could grow past the body bound after we counted it.
+    request.setRawHeader("Accept-Encoding", "identity");
     for (const auto &[name, value] : headers)
         request.setRawHeader(name, value);
     QByteArray body;
@@ -35,48 +47,60 @@ ControlResponse ControlClient::call(const QByteArray &method, const QUrl &url,
     QElapsedTimer clock;
     clock.start();
     QNetworkReply *reply = m_nam->sendCustomRequest(request, method, body);
+    // Qt buffers no more than this between reads: the body is drained into `r.body` as it comes.
+    reply->setReadBufferSize(64 * 1024);
+    ControlResponse r;
     QEventLoop loop;
     QTimer deadline;
     deadline.setSingleShot(true);
     QTimer cancelPoll;
-    bool timedOut = false, cancelled = false;
     QObject::connect(reply, &QNetworkReply::finished, &loop, &QEventLoop::quit);
-    QObject::connect(&deadline, &QTimer::timeout, &loop, [&] { timedOut = true; reply->abort(); });
+    QObject::connect(reply, &QNetworkReply::readyRead, &loop, [&] {
+        const QByteArray chunk = reply->readAll();
+        if (r.body.size() + chunk.size() > kMaxControlBodyBytes) {
+            r.oversize = true;
+            reply->abort();
+            return;
+        }
+        r.body += chunk;
+    });
+    QObject::connect(&deadline, &QTimer::timeout, &loop, [&] { r.timedOut = true; reply->abort(); });
     QObject::connect(&cancelPoll, &QTimer::timeout, &loop, [&] {
         if (cancel && cancel->load()) {
-            cancelled = true;
+            r.cancelled = true;
             reply->abort();
         }
     });
-    deadline.start(int(timeoutS * 1000));
+    deadline.start(spec::timerMs(timeoutS));
     if (cancel)
         cancelPoll.start(50);
     if (!reply->isFinished())
         loop.exec();
 
-    ControlResponse r;
     r.latencyMs = double(clock.nsecsElapsed()) / 1e6;
     r.status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
-    if (reply->isOpen()) // an aborted reply is closed: nothing to read
-        r.body = reply->read(64 * 1024);
-    r.timedOut = timedOut;
-    r.cancelled = cancelled;
-    if (r.status == 0)
-        r.transportError = timedOut ? QStringLiteral("no answer within %1 s").arg(timeoutS)
-                         : cancelled ? QStringLiteral("cancelled")
-                                     : reply->errorString();
+    if (!r.oversize && reply->isOpen()) { // an aborted reply is closed: nothing to read
+        const QByteArray rest = reply->readAll();
+        if (r.body.size() + rest.size() > kMaxControlBodyBytes)
+            r.oversize = true;
+        else
+            r.body += rest;
+    }
+    const QNetworkReply::NetworkError err = reply->error();
+    r.truncated = !r.timedOut && !r.cancelled && !r.oversize && r.status != 0 && transportFailure(err);
+    if (r.timedOut)
+        r.transportError = r.status != 0 ? QStringLiteral("answer incomplete after %1 s (status line received, body did not end)").arg(timeoutS)
+                                         : QStringLiteral("no answer within %1 s").arg(timeoutS);
+    else if (r.cancelled)
+        r.transportError = QStringLiteral("cancelled");
+    else if (r.oversize)
+        r.transportError = QStringLiteral("oversize: answer body larger than %1 KiB; aborted").arg(kMaxControlBodyBytes / 1024);
+    else if (r.truncated)
+        r.transportError = QStringLiteral("answer truncated: %1").arg(reply->errorString());
+    else if (r.status == 0)
+        r.transportError = reply->errorString();
     delete reply; // not deleteLater: the engine thread runs only nested loops
     return r;
-}
-
-QString redactSecrets(QString text, const QStringList &secrets)
-{
-    static const QRegularExpression userinfo(QStringLiteral("(\\w+://)[^/@\\s]+@"));
-    text.replace(userinfo, QStringLiteral("\\1***@"));
-    for (const QString &s : secrets)
-        if (s.size() >= 4)
-            text.replace(s, QStringLiteral("***"));
-    return text;
 }
 
 } // namespace sb
