@@ -21,6 +21,9 @@ struct CellContext {
     QByteArray promptTag;        // unique per sweep run and cell
     QString traceDir;            // resolved (absolute) trace folder, or empty
     std::optional<QJsonObject> startBody; // resolved start body (output_dir made absolute)
+    // Every secret of the sweep, learnt before anything was written: scrubbed from the cell's
+    // error samples, records, hook messages, warnings and reason.
+    std::shared_ptr<const SecretSet> secrets;
 };
 
 struct CellCallbacks {

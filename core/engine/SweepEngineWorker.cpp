@@ -118,6 +118,8 @@ int SweepEngineWorker::runSweep()
             return fail(error);
     }
 
+    // Learnt before the first cell: nothing a server echoes back is stored with a key in it.
+    const auto secrets = std::make_shared<const SecretSet>(SecretSet::fromSpec(m_spec));
     const QByteArray runNonce = QByteArray::number(QRandomGenerator::global()->generate64(), 36);
     LoadGenerator load;
     ControlClient control;
@@ -147,6 +149,7 @@ int SweepEngineWorker::runSweep()
             ctx.promptTag = "sb-" + runNonce + "-c" + QByteArray::number(i);
             ctx.traceDir = resolveTraceDir(serverIndex);
             ctx.startBody = resolvedProfilerStartBody(server, m_outDir);
+            ctx.secrets = secrets;
 
             ProgressSnapshot base;
             base.cellIndex = i;

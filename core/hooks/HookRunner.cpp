@@ -19,8 +19,10 @@ bool isRetryableStatus(int status)
 
 QString verdictForStatus(const ControlResponse &r)
 {
-    if (r.status == 0)
-        return r.timedOut ? QStringLiteral("timeout") : QStringLiteral("error");
+    if (r.timedOut) // also a 200 whose body never ended
+        return QStringLiteral("timeout");
+    if (!r.complete()) // no status, oversize, truncated, cancelled
+        return QStringLiteral("error");
     if (r.status == 404)
         return QStringLiteral("route_missing");
     if (isRetryableStatus(r.status))
@@ -39,7 +41,7 @@ QList<HookTarget> hookTargetsFor(const ServerSpec &server, const QStringList &ur
         if (seen.contains(origin))
             continue;
         seen.append(origin);
-        targets.append(HookTarget{&server, url, origin, key});
+        targets.append(HookTarget{&server, url, origin, key, SecretSet::forServer(server)});
     }
     return targets;
 }
@@ -67,6 +69,8 @@ QString HookRunner::describe(const HookTarget &target, const QString &hook, cons
     QString msg;
     if (r.status == 0)
         msg = r.transportError;
+    else if (!r.complete())
+        msg = QStringLiteral("HTTP %1, %2").arg(r.status).arg(r.transportError);
     else
         msg = QStringLiteral("HTTP %1").arg(r.status);
     const QString body = QString::fromUtf8(r.body.left(400)).simplified().left(200);
@@ -74,13 +78,15 @@ QString HookRunner::describe(const HookTarget &target, const QString &hook, cons
         msg += QStringLiteral(": ") + body;
     if (verdict == QLatin1String("route_missing"))
         msg += QStringLiteral(" — ") + routeMissingHint(target.server->flavor, hook);
-    return redactSecrets(msg, {target.apiKey});
+    return target.secrets.scrub(msg);
 }
 
 HookRunner::Verdict HookRunner::judgeReset(const ServerSpec &server, const ControlResponse &r)
 {
     if (r.cancelled)
         return {QStringLiteral("error"), false, false};
+    if (!r.complete()) // an answer that never ended may be retried; an oversize one will not shrink
+        return {verdictForStatus(r), false, !r.oversize};
     if (r.status >= 200 && r.status < 300) {
         // Newer vLLM answers {"success": bool}; false = blocks still held by running requests.
         const QJsonDocument doc = QJsonDocument::fromJson(r.body);
@@ -170,10 +176,10 @@ HookOutcome HookRunner::call(const HookTarget &target, const QString &hook, cons
     out.attempts = 1;
     out.status = r.status;
     out.latencyMs = r.latencyMs;
-    out.ok = r.status >= 200 && r.status < 300;
+    out.ok = r.complete() && r.status >= 200 && r.status < 300;
     out.verdict = out.ok ? QStringLiteral("ok") : verdictForStatus(r);
     out.message = describe(target, hook, r, out.verdict);
-    if (answer)
+    if (answer && r.complete()) // a cut or oversize answer is not read at all
         *answer = r.body;
     return out;
 }

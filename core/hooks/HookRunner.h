@@ -4,8 +4,11 @@
 //    1 s doubling to 8 s within max_retry_seconds, as are transport errors and 409/423/429/503;
 //    404 = route_missing (with a hint); other non-2xx fail at once.
 //  - profiler start/stop: 2xx = ok; the JSON start body is sent as application/json.
+//  - whatever the status, an answer that did not arrive whole (timeout after the status line,
+//    body over kMaxControlBodyBytes, connection closed mid-body) is never ok.
 #include "hooks/ControlClient.h"
 #include "results/Results.h"
+#include "spec/SecretSet.h"
 #include "spec/SweepSpec.h"
 #include <QDateTime>
 #include <functional>
@@ -16,7 +19,8 @@ struct HookTarget {
     const ServerSpec *server = nullptr;
     QString baseUrl;   // the server's URL (a started mock's URL for `mock:` servers)
     QString origin;    // scheme://host:port
-    QString apiKey;    // resolved; sent as Authorization, redacted from messages
+    QString apiKey;    // resolved; sent as Authorization
+    SecretSet secrets; // the server's key and credential header values: scrubbed from messages
 };
 
 // One target per unique origin of `urls` (the server's base URLs, in order): hooks go once to

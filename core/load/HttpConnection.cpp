@@ -1,4 +1,5 @@
 #include "load/HttpConnection.h"
+#include "spec/SpecRules.h"
 #include "load/ChunkScanner.h"
 #include "load/StampedSocket.h"
 #include <QJsonArray>
@@ -94,7 +95,7 @@ void HttpConnection::connectSocket()
     });
     // The request timeout also bounds connecting.
     m_busy = true;
-    m_timeout.start(int(m_state->config.timeoutS * 1000));
+    m_timeout.start(spec::timerMs(m_state->config.timeoutS));
     if (ssl)
         ssl->connectToHostEncrypted(t.host, t.port);
     else
@@ -147,7 +148,7 @@ void HttpConnection::send()
         m_socket->write(request);
         m_socket->flush();
     }
-    m_timeout.start(int(m_state->config.timeoutS * 1000));
+    m_timeout.start(spec::timerMs(m_state->config.timeoutS));
 }
 
 void HttpConnection::onReadyRead()
@@ -342,8 +343,8 @@ void HttpConnection::finishRequest(ErrorKind error, const QString &message)
     } else if (error == ErrorKind::Protocol && sample.isEmpty()) {
         sample = m_parser.isEventStream() ? QStringLiteral("stream ended without data: [DONE]") : QStringLiteral("response body is not a JSON object");
     }
-    if (error != ErrorKind::None && !m_data->errorSamples.contains(kindKey))
-        m_data->errorSamples.insert(kindKey, sample.left(300));
+    if (error != ErrorKind::None && !m_data->errorSamples.contains(kindKey)) // scrubbed: servers echo keys
+        m_data->errorSamples.insert(kindKey, m_state->config.secrets ? m_state->config.secrets->scrub(sample.left(300)) : sample.left(300));
     if (!sent) // failed before sending (connect error): it never was in flight at the server
         m_rec.sendNs = 0;
     m_data->records.push_back(m_rec);
