@@ -1,4 +1,5 @@
 #include "CliCommon.h"
+#include "report/DisplayText.h"
 #include "SignalWatcher.h"
 #include "engine/SweepEngine.h"
 #include "report/SummaryCommand.h"
@@ -78,7 +79,7 @@ int runSweepHeadless(const SweepSpec &spec, const QString &outDir, bool resume)
         engine.cancel();
     });
     QObject::connect(&engine, &SweepEngine::logMessage, [&](const QString &line) {
-        err() << (tty ? "\r\033[K" : "") << line << '\n';
+        err() << (tty ? "\r\033[K" : "") << displaySafe(line, DisplayLines::Single) << '\n'; // may quote a server
         err().flush();
     });
     qint64 lastLine = 0;
@@ -101,12 +102,12 @@ int runSweepHeadless(const SweepSpec &spec, const QString &outDir, bool resume)
         const auto tput = c.metrics.value(QStringLiteral("output_token_throughput"));
         err() << (tty ? "\r\033[K" : "")
               << QStringLiteral("cell %1 %2 c=%3: %4, %5 ok / %6 failed, TTFT p50 %7 ms, %8 tok/s%9")
-                     .arg(c.index).arg(c.server).arg(c.concurrency).arg(c.status).arg(c.completed).arg(c.failed)
+                     .arg(c.index).arg(displaySafe(c.server, DisplayLines::Single)).arg(c.concurrency).arg(c.status).arg(c.completed).arg(c.failed)
                      .arg(ttft.p50, 0, 'f', 1).arg(tput.avg, 0, 'f', 0)
-                     .arg(c.reason.isEmpty() ? QString() : QStringLiteral(" — ") + c.reason)
+                     .arg(c.reason.isEmpty() ? QString() : QStringLiteral(" — ") + displaySafe(c.reason, DisplayLines::Single))
               << '\n';
         for (const auto &w : c.warnings)
-            err() << "  warning: " << w << '\n';
+            err() << "  warning: " << displaySafe(w, DisplayLines::Single) << '\n';
         err().flush();
     });
     QObject::connect(&engine, &SweepEngine::finished, [&](int code) {

@@ -1,4 +1,5 @@
 #include "run/HookLogModel.h"
+#include "report/DisplayText.h"
 #include "designer/HookCheckModel.h"
 #include "style/Theme.h"
 
@@ -59,7 +60,7 @@ QVariant HookLogModel::data(const QModelIndex &index, int role) const
     case Status: return o.status ? QVariant(o.status) : QVariant(QStringLiteral("—"));
     case Attempts: return o.attempts;
     case Latency: return QStringLiteral("%1 ms").arg(o.latencyMs, 0, 'f', 1);
-    case Message: return o.message;
+    case Message: return displaySafe(o.message, DisplayLines::Single); // server text
     }
     return {};
 }
