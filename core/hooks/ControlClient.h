@@ -1,6 +1,8 @@
 #pragma once
-// HTTP client for control hooks, separate from the benchmark connections: its own
-// QNetworkAccessManager (own connection pool), no proxy, never counted as benchmark traffic.
+// HTTP/1.1 client for control hooks, separate from the benchmark connections: one fresh
+// connection per call (no proxy, never counted as benchmark traffic), framed by the same
+// HttpResponseParser the benchmark client uses — QNetworkAccessManager took a chunked body cut
+// short by a closed connection for a complete one, and its answer is what the verdict rests on.
 // Calls block the calling thread with a local event loop: hooks run on the engine thread,
 // strictly between load phases, so there is nothing else for that thread to do meanwhile.
 // An answer is judged only when it arrived whole: a timeout (also after the status line), a
@@ -11,10 +13,7 @@
 #include <QString>
 #include <QUrl>
 #include <atomic>
-#include <memory>
 #include <optional>
-
-class QNetworkAccessManager;
 
 namespace sb {
 
@@ -37,14 +36,9 @@ struct ControlResponse {
 class ControlClient
 {
 public:
-    ControlClient();
-    ~ControlClient();
     ControlResponse call(const QByteArray &method, const QUrl &url, const QList<QPair<QByteArray, QByteArray>> &headers,
                          const std::optional<QByteArray> &jsonBody, double timeoutS,
                          const std::atomic<bool> *cancel = nullptr);
-
-private:
-    std::unique_ptr<QNetworkAccessManager> m_nam;
 };
 
 } // namespace sb

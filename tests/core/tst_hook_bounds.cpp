@@ -16,6 +16,7 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QRegularExpression>
 #include <QTemporaryDir>
 #include <QUrl>
 
@@ -156,7 +157,7 @@ private Q_SLOTS:
         QCOMPARE(reset.verdict, QStringLiteral("error"));
         QVERIFY2(reset.message.contains(QStringLiteral("truncated")), qPrintable(reset.message));
         const HookOutcome start = runner.profilerStart(target);
-        QVERIFY(!start.ok);
+        QVERIFY2(!start.ok, qPrintable(start.message));
     }
 
     void wholeAnswerIsStillOk()
@@ -268,10 +269,14 @@ private Q_SLOTS:
         QCOMPARE(storedCell.value(QStringLiteral("traces")).toArray(), QJsonArray{QFileInfo(good).canonicalFilePath()});
         ReportHtmlInput html;
         html.results = r.results;
-        const QByteArray page = reportHtml(html);
-        QVERIFY(!page.contains("file:///etc"));
-        QVERIFY(!page.contains("file:///proc"));
-        QVERIFY(page.contains(QUrl::fromLocalFile(QFileInfo(good).canonicalFilePath()).toEncoded()));
+        const QString page = QString::fromUtf8(reportHtml(html));
+        QStringList hrefs;
+        static const QRegularExpression href(QStringLiteral("href=\"([^\"]*)\""));
+        for (auto it = href.globalMatch(page); it.hasNext();)
+            hrefs << it.next().captured(1);
+        QCOMPARE(hrefs.filter(QStringLiteral("/etc")), QStringList());
+        QCOMPARE(hrefs.filter(QStringLiteral("/proc")), QStringList());
+        QCOMPARE(hrefs.filter(QFileInfo(good).canonicalFilePath()).size(), 1);
     }
 };
 
