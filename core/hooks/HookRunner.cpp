@@ -1,6 +1,7 @@
 #include "hooks/HookRunner.h"
 #include "hooks/HookPresets.h"
 #include "load/RequestFactory.h"
+#include "spec/SpecRules.h"
 #include <QElapsedTimer>
 #include <QEventLoop>
 #include <QJsonArray>
@@ -207,18 +208,21 @@ HookOutcome HookRunner::profilerStop(const HookTarget &target, QStringList *path
     }
     if (pathsInAnswer) {
         // Some servers name the trace they wrote; keep every absolute path the JSON answer holds.
-        std::function<void(const QJsonValue &)> collect = [&](const QJsonValue &v) {
+        // The answer is at most kMaxControlBodyBytes; its nesting is bounded here as well.
+        std::function<void(const QJsonValue &, int)> collect = [&](const QJsonValue &v, int depth) {
+            if (depth > spec::kMaxJsonDepth)
+                return;
             if (v.isString() && v.toString().startsWith(QLatin1Char('/')))
                 pathsInAnswer->append(v.toString());
             else if (v.isArray())
                 for (const auto &e : v.toArray())
-                    collect(e);
+                    collect(e, depth + 1);
             else if (v.isObject())
                 for (const auto &e : v.toObject())
-                    collect(e);
+                    collect(e, depth + 1);
         };
         const QJsonDocument doc = QJsonDocument::fromJson(answer);
-        collect(doc.isArray() ? QJsonValue(doc.array()) : QJsonValue(doc.object()));
+        collect(doc.isArray() ? QJsonValue(doc.array()) : QJsonValue(doc.object()), 0);
     }
     return out;
 }

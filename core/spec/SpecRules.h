@@ -17,6 +17,10 @@ inline constexpr double kDefaultStopTimeoutS = 600;
 // an int of milliseconds (2^31 ms is under 25 days; beyond it a timer never fires).
 inline constexpr double kMaxSeconds = 86400;
 inline QString expectSeconds() { return QStringLiteral("a number of seconds from 0 to %1 (a day)").arg(kMaxSeconds); }
+// JSON bodies we send (start_body) or read (hook answers) nest at most this deep: nothing real
+// does, and a parser (ours or the server's) may recurse once per level.
+inline constexpr int kMaxJsonDepth = 32;
+inline QString tooDeepJson() { return QStringLiteral("nested deeper than %1 levels; expected a flatter JSON body").arg(kMaxJsonDepth); }
 // A seconds value as a timer interval: clamped to [0, a day] so it always fits a Qt timer's int.
 inline int timerMs(double seconds)
 {

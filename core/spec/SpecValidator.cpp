@@ -4,7 +4,6 @@
 #include "spec/KeySuggest.h"
 #include "spec/SpecIO.h"
 #include "spec/SpecRules.h"
-#include "spec/YamlJson.h"
 #include <QJsonArray>
 #include <QJsonObject>
 #include <QHash>
@@ -73,7 +72,7 @@ private:
 // Levels of arrays/objects (a scalar is 0); stops counting past the bound.
 int jsonDepth(const QJsonValue &v, int depth = 0)
 {
-    if (depth > yaml::kMaxJsonDepth || !(v.isArray() || v.isObject()))
+    if (depth > spec::kMaxJsonDepth || !(v.isArray() || v.isObject()))
         return depth;
     int deepest = depth + 1;
     if (v.isArray())
@@ -141,8 +140,8 @@ void checkHooks(Checker &c, const QString &p, const ServerSpec &s)
         c.hookPath(at(pr, "stop_path"), s.profiler.stopPath);
         c.seconds(at(pr, "timeout_seconds"), s.profiler.timeoutS);
         c.seconds(at(pr, "stop_timeout_seconds"), s.profiler.stopTimeoutS);
-        if (s.profiler.startBody && jsonDepth(QJsonValue(*s.profiler.startBody)) > yaml::kMaxJsonDepth)
-            c.error(at(pr, "start_body"), QStringLiteral("nested deeper than %1 levels; expected a flatter JSON body").arg(yaml::kMaxJsonDepth));
+        if (s.profiler.startBody && jsonDepth(QJsonValue(*s.profiler.startBody)) > spec::kMaxJsonDepth)
+            c.error(at(pr, "start_body"), spec::tooDeepJson());
     }
 }
 

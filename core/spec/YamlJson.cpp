@@ -27,8 +27,8 @@ ScalarKind classifyPlain(const QString &text)
 
 QJsonValue toJson(Context &ctx, const YAML::Node &node, const QString &path, int depth)
 {
-    if ((node.IsMap() || node.IsSequence()) && depth >= kMaxJsonDepth) {
-        ctx.error(toPos(node.Mark()), path, QStringLiteral("nested deeper than %1 levels; expected a flatter JSON body").arg(kMaxJsonDepth));
+    if ((node.IsMap() || node.IsSequence()) && depth >= spec::kMaxJsonDepth) {
+        ctx.error(toPos(node.Mark()), path, spec::tooDeepJson());
         return QJsonValue(QJsonValue::Null);
     }
     if (node.IsMap()) {

@@ -83,7 +83,7 @@ private Q_SLOTS:
         SecretSet odd;
         odd.add(QStringLiteral("k/e\"y<&>=+1"));
         int n = 0;
-        const QByteArray scrubbed = odd.scrub(QByteArray(R"({"m":"k/e\"y<&>=+1"} k/e&quot;y&lt;&amp;&gt;=+1 k%2Fe%22y%3C%26%3E%3D%2B1)"), &n);
+        const QByteArray scrubbed = odd.scrub(QByteArray("{\"m\":\"k/e\\\"y<&>=+1\"} k/e&quot;y&lt;&amp;&gt;=+1 k%2Fe%22y%3C%26%3E%3D%2B1"), &n);
         QCOMPARE(n, 3);
         QVERIFY2(!odd.containedIn(scrubbed), scrubbed.constData());
     }

@@ -4,7 +4,6 @@
 #include "report/SecretScrub.h"
 #include "spec/SpecRules.h"
 #include "spec/YamlBounds.h"
-#include "spec/YamlJson.h"
 #include "tst_spec_helpers.h"
 #include <QJsonArray>
 #include <QJsonObject>
@@ -111,7 +110,7 @@ private Q_SLOTS:
         QVERIFY(ok.spec);
         SweepSpec spec = *ok.spec;
         QJsonValue v(1);
-        for (int i = 0; i < yaml::kMaxJsonDepth + 1; ++i)
+        for (int i = 0; i < spec::kMaxJsonDepth + 1; ++i)
             v = QJsonArray{v};
         spec.servers[0].profiler.enabled = true;
         spec.servers[0].profiler.startBody = QJsonObject{{QStringLiteral("a"), v}};
@@ -131,13 +130,13 @@ private Q_SLOTS:
                                            << "workload.request_timeout_s" << 6 << 22;
         QTest::newRow("duration_s") << QByteArray(kServer + "workload:\n  duration_s: 86401\n" + kSweep) << "workload.duration_s" << 6 << 15;
         QTest::newRow("reset timeout_seconds") << QByteArray(kServer + "    reset_kv_cache: {timeout_seconds: 1e9}\n" + kSweep)
-                                               << "servers[0].reset_kv_cache.timeout_seconds" << 5 << 38;
+                                               << "servers[0].reset_kv_cache.timeout_seconds" << 5 << 39;
         QTest::newRow("max_retry_seconds") << QByteArray(kServer + "    reset_kv_cache: {max_retry_seconds: 100000}\n" + kSweep)
-                                           << "servers[0].reset_kv_cache.max_retry_seconds" << 5 << 40;
+                                           << "servers[0].reset_kv_cache.max_retry_seconds" << 5 << 41;
         QTest::newRow("profiler timeout_seconds") << QByteArray(kServer + "    server_profiler: {timeout_seconds: 99999}\n" + kSweep)
-                                                  << "servers[0].server_profiler.timeout_seconds" << 5 << 39;
+                                                  << "servers[0].server_profiler.timeout_seconds" << 5 << 40;
         QTest::newRow("stop_timeout_seconds") << QByteArray(kServer + "    server_profiler: {stop_timeout_seconds: 3000000}\n" + kSweep)
-                                              << "servers[0].server_profiler.stop_timeout_seconds" << 5 << 44;
+                                              << "servers[0].server_profiler.stop_timeout_seconds" << 5 << 45;
     }
     void timeoutsAboveADay()
     {
