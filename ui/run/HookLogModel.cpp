@@ -54,7 +54,7 @@ QVariant HookLogModel::data(const QModelIndex &index, int role) const
     case Cell:
         if (e.server.isEmpty())
             return e.cellIndex >= 0 ? QStringLiteral("#%1").arg(e.cellIndex + 1) : QString();
-        return QStringLiteral("#%1 %2 c=%3").arg(e.cellIndex + 1).arg(e.server).arg(e.concurrency);
+        return QStringLiteral("#%1 %2 c=%3").arg(e.cellIndex + 1).arg(displaySafe(e.server, DisplayLines::Single)).arg(e.concurrency);
     case Hook: return o.placement.isEmpty() ? o.hook : QStringLiteral("%1 (%2)").arg(o.hook, o.placement);
     case Verdict: return o.verdict;
     case Status: return o.status ? QVariant(o.status) : QVariant(QStringLiteral("—"));
