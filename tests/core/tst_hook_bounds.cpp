@@ -3,7 +3,7 @@
 // files under trace_dir (after `..` and symlinks) are listed; paths a server names elsewhere are
 // warned about, never linked.
 #include "EngineFixture.h"
-#include "HostileServer.h"
+#include "BlockingHttpPeer.h"
 #include "TestSupport.h"
 #include "hooks/ControlClient.h"
 #include "hooks/HookPreflight.h"
@@ -24,7 +24,7 @@ using namespace sb;
 using namespace sbtest;
 
 namespace {
-ServerSpec hostileSpec(const HostileServer &server)
+ServerSpec hostileSpec(const BlockingHttpPeer &server)
 {
     ServerSpec s;
     s.name = QStringLiteral("hostile");
@@ -45,7 +45,7 @@ const QByteArray kJson = "application/json";
 // A minimal OpenAI chat completion (non-streaming), so a sweep can measure against the server.
 void answerCompletion(int fd)
 {
-    HostileServer::send(fd, HostileServer::response(200, kJson,
+    BlockingHttpPeer::send(fd, BlockingHttpPeer::response(200, kJson,
                                                     R"({"choices":[{"message":{"content":"a b"}}],"usage":{"prompt_tokens":3,"completion_tokens":2}})"));
 }
 } // namespace
@@ -59,8 +59,8 @@ private Q_SLOTS:
     void headersThenSilenceIsATimeout()
     {
         // 200 and a Content-Length, then nothing: the status alone is no answer.
-        HostileServer server([](HostileServer &s, int fd, const HostileServer::Request &) {
-            HostileServer::send(fd, "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{\"succ");
+        BlockingHttpPeer server([](BlockingHttpPeer &s, int fd, const BlockingHttpPeer::Request &) {
+            BlockingHttpPeer::send(fd, "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{\"succ");
             s.holdSilent(fd);
         });
         ServerSpec spec = hostileSpec(server);
@@ -81,8 +81,8 @@ private Q_SLOTS:
 
     void chunkedThenSilenceIsATimeout()
     {
-        HostileServer server([](HostileServer &s, int fd, const HostileServer::Request &) {
-            HostileServer::send(fd, "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n2\r\n{}\r\n");
+        BlockingHttpPeer server([](BlockingHttpPeer &s, int fd, const BlockingHttpPeer::Request &) {
+            BlockingHttpPeer::send(fd, "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n2\r\n{}\r\n");
             s.holdSilent(fd);
         });
         ServerSpec spec = hostileSpec(server);
@@ -99,8 +99,8 @@ private Q_SLOTS:
     {
         // A body that never ends, sent as fast as the client reads: aborted at the bound, not
         // buffered until the timeout (which is far away) and not read as an answer.
-        HostileServer server([](HostileServer &s, int fd, const HostileServer::Request &) {
-            HostileServer::send(fd, "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 10000000000\r\n\r\n");
+        BlockingHttpPeer server([](BlockingHttpPeer &s, int fd, const BlockingHttpPeer::Request &) {
+            BlockingHttpPeer::send(fd, "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 10000000000\r\n\r\n");
             s.flood(fd, QByteArray(64 * 1024, 'x'));
         });
         ServerSpec spec = hostileSpec(server);
@@ -122,8 +122,8 @@ private Q_SLOTS:
 
     void endlessChunkedBodyIsOversize()
     {
-        HostileServer server([](HostileServer &s, int fd, const HostileServer::Request &) {
-            HostileServer::send(fd, "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n");
+        BlockingHttpPeer server([](BlockingHttpPeer &s, int fd, const BlockingHttpPeer::Request &) {
+            BlockingHttpPeer::send(fd, "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n");
             s.flood(fd, "10000\r\n" + QByteArray(0x10000, 'y') + "\r\n");
         });
         ServerSpec spec = hostileSpec(server);
@@ -147,7 +147,7 @@ private Q_SLOTS:
     void truncatedBodyIsNotOk()
     {
         QFETCH(QByteArray, answer);
-        HostileServer server([answer](HostileServer &, int fd, const HostileServer::Request &) { HostileServer::send(fd, answer); });
+        BlockingHttpPeer server([answer](BlockingHttpPeer &, int fd, const BlockingHttpPeer::Request &) { BlockingHttpPeer::send(fd, answer); });
         ServerSpec spec = hostileSpec(server);
         ControlClient client;
         HookRunner runner(client, nullptr);
@@ -163,8 +163,8 @@ private Q_SLOTS:
     void wholeAnswerIsStillOk()
     {
         // The control: the same server answering completely is ok (keeps the tests above honest).
-        HostileServer server([](HostileServer &, int fd, const HostileServer::Request &) {
-            HostileServer::send(fd, HostileServer::response(200, kJson, "{\"success\": true}"));
+        BlockingHttpPeer server([](BlockingHttpPeer &, int fd, const BlockingHttpPeer::Request &) {
+            BlockingHttpPeer::send(fd, BlockingHttpPeer::response(200, kJson, "{\"success\": true}"));
         });
         ServerSpec spec = hostileSpec(server);
         ControlClient client;
@@ -176,13 +176,13 @@ private Q_SLOTS:
 
     void hooksCheckShowsTheTimeoutAsAFailure()
     {
-        HostileServer server([](HostileServer &s, int fd, const HostileServer::Request &r) {
+        BlockingHttpPeer server([](BlockingHttpPeer &s, int fd, const BlockingHttpPeer::Request &r) {
             if (r.target == "/reset") {
-                HostileServer::send(fd, "HTTP/1.1 200 OK\r\nContent-Length: 50\r\n\r\n{");
+                BlockingHttpPeer::send(fd, "HTTP/1.1 200 OK\r\nContent-Length: 50\r\n\r\n{");
                 s.holdSilent(fd);
                 return;
             }
-            HostileServer::send(fd, HostileServer::response(200, kJson, "{}"));
+            BlockingHttpPeer::send(fd, BlockingHttpPeer::response(200, kJson, "{}"));
         });
         ServerSpec spec = hostileSpec(server);
         spec.reset.timeoutS = 0.5;
@@ -235,7 +235,7 @@ private Q_SLOTS:
     {
         QTemporaryDir traces;
         const QString good = traces.filePath(QStringLiteral("trace-rank-0.json"));
-        HostileServer server([&](HostileServer &, int fd, const HostileServer::Request &r) {
+        BlockingHttpPeer server([&](BlockingHttpPeer &, int fd, const BlockingHttpPeer::Request &r) {
             if (r.target == "/stop_profile") {
                 QFile f(good); // the trace the window wrote
                 if (f.open(QIODevice::WriteOnly))
@@ -243,11 +243,11 @@ private Q_SLOTS:
                 f.close();
                 const QJsonObject answer{{"traces", QJsonArray{good, QStringLiteral("/etc/passwd"), traces.path() + QStringLiteral("/../../etc/hostname")}},
                                          {"env", QStringLiteral("/proc/self/environ")}, {"dir", QStringLiteral("/etc")}};
-                HostileServer::send(fd, HostileServer::response(200, kJson, QJsonDocument(answer).toJson(QJsonDocument::Compact)));
+                BlockingHttpPeer::send(fd, BlockingHttpPeer::response(200, kJson, QJsonDocument(answer).toJson(QJsonDocument::Compact)));
             } else if (r.target.startsWith("/v1/")) {
                 answerCompletion(fd);
             } else {
-                HostileServer::send(fd, HostileServer::response(200, kJson, "{}"));
+                BlockingHttpPeer::send(fd, BlockingHttpPeer::response(200, kJson, "{}"));
             }
         });
         ServerSpec spec = hostileSpec(server);

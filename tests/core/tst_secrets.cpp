@@ -2,7 +2,7 @@
 // body, in an SSE error event, in a hook answer) gets them scrubbed from results.json,
 // records.jsonl and the export zip; an export that cannot know a key refuses to run.
 #include "EngineFixture.h"
-#include "HostileServer.h"
+#include "BlockingHttpPeer.h"
 #include "TestSupport.h"
 #include "report/BundleWriter.h"
 #include "spec/SecretSet.h"
@@ -23,19 +23,19 @@ const QByteArray kCookie = "ck-cookie-secret-7777";
 QList<QByteArray> allSecrets() { return {kEnvKey, kInlineKey, kHeaderKey, kCookie}; }
 
 // Every credential the request carried, echoed back as a server might in an error message.
-QByteArray echo(const HostileServer::Request &r)
+QByteArray echo(const BlockingHttpPeer::Request &r)
 {
     return r.header("Authorization") + " / " + r.header("X-Api-Key") + " / " + r.header("Cookie");
 }
 
 // Hooks answer ok and quote the credentials; /v1/ calls are answered by `benchmark`.
-HostileServer::Handler handler(std::function<void(int, const HostileServer::Request &)> benchmark)
+BlockingHttpPeer::Handler handler(std::function<void(int, const BlockingHttpPeer::Request &)> benchmark)
 {
-    return [benchmark](HostileServer &, int fd, const HostileServer::Request &r) {
+    return [benchmark](BlockingHttpPeer &, int fd, const BlockingHttpPeer::Request &r) {
         if (r.target.startsWith("/v1/"))
             benchmark(fd, r);
         else
-            HostileServer::send(fd, HostileServer::response(200, "application/json", "{\"success\": true, \"seen\": \"" + echo(r) + "\"}"));
+            BlockingHttpPeer::send(fd, BlockingHttpPeer::response(200, "application/json", "{\"success\": true, \"seen\": \"" + echo(r) + "\"}"));
     };
 }
 
@@ -119,14 +119,14 @@ private Q_SLOTS:
     {
         qputenv(kEnvName.toLatin1(), kEnvKey);
         // A: 401 whose body quotes the credentials, the key cut by the 200-byte sample bound.
-        HostileServer a(handler([](int fd, const HostileServer::Request &r) {
+        BlockingHttpPeer a(handler([](int fd, const BlockingHttpPeer::Request &r) {
             const QByteArray body = "{\"error\": \"" + QByteArray(150, 'p') + " invalid credentials: " + echo(r) + "\"}";
-            HostileServer::send(fd, HostileServer::response(401, "application/json", body));
+            BlockingHttpPeer::send(fd, BlockingHttpPeer::response(401, "application/json", body));
         }));
         // B: a 200 stream whose only event is an error quoting them.
-        HostileServer b(handler([](int fd, const HostileServer::Request &r) {
+        BlockingHttpPeer b(handler([](int fd, const BlockingHttpPeer::Request &r) {
             const QByteArray event = "data: {\"error\": {\"message\": \"rejected " + echo(r) + "\"}}\n\ndata: [DONE]\n\n";
-            HostileServer::send(fd, HostileServer::response(200, "text/event-stream", event));
+            BlockingHttpPeer::send(fd, BlockingHttpPeer::response(200, "text/event-stream", event));
         }));
         ServerSpec sa;
         sa.name = QStringLiteral("echo-401");

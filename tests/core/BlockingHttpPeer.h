@@ -19,7 +19,7 @@
 
 namespace sbtest {
 
-class HostileServer
+class BlockingHttpPeer
 {
 public:
     struct Request {
@@ -34,9 +34,9 @@ public:
             return {};
         }
     };
-    using Handler = std::function<void(HostileServer &server, int fd, const Request &request)>;
+    using Handler = std::function<void(BlockingHttpPeer &server, int fd, const Request &request)>;
 
-    explicit HostileServer(Handler handler) : m_handler(std::move(handler))
+    explicit BlockingHttpPeer(Handler handler) : m_handler(std::move(handler))
     {
         m_listen = ::socket(AF_INET, SOCK_STREAM, 0);
         int one = 1;
@@ -52,7 +52,7 @@ public:
         m_port = ntohs(addr.sin_port);
         m_acceptor = std::thread([this] { acceptLoop(); });
     }
-    ~HostileServer()
+    ~BlockingHttpPeer()
     {
         m_stop = true;
         ::shutdown(m_listen, SHUT_RDWR);
@@ -62,8 +62,8 @@ public:
             t.join();
         ::close(m_listen);
     }
-    HostileServer(const HostileServer &) = delete;
-    HostileServer &operator=(const HostileServer &) = delete;
+    BlockingHttpPeer(const BlockingHttpPeer &) = delete;
+    BlockingHttpPeer &operator=(const BlockingHttpPeer &) = delete;
 
     quint16 port() const { return m_port; }
     QString url() const { return QStringLiteral("http://127.0.0.1:%1").arg(m_port); }
