@@ -1,6 +1,7 @@
 #include "CliCommon.h"
 #include "report/DisplayText.h"
 #include "SignalWatcher.h"
+#include "engine/CellVerdict.h"
 #include "engine/SweepEngine.h"
 #include "report/SummaryCommand.h"
 #include "spec/SpecIO.h"
@@ -98,14 +99,7 @@ int runSweepHeadless(const SweepSpec &spec, const QString &outDir, bool resume)
         err().flush();
     });
     QObject::connect(&engine, &SweepEngine::cellFinished, [&](const CellResult &c) {
-        const auto ttft = c.metrics.value(QStringLiteral("time_to_first_token"));
-        const auto tput = c.metrics.value(QStringLiteral("output_token_throughput"));
-        err() << (tty ? "\r\033[K" : "")
-              << QStringLiteral("cell %1 %2 c=%3: %4, %5 ok / %6 failed, TTFT p50 %7 ms, %8 tok/s%9")
-                     .arg(c.index).arg(displaySafe(c.server, DisplayLines::Single)).arg(c.concurrency).arg(c.status).arg(c.completed).arg(c.failed)
-                     .arg(ttft.p50, 0, 'f', 1).arg(tput.avg, 0, 'f', 0)
-                     .arg(c.reason.isEmpty() ? QString() : QStringLiteral(" — ") + displaySafe(c.reason, DisplayLines::Single))
-              << '\n';
+        err() << (tty ? "\r\033[K" : "") << displaySafe(cellOutcomeLine(c), DisplayLines::Single) << '\n'; // reason: server text
         for (const auto &w : c.warnings)
             err() << "  warning: " << displaySafe(w, DisplayLines::Single) << '\n';
         err().flush();

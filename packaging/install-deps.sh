@@ -12,5 +12,6 @@ BUILD="build-essential cmake ninja-build pkg-config git ccache
   libyaml-cpp-dev libquazip1-qt6-dev qt6-5compat-dev"
 RUNTIME="libqt6widgets6 libqt6charts6 libqt6svg6 libqt6network6 qt6-qpa-plugins
   fonts-dejavu-core"
-TEST="xvfb xauth appstream desktop-file-utils file dpkg-dev"
+# clang + libclang-rt-14-dev: the libFuzzer targets of tests/fuzz (libFuzzer ships in compiler-rt).
+TEST="xvfb xauth appstream desktop-file-utils file dpkg-dev clang libclang-rt-14-dev"
 $SUDO apt-get install -y -qq --no-install-recommends $BUILD $RUNTIME $TEST

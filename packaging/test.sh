@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Builds SweepBench with warnings as errors and runs every test (the README's test command),
-# then the deterministic suites again under AddressSanitizer + UBSan.
+# then the deterministic suites again under AddressSanitizer + UBSan, then each fuzz target for a
+# bounded time.
 # Then builds the .deb, installs it and runs the installed binary's --version and headless demo.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -23,6 +24,11 @@ if [ "${SWEEPBENCH_SKIP_SANITIZERS:-0}" != 1 ]; then
   cmake --build "$SAN" -j"$(nproc)"
   (cd "$SAN" && QT_QPA_PLATFORM=offscreen ASAN_OPTIONS=detect_leaks=0 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
        ctest --output-on-failure -j"$(nproc)" -LE serial)
+fi
+# Every parser of untrusted bytes (HTTP responses, SSE, specs, results, imports) under libFuzzer
+# with ASan + UBSan for a bounded time per target; any crash fails the run (tests/fuzz/README.md).
+if [ "${SWEEPBENCH_SKIP_FUZZ:-0}" != 1 ]; then
+  bash tests/fuzz/run.sh "${SWEEPBENCH_FUZZ_SECONDS:-30}"
 fi
 if [ "${SWEEPBENCH_SKIP_PACKAGE:-0}" != 1 ] && [ "$(id -u)" = 0 ]; then
   (cd "$BUILD" && cpack -G DEB >/dev/null)

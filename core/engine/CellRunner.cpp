@@ -1,5 +1,7 @@
 #include "engine/CellRunner.h"
 #include "engine/CellValidity.h"
+#include "engine/CellVerdict.h"
+#include "engine/ResetProof.h"
 #include "hooks/TraceListing.h"
 #include "load/RequestFactory.h"
 #include "metrics/CellMetrics.h"
@@ -38,7 +40,7 @@ struct PhaseTargets {
         factories.reserve(std::size_t(ctx.baseUrls.size())); // no reallocation: targets point into it
         for (const QString &url : ctx.baseUrls) {
             const ServerTarget target = resolveTarget(url, ctx.server->endpoint);
-            factories.emplace_back(*ctx.server, target, ctx.spec->workload, promptTag);
+            factories.emplace_back(*ctx.server, target, ctx.spec->workload, promptTag, ctx.fillerChars);
             targets.push_back(PhaseTarget{target, &factories.back()});
         }
     }
@@ -58,7 +60,7 @@ bool CellRunner::hookFailed(const CellContext &ctx, CellResult &cell, const Hook
         *abortSweep = true;
         [[fallthrough]];
     case HookFailurePolicy::SkipCell:
-        cell.status = QStringLiteral("failed");
+        cell.status = CellStatus::Failed;
         cell.reason = describeHookFailure(o);
         return true;
     }
@@ -192,14 +194,19 @@ bool CellRunner::run(const CellContext &ctx, CellResult &cell, const CellCallbac
             skipMeasure = hookFailed(ctx, cell, *failure, &abortSweep);
     }
 
-    if (!skipMeasure && !m_cancel)
-        measure(ctx, cell, cb);
+    if (!skipMeasure && !m_cancel) {
+        // The first requests show what a reset did only when no warmup refilled the cache since.
+        const QString proofPlacement = resetAfter                                  ? QStringLiteral("after_warmup")
+                                       : resetBefore && w.warmupRequests == 0     ? QStringLiteral("before_warmup")
+                                                                                  : QString();
+        measure(ctx, cell, cb, ctx.hooks.size() == 1 ? proofPlacement : QString()); // records do not say which origin reused
+    }
 
     if (!profiling.isEmpty()) // always closed, also after cancel or a failed measurement
         stopProfilers(ctx, profiling, traces, cell, cb);
 
-    if (m_cancel && cell.status != QLatin1String("failed")) {
-        cell.status = QStringLiteral("cancelled");
+    if (m_cancel && cell.status != CellStatus::Failed) {
+        cell.status = CellStatus::Cancelled;
         if (cell.reason.isEmpty())
             cell.reason = QStringLiteral("cancelled by the user");
     }
@@ -209,7 +216,26 @@ bool CellRunner::run(const CellContext &ctx, CellResult &cell, const CellCallbac
     return abortSweep;
 }
 
-void CellRunner::measure(const CellContext &ctx, CellResult &cell, const CellCallbacks &cb)
+void CellRunner::checkResetProof(const std::vector<RequestRecord> &records, const QString &placement, CellResult &cell)
+{
+    const ResetProof proof = judgeResetProof(records, cell.concurrency);
+    if (proof.verdict.isEmpty())
+        return;
+    for (HookOutcome &o : cell.hooks) {
+        if (o.hook != QLatin1String("reset_kv_cache") || o.placement != placement || !o.ok)
+            continue;
+        o.cacheProof = proof.verdict;
+        if (proof.verdict == QLatin1String("contradicted")) {
+            o.message += QStringLiteral(" — contradicted: the first measured requests still reused %1 cached prompt tokens").arg(proof.cachedTokens);
+            cell.warnings.append(QStringLiteral("the cache reset on %1 answered ok, but the first measured requests reused %2 cached prompt tokens: "
+                                                "the cache was not empty (llama.cpp: start it with --cache-ram 0)")
+                                     .arg(o.origin)
+                                     .arg(proof.cachedTokens));
+        }
+    }
+}
+
+void CellRunner::measure(const CellContext &ctx, CellResult &cell, const CellCallbacks &cb, const QString &proofPlacement)
 {
     const WorkloadSpec &w = ctx.spec->workload;
     cb.phase(QStringLiteral("measure"));
@@ -250,6 +276,9 @@ void CellRunner::measure(const CellContext &ctx, CellResult &cell, const CellCal
     cell.tokenSource = m.tokenSource;
     cell.clientCpuMax = out.maxThreadCpu;
     cell.clientWaitMax = out.maxThreadWait;
+    cell.reconnects = out.reconnects;
+    cell.resent = out.resent;
+    cell.unsolicited = out.unsolicited;
     for (const auto &r : out.records) {
         if (r.ok() || r.error == ErrorKind::Cancelled)
             continue;
@@ -261,15 +290,15 @@ void CellRunner::measure(const CellContext &ctx, CellResult &cell, const CellCal
         it = cell.errors.contains(it.key()) ? std::next(it) : cell.errorSamples.erase(it);
 
     cell.warnings.append(validityWarnings(out, m, cell.concurrency));
-    if (out.cancelled) {
-        cell.status = QStringLiteral("cancelled");
-    } else if (cell.completed == 0) {
-        cell.status = QStringLiteral("failed");
-        cell.reason = cell.errors.isEmpty() ? QStringLiteral("no request completed")
-                                            : QStringLiteral("all %1 requests failed (%2)").arg(cell.failed).arg(cell.errors.firstKey());
-    } else {
-        cell.status = QStringLiteral("completed");
-    }
+    cell.warnings.append(lengthWarnings(m, w));
+    if (!proofPlacement.isEmpty())
+        checkResetProof(out.records, proofPlacement, cell);
+    const CellVerdict verdict = judgeCell(cell, ctx.spec->maxErrorRate, out.cancelled);
+    cell.status = verdict.status;
+    cell.errorRate = verdict.errorRate;
+    if (!verdict.reason.isEmpty())
+        cell.reason = verdict.reason;
+    cell.warnings.append(verdict.warnings);
 }
 
 } // namespace sb

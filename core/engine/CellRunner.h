@@ -1,5 +1,5 @@
 #pragma once
-// Runs one cell through its lifecycle (DESIGN.md §1):
+// Runs one cell through its lifecycle (docs/ARCHITECTURE.md §5):
 //   reset (before_warmup) -> warmup, drained -> reset (after_warmup) -> profiler start ->
 //   measured phase at exactly C in flight -> profiler stop (always, also on cancel or error)
 // and fills a CellResult. Runs on the engine thread.
@@ -21,6 +21,7 @@ struct CellContext {
     QByteArray promptTag;        // unique per sweep run and cell
     QString traceDir;            // resolved (absolute) trace folder, or empty
     std::optional<QJsonObject> startBody; // resolved start body (output_dir made absolute)
+    int fillerChars = -1;        // calibrated prompt filler (engine/PromptCalibration); -1 = words
     // Every secret of the sweep, learnt before anything was written: scrubbed from the cell's
     // error samples, records, hook messages, warnings and reason.
     std::shared_ptr<const SecretSet> secrets;
@@ -52,7 +53,10 @@ private:
                                              std::optional<HookOutcome> *failure);
     void stopProfilers(const CellContext &ctx, const QList<const HookTarget *> &started, const TraceSnapshot &traces,
                        CellResult &cell, const CellCallbacks &cb);
-    void measure(const CellContext &ctx, CellResult &cell, const CellCallbacks &cb);
+    // `proofPlacement`: the placement of the resets that came right before the measured phase
+    // (nothing ran in between), whose effect the first requests can confirm; empty for none.
+    void measure(const CellContext &ctx, CellResult &cell, const CellCallbacks &cb, const QString &proofPlacement);
+    static void checkResetProof(const std::vector<RequestRecord> &records, const QString &placement, CellResult &cell);
     bool hookFailed(const CellContext &ctx, CellResult &cell, const HookOutcome &o, bool *abortSweep);
 
     LoadGenerator &m_load;

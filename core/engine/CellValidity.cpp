@@ -1,5 +1,6 @@
 #include "engine/CellValidity.h"
 #include <algorithm>
+#include <cmath>
 
 namespace sb {
 
@@ -9,7 +10,31 @@ constexpr double kSteadyShare = 0.9; // of C held in flight between ramp-up and 
 constexpr double kCpuBound = 0.9;    // of an IO thread's wall time spent on a CPU
 constexpr double kRunQueue = 0.1;    // of an IO thread's wall time spent waiting for a CPU
 constexpr long kSpareDescriptors = 64; // files, pipes and Qt's own besides the connections
+constexpr double kLengthTolerance = 0.02; // measured vs requested ISL / OSL
 } // namespace
+
+QStringList lengthWarnings(const CellMetricsOutput &metrics, const WorkloadSpec &w)
+{
+    QStringList out;
+    if (metrics.tokenSource != QLatin1String("usage") && metrics.tokenSource != QLatin1String("mixed"))
+        return out;
+    const auto describe = [](const MetricStats &s) {
+        return QStringLiteral("avg %1 (min %2, max %3)").arg(s.avg, 0, 'f', 1).arg(s.min, 0, 'f', 0).arg(s.max, 0, 'f', 0);
+    };
+    const MetricStats isl = metrics.metrics.value(QStringLiteral("input_sequence_length"));
+    if (isl.count > 0 && w.inputTokens > 0 && std::abs(isl.avg - w.inputTokens) > kLengthTolerance * w.inputTokens)
+        out.append(QStringLiteral("measured input length %1 tokens is %2 % off the requested %3")
+                       .arg(describe(isl))
+                       .arg((isl.avg - w.inputTokens) / w.inputTokens * 100, 0, 'f', 1)
+                       .arg(w.inputTokens));
+    const MetricStats osl = metrics.metrics.value(QStringLiteral("output_sequence_length"));
+    if (osl.count > 0 && w.outputTokens > 0 && osl.avg < (1 - kLengthTolerance) * w.outputTokens)
+        out.append(QStringLiteral("measured output length %1 tokens is short of max_tokens %2: the server stopped early (EOS; %3)")
+                       .arg(describe(osl))
+                       .arg(w.outputTokens)
+                       .arg(w.ignoreEos ? QStringLiteral("ignore_eos was sent but not honoured") : QStringLiteral("ignore_eos is off")));
+    return out;
+}
 
 QStringList validityWarnings(const PhaseOutcome &phase, const CellMetricsOutput &metrics, int concurrency)
 {

@@ -8,5 +8,8 @@
 namespace sb {
 
 QStringList validityWarnings(const PhaseOutcome &phase, const CellMetricsOutput &metrics, int concurrency);
+// Measured against requested lengths, when the server counted them (usage): an average ISL more
+// than 2 % off input_tokens, or an OSL short of max_tokens (EOS with ignore_eos off or unsupported).
+QStringList lengthWarnings(const CellMetricsOutput &metrics, const WorkloadSpec &workload);
 
 } // namespace sb

@@ -1,6 +1,6 @@
 #pragma once
 // Runs a whole sweep off the calling thread: for every cell, reset -> warmup -> profiler start ->
-// measured phase -> profiler stop -> results on disk (DESIGN.md §1). Thread-safe control API;
+// measured phase -> profiler stop -> results on disk (docs/ARCHITECTURE.md §5). Thread-safe control API;
 // all signals are emitted from the engine thread, so connect them queued (the default across
 // threads) and never block the UI on the engine.
 #include "results/Results.h"

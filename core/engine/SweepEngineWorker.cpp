@@ -1,5 +1,6 @@
 #include "engine/SweepEngineWorker.h"
 #include "engine/CellRunner.h"
+#include "engine/Reachability.h"
 #include "hooks/HookPresets.h"
 #include "load/RequestFactory.h"
 #include "results/ResultsStore.h"
@@ -44,6 +45,35 @@ bool SweepEngineWorker::startMocks(QString *error)
             Q_EMIT m_owner->logMessage(QStringLiteral("embedded %1 mock for %2 listening on %3")
                                            .arg(m_spec.servers[i].mock, m_spec.servers[i].name, m_mocks.baseUrls(i).join(QStringLiteral(", "))));
     return true;
+}
+
+int SweepEngineWorker::calibratedFiller(const ServerSpec &server, const CellContext &ctx, PromptCalibrator &calibrator,
+                                        CalibrationStore &store, CellResult &cell)
+{
+    const WorkloadSpec &w = m_spec.workload;
+    if (!w.calibratePrompts || ctx.baseUrls.isEmpty())
+        return -1;
+    const QString key = calibrationKey(server, w);
+    const PromptCalibration *known = store.find(key);
+    if (!known) {
+        Q_EMIT m_owner->logMessage(QStringLiteral("calibrating %1-token prompts on %2 (model %3)").arg(w.inputTokens).arg(server.name, server.model));
+        // A tag of the benchmark's width, but not a measured prompt's: probes must not warm its cache.
+        QByteArray tag = ctx.promptTag;
+        tag.replace(0, 2, "cb");
+        const PromptCalibration c = calibrator.calibrate(server, ctx.baseUrls.first(), w, tag);
+        QString error;
+        if (!store.put(key, c, &error))
+            Q_EMIT m_owner->logMessage(QStringLiteral("warning: ") + error);
+        Q_EMIT m_owner->logMessage(c.ok() ? QStringLiteral("  %1 filler characters give %2 prompt tokens (%3 probes)").arg(c.fillerChars).arg(c.measuredTokens).arg(c.probes)
+                                          : QStringLiteral("  not calibrated: %1").arg(c.error));
+        known = store.find(key);
+    }
+    if (!known->ok())
+        cell.warnings.append(QStringLiteral("prompt lengths not calibrated (%1): input_tokens are sent as words, which the server's tokenizer counts differently")
+                                 .arg(known->error));
+    else if (std::abs(known->measuredTokens - known->target) > 1)
+        cell.warnings.append(QStringLiteral("no prompt length gives exactly %1 tokens on this server; prompts are %2").arg(known->target).arg(known->measuredTokens));
+    return known->fillerChars;
 }
 
 void SweepEngineWorker::publish(const CellResult &cell)
@@ -108,7 +138,7 @@ int SweepEngineWorker::runSweep()
                 cell.concurrency = c;
                 cell.recordsPath = ResultsStore::cellDirName(index, cell.server, c) + QStringLiteral("/records.jsonl");
                 for (const auto &old : std::as_const(previous.cells))
-                    if (old.server == cell.server && old.concurrency == c && old.status == QLatin1String("completed"))
+                    if (old.server == cell.server && old.concurrency == c && hasMeasurements(old.status))
                         cell = old, cell.index = index;
                 m_results.cells.append(cell);
                 ++index;
@@ -120,7 +150,8 @@ int SweepEngineWorker::runSweep()
 
     // Learnt before the first cell: nothing a server echoes back is stored with a key in it.
     const auto secrets = std::make_shared<const SecretSet>(SecretSet::fromSpec(m_spec));
-    const QByteArray runNonce = QByteArray::number(QRandomGenerator::global()->generate64(), 36);
+    // Fixed width, so that every cell's prompts tokenize alike (engine/PromptCalibration).
+    const QByteArray runNonce = QByteArray::number(QRandomGenerator::global()->generate64(), 36).rightJustified(13, '0');
     LoadGenerator load;
     ControlClient control;
     HookRunner hooks(control, &m_cancel);
@@ -128,9 +159,12 @@ int SweepEngineWorker::runSweep()
     const int cellCount = int(m_results.cells.size());
     int cellsDone = 0;
     bool aborted = false;
+    ServerReachability reachability;
+    PromptCalibrator calibrator(control, &m_cancel);
+    CalibrationStore calibrations(m_outDir);
     for (int i = 0; i < cellCount; ++i) {
         CellResult cell = snapshot().cells[i];
-        if (cell.status == QLatin1String("completed")) { // kept from the resumed run
+        if (hasMeasurements(cell.status)) { // kept from the resumed run
             ++cellsDone;
             Q_EMIT m_owner->cellFinished(cell);
             continue;
@@ -138,7 +172,7 @@ int SweepEngineWorker::runSweep()
         const int serverIndex = i / int(m_spec.concurrency.size());
         const ServerSpec &server = m_spec.servers[serverIndex];
         if (m_cancel || aborted) {
-            cell.status = m_cancel ? QStringLiteral("cancelled") : QStringLiteral("skipped");
+            cell.status = m_cancel ? CellStatus::Cancelled : CellStatus::Skipped;
             cell.reason = m_cancel ? QStringLiteral("sweep cancelled before this cell") : QStringLiteral("sweep aborted by on_hook_failure: abort");
         } else {
             CellContext ctx;
@@ -146,43 +180,51 @@ int SweepEngineWorker::runSweep()
             ctx.server = &server;
             ctx.baseUrls = m_mocks.baseUrls(serverIndex);
             ctx.hooks = hookTargetsFor(server, ctx.baseUrls);
-            ctx.promptTag = "sb-" + runNonce + "-c" + QByteArray::number(i);
-            ctx.traceDir = resolveTraceDir(serverIndex);
-            ctx.startBody = resolvedProfilerStartBody(server, m_outDir);
-            ctx.secrets = secrets;
+            ctx.promptTag = "sb-" + runNonce + "-c" + QByteArray::number(i).rightJustified(4, '0');
+            // A server that went away earlier costs this cell one connect, not its retry budget.
+            if (const QString blocked = reachability.blockReason(ctx.hooks); !blocked.isEmpty()) {
+                cell.status = CellStatus::Failed;
+                cell.reason = blocked;
+            } else {
+                ctx.fillerChars = calibratedFiller(server, ctx, calibrator, calibrations, cell);
+                ctx.traceDir = resolveTraceDir(serverIndex);
+                ctx.startBody = resolvedProfilerStartBody(server, m_outDir);
+                ctx.secrets = secrets;
 
-            ProgressSnapshot base;
-            base.cellIndex = i;
-            base.cellCount = cellCount;
-            base.cellsDone = cellsDone;
-            base.server = server.name;
-            base.concurrency = cell.concurrency;
-            CellCallbacks cb;
-            cb.phase = [&](const QString &phase) {
-                base.phase = phase;
-                emitProgress(base);
-            };
-            cb.hook = [&](const HookOutcome &o) {
-                Q_EMIT m_owner->hookCalled(i, o);
-                Q_EMIT m_owner->logMessage(QStringLiteral("[%1 c=%2] %3 %4 -> %5 (HTTP %6, %7 attempt(s), %8 ms)")
-                                               .arg(server.name).arg(cell.concurrency).arg(o.hook, o.path, o.verdict)
-                                               .arg(o.status).arg(o.attempts).arg(qRound(o.latencyMs)));
-            };
-            cb.live = [&](const LiveCounters &live, std::int64_t target) {
-                ProgressSnapshot s = base;
-                s.phase = QStringLiteral("measure");
-                s.requestsDone = live.finished;
-                s.requestsTarget = int(target);
-                s.inFlight = live.inFlight;
-                const double dur = m_spec.workload.durationS;
-                s.cellFraction = target > 0 ? std::min(1.0, double(live.finished) / double(target))
-                                            : (dur > 0 ? std::min(1.0, live.elapsedS / dur) : 0);
-                s.liveOutputTokensPerS = live.elapsedS > 0 ? double(live.outputTokens) / live.elapsedS : 0;
-                s.liveTtftAvgMs = live.ttftAvgMs;
-                s.liveLatencyAvgMs = live.latencyAvgMs;
-                emitProgress(s);
-            };
-            aborted = runner.run(ctx, cell, cb);
+                ProgressSnapshot base;
+                base.cellIndex = i;
+                base.cellCount = cellCount;
+                base.cellsDone = cellsDone;
+                base.server = server.name;
+                base.concurrency = cell.concurrency;
+                CellCallbacks cb;
+                cb.phase = [&](const QString &phase) {
+                    base.phase = phase;
+                    emitProgress(base);
+                };
+                cb.hook = [&](const HookOutcome &o) {
+                    Q_EMIT m_owner->hookCalled(i, o);
+                    Q_EMIT m_owner->logMessage(QStringLiteral("[%1 c=%2] %3 %4 -> %5 (HTTP %6, %7 attempt(s), %8 ms)")
+                                                   .arg(server.name).arg(cell.concurrency).arg(o.hook, o.path, o.verdict)
+                                                   .arg(o.status).arg(o.attempts).arg(qRound(o.latencyMs)));
+                };
+                cb.live = [&](const LiveCounters &live, std::int64_t target) {
+                    ProgressSnapshot s = base;
+                    s.phase = QStringLiteral("measure");
+                    s.requestsDone = live.finished;
+                    s.requestsTarget = int(target);
+                    s.inFlight = live.inFlight;
+                    const double dur = m_spec.workload.durationS;
+                    s.cellFraction = target > 0 ? std::min(1.0, double(live.finished) / double(target))
+                                                : (dur > 0 ? std::min(1.0, live.elapsedS / dur) : 0);
+                    s.liveOutputTokensPerS = live.elapsedS > 0 ? double(live.outputTokens) / live.elapsedS : 0;
+                    s.liveTtftAvgMs = live.ttftAvgMs;
+                    s.liveLatencyAvgMs = live.latencyAvgMs;
+                    emitProgress(s);
+                };
+                aborted = runner.run(ctx, cell, cb);
+                reachability.noteCell(cell, ctx.hooks);
+            }
         }
         publish(cell);
         if (!store.writeResults(snapshot(), &error))
@@ -202,7 +244,7 @@ int SweepEngineWorker::runSweep()
     done.cellsDone = cellCount;
     emitProgress(done);
     const auto cells = snapshot().cells;
-    const bool allCompleted = std::all_of(cells.begin(), cells.end(), [](const CellResult &c) { return c.status == QLatin1String("completed"); });
+    const bool allCompleted = std::all_of(cells.begin(), cells.end(), [](const CellResult &c) { return c.status == CellStatus::Completed; });
     return allCompleted ? 0 : 1;
 }
 

@@ -2,7 +2,9 @@
 // The engine thread: plans cells, starts embedded mocks, runs each cell with CellRunner and
 // persists results after every cell.
 #include "engine/SweepEngine.h"
+#include "engine/CellRunner.h"
 #include "engine/EmbeddedMocks.h"
+#include "engine/PromptCalibration.h"
 #include <QMutex>
 #include <QThread>
 #include <atomic>
@@ -25,6 +27,9 @@ private:
     bool startMocks(QString *error);
     QString resolveTraceDir(int serverIndex) const;
     void publish(const CellResult &cell);
+    // The calibrated filler for this server's prompts (calibrating on first use), or -1.
+    int calibratedFiller(const ServerSpec &server, const CellContext &ctx, PromptCalibrator &calibrator, CalibrationStore &store,
+                         CellResult &cell);
     void emitProgress(ProgressSnapshot s);
 
     SweepEngine *m_owner;

@@ -1,5 +1,5 @@
 #pragma once
-// Flavor presets for control routes (DESIGN.md §2) and the hints shown when a route is missing.
+// Flavor presets for control routes (docs/ARCHITECTURE.md §6) and the hints shown when a route is missing.
 #include "spec/SweepSpec.h"
 
 namespace sb {

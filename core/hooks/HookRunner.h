@@ -24,7 +24,7 @@ struct HookTarget {
 };
 
 // One target per unique origin of `urls` (the server's base URLs, in order): hooks go once to
-// each origin, whatever the number of URLs on it (DESIGN.md §1).
+// each origin, whatever the number of URLs on it (docs/ARCHITECTURE.md §5).
 QList<HookTarget> hookTargetsFor(const ServerSpec &server, const QStringList &urls);
 
 class HookRunner

@@ -8,6 +8,7 @@
 #include <QJsonDocument>
 #include <QRegularExpression>
 #include <algorithm>
+#include <limits>
 
 namespace sb {
 
@@ -18,12 +19,17 @@ const QString kSweepFile = QStringLiteral("sweep_aggregate/profile_export_aiperf
 constexpr int kMaxRuns = 1000;
 constexpr int kMaxDepth = 4;
 
+bool hasRunFile(const QString &dir) { return QFileInfo(dir + QLatin1Char('/') + kRunFile).isFile(); }
+
 // Every profile_export_aiperf.json at most kMaxDepth levels down, except under aggregate/ (those
-// are cross-trial roll-ups under another file name anyway) and symlinked folders.
+// are cross-trial roll-ups under another file name anyway) and symlinked folders. With
+// --warmup-request-count, AIPerf 0.13.0 also writes phases/warmup/ and phases/profiling/ beside a
+// run's own file: the run is the top-level file, so phases/ is read only when a run has no file
+// of its own, and a warmup phase never (it is not a measurement).
 QStringList findRunFiles(const QString &dir)
 {
     QStringList found;
-    if (QFileInfo(dir + QLatin1Char('/') + kRunFile).isFile())
+    if (hasRunFile(dir))
         found.append(dir + QLatin1Char('/') + kRunFile);
     QList<QPair<QString, int>> queue{{dir, 0}};
     while (!queue.isEmpty() && found.size() < kMaxRuns) {
@@ -31,8 +37,13 @@ QStringList findRunFiles(const QString &dir)
         if (depth >= kMaxDepth)
             continue;
         const auto subdirs = QDir(current).entryInfoList(QDir::Dirs | QDir::NoDotAndDotDot | QDir::NoSymLinks, QDir::Name);
+        const bool inPhases = QFileInfo(current).fileName() == QLatin1String("phases");
         for (const QFileInfo &sub : subdirs) {
             if (sub.fileName() == QLatin1String("aggregate") || sub.fileName() == QLatin1String("sweep_aggregate") || sub.fileName() == QLatin1String("logs"))
+                continue;
+            if (sub.fileName() == QLatin1String("phases") && hasRunFile(current))
+                continue;
+            if (inPhases && sub.fileName() == QLatin1String("warmup"))
                 continue;
             const QString f = sub.filePath() + QLatin1Char('/') + kRunFile;
             if (QFileInfo(f).isFile())
@@ -52,10 +63,35 @@ QDateTime aiperfTime(const QJsonValue &v)
     return QDateTime::fromString(s, Qt::ISODateWithMs);
 }
 
+// A request count read from a file: NaN and negatives are 0, and a huge number saturates
+// instead of overflowing the int it lands in.
+int requestCount(double v)
+{
+    if (!(v > 0))
+        return 0;
+    return v >= double(std::numeric_limits<int>::max()) ? std::numeric_limits<int>::max() : int(v);
+}
+
+int addCounts(int a, int b)
+{
+    return int(std::min<qint64>(qint64(a) + b, std::numeric_limits<int>::max()));
+}
+
 double avgOf(const QJsonObject &o, const QString &key, double fallback = -1)
 {
     const QJsonObject m = o.value(key).toObject();
     return m.contains(QStringLiteral("avg")) ? m.value(QStringLiteral("avg")).toDouble() : fallback;
+}
+
+// Requests that succeeded. In AIPerf 0.13.0 `request_count` counts successful requests and
+// `completed_request_count` successes and errors together (44 ok + 16 errors: 44 and 60), so
+// the latter is used only without the former, less the errors.
+int successfulRequests(const QJsonObject &o)
+{
+    const double ok = avgOf(o, QStringLiteral("request_count"));
+    if (ok >= 0)
+        return requestCount(ok);
+    return requestCount(avgOf(o, QStringLiteral("completed_request_count"), 0) - avgOf(o, QStringLiteral("error_request_count"), 0));
 }
 
 void addMetrics(const QJsonObject &o, CellResult *cell)
@@ -76,13 +112,15 @@ void addErrors(const QJsonArray &summary, CellResult *cell)
         QString kind = code > 0 ? QStringLiteral("http_%1").arg(code) : d.value(QStringLiteral("type")).toString();
         if (kind.isEmpty())
             kind = QStringLiteral("error");
-        cell->errors[kind] += e.value(QStringLiteral("count")).toInt();
+        cell->errors[kind] = addCounts(cell->errors.value(kind), requestCount(e.value(QStringLiteral("count")).toDouble()));
         if (!cell->errorSamples.contains(kind))
             cell->errorSamples.insert(kind, d.value(QStringLiteral("message")).toString().left(300));
     }
 }
 
-// Counts failed records in profile_export.jsonl (a record with a non-null "error").
+// Counts failed records in profile_export.jsonl (a record with a non-null "error"). With
+// --warmup-request-count the warmup's records come first in the same file (metadata.
+// benchmark_phase "warmup"); they are not the run's, so only profiling records count.
 int failedRecords(const QString &path, int *total)
 {
     QFile f(path);
@@ -94,8 +132,11 @@ int failedRecords(const QString &path, int *total)
         const QByteArray line = f.readLine(64 * 1024 * 1024).trimmed();
         if (line.isEmpty())
             continue;
-        ++*total;
         const QJsonObject r = QJsonDocument::fromJson(line).object();
+        const QJsonValue phase = r.value(QStringLiteral("metadata")).toObject().value(QStringLiteral("benchmark_phase"));
+        if (!phase.isUndefined() && phase.toString() != QLatin1String("profiling"))
+            continue;
+        ++*total;
         if (r.contains(QStringLiteral("error")) && !r.value(QStringLiteral("error")).isNull())
             ++failed;
     }
@@ -127,11 +168,11 @@ CellResult cellFromRun(const QJsonObject &run, const QString &runFile, const QSt
     addMetrics(run, &c);
     addErrors(run.value(QStringLiteral("error_summary")).toArray(), &c);
     c.durationS = avgOf(run, QStringLiteral("benchmark_duration"), 0);
-    c.completed = int(avgOf(run, QStringLiteral("completed_request_count"), avgOf(run, QStringLiteral("request_count"), 0)));
-    int failed = int(avgOf(run, QStringLiteral("error_request_count"), 0));
+    c.completed = successfulRequests(run);
+    int failed = requestCount(avgOf(run, QStringLiteral("error_request_count"), 0));
     if (failed == 0)
         for (const int n : std::as_const(c.errors))
-            failed += n;
+            failed = addCounts(failed, n);
     const QString records = QFileInfo(runFile).path() + QLatin1Char('/') + kRecordsFile;
     if (QFileInfo(records).isFile()) {
         int total = 0;
@@ -143,11 +184,11 @@ CellResult cellFromRun(const QJsonObject &run, const QString &runFile, const QSt
     c.startedAt = aiperfTime(run.value(QStringLiteral("start_time")));
     c.finishedAt = aiperfTime(run.value(QStringLiteral("end_time")));
     if (run.value(QStringLiteral("was_cancelled")).toBool())
-        c.status = QStringLiteral("cancelled");
+        c.status = CellStatus::Cancelled;
     else if (run.contains(QStringLiteral("is_complete")) && !run.value(QStringLiteral("is_complete")).toBool())
-        c.status = QStringLiteral("failed");
+        c.status = CellStatus::Failed;
     else
-        c.status = QStringLiteral("completed");
+        c.status = CellStatus::Completed;
     c.reason = relDir;
     return c;
 }
@@ -163,9 +204,9 @@ bool cellsFromSweepAggregate(const QJsonObject &sweep, SweepResults *r)
         const QJsonObject metrics = combo.value(QStringLiteral("metrics")).toObject();
         addMetrics(metrics, &c);
         c.durationS = avgOf(metrics, QStringLiteral("benchmark_duration"), 0);
-        c.completed = int(avgOf(metrics, QStringLiteral("completed_request_count"), avgOf(metrics, QStringLiteral("request_count"), 0)));
-        c.failed = int(avgOf(metrics, QStringLiteral("error_request_count"), 0));
-        c.status = QStringLiteral("completed");
+        c.completed = successfulRequests(metrics);
+        c.failed = requestCount(avgOf(metrics, QStringLiteral("error_request_count"), 0));
+        c.status = CellStatus::Completed;
         c.reason = QStringLiteral("from sweep_aggregate");
         r->cells.append(c);
     }

@@ -109,7 +109,7 @@ CellResult vllmCell(const QJsonObject &o)
     c.completed = o.value(QStringLiteral("completed")).toInt();
     c.failed = o.value(QStringLiteral("failed")).toInt();
     c.durationS = o.value(QStringLiteral("duration")).toDouble();
-    c.status = QStringLiteral("completed");
+    c.status = CellStatus::Completed;
     c.tokenSource = QStringLiteral("counted");
     c.startedAt = QDateTime::fromString(o.value(QStringLiteral("date")).toString(), QStringLiteral("yyyyMMdd-HHmmss"));
     if (o.value(QStringLiteral("max_concurrent_requests")).isDouble())

@@ -2,7 +2,7 @@
 // `vllm bench serve --save-result` JSON (keys read from vllm/benchmarks/serve.py; see
 // tests/fixtures/README.md). One file is one cell; a folder of them is a sweep whose points are
 // `max_concurrency`. Metric names are mapped onto AIPerf tags:
-//   ttft -> time_to_first_token, tpot -> inter_token_latency (DESIGN §3: AIPerf's ITL is vLLM's
+//   ttft -> time_to_first_token, tpot -> inter_token_latency (docs/ARCHITECTURE.md §7: AIPerf's ITL is vLLM's
 //   TPOT), itl -> inter_chunk_latency (vLLM's ITL is the gap between chunks), e2el -> request_latency,
 //   output_throughput -> output_token_throughput, request_goodput -> goodput.
 // Anything else numeric (total_token_throughput, client_queue_time, max_output_tokens_per_s, ...)

@@ -1,4 +1,5 @@
 #include "load/ChunkScanner.h"
+#include <algorithm>
 #include <cstring>
 
 namespace sb {
@@ -63,12 +64,48 @@ std::size_t findJsonKeyValue(std::string_view text, std::string_view key, std::s
 
 std::int64_t parseJsonInt(std::string_view text, std::size_t pos)
 {
-    if (pos >= text.size() || text[pos] < '0' || text[pos] > '9')
+    if (pos >= text.size())
         return -1;
+    if (text[pos] == '-')
+        return kJsonIntInvalid;
+    if (text[pos] < '0' || text[pos] > '9')
+        return -1;
+    constexpr std::int64_t kMax = 0x7fffffff;
     std::int64_t v = 0;
-    while (pos < text.size() && text[pos] >= '0' && text[pos] <= '9')
+    while (pos < text.size() && text[pos] >= '0' && text[pos] <= '9') {
         v = v * 10 + (text[pos++] - '0');
+        if (v > kMax) // stop before the 64-bit value could overflow on a longer run of digits
+            return kJsonIntInvalid;
+    }
+    if (pos < text.size() && (text[pos] == '.' || text[pos] == 'e' || text[pos] == 'E'))
+        return kJsonIntInvalid;
     return v;
+}
+
+std::string_view jsonObjectAt(std::string_view text, std::size_t pos, std::size_t maxBytes)
+{
+    if (pos >= text.size() || text[pos] != '{')
+        return {};
+    const std::size_t end = std::min(text.size(), pos + maxBytes);
+    int depth = 0;
+    bool inString = false;
+    for (std::size_t i = pos; i < end; ++i) {
+        const char c = text[i];
+        if (inString) {
+            if (c == '\\')
+                ++i;
+            else if (c == '"')
+                inString = false;
+        } else if (c == '"') {
+            inString = true;
+        } else if (c == '{' || c == '[') {
+            ++depth;
+        } else if (c == '}' || c == ']') {
+            if (--depth == 0)
+                return text.substr(pos, i + 1 - pos);
+        }
+    }
+    return {};
 }
 
 ChunkInfo scanChunk(std::string_view data)
@@ -99,11 +136,22 @@ ChunkInfo scanChunk(std::string_view data)
             info.hasContent = nonEmptyStringAt(t, x);
     if (const auto u = findJsonKeyValue(t, "usage"); u != std::string_view::npos && t[u] == '{') {
         info.hasUsage = true;
-        if (const auto p = findJsonKeyValue(t, "prompt_tokens", u); p != std::string_view::npos)
-            info.promptTokens = parseJsonInt(t, p);
-        if (const auto c = findJsonKeyValue(t, "completion_tokens", u); c != std::string_view::npos)
-            info.completionTokens = parseJsonInt(t, c);
+        const auto count = [&](std::string_view key, std::int64_t &out) {
+            if (const auto p = findJsonKeyValue(t, key, u); p != std::string_view::npos) {
+                out = parseJsonInt(t, p);
+                if (out == kJsonIntInvalid) {
+                    info.badUsage = true;
+                    out = -1;
+                }
+            }
+        };
+        count("prompt_tokens", info.promptTokens);
+        count("completion_tokens", info.completionTokens);
+        count("cached_tokens", info.cachedTokens);
     }
+    if (!info.hasContent || info.hasUsage)
+        if (const auto m = findJsonKeyValue(t, "timings"); m != std::string_view::npos)
+            info.timings = jsonObjectAt(t, m, kMaxTimingsBytes);
     return info;
 }
 

@@ -14,16 +14,30 @@ struct ChunkInfo {
     bool error = false;         // {"error": ...} or "object":"error"
     bool hasContent = false;    // non-empty content (chat delta.content / completions text)
     bool hasUsage = false;
+    bool badUsage = false;      // a usage count that is not an integer in [0, 2^31-1]
     std::int64_t promptTokens = -1;
     std::int64_t completionTokens = -1;
+    std::int64_t cachedTokens = -1; // usage.prompt_tokens_details.cached_tokens
+    // The server's per-request timing object (llama.cpp `timings`), as raw JSON text inside
+    // `data`; empty when absent or larger than kMaxTimingsBytes. Looked for only in chunks
+    // without content or with usage (where servers put it), to keep the per-event scan short.
+    std::string_view timings;
 };
+
+inline constexpr std::size_t kMaxTimingsBytes = 4096;
 
 ChunkInfo scanChunk(std::string_view data);
 
 // Finds `"key"` as a JSON key (unescaped quotes, followed by ':') at or after `from`.
 // Returns the position just after the colon and any whitespace, or npos.
 std::size_t findJsonKeyValue(std::string_view text, std::string_view key, std::size_t from = 0);
-// Parses a non-negative integer at `pos`; -1 when there is none (e.g. null).
+// Parses a non-negative integer at `pos`: -1 when there is none (null, a string, no value),
+// kJsonIntInvalid when it is negative, fractional, or above 2^31-1 (a token count the server
+// cannot mean; never wrapped).
+inline constexpr std::int64_t kJsonIntInvalid = -2;
 std::int64_t parseJsonInt(std::string_view text, std::size_t pos);
+// The extent of the JSON object starting at text[pos] == '{' (strings and escapes respected),
+// or an empty view when it does not close within maxBytes.
+std::string_view jsonObjectAt(std::string_view text, std::size_t pos, std::size_t maxBytes);
 
 } // namespace sb

@@ -1,6 +1,7 @@
 #include "load/HttpConnection.h"
 #include "spec/SpecRules.h"
 #include "load/ChunkScanner.h"
+#include "load/RecordLine.h"
 #include "load/StampedSocket.h"
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -8,14 +9,30 @@
 #include <QNetworkProxy>
 #include <QSslSocket>
 #include <QTcpSocket>
-#include <charconv>
+#include <cmath>
 #include <unistd.h>
 
 namespace sb {
 
 namespace {
-constexpr int kBodyCap = 256 * 1024;
+// Bounds on what the server controls (docs/ARCHITECTURE.md §13). An error answer is kept
+// for its message only; a non-streaming answer may be long (many output tokens) but not endless.
+constexpr int kErrorBodyCap = 64 * 1024;
+constexpr int kBodyCap = 16 * 1024 * 1024;
 constexpr int kJsonlFlush = 256 * 1024;
+constexpr std::int64_t kIdleMarginNs = 500'000'000; // reconnect this long before a server's keep-alive timeout
+
+QString excerpt(std::string_view data, std::size_t max)
+{
+    return QString::fromUtf8(data.data(), qsizetype(std::min(data.size(), max)));
+}
+
+// Compact JSON of a timing object the server sent, or empty when it is not a JSON object.
+QByteArray compactObject(const QByteArray &raw)
+{
+    const QJsonDocument doc = QJsonDocument::fromJson(raw);
+    return doc.isObject() ? doc.toJson(QJsonDocument::Compact) : QByteArray();
+}
 } // namespace
 
 HttpConnection::HttpConnection(std::shared_ptr<PhaseState> state, WorkerData *data, int targetIndex, IoReactor *reactor, QObject *parent)
@@ -48,15 +65,45 @@ void HttpConnection::next()
     m_rec.ticket = ticket;
     m_rec.queueNs = steadyNowNs();
     m_rec.inputTokens = m_target.factory->promptTokens();
+    if (m_connected && !reusable())
+        dropConnection();
     if (m_connected)
         send();
     else
         connectSocket();
 }
 
+bool HttpConnection::reusable()
+{
+    if (m_requestsOnConnection >= m_connectionLimit)
+        return false;
+    if (m_idleLimitNs > 0 && steadyNowNs() - m_idleSinceNs > m_idleLimitNs)
+        return false;
+    if (m_raw) {
+        switch (m_raw->idleState()) {
+        case StampedSocket::IdleState::Open: return true;
+        case StampedSocket::IdleState::PeerClosed: return false;
+        case StampedSocket::IdleState::UnsolicitedBytes:
+            ++m_data->unsolicited; // never credited to the next request
+            return false;
+        }
+    }
+    if (m_socket) {
+        if (m_socket->bytesAvailable() > 0) {
+            ++m_data->unsolicited;
+            return false;
+        }
+        return m_socket->state() == QAbstractSocket::ConnectedState;
+    }
+    return false;
+}
+
 void HttpConnection::dropConnection()
 {
     m_connected = false;
+    m_requestsOnConnection = 0;
+    m_connectionLimit = INT_MAX;
+    m_idleLimitNs = 0;
     if (m_raw) {
         // Closed now, deleted later: this may run inside the socket's own notification.
         m_raw->close();
@@ -74,6 +121,8 @@ void HttpConnection::dropConnection()
 void HttpConnection::connectSocket()
 {
     dropConnection();
+    if (m_connectionsOpened++ > 0)
+        ++m_data->reconnects; // a server that closes every connection shows here
     const auto &t = m_target.target;
     QSslSocket *ssl = t.tls ? new QSslSocket(this) : nullptr;
     m_socket = ssl ? ssl : new QTcpSocket(this);
@@ -88,10 +137,8 @@ void HttpConnection::connectSocket()
     connect(m_socket, &QTcpSocket::errorOccurred, this, [this](QAbstractSocket::SocketError) {
         if (m_socket->error() == QAbstractSocket::RemoteHostClosedError)
             return; // handled by disconnected()
-        if (m_busy) {
-            finishRequest(ErrorKind::Connection, m_socket->errorString());
-            scheduleNext();
-        }
+        if (m_busy)
+            connectionLost(m_socket->errorString());
     });
     // The request timeout also bounds connecting.
     m_busy = true;
@@ -105,7 +152,7 @@ void HttpConnection::connectSocket()
 void HttpConnection::onConnected()
 {
     m_connected = true;
-    // Small request writes must not wait for Nagle (DESIGN.md §4: it added ~44 ms).
+    // Small request writes must not wait for Nagle (docs/ARCHITECTURE.md §9: it added ~44 ms).
     m_socket->setSocketOption(QAbstractSocket::LowDelayOption, 1);
     if (!m_target.target.tls) {
         // Take the connected socket over (a duplicate of its descriptor keeps the connection
@@ -135,34 +182,81 @@ void HttpConnection::send()
     m_sse.reset();
     m_gapsUs.clear();
     m_body.clear();
+    m_timings.clear();
+    m_bodyBytes = 0;
     m_sawDone = false;
     m_streamError = false;
+    m_streamErrorKind = ErrorKind::None;
     m_streamErrorMessage.clear();
+    m_badUsage = false;
+    m_gotBytes = false;
+    m_reused = m_requestsOnConnection > 0;
     const QByteArray request = m_target.factory->build(m_rec.ticket);
     m_busy = true;
     m_state->requestStarted();
-    m_rec.sendNs = steadyNowNs(); // clocks start at the actual send, not when the slot was queued
+    m_rec.sendNs = steadyNowNs(); // clocks start at the actual send (the one that gets the answer)
+    m_timeout.start(spec::timerMs(m_state->config.timeoutS));
     if (m_raw) {
-        m_raw->write(request); // a broken connection shows up as a failed read right after
+        if (!m_raw->write(request)) // the peer reset a connection we believed idle
+            connectionLost(m_raw->errorString());
     } else {
         m_socket->write(request);
         m_socket->flush();
     }
-    m_timeout.start(spec::timerMs(m_state->config.timeoutS));
+}
+
+bool HttpConnection::canResend() const
+{
+    // Only a request that went out on a connection that had already answered, and of which no
+    // byte came back: the server cannot have acted on it in a way we saw. Once.
+    return m_reused && !m_gotBytes && !m_rec.resent && m_rec.sendNs > 0 && !m_state->cancelled.load(std::memory_order_relaxed);
+}
+
+void HttpConnection::connectionLost(const QString &why)
+{
+    if (!m_busy) {
+        dropConnection();
+        return;
+    }
+    if (canResend()) {
+        m_state->requestWithdrawn();
+        m_rec.resent = true;
+        m_rec.sendNs = 0; // not in flight until the fresh connection sends it
+        ++m_data->resent;
+        connectSocket(); // drops the dead one; onConnected() sends, restarting the clocks
+        return;
+    }
+    const bool headers = m_parser.headersDone();
+    dropConnection();
+    if (headers && why.isEmpty() && m_parser.finishOnClose(*this) == HttpResponseParser::Result::Complete && !m_streamError) {
+        finishRequest(ErrorKind::None, QString()); // a body delimited by the close
+    } else if (m_streamError) {
+        finishRequest(m_streamErrorKind, m_streamErrorMessage);
+    } else {
+        QString message = headers ? QStringLiteral("connection closed mid-response") : QStringLiteral("connection closed before a response");
+        if (!why.isEmpty())
+            message += QStringLiteral(" (") + why + QLatin1Char(')');
+        finishRequest(ErrorKind::Connection, message);
+    }
+    scheduleNext();
 }
 
 void HttpConnection::onReadyRead()
 {
-    if (!m_busy) { // bytes nobody asked for: the server is confused; start afresh
-        m_socket->readAll();
+    std::vector<char> &buf = m_reactor->readBuffer();
+    if (!m_busy) { // bytes nobody asked for: this connection can no longer be trusted
+        ++m_data->unsolicited;
+        dropConnection();
         return;
     }
     m_nowNs = steadyNowNs(); // one timestamp per read: these bytes arrived together
     m_inRead = true;
-    std::vector<char> &buf = m_reactor->readBuffer();
     for (;;) {
         const qint64 n = m_socket->read(buf.data(), qint64(buf.size()));
-        if (n <= 0 || !consume(buf.data(), std::size_t(n)))
+        if (n <= 0)
+            break;
+        m_gotBytes = true;
+        if (!consume(buf.data(), std::size_t(n)))
             break;
     }
     m_inRead = false;
@@ -179,18 +273,15 @@ void HttpConnection::onStampedReadable()
         if (n == StampedSocket::WouldBlock)
             break;
         if (n == 0 || n == StampedSocket::Failed) {
-            const QString why = n == 0 ? QString() : m_raw->errorString();
-            dropConnection();
-            if (!why.isEmpty() && m_busy) {
-                finishRequest(ErrorKind::Connection, why);
-                scheduleNext();
-            } else {
-                onDisconnected();
-            }
+            connectionLost(n == 0 ? QString() : m_raw->errorString());
             break;
         }
-        if (!m_busy) // bytes nobody asked for: the server is confused; start afresh
-            continue;
+        if (!m_busy) { // bytes nobody asked for: this connection can no longer be trusted
+            ++m_data->unsolicited;
+            dropConnection();
+            break;
+        }
+        m_gotBytes = true;
         if (!consume(buf.data(), std::size_t(n)))
             break;
         // A short read took all there was: the reactor is level-triggered and reports the socket
@@ -210,20 +301,34 @@ bool HttpConnection::consume(const char *p, std::size_t n)
         const auto result = m_parser.feed(p + offset, n - offset, *this, &used);
         offset += used;
         if (result == HttpResponseParser::Result::Error) {
-            finishRequest(ErrorKind::Protocol, QString::fromStdString(m_parser.error()));
+            finishRequest(m_parser.oversize() ? ErrorKind::Oversize : ErrorKind::Protocol, QString::fromStdString(m_parser.error()));
             scheduleNext();
             return false;
         }
         if (m_streamError) {
-            finishRequest(ErrorKind::Protocol, m_streamErrorMessage);
+            finishRequest(m_streamErrorKind, m_streamErrorMessage);
             scheduleNext();
             return false;
         }
         if (result == HttpResponseParser::Result::Complete) {
-            const bool keepAlive = m_parser.keepAlive();
+            // Bytes after the end of the answer were not asked for: they must not become the
+            // next request's answer, so the connection is not reused.
+            const bool leftover = offset < n;
+            if (leftover)
+                ++m_data->unsolicited;
             finishRequest(ErrorKind::None, QString());
-            if (!keepAlive)
+            if (m_connected && (leftover || !m_parser.keepAlive())) {
                 dropConnection();
+            } else if (m_connected) {
+                ++m_requestsOnConnection;
+                // Keep-Alive: max= is read both as the connection's total and as what remains
+                // after this answer (servers use either); the smaller bound wins.
+                if (const int max = m_parser.keepAliveMax(); max >= 0)
+                    m_connectionLimit = std::min(m_connectionLimit, m_requestsOnConnection + max - 1);
+                if (const int t = m_parser.keepAliveTimeoutS(); t > 0)
+                    m_idleLimitNs = std::max<std::int64_t>(0, std::int64_t(t) * 1'000'000'000 - kIdleMarginNs);
+                m_idleSinceNs = steadyNowNs();
+            }
             scheduleNext();
             return false;
         }
@@ -238,14 +343,36 @@ void HttpConnection::onHeaders(int status)
     m_rec.status = status;
 }
 
+void HttpConnection::streamFailed(ErrorKind kind, const QString &message)
+{
+    if (m_streamError)
+        return;
+    m_streamError = true;
+    m_streamErrorKind = kind;
+    m_streamErrorMessage = message;
+}
+
 void HttpConnection::onBody(const char *p, std::size_t n)
 {
+    m_bodyBytes += std::int64_t(n);
     if (m_rec.status == 200 && m_parser.isEventStream()) {
         m_sse.feed(p, n, [this](std::string_view data) { handleEvent(data); });
+        if (m_sse.overflowed())
+            streamFailed(ErrorKind::Oversize, QStringLiteral("an SSE line or event exceeded %1 MiB").arg(SseParser::kMaxEvent >> 20));
         return;
     }
-    if (m_body.size() < kBodyCap)
-        m_body.append(p, qsizetype(std::min<std::size_t>(n, std::size_t(kBodyCap - m_body.size()))));
+    const int cap = m_rec.status == 200 ? kBodyCap : kErrorBodyCap;
+    if (m_body.size() + qsizetype(n) > cap) {
+        if (m_rec.status == 200) {
+            streamFailed(ErrorKind::Oversize, QStringLiteral("response body exceeded %1 MiB").arg(kBodyCap >> 20));
+        } else {
+            // The status already says it failed; the rest of an endless error body is not read.
+            m_body.append(p, qsizetype(std::min<std::size_t>(n, std::size_t(cap - m_body.size()))));
+            streamFailed(ErrorKind::Http, QString());
+        }
+        return;
+    }
+    m_body.append(p, qsizetype(n));
 }
 
 void HttpConnection::handleEvent(std::string_view data)
@@ -257,10 +384,12 @@ void HttpConnection::handleEvent(std::string_view data)
         m_sawDone = true;
         return;
     }
-    if (info.malformed || info.error) {
-        m_streamError = true;
-        m_streamErrorMessage = info.malformed ? QStringLiteral("malformed SSE event: ") + QString::fromUtf8(data.data(), int(std::min<std::size_t>(data.size(), 120)))
-                                              : QStringLiteral("error event in stream: ") + QString::fromUtf8(data.data(), int(std::min<std::size_t>(data.size(), 200)));
+    if (info.malformed) {
+        streamFailed(ErrorKind::BadJson, QStringLiteral("SSE data is not a JSON object: ") + excerpt(data, 120));
+        return;
+    }
+    if (info.error) {
+        streamFailed(ErrorKind::ServerErrorBody, QStringLiteral("error event in stream: ") + excerpt(data, 200));
         return;
     }
     if (info.hasContent) {
@@ -275,12 +404,103 @@ void HttpConnection::handleEvent(std::string_view data)
         m_rec.lastTokenNs = m_nowNs;
         ++m_rec.outputTokens; // counted; replaced by usage when the server sends it
     }
+    takeUsage(info);
+    if (!info.timings.empty())
+        m_timings = compactObject(QByteArray(info.timings.data(), qsizetype(info.timings.size())));
+}
+
+void HttpConnection::takeUsage(const ChunkInfo &info)
+{
+    if (info.badUsage)
+        m_badUsage = true;
+    if (info.cachedTokens >= 0)
+        m_rec.cachedTokens = std::int32_t(info.cachedTokens);
     if (info.hasUsage && info.completionTokens >= 0) {
-        m_rec.outputTokens = int(info.completionTokens);
+        m_rec.outputTokens = std::int32_t(info.completionTokens);
         m_rec.usageTokens = true;
         if (info.promptTokens >= 0)
-            m_rec.inputTokens = int(info.promptTokens);
+            m_rec.inputTokens = std::int32_t(info.promptTokens);
     }
+}
+
+ErrorKind HttpConnection::judgeStream(QString *message) const
+{
+    if (!m_sawDone) {
+        *message = QStringLiteral("stream ended without data: [DONE]");
+        return ErrorKind::Protocol;
+    }
+    // Content may be missing only when the server says it produced no tokens at all (a
+    // reasoning model's tokens all in a reasoning field still count, per usage).
+    if (m_rec.firstTokenNs < 0 && (!m_rec.usageTokens || m_rec.outputTokens == 0)) {
+        *message = QStringLiteral("the stream carried no content");
+        return ErrorKind::EmptyStream;
+    }
+    if (m_badUsage || (m_rec.usageTokens && m_rec.outputTokens > m_bodyBytes)) {
+        *message = QStringLiteral("usage token counts out of range (%1 output tokens in %2 bytes)").arg(m_rec.outputTokens).arg(m_bodyBytes);
+        return ErrorKind::BadUsage;
+    }
+    return ErrorKind::None;
+}
+
+ErrorKind HttpConnection::judgeBody(QString *message)
+{
+    // Non-streaming: read the answer once (not the hot path of a streaming benchmark).
+    QJsonParseError parseError;
+    const QJsonDocument doc = QJsonDocument::fromJson(m_body, &parseError);
+    if (!doc.isObject()) {
+        *message = QStringLiteral("response body is not a JSON object: ") + QString::fromUtf8(m_body.left(120)).simplified();
+        return ErrorKind::BadJson;
+    }
+    const QJsonObject obj = doc.object();
+    if (obj.value(QStringLiteral("error")).isObject() || obj.value(QStringLiteral("object")).toString() == QLatin1String("error")) {
+        *message = QStringLiteral("error object in a 200 answer: ") + QString::fromUtf8(m_body.left(200)).simplified();
+        return ErrorKind::ServerErrorBody;
+    }
+    const QJsonArray choices = obj.value(QStringLiteral("choices")).toArray();
+    if (choices.isEmpty()) {
+        *message = QStringLiteral("response has no choices");
+        return ErrorKind::Protocol;
+    }
+    const QJsonObject choice = choices.at(0).toObject();
+    const QString text = choice.contains(QStringLiteral("message"))
+                             ? choice.value(QStringLiteral("message")).toObject().value(QStringLiteral("content")).toString()
+                             : choice.value(QStringLiteral("text")).toString();
+    if (obj.value(QStringLiteral("timings")).isObject())
+        m_timings = QJsonDocument(obj.value(QStringLiteral("timings")).toObject()).toJson(QJsonDocument::Compact);
+    const QJsonObject usage = obj.value(QStringLiteral("usage")).toObject();
+    // A count must be a whole number in [0, 2^31-1]; a double holds any such integer exactly.
+    const auto count = [&](const QJsonValue &v, std::int32_t *out) {
+        if (v.isUndefined() || v.isNull())
+            return true;
+        const double d = v.toDouble(-1);
+        if (!v.isDouble() || d < 0 || d > 2147483647.0 || d != std::floor(d))
+            return false;
+        *out = std::int32_t(d);
+        return true;
+    };
+    std::int32_t output = -1, input = -1, cached = -1;
+    const bool countsOk = count(usage.value(QStringLiteral("completion_tokens")), &output) &&
+                          count(usage.value(QStringLiteral("prompt_tokens")), &input) &&
+                          count(usage.value(QStringLiteral("prompt_tokens_details")).toObject().value(QStringLiteral("cached_tokens")), &cached);
+    if (!countsOk || (output >= 0 && output > m_bodyBytes)) {
+        *message = QStringLiteral("usage token counts out of range: ") + QString::fromUtf8(QJsonDocument(usage).toJson(QJsonDocument::Compact)).left(200);
+        return ErrorKind::BadUsage;
+    }
+    if (cached >= 0)
+        m_rec.cachedTokens = cached;
+    if (output >= 0) {
+        m_rec.outputTokens = output;
+        if (input >= 0)
+            m_rec.inputTokens = input;
+        m_rec.usageTokens = true;
+    } else {
+        m_rec.outputTokens = int(text.split(QLatin1Char(' '), Qt::SkipEmptyParts).size());
+    }
+    if (text.isEmpty() && m_rec.outputTokens == 0) {
+        *message = QStringLiteral("the answer carried no content");
+        return ErrorKind::EmptyStream;
+    }
+    return ErrorKind::None;
 }
 
 void HttpConnection::onTimeout()
@@ -293,16 +513,7 @@ void HttpConnection::onTimeout()
 
 void HttpConnection::onDisconnected()
 {
-    m_connected = false;
-    if (!m_busy)
-        return;
-    if (m_parser.headersDone() && m_parser.finishOnClose(*this) == HttpResponseParser::Result::Complete && !m_streamError) {
-        finishRequest(ErrorKind::None, QString());
-    } else {
-        finishRequest(ErrorKind::Connection, m_parser.headersDone() ? QStringLiteral("connection closed mid-response")
-                                                                      : QStringLiteral("connection closed before a response"));
-    }
-    scheduleNext();
+    connectionLost(QString());
 }
 
 void HttpConnection::finishRequest(ErrorKind error, const QString &message)
@@ -312,36 +523,20 @@ void HttpConnection::finishRequest(ErrorKind error, const QString &message)
     m_timeout.stop();
     const bool sent = m_rec.sendNs > 0;
     m_rec.endNs = m_inRead ? m_nowNs : steadyNowNs(); // a response ends when its last byte arrived
+    QString sample = message;
     if (error == ErrorKind::None && m_rec.status != 200) {
         error = ErrorKind::Http;
-    } else if (error == ErrorKind::None && m_parser.isEventStream() && !m_sawDone) {
-        error = ErrorKind::Protocol;
-    } else if (error == ErrorKind::None && !m_parser.isEventStream()) {
-        // Non-streaming: read the answer once (not the hot path of a streaming benchmark).
-        const QJsonObject obj = QJsonDocument::fromJson(m_body).object();
-        const QJsonObject usage = obj.value(QStringLiteral("usage")).toObject();
-        if (obj.isEmpty()) {
-            error = ErrorKind::Protocol;
-        } else if (usage.contains(QStringLiteral("completion_tokens"))) {
-            m_rec.outputTokens = usage.value(QStringLiteral("completion_tokens")).toInt();
-            m_rec.inputTokens = usage.value(QStringLiteral("prompt_tokens")).toInt(m_rec.inputTokens);
-            m_rec.usageTokens = true;
-        } else {
-            const QJsonObject choice = obj.value(QStringLiteral("choices")).toArray().at(0).toObject();
-            const QString text = choice.contains(QStringLiteral("message"))
-                                     ? choice.value(QStringLiteral("message")).toObject().value(QStringLiteral("content")).toString()
-                                     : choice.value(QStringLiteral("text")).toString();
-            m_rec.outputTokens = int(text.split(QLatin1Char(' '), Qt::SkipEmptyParts).size());
-        }
+    } else if (error == ErrorKind::None && m_parser.encoded()) {
+        error = ErrorKind::ContentEncoding;
+        sample = QStringLiteral("the server compressed the answer (Content-Encoding) although identity was asked for");
+    } else if (error == ErrorKind::None) {
+        error = m_parser.isEventStream() ? judgeStream(&sample) : judgeBody(&sample);
     }
     m_rec.error = error;
-    QString sample = message;
     QString kindKey = QString::fromLatin1(errorKindName(error));
     if (error == ErrorKind::Http) {
         kindKey = QStringLiteral("http_%1").arg(m_rec.status);
         sample = QString::fromUtf8(m_body.left(200)).simplified();
-    } else if (error == ErrorKind::Protocol && sample.isEmpty()) {
-        sample = m_parser.isEventStream() ? QStringLiteral("stream ended without data: [DONE]") : QStringLiteral("response body is not a JSON object");
     }
     if (error != ErrorKind::None && !m_data->errorSamples.contains(kindKey)) // scrubbed: servers echo keys
         m_data->errorSamples.insert(kindKey, m_state->config.secrets ? m_state->config.secrets->scrub(sample.left(300)) : sample.left(300));
@@ -370,46 +565,23 @@ void HttpConnection::finishRequest(ErrorKind error, const QString &message)
 
 void HttpConnection::appendJsonl()
 {
-    // Hand-formatted: this runs once per request and must not build a JSON DOM.
-    const std::int64_t base = m_state->startNs;
-    const auto rel = [base](std::int64_t t) { return t > 0 ? t - base : -1; };
-    QByteArray &out = m_data->jsonl;
-    out += "{\"i\":" + QByteArray::number(m_rec.ticket);
+    RecordLineInput in;
+    in.record = &m_rec;
+    in.phaseStartNs = m_state->startNs;
+    in.requestId = m_target.factory->requestId(m_rec.ticket);
     if (m_state->config.targets.size() > 1) // which of the server's URLs served it
-        out += ",\"origin\":\"" + m_target.target.origin.toUtf8() + '"';
-    out += ",\"send_ns\":" + QByteArray::number(rel(m_rec.sendNs));
-    out += ",\"first_token_ns\":" + QByteArray::number(m_rec.firstTokenNs >= 0 ? rel(m_rec.firstTokenNs) : -1);
-    out += ",\"end_ns\":" + QByteArray::number(rel(m_rec.endNs));
-    const bool timed = m_rec.sendNs > 0;
-    out += ",\"ttft_ms\":" + (timed && m_rec.firstTokenNs >= 0 ? QByteArray::number(double(m_rec.firstTokenNs - m_rec.sendNs) / 1e6, 'f', 3) : QByteArray("null"));
-    out += ",\"latency_ms\":" + (timed ? QByteArray::number(double(m_rec.endNs - m_rec.sendNs) / 1e6, 'f', 3) : QByteArray("null"));
-    const bool hasItl = m_rec.firstTokenNs >= 0 && m_rec.outputTokens >= 2;
-    out += ",\"itl_ms\":" + (hasItl ? QByteArray::number(double(m_rec.endNs - m_rec.firstTokenNs) / 1e6 / (m_rec.outputTokens - 1), 'f', 4) : QByteArray("null"));
-    out += ",\"status\":" + QByteArray::number(m_rec.status);
-    out += m_rec.ok() ? ",\"ok\":true" : ",\"ok\":false";
-    out += ",\"error_kind\":\"" + QByteArray(errorKindName(m_rec.error)) + '"';
-    out += ",\"error\":";
-    if (m_rec.ok()) {
-        out += "\"\"";
-    } else {
+        in.origin = m_target.target.origin.toUtf8();
+    if (!m_rec.ok()) {
         const QString kindKey = m_rec.error == ErrorKind::Http ? QStringLiteral("http_%1").arg(m_rec.status)
                                                                : QString::fromLatin1(errorKindName(m_rec.error));
+        in.errorKey = kindKey.toLatin1();
         const QJsonArray wrap{m_data->errorSamples.value(kindKey)};
         const QByteArray enc = QJsonDocument(wrap).toJson(QJsonDocument::Compact);
-        out += enc.mid(1, enc.size() - 2); // strip [ ]
+        in.errorJson = enc.mid(1, enc.size() - 2); // strip [ ]
     }
-    out += ",\"input_tokens\":" + QByteArray::number(m_rec.inputTokens);
-    out += ",\"output_tokens\":" + QByteArray::number(m_rec.outputTokens);
-    out += m_rec.usageTokens ? ",\"token_source\":\"usage\"" : ",\"token_source\":\"counted\"";
-    out += ",\"inter_chunk_us\":[";
-    char num[16];
-    for (std::size_t i = 0; i < m_gapsUs.size(); ++i) {
-        if (i)
-            out += ',';
-        const auto r = std::to_chars(num, num + sizeof num, m_gapsUs[i]); // no temporary QByteArray per gap
-        out.append(num, qsizetype(r.ptr - num));
-    }
-    out += "]}\n";
+    in.timingsJson = m_timings;
+    in.gapsUs = &m_gapsUs;
+    appendRecordLine(m_data->jsonl, in);
 }
 
 void HttpConnection::abortForCancel()

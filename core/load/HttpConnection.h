@@ -2,11 +2,18 @@
 // One benchmark connection: a closed loop that takes a ticket, sends a request, reads the
 // response (SSE or JSON) with exact timestamps, records it, and immediately sends the next.
 // C of these give exactly C requests in flight. Lives on one IO thread.
+//
+// Keep-alive is used, but never trusted: an idle connection is checked before reuse (the peer
+// may have closed it, or sent bytes nobody asked for), `Connection: close` and `Keep-Alive:
+// max=/timeout=` are honoured, and a request whose *reused* connection dies before any response
+// byte is re-sent once on a fresh connection, its clocks restarted at that send
+// (docs/ARCHITECTURE.md §11).
 #include "load/HttpResponseParser.h"
 #include "load/PhaseState.h"
 #include "load/SseParser.h"
 #include <QObject>
 #include <QTimer>
+#include <climits>
 #include <memory>
 #include <vector>
 
@@ -16,6 +23,7 @@ namespace sb {
 
 class IoReactor;
 class StampedSocket;
+struct ChunkInfo;
 
 class HttpConnection : public QObject, private HttpResponseParser::Sink
 {
@@ -28,6 +36,7 @@ public:
 
 private:
     void next();
+    bool reusable();
     void connectSocket();
     void onConnected();
     void scheduleNext();
@@ -38,8 +47,17 @@ private:
     bool consume(const char *p, std::size_t n);
     void dropConnection(); // closes whichever transport is open
     void onDisconnected();
+    // The connection broke or closed while `m_busy`: re-send, complete a close-delimited body,
+    // or fail the request.
+    void connectionLost(const QString &why);
+    bool canResend() const;
     void onTimeout();
     void finishRequest(ErrorKind error, const QString &message);
+    // The verdict on a complete 2xx answer: is it what was asked for?
+    ErrorKind judgeStream(QString *message) const;
+    ErrorKind judgeBody(QString *message);
+    void streamFailed(ErrorKind kind, const QString &message);
+    void takeUsage(const ChunkInfo &info);
     void retire();
     void onHeaders(int status) override;
     void onBody(const char *p, std::size_t n) override;
@@ -58,14 +76,26 @@ private:
     bool m_busy = false;      // a request is outstanding
     bool m_retired = false;
     bool m_connected = false;
+    int m_connectionsOpened = 0;
+    // Keep-alive bookkeeping of the open connection.
+    int m_requestsOnConnection = 0;   // answered on it so far
+    int m_connectionLimit = INT_MAX;  // from Keep-Alive: max=
+    std::int64_t m_idleLimitNs = 0;   // from Keep-Alive: timeout= (0 = none)
+    std::int64_t m_idleSinceNs = 0;
+    bool m_reused = false;    // the outstanding request went out on a connection that had answered before
+    bool m_gotBytes = false;  // any response byte arrived for the outstanding request
     std::int64_t m_nowNs = 0; // arrival time of the bytes being parsed
     bool m_inRead = false;    // m_nowNs belongs to the read being parsed
     RequestRecord m_rec;
     std::vector<std::uint32_t> m_gapsUs; // reused across requests
     bool m_sawDone = false;
     bool m_streamError = false;
+    ErrorKind m_streamErrorKind = ErrorKind::None;
     QString m_streamErrorMessage;
-    QByteArray m_body;        // non-streaming or error bodies (capped)
+    bool m_badUsage = false;
+    std::int64_t m_bodyBytes = 0;
+    QByteArray m_body;        // non-streaming or error bodies (bounded)
+    QByteArray m_timings;     // the server's timing object, compact JSON
 };
 
 } // namespace sb

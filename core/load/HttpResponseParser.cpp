@@ -32,7 +32,28 @@ std::string_view trim(std::string_view s)
         s.remove_suffix(1);
     return s;
 }
+// Bounds on what a server controls before the body (docs/ARCHITECTURE.md §13): a header
+// line, a whole header block (100-continue blocks included), and the digits of a length.
 constexpr std::size_t kMaxLine = 64 * 1024;
+constexpr std::size_t kMaxHeaderBlock = 256 * 1024;
+constexpr int kMaxLengthDigits = 15; // 10^15 bytes: far beyond any answer, far below int64 overflow
+
+// `timeout=5, max=100` -> the value of one parameter, or -1.
+int keepAliveParam(std::string_view value, std::string_view name)
+{
+    for (std::size_t i = 0; i + name.size() < value.size(); ++i) {
+        if (!iequals(value.substr(i, name.size()), name) || value[i + name.size()] != '=')
+            continue;
+        if (i > 0 && value[i - 1] != ' ' && value[i - 1] != ',' && value[i - 1] != '\t')
+            continue;
+        int v = 0;
+        int digits = 0;
+        for (std::size_t k = i + name.size() + 1; k < value.size() && value[k] >= '0' && value[k] <= '9' && digits < 9; ++k, ++digits)
+            v = v * 10 + (value[k] - '0');
+        return digits > 0 ? v : -1;
+    }
+    return -1;
+}
 } // namespace
 
 void HttpResponseParser::reset()
@@ -45,6 +66,12 @@ bool HttpResponseParser::fail(const char *why)
     m_state = State::Failed;
     m_error = why;
     return false;
+}
+
+bool HttpResponseParser::failOversize(const char *why)
+{
+    m_oversize = true;
+    return fail(why);
 }
 
 bool HttpResponseParser::headerLine(std::string_view line, Sink &sink)
@@ -75,12 +102,19 @@ bool HttpResponseParser::headerLine(std::string_view line, Sink &sink)
     const std::string_view name = line.substr(0, colon);
     const std::string_view value = trim(line.substr(colon + 1));
     if (iequals(name, "content-length")) {
+        if (value.empty())
+            return fail("bad Content-Length");
+        if (value.size() > std::size_t(kMaxLengthDigits))
+            return failOversize("Content-Length too large");
         std::int64_t v = 0;
         for (char c : value) {
             if (c < '0' || c > '9')
                 return fail("bad Content-Length");
             v = v * 10 + (c - '0');
         }
+        // Two different lengths are a request-smuggling shape; the body's end is unknowable.
+        if (m_contentLength >= 0 && m_contentLength != v)
+            return fail("conflicting Content-Length headers");
         m_contentLength = v;
     } else if (iequals(name, "transfer-encoding")) {
         m_chunked = icontains(value, "chunked");
@@ -89,6 +123,11 @@ bool HttpResponseParser::headerLine(std::string_view line, Sink &sink)
             m_keepAlive = false;
         else if (icontains(value, "keep-alive"))
             m_keepAlive = true;
+    } else if (iequals(name, "keep-alive")) {
+        m_keepAliveMax = keepAliveParam(value, "max");
+        m_keepAliveTimeoutS = keepAliveParam(value, "timeout");
+    } else if (iequals(name, "content-encoding")) {
+        m_encoded = !value.empty() && !iequals(value, "identity");
     } else if (iequals(name, "content-type")) {
         m_eventStream = icontains(value, "text/event-stream");
     }
@@ -104,7 +143,7 @@ HttpResponseParser::Result HttpResponseParser::feed(const char *p, std::size_t n
             m_line.append(p + i, n - i);
             i = n;
             if (m_line.size() > kMaxLine)
-                fail("header line too long");
+                failOversize("line too long");
             return false;
         }
         const std::size_t end = static_cast<const char *>(nl) - p;
@@ -132,6 +171,11 @@ HttpResponseParser::Result HttpResponseParser::feed(const char *p, std::size_t n
                 m_line.clear();
                 continue;
             }
+            m_headerBytes += line.size() + 2;
+            if (m_headerBytes > kMaxHeaderBlock) {
+                failOversize("header block too large");
+                break;
+            }
             if (line.size() < 12 || line.substr(0, 5) != "HTTP/") {
                 fail("malformed status line");
                 break;
@@ -155,6 +199,11 @@ HttpResponseParser::Result HttpResponseParser::feed(const char *p, std::size_t n
             std::string_view line;
             if (!takeLine(&line))
                 break;
+            m_headerBytes += line.size() + 2;
+            if (m_headerBytes > kMaxHeaderBlock) {
+                failOversize("header block too large");
+                break;
+            }
             const bool ok = headerLine(line, sink);
             m_line.clear();
             if (!ok)
@@ -180,18 +229,23 @@ HttpResponseParser::Result HttpResponseParser::feed(const char *p, std::size_t n
             if (!takeLine(&line))
                 break;
             std::int64_t size = 0;
-            bool any = false;
+            int digits = 0;
             for (char c : line) {
                 int d;
                 if (c >= '0' && c <= '9') d = c - '0';
                 else if (c >= 'a' && c <= 'f') d = c - 'a' + 10;
                 else if (c >= 'A' && c <= 'F') d = c - 'A' + 10;
                 else break; // chunk extensions (;name=value) follow
+                if (++digits > 12) // 2^48 bytes in one chunk: no answer is that big, and no overflow
+                    break;
                 size = size * 16 + d;
-                any = true;
             }
             m_line.clear();
-            if (!any) {
+            if (digits > 12) {
+                failOversize("chunk size too large");
+                break;
+            }
+            if (digits == 0) {
                 fail("malformed chunk size");
                 break;
             }
@@ -224,6 +278,11 @@ HttpResponseParser::Result HttpResponseParser::feed(const char *p, std::size_t n
             std::string_view line;
             if (!takeLine(&line))
                 break;
+            m_headerBytes += line.size() + 2; // trailers share the header block's bound
+            if (m_headerBytes > kMaxHeaderBlock) {
+                failOversize("trailers too large");
+                break;
+            }
             const bool end = line.empty();
             m_line.clear();
             if (end)

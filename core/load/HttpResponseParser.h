@@ -29,6 +29,13 @@ public:
 
     int status() const { return m_status; }
     bool keepAlive() const { return m_keepAlive; }
+    // `Keep-Alive: timeout=T, max=N` of the last response; -1 when not sent.
+    int keepAliveMax() const { return m_keepAliveMax; }
+    int keepAliveTimeoutS() const { return m_keepAliveTimeoutS; }
+    // A Content-Encoding other than identity (we ask for identity): the body cannot be read.
+    bool encoded() const { return m_encoded; }
+    // The last failure was a size bound (header line or block), not malformed framing.
+    bool oversize() const { return m_oversize; }
     bool isEventStream() const { return m_eventStream; }
     const std::string &error() const { return m_error; }
     bool headersDone() const { return m_state > State::Headers; }
@@ -37,6 +44,7 @@ private:
     enum class State { StatusLine, Headers, Body, ChunkSize, ChunkData, ChunkDataEnd, Trailers, Done, Failed };
     bool headerLine(std::string_view line, Sink &sink);
     bool fail(const char *why);
+    bool failOversize(const char *why);
 
     State m_state = State::StatusLine;
     std::string m_line;
@@ -45,6 +53,11 @@ private:
     bool m_keepAlive = true;
     bool m_chunked = false;
     bool m_eventStream = false;
+    bool m_encoded = false;
+    bool m_oversize = false;
+    int m_keepAliveMax = -1;
+    int m_keepAliveTimeoutS = -1;
+    std::size_t m_headerBytes = 0; // of the current header block, bounded
     std::int64_t m_contentLength = -1;
     std::int64_t m_remaining = 0;
     std::string m_error;

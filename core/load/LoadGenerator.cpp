@@ -95,6 +95,9 @@ PhaseOutcome LoadGenerator::runPhase(const PhaseConfig &config, const std::funct
     for (auto &w : state->workers) {
         outcome.records.insert(outcome.records.end(), w->records.begin(), w->records.end());
         outcome.interChunkUs.merge(w->interChunkUs);
+        outcome.reconnects += w->reconnects;
+        outcome.resent += w->resent;
+        outcome.unsolicited += w->unsolicited;
         for (auto it = w->errorSamples.cbegin(); it != w->errorSamples.cend(); ++it)
             if (!outcome.errorSamples.contains(it.key()))
                 outcome.errorSamples.insert(it.key(), it.value());

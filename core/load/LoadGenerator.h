@@ -1,7 +1,7 @@
 #pragma once
 // The benchmark client: a few IO threads, each running many HttpConnections on its own event
 // loop (a lean HTTP/1.1 client on QTcpSocket: no per-host connection cap, unlike
-// QNetworkAccessManager's 6, DESIGN.md §4). runPhase() blocks the calling (engine) thread, never
+// QNetworkAccessManager's 6, docs/ARCHITECTURE.md §9). runPhase() blocks the calling (engine) thread, never
 // the GUI thread, and reports live counters every ~100 ms.
 #include "load/PhaseState.h"
 #include <QThread>
@@ -24,6 +24,9 @@ struct PhaseOutcome {
     bool recordsWritten = true;
     std::int64_t startNs = 0;
     long descriptorLimit = -1;   // open descriptors the process may hold (-1 = no limit known)
+    int reconnects = 0;          // see WorkerData
+    int resent = 0;
+    int unsolicited = 0;
 };
 
 struct LiveCounters {

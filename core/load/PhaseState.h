@@ -69,6 +69,9 @@ struct WorkerData {
     double cpuStartS = 0, cpuEndS = 0;
     double waitStartS = 0, waitEndS = 0; // run-queue delay
     std::int64_t wallStartNs = 0, wallEndNs = 0;
+    int reconnects = 0;  // connections opened after a connection slot's first
+    int resent = 0;      // requests re-sent on a fresh connection (their reused one was dead)
+    int unsolicited = 0; // keep-alive connections dropped for bytes nobody asked for
 };
 
 class PhaseState
@@ -95,6 +98,9 @@ public:
     int takeTicket();
     void requestStarted();
     void requestEnded();
+    // A sent request is taken back to be sent again (its reused connection was dead): it leaves
+    // the in-flight count without counting as finished.
+    void requestWithdrawn() { inFlight.fetch_sub(1, std::memory_order_relaxed); }
     // A connection has nothing more to do; the last one wakes the waiting caller.
     void connectionDone();
     bool waitAllDone(int timeoutMs);

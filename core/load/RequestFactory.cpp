@@ -61,7 +61,7 @@ QString resolveApiKey(const ServerSpec &server)
 }
 
 RequestFactory::RequestFactory(const ServerSpec &server, const ServerTarget &target, const WorkloadSpec &w,
-                               const QByteArray &uniqueTag)
+                               const QByteArray &uniqueTag, int fillerChars)
     : m_tag(uniqueTag)
 {
     // Body: build the JSON once with a marker prompt, then split around it.
@@ -86,15 +86,22 @@ RequestFactory::RequestFactory(const ServerSpec &server, const ServerTarget &tar
     const bool shared = w.prompts == PromptMode::SharedPrefix;
     const int prefixWords = shared ? std::min(w.sharedPrefixTokens, w.inputTokens - 1) : 0;
     m_sharedPrefix = words(prefixWords, 3);
-    // The unique tag counts as one word; the filler makes up the rest of the requested length.
-    m_filler = words(std::max(0, w.inputTokens - 1 - prefixWords), 11);
-    m_filler.chop(1); // no trailing space
+    if (fillerChars >= 0) {
+        // Calibrated: cut the same word sequence at the character count the server's tokenizer
+        // turned into the requested length (about 6 characters per word covers any tokenizer
+        // with at least one character per token).
+        m_filler = words(fillerChars / 4 + 2, 11).left(fillerChars);
+    } else {
+        // The unique tag counts as one word; the filler makes up the rest of the requested length.
+        m_filler = words(std::max(0, w.inputTokens - 1 - prefixWords), 11);
+        m_filler.chop(1); // no trailing space
+    }
     m_promptTokens = w.inputTokens;
 
     m_head = "POST " + target.path + " HTTP/1.1\r\nHost: " + target.host.toUtf8() + ':' + QByteArray::number(target.port) +
              "\r\nContent-Type: application/json\r\nAccept: " +
              (w.streaming ? QByteArray("text/event-stream") : QByteArray("application/json")) +
-             "\r\nConnection: keep-alive\r\nUser-Agent: sweepbench/" SWEEPBENCH_VERSION "\r\n";
+             "\r\nAccept-Encoding: identity\r\nConnection: keep-alive\r\nUser-Agent: sweepbench/" SWEEPBENCH_VERSION "\r\n";
     const QString key = resolveApiKey(server);
     if (!key.isEmpty())
         m_head += "Authorization: Bearer " + key.toUtf8() + "\r\n";
@@ -102,9 +109,9 @@ RequestFactory::RequestFactory(const ServerSpec &server, const ServerTarget &tar
         m_head += name.toUtf8() + ": " + value.toUtf8() + "\r\n";
 }
 
-QByteArray RequestFactory::build(int ticket) const
+QByteArray RequestFactory::body(int ticket) const
 {
-    const QByteArray id = m_tag + '-' + QByteArray::number(ticket);
+    const QByteArray id = requestId(ticket);
     QByteArray body;
     body.reserve(m_bodyStart.size() + m_sharedPrefix.size() + id.size() + m_filler.size() + m_bodyEnd.size() + 2);
     body += m_bodyStart;
@@ -113,10 +120,16 @@ QByteArray RequestFactory::build(int ticket) const
     body += ' ';
     body += m_filler;
     body += m_bodyEnd;
+    return body;
+}
+
+QByteArray RequestFactory::build(int ticket) const
+{
+    const QByteArray body = this->body(ticket);
     QByteArray req;
-    req.reserve(m_head.size() + body.size() + 64);
+    req.reserve(m_head.size() + body.size() + 96);
     req += m_head;
-    req += "X-Request-Id: " + id + "\r\nContent-Length: " + QByteArray::number(body.size()) + "\r\n\r\n";
+    req += "X-Request-Id: " + requestId(ticket) + "\r\nContent-Length: " + QByteArray::number(body.size()) + "\r\n\r\n";
     req += body;
     return req;
 }

@@ -28,10 +28,19 @@ class RequestFactory
 {
 public:
     // `uniqueTag` makes prompts unique per sweep and cell (no prefix-cache hits across cells).
+    // `fillerChars`: the filler's length in characters found by calibrating against the server's
+    // own tokenizer (engine/PromptCalibration); -1 = one word per requested token, a guess that
+    // real tokenizers miss by 17 % to 125 %.
     RequestFactory(const ServerSpec &server, const ServerTarget &target, const WorkloadSpec &workload,
-                   const QByteArray &uniqueTag);
+                   const QByteArray &uniqueTag, int fillerChars = -1);
     // Whole request (headers + body) for request number `ticket`.
     QByteArray build(int ticket) const;
+    // The JSON body alone (for calibration probes sent through the control client).
+    QByteArray body(int ticket) const;
+    // The X-Request-Id of request number `ticket` (also the prompt's unique tag), so a record can
+    // be matched to the server's logs and traces.
+    // Fixed width, so that every prompt of a cell tokenizes to the same length.
+    QByteArray requestId(int ticket) const { return m_tag + '-' + QByteArray::number(ticket).rightJustified(7, '0'); }
     int promptTokens() const { return m_promptTokens; }
 
 private:

@@ -11,6 +11,12 @@ const char *errorKindName(ErrorKind kind)
     case ErrorKind::Connection: return "connection";
     case ErrorKind::Protocol: return "protocol";
     case ErrorKind::Cancelled: return "cancelled";
+    case ErrorKind::BadJson: return "bad_json";
+    case ErrorKind::EmptyStream: return "empty_stream";
+    case ErrorKind::ServerErrorBody: return "server_error_body";
+    case ErrorKind::BadUsage: return "bad_usage";
+    case ErrorKind::Oversize: return "oversize";
+    case ErrorKind::ContentEncoding: return "content_encoding";
     }
     return "";
 }

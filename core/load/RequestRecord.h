@@ -1,26 +1,45 @@
 #pragma once
-// Compact per-request record kept in memory for metrics (~56 bytes). Inter-chunk gaps are not
+// Compact per-request record kept in memory for metrics (~64 bytes). Inter-chunk gaps are not
 // kept here: they go straight to the cell's histogram and to records.jsonl, so memory stays
 // flat per finished request whatever the output length.
 #include <cstdint>
 
 namespace sb {
 
-enum class ErrorKind : std::uint8_t { None, Http, Timeout, Connection, Protocol, Cancelled };
-const char *errorKindName(ErrorKind kind); // "", "http", "timeout", "connection", "protocol", "cancelled"
+// Why a request did not count as ok: a request is ok only when the server really answered what
+// was asked (docs/ARCHITECTURE.md §11).
+enum class ErrorKind : std::uint8_t {
+    None,
+    Http,            // non-2xx status
+    Timeout,         // no complete answer within request_timeout_s
+    Connection,      // connect failed, or the connection broke / closed before the answer ended
+    Protocol,        // malformed HTTP framing, a stream without data: [DONE], a body without choices
+    Cancelled,       // the user cancelled the sweep
+    BadJson,         // an SSE data line or a JSON body that is not a JSON object
+    EmptyStream,     // a complete stream (or body) that carried no content at all
+    ServerErrorBody, // a 2xx whose body, or an event in whose stream, is an error object
+    BadUsage,        // usage token counts out of range (negative, > 2^31-1, more than the bytes could hold)
+    Oversize,        // a size the peer controls went past its bound (line, event, header block, body)
+    ContentEncoding, // the server compressed the answer although we asked for identity
+};
+// "", "http", "timeout", "connection", "protocol", "cancelled", "bad_json", "empty_stream",
+// "server_error_body", "bad_usage", "oversize", "content_encoding"
+const char *errorKindName(ErrorKind kind);
 
 struct RequestRecord {
     std::int64_t queueNs = 0;       // slot became free and the request was taken (steady clock)
-    std::int64_t sendNs = 0;        // request bytes handed to the socket
+    std::int64_t sendNs = 0;        // request bytes handed to the socket (the send that got the answer)
     std::int64_t firstTokenNs = -1; // first chunk with non-empty content; -1 = none
     std::int64_t lastTokenNs = -1;  // last content chunk
     std::int64_t endNs = 0;         // last byte of the response
     std::int32_t status = 0;        // HTTP status; 0 = no response
     std::int32_t inputTokens = -1;  // from usage, else the requested prompt length
     std::int32_t outputTokens = 0;  // from usage, else counted content chunks
+    std::int32_t cachedTokens = -1; // usage.prompt_tokens_details.cached_tokens; -1 = not reported
     std::int32_t ticket = 0;        // request number within the phase
     ErrorKind error = ErrorKind::None;
     bool usageTokens = false;       // outputTokens came from the server's usage block
+    bool resent = false;            // re-sent once: its reused keep-alive connection was dead
     bool ok() const { return error == ErrorKind::None; }
 };
 

@@ -3,6 +3,8 @@
 // survives events split across reads at any byte, LF / CRLF / CR line ends, `:` comment and
 // keep-alive lines, multi-line `data:` fields (joined with '\n'), and other fields (ignored).
 // One event is dispatched per blank line; an event without data is dropped.
+// A line or an event's data past its bound stops the parser (overflowed()): a server that never
+// sends a newline, or data: lines without a blank line, cannot make it grow without limit.
 #include <cstddef>
 #include <cstring>
 #include <string>
@@ -13,11 +15,18 @@ namespace sb {
 class SseParser
 {
 public:
+    static constexpr std::size_t kMaxLine = 1024 * 1024;      // one line
+    static constexpr std::size_t kMaxEvent = 4 * 1024 * 1024; // one event's joined data
+
+    bool overflowed() const { return m_overflow; }
+
     // Calls onData(std::string_view data) for every complete event carrying data.
     template <typename OnData>
     void feed(const char *p, std::size_t n, OnData &&onData)
     {
         std::size_t i = 0;
+        if (m_overflow)
+            return;
         if (m_skipLf && n > 0) { // a CR ended the previous read; a following LF belongs to it
             if (p[0] == '\n')
                 i = 1;
@@ -31,6 +40,10 @@ public:
             const char *cr = static_cast<const char *>(std::memchr(p + i, '\r', lfAt - i));
             std::size_t end = cr ? std::size_t(cr - p) : lfAt;
             if (end == n) { // incomplete line: keep it for the next read
+                if (m_line.size() + (n - i) > kMaxLine) {
+                    m_overflow = true;
+                    return;
+                }
                 m_line.append(p + i, n - i);
                 return;
             }
@@ -41,6 +54,8 @@ public:
                 processLine(std::string_view(m_line), onData);
                 m_line.clear();
             }
+            if (m_overflow)
+                return;
             if (p[end] == '\r') {
                 if (end + 1 < n) {
                     if (p[end + 1] == '\n')
@@ -59,6 +74,7 @@ public:
         m_data.clear();
         m_hasData = false;
         m_skipLf = false;
+        m_overflow = false;
     }
 
 private:
@@ -83,6 +99,10 @@ private:
         }
         if (field != "data")
             return; // event:, id:, retry: carry nothing we measure
+        if (m_data.size() + value.size() + 1 > kMaxEvent || line.size() > kMaxLine) {
+            m_overflow = true;
+            return;
+        }
         if (m_hasData)
             m_data.push_back('\n');
         m_data.append(value);
@@ -93,6 +113,7 @@ private:
     std::string m_data;  // data of the event being assembled
     bool m_hasData = false;
     bool m_skipLf = false;
+    bool m_overflow = false;
 };
 
 } // namespace sb

@@ -55,6 +55,19 @@ qint64 StampedSocket::read(char *buf, std::size_t size, std::int64_t *arrivalNs)
     return n;
 }
 
+StampedSocket::IdleState StampedSocket::idleState() const
+{
+    if (m_fd < 0)
+        return IdleState::PeerClosed;
+    char c;
+    const ssize_t n = ::recv(m_fd, &c, 1, MSG_PEEK | MSG_DONTWAIT);
+    if (n > 0)
+        return IdleState::UnsolicitedBytes;
+    if (n == 0)
+        return IdleState::PeerClosed;
+    return errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR ? IdleState::Open : IdleState::PeerClosed;
+}
+
 bool StampedSocket::write(const QByteArray &bytes)
 {
     m_pending += bytes;

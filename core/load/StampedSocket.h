@@ -31,6 +31,11 @@ public:
     bool write(const QByteArray &bytes);
     QString errorString() const { return m_error; }
     void close(); // stops notifications and closes the descriptor (the peer sees the close)
+    // What an idle connection holds, looked at without consuming it: before a keep-alive
+    // connection is reused, a server's close (llama.cpp closes after a stream although it
+    // announces keep-alive) or bytes nobody asked for must send the request elsewhere.
+    enum class IdleState { Open, PeerClosed, UnsolicitedBytes };
+    IdleState idleState() const;
     bool kernelStamps() const { return m_stamped; } // the last read carried a kernel stamp
 
 private:

@@ -1,5 +1,5 @@
 #pragma once
-// Turns a measured phase's request records into the cell's metrics (AIPerf tags, §3).
+// Turns a measured phase's request records into the cell's metrics (AIPerf tags, docs/ARCHITECTURE.md §7).
 #include "load/RequestRecord.h"
 #include "metrics/LogHistogram.h"
 #include "results/Results.h"

@@ -1,5 +1,5 @@
 #pragma once
-// Summary statistics (DESIGN.md §3): avg, min, max, std (population), p1..p99 with numpy's
+// Summary statistics (docs/ARCHITECTURE.md §7): avg, min, max, std (population), p1..p99 with numpy's
 // linear interpolation, count.
 #include "results/Results.h"
 #include <vector>

@@ -1,5 +1,5 @@
 #pragma once
-// Profiler windows of the three personalities (DESIGN.md §2): what /start_profile and
+// Profiler windows of the three personalities (docs/ARCHITECTURE.md §6): what /start_profile and
 // /stop_profile answer, when a window opens and closes, and the Chrome trace-event file each
 // window leaves behind (one complete event per scheduler step, openable in Perfetto).
 #include "mock/MockScheduler.h"

@@ -123,7 +123,7 @@ void MockWorker::onNewConnection(qintptr descriptor)
 {
     const int fd = int(descriptor);
     ::fcntl(fd, F_SETFL, ::fcntl(fd, F_GETFL) | O_NONBLOCK);
-    // Token chunks are small writes: without this, Nagle holds them back (DESIGN.md §4).
+    // Token chunks are small writes: without this, Nagle holds them back (docs/ARCHITECTURE.md §9).
     const int one = 1;
     ::setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
     enableRxTimestamps(fd); // inherited from the listener where supported; set it to be sure

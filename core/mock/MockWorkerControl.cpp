@@ -1,4 +1,4 @@
-// The control routes of each personality (DESIGN.md §2) and the mock's own introspection
+// The control routes of each personality (docs/ARCHITECTURE.md §6) and the mock's own introspection
 // routes. Every control call is logged with the in-flight count when it arrived and when it was
 // answered, so tests can prove that the engine's hooks never overlap measured traffic.
 #include "mock/MockWorker.h"

@@ -26,13 +26,13 @@ figure{display:inline-block;margin:8px 16px 16px 0} figure img{max-width:100%;bo
 figcaption{font-size:12px;color:#667085} code{font-size:12px;word-break:break-all} ul{margin:2px 0;padding-left:18px}
 )";
 
-QString statusClass(const QString &status)
+QString statusClass(CellStatus status)
 {
-    if (status == QLatin1String("completed"))
+    if (status == CellStatus::Completed)
         return QStringLiteral("ok");
-    if (status == QLatin1String("failed") || status == QLatin1String("cancelled"))
+    if (status == CellStatus::Failed || status == CellStatus::Cancelled)
         return QStringLiteral("bad");
-    return QStringLiteral("warn");
+    return QStringLiteral("warn"); // degraded, skipped, pending
 }
 
 QString metaRows(const ReportHtmlInput &in)
@@ -130,7 +130,7 @@ QString cellTable(const ReportHtmlInput &in)
         html += QStringLiteral("<tr><td class=\"n\">%1</td><td>%2<br><span class=\"muted\">%3</span></td><td class=\"n\">%4</td>"
                                "<td class=\"%5\">%6</td><td class=\"n\">%7 / %8</td>")
                     .arg(QString::number(c.index), e(c.server), e(c.origin), QString::number(c.concurrency), statusClass(c.status),
-                         e(c.status), QString::number(c.completed), QString::number(c.failed));
+                         e(cellStatusName(c.status)), QString::number(c.completed), QString::number(c.failed));
         html += QStringLiteral("<td class=\"n\">%1 / %2 / %3</td><td class=\"n\">%4 / %5</td><td class=\"n\">%6 / %7</td>")
                     .arg(num(cellValue(c, tag::ttft, QStringLiteral("p50")), 2), num(cellValue(c, tag::ttft, QStringLiteral("p90")), 2),
                          num(cellValue(c, tag::ttft, QStringLiteral("p99")), 2), num(cellValue(c, tag::itl, QStringLiteral("avg")), 3),

@@ -1,19 +1,11 @@
 #include "report/ResultsCsv.h"
+#include "report/CsvField.h"
 #include "report/ReportText.h"
 #include <QStringList>
 
 namespace sb {
 
 namespace {
-QString csvText(QString s)
-{
-    if (!s.isEmpty() && QStringLiteral("=+-@\t\r").contains(s.front()))
-        s.prepend(QLatin1Char('\''));
-    if (s.contains(QLatin1Char(',')) || s.contains(QLatin1Char('"')) || s.contains(QLatin1Char('\n')) || s.contains(QLatin1Char('\r')))
-        s = QLatin1Char('"') + s.replace(QLatin1Char('"'), QLatin1String("\"\"")) + QLatin1Char('"');
-    return s;
-}
-
 struct Column {
     QString header;
     QString metric;
@@ -48,12 +40,12 @@ QByteArray resultsCsv(const SweepResults &results)
 
     QString out = header.join(QLatin1Char(',')) + QLatin1String("\r\n");
     for (const CellResult &cell : results.cells) {
-        QStringList row{QString::number(cell.index),    csvText(cell.server),          csvText(cell.origin),
-                        QString::number(cell.concurrency), csvText(cell.status),       csvText(cell.reason),
+        QStringList row{QString::number(cell.index),    csvField(cell.server),          csvField(cell.origin),
+                        QString::number(cell.concurrency), csvField(cellStatusName(cell.status)),       csvField(cell.reason),
                         QString::number(cell.completed), QString::number(cell.failed), formatFixed(cell.durationS, 3)};
         for (const Column &c : cols)
             row.append(formatFixed(cellValue(cell, c.metric, c.stat), c.decimals));
-        row << csvText(cell.tokenSource) << csvText(hookVerdicts(cell)) << csvText(results.sourceTool);
+        row << csvField(cell.tokenSource) << csvField(hookVerdicts(cell)) << csvField(results.sourceTool);
         out += row.join(QLatin1Char(',')) + QLatin1String("\r\n");
     }
     return out.toUtf8();

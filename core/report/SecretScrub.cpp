@@ -21,7 +21,7 @@ void addSecret(QStringList *out, const QString &s)
             out->append(v);
 }
 
-// Walks the document (const access only, DESIGN §4) collecting api_key values, api_key_env values
+// Walks the document (const access only, docs/ARCHITECTURE.md §9) collecting api_key values, api_key_env values
 // resolved from the environment, and sensitive header values (both map and list header forms).
 void collect(const YAML::Node &node, QStringList *secrets, bool inHeaders)
 {

@@ -30,7 +30,7 @@ QString formatSummaryTable(const SweepResults &results)
     const QList<bool> rightAligned{false, true, false, true, true, true, true, true, true, true, false};
     QList<QStringList> rows;
     for (const CellResult &c : results.cells) {
-        rows.append({printable(c.server), QString::number(c.concurrency), printable(c.status),
+        rows.append({printable(c.server), QString::number(c.concurrency), cellStatusName(c.status),
                      QStringLiteral("%1/%2").arg(c.completed).arg(c.failed),
                      formatFixed(cellValue(c, tag::ttft, QStringLiteral("p50")), 2, kDash),
                      formatFixed(cellValue(c, tag::ttft, QStringLiteral("p99")), 2, kDash),

@@ -74,6 +74,8 @@ QJsonObject toJson(const HookOutcome &h)
                   {QStringLiteral("at"), isoUtc(h.at)}};
     if (!h.placement.isEmpty())
         o.insert(QStringLiteral("placement"), h.placement);
+    if (!h.cacheProof.isEmpty())
+        o.insert(QStringLiteral("cache_proof"), h.cacheProof);
     return o;
 }
 
@@ -91,6 +93,7 @@ HookOutcome hookOutcomeFromJson(const QJsonObject &o)
     h.verdict = o.value(QStringLiteral("verdict")).toString();
     h.message = o.value(QStringLiteral("message")).toString();
     h.placement = o.value(QStringLiteral("placement")).toString();
+    h.cacheProof = o.value(QStringLiteral("cache_proof")).toString();
     h.at = fromIso(o.value(QStringLiteral("at")));
     return h;
 }
@@ -99,6 +102,9 @@ QJsonObject toJson(const CellResult &c)
 {
     QJsonObject requests{{QStringLiteral("completed"), c.completed},
                          {QStringLiteral("failed"), c.failed},
+                         {QStringLiteral("reconnects"), c.reconnects},
+                         {QStringLiteral("resent"), c.resent},
+                         {QStringLiteral("unsolicited_responses"), c.unsolicited},
                          {QStringLiteral("errors"), mapToJson(c.errors)},
                          {QStringLiteral("error_samples"), mapToJson(c.errorSamples)}};
     QJsonObject metrics;
@@ -112,8 +118,9 @@ QJsonObject toJson(const CellResult &c)
         {QStringLiteral("server"), c.server},
         {QStringLiteral("origin"), c.origin},
         {QStringLiteral("concurrency"), c.concurrency},
-        {QStringLiteral("status"), c.status},
+        {QStringLiteral("status"), cellStatusName(c.status)},
         {QStringLiteral("reason"), c.reason},
+        {QStringLiteral("error_rate"), c.errorRate},
         {QStringLiteral("requests"), requests},
         {QStringLiteral("max_in_flight"), c.maxInFlight},
         {QStringLiteral("mean_in_flight"), c.meanInFlight},
@@ -139,11 +146,19 @@ CellResult cellResultFromJson(const QJsonObject &o)
     c.server = o.value(QStringLiteral("server")).toString();
     c.origin = o.value(QStringLiteral("origin")).toString();
     c.concurrency = o.value(QStringLiteral("concurrency")).toInt();
-    c.status = o.value(QStringLiteral("status")).toString();
+    // An unknown status (a newer writer's) is shown as failed rather than as measured data.
+    const QString status = o.value(QStringLiteral("status")).toString();
+    c.status = status.isEmpty() ? CellStatus::Pending : cellStatusFromString(status).value_or(CellStatus::Failed);
     c.reason = o.value(QStringLiteral("reason")).toString();
     const QJsonObject req = o.value(QStringLiteral("requests")).toObject();
     c.completed = req.value(QStringLiteral("completed")).toInt();
     c.failed = req.value(QStringLiteral("failed")).toInt();
+    c.reconnects = req.value(QStringLiteral("reconnects")).toInt();
+    c.resent = req.value(QStringLiteral("resent")).toInt();
+    c.unsolicited = req.value(QStringLiteral("unsolicited_responses")).toInt();
+    c.errorRate = o.contains(QStringLiteral("error_rate")) ? o.value(QStringLiteral("error_rate")).toDouble()
+                  : c.completed + c.failed > 0             ? double(c.failed) / (c.completed + c.failed)
+                                                           : 0;
     const QJsonObject errors = req.value(QStringLiteral("errors")).toObject();
     for (auto it = errors.begin(); it != errors.end(); ++it)
         c.errors.insert(it.key(), it.value().toInt());

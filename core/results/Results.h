@@ -1,6 +1,7 @@
 #pragma once
 // Results of a sweep, as stored in OUT/results.json ("sweepbench-results/1").
 // Plain data shared by the engine (writer), the GUI, reports and importers (readers).
+#include "results/CellStatus.h"
 #include <QDateTime>
 #include <QJsonObject>
 #include <QList>
@@ -38,6 +39,10 @@ struct HookOutcome {
     QString message;   // short, redacted
     QString placement; // reset only: before_warmup | after_warmup
     QDateTime at;      // when the first attempt was sent (UTC)
+    // Reset only, when the server reports cached prompt tokens per request and the reset came
+    // right before the measured phase: "consistent" (the first requests reused nothing) or
+    // "contradicted" (they reused cached prompt tokens: the reset did not empty the cache).
+    QString cacheProof;
 };
 
 struct CellResult {
@@ -45,10 +50,14 @@ struct CellResult {
     QString server;
     QString origin;
     int concurrency = 0;
-    QString status = QStringLiteral("pending"); // completed | failed | skipped | cancelled | pending
+    CellStatus status = CellStatus::Pending;
     QString reason;
     int completed = 0;
     int failed = 0;
+    double errorRate = 0;                 // failed / (completed + failed) of the measured requests
+    int reconnects = 0;                   // connections opened after a connection's first (server closed, error, max=)
+    int resent = 0;                       // requests re-sent once because a reused keep-alive connection was dead
+    int unsolicited = 0;                  // keep-alive connections dropped for bytes nobody asked for
     QMap<QString, int> errors;            // kind -> count (http_<code>, timeout, connection, protocol)
     QMap<QString, QString> errorSamples;  // kind -> one sample message
     int maxInFlight = 0;

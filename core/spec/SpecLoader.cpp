@@ -6,6 +6,7 @@
 #include "spec/SpecParsers.h"
 #include "spec/SpecRules.h"
 #include "spec/YamlBounds.h"
+#include "spec/YamlDocument.h"
 #include <QFile>
 #include <algorithm>
 
@@ -23,6 +24,7 @@ void parseWorkload(Context &ctx, const YAML::Node &node, const QString &path, Wo
     m.integer(QStringLiteral("input_tokens"), w.inputTokens, spec::expectPositiveInt());
     m.integer(QStringLiteral("output_tokens"), w.outputTokens, spec::expectPositiveInt());
     m.boolean(QStringLiteral("ignore_eos"), w.ignoreEos);
+    m.boolean(QStringLiteral("calibrate_prompts"), w.calibratePrompts);
     m.integer(QStringLiteral("requests_per_cell"), w.requestsPerCell, spec::expectPositiveInt());
     m.number(QStringLiteral("duration_s"), w.durationS, spec::expectPositiveNumber());
     if (!m.has(QStringLiteral("requests_per_cell")) && !m.has(QStringLiteral("duration_s")))
@@ -55,6 +57,7 @@ void parseSweep(Context &ctx, const YAML::Node &node, const QString &path, Sweep
 {
     MapReader m(ctx, node, path, kSweepKeys, placeHint);
     readEnum(m, QStringLiteral("on_hook_failure"), spec.onHookFailure, &policyFromString, {"skip_cell", "abort", "continue"});
+    m.number(QStringLiteral("max_error_rate"), spec.maxErrorRate, spec::expectFraction());
     const YAML::Node *c = m.find(QStringLiteral("concurrency"));
     const QString cPath = m.path(QStringLiteral("concurrency"));
     if (!c) {
@@ -131,16 +134,21 @@ bool parseYaml(Context &ctx, const QByteArray &text, YAML::Node &root)
         return false;
     }
     try {
-        const std::vector<YAML::Node> docs = YAML::LoadAll(text.toStdString());
-        if (docs.size() > 1) {
-            ctx.error(toPos(docs[1].Mark()), QString(), QStringLiteral("expected a single YAML document, found %1").arg(docs.size()));
+        const DocumentRead read = readSingleDocument(text.toStdString());
+        if (read.outcome == DocumentRead::Outcome::Stuck) {
+            ctx.error(toPos(read.at), QString(), QStringLiteral("YAML syntax error: unexpected character; expected a mapping, a list or a value"));
             return false;
         }
-        if (docs.empty() || isNullScalar(docs[0])) {
+        if (read.outcome == DocumentRead::Outcome::Several) {
+            ctx.error(toPos(read.at), QString(), QStringLiteral("expected a single YAML document, found %1")
+                                                     .arg(read.documents > 2 ? QStringLiteral("3 or more") : QString::number(read.documents)));
+            return false;
+        }
+        if (read.outcome == DocumentRead::Outcome::Empty || isNullScalar(read.root)) {
             ctx.error({1, 1}, QString(), QStringLiteral("the spec is empty; expected a mapping with servers, workload and sweep"));
             return false;
         }
-        root = docs[0];
+        root = read.root;
     } catch (const YAML::Exception &e) {
         QString msg = QStringLiteral("YAML syntax error: %1").arg(QString::fromStdString(e.msg));
         // yaml-cpp 0.7 rejects '?' inside a plain scalar in flow style, which is exactly how

@@ -34,6 +34,7 @@ inline QString expectPositiveInt() { return QStringLiteral("an integer ≥ 1"); 
 inline QString expectNonNegativeInt() { return QStringLiteral("an integer ≥ 0"); }
 inline QString expectPositiveNumber() { return QStringLiteral("a number > 0"); }
 inline QString expectNonNegativeNumber() { return QStringLiteral("a number ≥ 0"); }
+inline QString expectFraction() { return QStringLiteral("a fraction from 0 to 1 (0.01 = 1 %)"); }
 inline QString expectConcurrency() { return QStringLiteral("an integer from 1 to %1").arg(kMaxConcurrency); }
 
 } // namespace sb::spec

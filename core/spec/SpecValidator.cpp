@@ -257,6 +257,8 @@ QList<SpecDiagnostic> validateSpec(const SweepSpec &spec)
     }
     checkWorkload(c, spec.workload);
     checkConcurrency(c, spec.concurrency);
+    if (!(spec.maxErrorRate >= 0 && spec.maxErrorRate <= 1))
+        c.error(QStringLiteral("sweep.max_error_rate"), QStringLiteral("expected %1, got %2").arg(spec::expectFraction()).arg(spec.maxErrorRate));
     return c.diags;
 }
 

@@ -134,6 +134,8 @@ void writeWorkload(YAML::Emitter &out, const WorkloadSpec &w)
     num(out, "input_tokens", w.inputTokens);
     num(out, "output_tokens", w.outputTokens);
     boolean(out, "ignore_eos", w.ignoreEos);
+    if (!w.calibratePrompts)
+        boolean(out, "calibrate_prompts", false);
     if (w.requestsPerCell != 0 || w.durationS == 0)
         num(out, "requests_per_cell", w.requestsPerCell);
     if (w.durationS != 0)
@@ -182,6 +184,8 @@ QByteArray saveSpecYaml(const SweepSpec &spec, SecretPolicy secrets)
         out << c;
     out << YAML::EndSeq;
     str(out, "on_hook_failure", toString(spec.onHookFailure));
+    if (spec.maxErrorRate != SweepSpec().maxErrorRate)
+        num(out, "max_error_rate", spec.maxErrorRate);
     out << YAML::EndMap;
     out << YAML::EndMap;
     QByteArray text(out.c_str(), qsizetype(out.size()));

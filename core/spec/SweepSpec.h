@@ -74,7 +74,8 @@ struct SloSpec {
 
 struct WorkloadSpec {
     bool streaming = true;
-    int inputTokens = 128;        // synthetic prompt length in tokens (approximate words)
+    int inputTokens = 128;        // synthetic prompt length in tokens on the server's tokenizer
+    bool calibratePrompts = true; // probe each model's tokenizer first (engine/PromptCalibration); false = words
     int outputTokens = 128;       // sent as max_tokens
     bool ignoreEos = true;        // so output lengths are fixed
     int requestsPerCell = 100;    // used unless durationS > 0 (the YAML default too)
@@ -93,6 +94,9 @@ struct SweepSpec {
     WorkloadSpec workload;
     QList<int> concurrency;
     HookFailurePolicy onHookFailure = HookFailurePolicy::SkipCell;
+    // `sweep.max_error_rate`: the share of failed measured requests above which a cell is
+    // `degraded` rather than `completed` (a fraction, 0 = any failure degrades).
+    double maxErrorRate = 0.01;
     QString sourcePath;           // file it was loaded from (not serialized)
 };
 

@@ -1,7 +1,7 @@
 #pragma once
 // Typed, diagnosing access to a yaml-cpp document. Internal to the spec loader.
 // Every read goes through `const YAML::Node &`: yaml-cpp 0.7's non-const operator[] inserts
-// keys and can turn a sequence into a map (DESIGN.md §4), so this file never uses operator[].
+// keys and can turn a sequence into a map (docs/ARCHITECTURE.md §9), so this file never uses operator[].
 #include "spec/SpecDiagnostic.h"
 #include <QHash>
 #include <QString>

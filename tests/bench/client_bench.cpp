@@ -205,7 +205,7 @@ int runConcurrency(const Args &a)
         const SweepResults r = engine.results();
         const CellResult cell = r.cells.value(0);
         const MockStats st = mock->stats();
-        QJsonObject o{{"bench", "concurrency"}, {"concurrency", c}, {"exit_code", code}, {"status", cell.status},
+        QJsonObject o{{"bench", "concurrency"}, {"concurrency", c}, {"exit_code", code}, {"status", sb::cellStatusName(cell.status)},
                       {"completed", cell.completed}, {"failed", cell.failed}, {"server_max_in_flight", st.maxInFlight},
                       {"client_max_in_flight", cell.maxInFlight}, {"client_mean_in_flight", cell.meanInFlight},
                       {"server_requests", double(st.requests)}, {"client_cpu_max", cell.clientCpuMax}, {"wall_s", wall},

@@ -146,7 +146,7 @@ int main(int argc, char **argv)
     const auto over50 = std::count_if(gapsMs.begin(), gapsMs.end(), [](double g) { return g > 50; });
     const SweepResults r = window.runTab()->results();
     const CellResult cell = r.cells.value(0);
-    QJsonObject o{{"bench", "ui_stall"}, {"concurrency", concurrency}, {"exit_code", exitCode}, {"status", cell.status},
+    QJsonObject o{{"bench", "ui_stall"}, {"concurrency", concurrency}, {"exit_code", exitCode}, {"status", sb::cellStatusName(cell.status)},
                   {"completed", cell.completed}, {"run_wall_s", runWallS}, {"heartbeat_ms", 5},
                   {"ticks", int(gapsMs.size())}, {"max_gap_ms", maxRunGap}, {"p99_gap_ms", pct(99)}, {"p50_gap_ms", pct(50)},
                   {"max_gap_ui_cpu_ms", maxGapCpuMs}, {"max_gap_ui_wait_ms", maxGapWaitMs}, {"max_gap_at_s", maxGapAtS},

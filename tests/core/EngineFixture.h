@@ -28,6 +28,9 @@ inline sb::SweepSpec smallSpec(const QList<sb::ServerSpec> &servers, const QList
     spec.workload.inputTokens = 32;
     spec.workload.outputTokens = 8;
     spec.workload.requestTimeoutS = 30;
+    // These tests count the requests each server saw; calibration probes are tested on their own
+    // (tst_prompt_calibration).
+    spec.workload.calibratePrompts = false;
     return spec;
 }
 

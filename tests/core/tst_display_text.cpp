@@ -50,7 +50,7 @@ private Q_SLOTS:
         CellResult c;
         c.server = QString::fromUtf8("evil\x1b]0;pwned\x07\u202Egnp.exe");
         c.concurrency = 1;
-        c.status = QStringLiteral("completed");
+        c.status = CellStatus::Completed;
         HookOutcome h;
         h.hook = QStringLiteral("reset_kv_cache");
         h.verdict = QString::fromUtf8("\u202Eko");

@@ -258,7 +258,7 @@ private Q_SLOTS:
         QTemporaryDir out;
         const RunResult r = runSweep(sweep, out.path());
         const CellResult &cell = r.results.cells.value(0);
-        QCOMPARE(cell.status, QStringLiteral("completed"));
+        QCOMPARE(cell.status, CellStatus::Completed);
         QCOMPARE(cell.traces, QStringList{QFileInfo(good).canonicalFilePath()});
         const QString warnings = cell.warnings.join(QLatin1Char('\n'));
         for (const char *p : {"/etc/passwd", "/proc/self/environ", "/etc"})

@@ -57,7 +57,7 @@ private Q_SLOTS:
         const RunResult r = runSweep(smallSpec({server}, {6}, 60), out.path());
         QCOMPARE(r.exitCode, 0);
         const CellResult &cell = r.results.cells[0];
-        QCOMPARE(cell.status, QStringLiteral("completed"));
+        QCOMPARE(cell.status, sb::CellStatus::Completed);
         QCOMPARE(cell.completed, 60);
         QCOMPARE(cell.origin, origin(*a) + QStringLiteral(", ") + origin(*b));
 
@@ -102,7 +102,7 @@ private Q_SLOTS:
         const RunResult r = runSweep(smallSpec({server}, {3}, 12), out.path());
         QCOMPARE(r.exitCode, 1);
         const CellResult &cell = r.results.cells[0];
-        QCOMPARE(cell.status, QStringLiteral("failed")); // skip_cell: no measured traffic anywhere
+        QCOMPARE(cell.status, sb::CellStatus::Failed); // skip_cell: no measured traffic anywhere
         QCOMPARE(cell.completed, 0);
         for (const MockServer *m : {a.get(), b.get(), c.get()})
             QCOMPARE(m->stats().requests, 0);
@@ -140,7 +140,7 @@ private Q_SLOTS:
         QTemporaryDir out;
         const RunResult r = runSweep(smallSpec({server}, {2}, 8), out.path());
         const CellResult &cell = r.results.cells[0];
-        QCOMPARE(cell.status, QStringLiteral("failed"));
+        QCOMPARE(cell.status, sb::CellStatus::Failed);
         QCOMPARE(cell.hooks.size(), 2); // no profiler window for a cell that is not measured
         QCOMPARE(cell.hooks[1].origin, origin(*b));
         QCOMPARE(cell.hooks[1].verdict, QStringLiteral("route_missing"));
@@ -182,7 +182,7 @@ private Q_SLOTS:
         const RunResult r = runSweep(smallSpec({server}, {1}, 4), out.path());
         QCOMPARE(r.exitCode, 0);
         const CellResult &cell = r.results.cells[0];
-        QCOMPARE(cell.status, QStringLiteral("completed"));
+        QCOMPARE(cell.status, sb::CellStatus::Completed);
         const HookOutcome stop = cell.hooks.last();
         QCOMPARE(stop.hook, QStringLiteral("profiler_stop"));
         QCOMPARE(stop.status, 400); // "Profiling is not in progress": the window closed itself

@@ -111,7 +111,7 @@ private Q_SLOTS:
         const RunResult r = runSweep(smallSpec({server}, {1, 2}, 4), out.path());
         const CellResult &cell = r.results.cells[0];
         QCOMPARE(r.exitCode, 1);
-        QCOMPARE(cell.status, QStringLiteral("failed")); // skip_cell: no measured traffic
+        QCOMPARE(cell.status, sb::CellStatus::Failed); // skip_cell: no measured traffic
         QCOMPARE(cell.completed, 0);
         QCOMPARE(cell.hooks[0].verdict, QStringLiteral("refused"));
         QVERIFY(!cell.hooks[0].ok);
@@ -166,7 +166,7 @@ private Q_SLOTS:
         QCOMPARE(reset.status, 0);
         QVERIFY(!reset.ok);
         QCOMPARE(reset.attempts, 2); // timeouts are retried within the budget
-        QCOMPARE(r.results.cells[0].status, QStringLiteral("failed"));
+        QCOMPARE(r.results.cells[0].status, sb::CellStatus::Failed);
     }
 
     void sglangQueryBodyAndTraces()
@@ -243,7 +243,7 @@ private Q_SLOTS:
         QCOMPARE(cell.hooks[0].verdict, QStringLiteral("route_missing"));
         QCOMPARE(cell.hooks[0].attempts, 1); // not retried
         QVERIFY(cell.hooks[0].message.contains(QStringLiteral("enable_block_reuse")));
-        QVERIFY(cell.status != QLatin1String("completed"));
+        QVERIFY(cell.status != sb::CellStatus::Completed);
         QCOMPARE(mock->stats().requests, 0);
     }
 
@@ -260,7 +260,7 @@ private Q_SLOTS:
         const RunResult r = runSweep(smallSpec({server}, {1, 2, 4}, 4), out.path());
         QCOMPARE(r.exitCode, 0);
         for (const CellResult &cell : r.results.cells) {
-            QCOMPARE(cell.status, QStringLiteral("completed"));
+            QCOMPARE(cell.status, sb::CellStatus::Completed);
             QCOMPARE(cell.traces.size(), 1);
             QVERIFY(QFileInfo(cell.traces[0]).fileName().startsWith(QStringLiteral("trtllm-trace-")));
         }
@@ -280,16 +280,16 @@ private Q_SLOTS:
         spec.onHookFailure = HookFailurePolicy::Abort;
         RunResult aborted = runSweep(spec, out1.path());
         QCOMPARE(aborted.exitCode, 1);
-        QCOMPARE(aborted.results.cells[0].status, QStringLiteral("failed"));
-        QCOMPARE(aborted.results.cells[1].status, QStringLiteral("skipped"));
-        QCOMPARE(aborted.results.cells[2].status, QStringLiteral("skipped"));
+        QCOMPARE(aborted.results.cells[0].status, sb::CellStatus::Failed);
+        QCOMPARE(aborted.results.cells[1].status, sb::CellStatus::Skipped);
+        QCOMPARE(aborted.results.cells[2].status, sb::CellStatus::Skipped);
         QVERIFY(aborted.results.cells[0].hooks[0].message.contains(QStringLiteral("VLLM_SERVER_DEV_MODE=1")));
 
         spec.onHookFailure = HookFailurePolicy::Continue;
         RunResult cont = runSweep(spec, out2.path());
         QCOMPARE(cont.exitCode, 0);
         for (const CellResult &cell : cont.results.cells) {
-            QCOMPARE(cell.status, QStringLiteral("completed"));
+            QCOMPARE(cell.status, sb::CellStatus::Completed);
             QCOMPARE(cell.completed, 4);
             QVERIFY(cell.warnings.join(' ').contains(QStringLiteral("on_hook_failure: continue")));
         }
@@ -306,7 +306,7 @@ private Q_SLOTS:
         QTemporaryDir out;
         const RunResult r = runSweep(smallSpec({server}, {1}, 4), out.path());
         const CellResult &cell = r.results.cells[0];
-        QCOMPARE(cell.status, QStringLiteral("completed")); // its data is kept
+        QCOMPARE(cell.status, sb::CellStatus::Completed); // its data is kept
         QCOMPARE(cell.completed, 4);
         QCOMPARE(cell.hooks[1].verdict, QStringLiteral("route_missing"));
         QVERIFY(cell.warnings.join(' ').contains(QStringLiteral("profiler stop failed")));

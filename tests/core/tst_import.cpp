@@ -6,9 +6,12 @@
 #include "import/VllmImport.h"
 #include "report/ResultsLoader.h"
 #include <QDirIterator>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QTemporaryDir>
 #include <QTest>
 #include <cmath>
+#include <limits>
 #include <quazip/quazip.h>
 #include <quazip/quazipfile.h>
 #include <quazip/quazipnewinfo.h>
@@ -43,6 +46,20 @@ bool makeZip(const QString &path, const QList<Entry> &entries)
 }
 
 QString fixture(const QString &rel) { return sbtest::sourcePath(QStringLiteral("tests/fixtures/") + rel); }
+
+// profile_export_aiperf.json of a run under tests/fixtures/aiperf-0.13.0/.
+QJsonObject fixtureRun(const QString &rel)
+{
+    QFile f(fixture(QStringLiteral("aiperf-0.13.0/") + rel + QStringLiteral("/profile_export_aiperf.json")));
+    if (!f.open(QIODevice::ReadOnly))
+        return {};
+    return QJsonDocument::fromJson(f.readAll()).object();
+}
+
+int avg(const QJsonObject &run, const char *metric)
+{
+    return int(run.value(QLatin1String(metric)).toObject().value(QStringLiteral("avg")).toDouble());
+}
 
 QStringList filesUnder(const QString &dir)
 {
@@ -91,7 +108,7 @@ private Q_SLOTS:
         QCOMPARE(c.concurrency, 2);
         QCOMPARE(c.completed, 8);
         QCOMPARE(c.failed, 0);
-        QCOMPARE(c.status, QStringLiteral("completed"));
+        QCOMPARE(c.status, sb::CellStatus::Completed);
         QCOMPARE(c.tokenSource, QStringLiteral("usage"));
         QVERIFY(c.durationS > 0);
         QVERIFY(c.startedAt.isValid());
@@ -122,6 +139,101 @@ private Q_SLOTS:
             QVERIFY(std::isfinite(r.cells[i].metrics.value(QStringLiteral("request_latency")).p99));
         }
         QVERIFY(r.startedAt.isValid() && r.finishedAt >= r.startedAt);
+    }
+
+    // Real AIPerf 0.13.0 runs against the mock (tests/fixtures/make_aiperf_fixtures.py): the
+    // counts come from request_count (successes) and error_request_count; 0.13.0's
+    // completed_request_count is their sum.
+    void aiperf013PlainRun()
+    {
+        const QJsonObject run = fixtureRun(QStringLiteral("plain"));
+        QString error;
+        const auto loaded = loadResults(fixture(QStringLiteral("aiperf-0.13.0/plain")), &error);
+        QVERIFY2(loaded, qPrintable(error));
+        QCOMPARE(loaded->results.toolVersion, QStringLiteral("0.13.0"));
+        QCOMPARE(loaded->results.cells.size(), 1);
+        const CellResult &c = loaded->results.cells.first();
+        QCOMPARE(c.concurrency, 2);
+        QCOMPARE(c.completed, avg(run, "request_count"));
+        QVERIFY(c.completed > 0);
+        QCOMPARE(c.failed, 0);
+        QCOMPARE(c.status, sb::CellStatus::Completed);
+        QVERIFY(c.reason.isEmpty());
+    }
+
+    // With --warmup-request-count AIPerf writes phases/warmup/ and phases/profiling/ beside the
+    // run: one cell, the run's, never the warmup (it used to show 3 cells).
+    void aiperf013WarmupIsNotACell()
+    {
+        const QJsonObject run = fixtureRun(QStringLiteral("warmup"));
+        const QJsonObject warmup = fixtureRun(QStringLiteral("warmup/phases/warmup"));
+        QVERIFY(avg(warmup, "request_count") != avg(run, "request_count")); // the fixture can tell them apart
+        QString error;
+        const auto loaded = loadResults(fixture(QStringLiteral("aiperf-0.13.0/warmup")), &error);
+        QVERIFY2(loaded, qPrintable(error));
+        QCOMPARE(loaded->results.cells.size(), 1);
+        const CellResult &c = loaded->results.cells.first();
+        QCOMPARE(c.completed, avg(run, "request_count"));
+        QCOMPARE(c.failed, 0);
+        QCOMPARE(c.concurrency, 2);
+        QVERIFY2(c.reason.isEmpty(), qPrintable(c.reason)); // the top-level run, not a phase folder
+        QCOMPARE(c.durationS, run.value(QStringLiteral("benchmark_duration")).toObject().value(QStringLiteral("avg")).toDouble());
+    }
+
+    // Some requests failed (mock --error-rate), warmup included: successes and errors each once,
+    // and the warmup's failed records in profile_export.jsonl are not the run's.
+    void aiperf013ErrorsCountedOnce()
+    {
+        const QJsonObject run = fixtureRun(QStringLiteral("errors"));
+        const int ok = avg(run, "request_count"), failed = avg(run, "error_request_count");
+        QVERIFY(failed > 0);
+        QCOMPARE(avg(run, "completed_request_count"), ok + failed); // 0.13.0's meaning
+        QString error;
+        const auto loaded = loadResults(fixture(QStringLiteral("aiperf-0.13.0/errors")), &error);
+        QVERIFY2(loaded, qPrintable(error));
+        QCOMPARE(loaded->results.cells.size(), 1);
+        const CellResult &c = loaded->results.cells.first();
+        QCOMPARE(c.completed, ok);
+        QCOMPARE(c.failed, failed);
+        QCOMPARE(c.errors.value(QStringLiteral("http_500")), failed);
+        QCOMPARE(c.concurrency, 4);
+    }
+
+    // A run folder without a top-level file (only phases/) is read from phases/profiling.
+    void aiperf013PhasesOnlyTakesProfiling()
+    {
+        QTemporaryDir dir;
+        for (const char *phase : {"warmup", "profiling"}) {
+            const QString sub = QStringLiteral("phases/%1").arg(QLatin1String(phase));
+            QVERIFY(QDir(dir.path()).mkpath(sub));
+            QVERIFY(QFile::copy(fixture(QStringLiteral("aiperf-0.13.0/errors/%1/profile_export_aiperf.json").arg(sub)),
+                                dir.filePath(sub + QStringLiteral("/profile_export_aiperf.json"))));
+        }
+        QString error;
+        const auto loaded = loadResults(dir.path(), &error);
+        QVERIFY2(loaded, qPrintable(error));
+        QCOMPARE(loaded->results.cells.size(), 1);
+        const QJsonObject profiling = fixtureRun(QStringLiteral("errors/phases/profiling"));
+        QCOMPARE(loaded->results.cells.first().completed, avg(profiling, "request_count"));
+        QCOMPARE(loaded->results.cells.first().failed, avg(profiling, "error_request_count"));
+    }
+
+    // Counts in a hostile file are clamped, never overflow (a fuzzed import must not be UB).
+    void aiperfHugeCountsSaturate()
+    {
+        QTemporaryDir dir;
+        QJsonObject run = fixtureRun(QStringLiteral("plain"));
+        run.insert(QStringLiteral("request_count"), QJsonObject{{QStringLiteral("unit"), QStringLiteral("requests")}, {QStringLiteral("avg"), 1e300}});
+        run.insert(QStringLiteral("error_request_count"), QJsonObject{{QStringLiteral("unit"), QStringLiteral("requests")}, {QStringLiteral("avg"), -1e300}});
+        QFile f(dir.filePath(QStringLiteral("profile_export_aiperf.json")));
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        QVERIFY(f.write(QJsonDocument(run).toJson()) > 0);
+        f.close();
+        QString error;
+        const auto loaded = loadResults(dir.path(), &error);
+        QVERIFY2(loaded, qPrintable(error));
+        QCOMPARE(loaded->results.cells.first().completed, std::numeric_limits<int>::max());
+        QCOMPARE(loaded->results.cells.first().failed, 0);
     }
 
     void aiperfSweepAggregateOnly()

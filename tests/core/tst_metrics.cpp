@@ -1,4 +1,4 @@
-// Metric math against hand-computed values (DESIGN.md §3 definitions).
+// Metric math against hand-computed values (docs/ARCHITECTURE.md §7 definitions).
 #include "TestSupport.h"
 #include "engine/CellValidity.h"
 #include "metrics/CellMetrics.h"

@@ -1,4 +1,4 @@
-// Control routes of the three personalities, exactly as DESIGN.md §2 describes the real servers,
+// Control routes of the three personalities, exactly as docs/ARCHITECTURE.md §6 describes the real servers,
 // and the Chrome trace files the profiler windows leave behind.
 #include "TestSupport.h"
 #include "mock/MockServer.h"

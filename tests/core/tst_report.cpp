@@ -2,6 +2,7 @@
 #include "TestSupport.h"
 #include "../fixtures/ReportTestData.h"
 #include "report/BundleWriter.h"
+#include "report/CsvField.h"
 #include "report/ResultsCsv.h"
 #include "report/ResultsLoader.h"
 #include "report/SecretScrub.h"
@@ -119,6 +120,24 @@ private Q_SLOTS:
         QVERIFY(lines[1].startsWith("0,\"a,\"\"b\"\"\","));
         QVERIFY(lines[2].startsWith("1,'=HYPERLINK(1),"));
         QVERIFY(lines[1].endsWith("\r"));
+    }
+
+    // The one escaper behind results.csv and the clipboard copies (issue 15 item 4).
+    void csvFieldGuardsFormulasButNotNumbers()
+    {
+        QCOMPARE(csvField(QStringLiteral("vllm-a")), QStringLiteral("vllm-a"));
+        QCOMPARE(csvField(QStringLiteral("=1+2")), QStringLiteral("'=1+2"));
+        QCOMPARE(csvField(QStringLiteral("+cmd")), QStringLiteral("'+cmd"));
+        QCOMPARE(csvField(QStringLiteral("-2+3")), QStringLiteral("'-2+3"));
+        QCOMPARE(csvField(QStringLiteral("@SUM(A1)")), QStringLiteral("'@SUM(A1)"));
+        QCOMPARE(csvField(QStringLiteral("\tx")), QStringLiteral("'\tx"));
+        QCOMPARE(csvField(QStringLiteral("\rx")), QStringLiteral("\"'\rx\""));
+        QCOMPARE(csvField(QStringLiteral("=A1,\"B\"")), QStringLiteral("\"'=A1,\"\"B\"\"\""));
+        QCOMPARE(csvField(QStringLiteral("a\nb")), QStringLiteral("\"a\nb\""));
+        // numbers stay numbers when pasted
+        for (const char *n : {"-1", "-0.5", "-2.5e-07", "-.5", "12", "1e+20"})
+            QCOMPARE(csvField(QString::fromLatin1(n)), QString::fromLatin1(n));
+        QCOMPARE(csvField(QString()), QString());
     }
 
     void htmlEscapesAndLoadsNothing()

@@ -148,7 +148,7 @@ private Q_SLOTS:
 
         // The servers did echo: the scrub, not luck, kept the keys out.
         for (const CellResult &cell : r.results.cells) {
-            QCOMPARE(cell.status, QStringLiteral("failed"));
+            QCOMPARE(cell.status, CellStatus::Failed);
             QVERIFY2(cell.hooks.value(0).ok && cell.hooks[0].message.contains(QStringLiteral("[redacted]")), qPrintable(cell.hooks.value(0).message));
             QVERIFY2(!cell.errorSamples.isEmpty() && cell.errorSamples.first().contains(QStringLiteral("[redacted]")),
                      qPrintable(cell.errorSamples.values().join(' ')));

@@ -268,6 +268,12 @@ void TstSpecErrors::syntaxErrors_data()
     QTest::newRow("empty") << QByteArray("# nothing\n") << 1 << 1 << "the spec is empty";
     QTest::newRow("top-level list") << QByteArray("- a\n- b\n") << 1 << 1 << "expected a mapping with servers, workload and sweep";
     QTest::newRow("two documents") << QByteArray("name: a\n---\nname: b\n") << 3 << 1 << "expected a single YAML document";
+    QTest::newRow("three documents") << QByteArray("name: a\n---\nname: b\n---\nname: c\n") << 3 << 1
+                                     << "expected a single YAML document, found 3 or more";
+    // yaml-cpp 0.7's LoadAll never returned on these, allocating GBs (found by tests/fuzz/fuzz_spec;
+    // corpus/fuzz_spec/stray-comma*): they are syntax errors at the comma.
+    QTest::newRow("stray comma") << QByteArray(",") << 1 << 1 << "YAML syntax error: unexpected character";
+    QTest::newRow("comma before a flow map") << QByteArray(", a:b # c\nd: {e f:g") << 1 << 1 << "YAML syntax error: unexpected character";
 }
 
 void TstSpecErrors::syntaxErrors()

@@ -14,3 +14,4 @@ QByteArray readFile(const QString &path);
 // Every entry of a zip archive, by name (empty when it cannot be opened).
 QMap<QString, QByteArray> readZip(const QString &path);
 } // namespace sbtest
+

@@ -65,7 +65,7 @@ inline sb::CellResult makeCell(int index, int server, int concurrency)
     cell.server = QStringLiteral("server-%1").arg(QChar(QLatin1Char('a' + server)));
     cell.origin = QStringLiteral("http://127.0.0.1:%1").arg(8000 + server);
     cell.concurrency = concurrency;
-    cell.status = QStringLiteral("completed");
+    cell.status = sb::CellStatus::Completed;
     cell.completed = 10 * concurrency;
     cell.durationS = 30;
     cell.tokenSource = QStringLiteral("usage");

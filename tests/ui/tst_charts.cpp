@@ -124,7 +124,7 @@ private Q_SLOTS:
         nan.metrics[QStringLiteral("time_to_first_token")].p50 = std::numeric_limits<double>::quiet_NaN();
         CellResult missing = sbtest::makeCell(102, 0, 32);
         missing.metrics.clear();
-        missing.status = QStringLiteral("failed");
+        missing.status = sb::CellStatus::Failed;
         r.cells << zero << nan << missing;
         std::unique_ptr<QChart> chart(
             makeMetricVsConcurrencyChart({{QString(), r, 0}}, QStringLiteral("time_to_first_token"), QStringLiteral("p50")));
@@ -140,6 +140,34 @@ private Q_SLOTS:
         std::unique_ptr<QChart> p99(makeMetricVsConcurrencyChart({{QString(), r, 0}}, QStringLiteral("request_throughput"),
                                                                  QStringLiteral("p99")));
         QCOMPARE(scatters(p99.get()).at(0)->count(), 0);
+    }
+
+    // Failed and cancelled cells are not points, even with numbers in them; a degraded cell is
+    // drawn, in the warning colour, and its label says so.
+    void problemCellsAreNotRealPoints()
+    {
+        SweepResults r = sbtest::makeSweepResults(1); // 5 completed cells
+        CellResult failed = sbtest::makeCell(100, 0, 2048);
+        failed.status = sb::CellStatus::Failed;
+        CellResult cancelled = sbtest::makeCell(101, 0, 4096);
+        cancelled.status = sb::CellStatus::Cancelled;
+        CellResult degraded = sbtest::makeCell(102, 0, 512);
+        degraded.status = sb::CellStatus::Degraded;
+        r.cells << failed << cancelled << degraded;
+        std::unique_ptr<QChart> chart(
+            makeMetricVsConcurrencyChart({{QString(), r, 0}}, QStringLiteral("time_to_first_token"), QStringLiteral("p50")));
+        const auto sc = scatters(chart.get());
+        QCOMPARE(sc.at(0)->count(), 6);
+        for (const QPointF &p : sc.at(0)->points())
+            QVERIFY(p.x() != 2048 && p.x() != 4096);
+        const int last = sc.at(0)->count() - 1;
+        QCOMPARE(sc.at(0)->at(last).x(), 512.0);
+        const auto config = sc.at(0)->pointConfiguration(last);
+        QVERIFY(config.contains(QXYSeries::PointConfiguration::Color));
+        QVERIFY(config.value(QXYSeries::PointConfiguration::Color).value<QColor>() != sc.at(0)->color());
+        QVERIFY(sc.at(0)->pointConfiguration(0).isEmpty());
+        std::unique_ptr<QChart> tp(makeThroughputVsLatencyChart({{QString(), r, 0}}, LatencyChoice::TtftP50));
+        QCOMPARE(scatters(tp.get()).at(0)->count(), 6);
     }
 
     void emptyInputs()

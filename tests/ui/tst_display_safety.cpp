@@ -29,7 +29,7 @@ CellResult hostileCell()
     CellResult c;
     c.server = QString::fromUtf8("srv\u202E1");
     c.concurrency = 4;
-    c.status = QStringLiteral("failed");
+    c.status = CellStatus::Failed;
     c.reason = kHostile;
     HookOutcome h;
     h.hook = QStringLiteral("reset_kv_cache");

@@ -41,7 +41,7 @@ private Q_SLOTS:
         QCOMPARE(model.rowCount(), 15);
         QCOMPARE(model.columnCount(), int(M::ColumnCount));
         CellResult c = sbtest::makeCell(7, 1, 16);
-        c.status = QStringLiteral("failed");
+        c.status = sb::CellStatus::Failed;
         c.failed = 3;
         c.errors.insert(QStringLiteral("timeout"), 3);
         QSignalSpy changed(&model, &QAbstractItemModel::dataChanged);
@@ -134,6 +134,13 @@ private Q_SLOTS:
         const QString two = tableToCsv(&model, {4, 2});
         QCOMPARE(two.split(QStringLiteral("\r\n"), Qt::SkipEmptyParts).size(), 3);
         QVERIFY(two.split(QStringLiteral("\r\n")).at(1).contains(QStringLiteral(",256,")));
+
+        // Clipboard copies get the same formula guard as results.csv: server names come from specs.
+        r.cells[0].server = QStringLiteral("=HYPERLINK(\"http://x\")");
+        model.setResults(r);
+        const QString guarded = tableToCsv(&model, {0});
+        QVERIFY2(guarded.split(QStringLiteral("\r\n")).at(1).startsWith(QStringLiteral("\"'=HYPERLINK(\"\"http://x\"\")\",1,")),
+                 qPrintable(guarded));
 
         ResultsTableView view(&model);
         view.selectCell(2);

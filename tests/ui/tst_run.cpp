@@ -116,7 +116,7 @@ private Q_SLOTS:
         const SweepResults results = tab.results();
         int completed = 0;
         for (const CellResult &c : results.cells)
-            completed += c.status == QLatin1String("completed");
+            completed += c.status == sb::CellStatus::Completed;
         QVERIFY2(completed < 6, "cancel did not stop the sweep");
         // The engine still stops profilers on cancel: any start that happened has a stop.
         int starts = 0, stops = 0;

@@ -46,8 +46,9 @@ QList<Curve> curvesOf(const QList<ChartSeriesInput> &sets)
             c.legend = set.name.isEmpty() ? server : QStringLiteral("%1: %2").arg(set.name, server);
             c.color = serverColor(int(allServers.indexOf(server)));
             c.style = set.styleIndex;
+            // Failed, cancelled and skipped cells hold no real figures: they are not points.
             for (const CellResult &cell : set.results.cells)
-                if (cell.server == server)
+                if (cell.server == server && hasMeasurements(cell.status))
                     c.cells.append(&cell);
             std::stable_sort(c.cells.begin(), c.cells.end(),
                              [](const CellResult *a, const CellResult *b) { return a->concurrency < b->concurrency; });
@@ -83,7 +84,20 @@ struct CurvePoints {
     QList<int> cellIndices;
     QStringList toolTips;
     QStringList labels;
+    QList<int> degraded; // indices of points whose cell is degraded (drawn in the warning colour)
+    void add(const QPointF &point, const CellResult &cell, const QString &toolTip)
+    {
+        if (cell.status == CellStatus::Degraded)
+            degraded.append(int(points.size()));
+        points.append(point);
+        cellIndices.append(cell.index);
+        toolTips.append(toolTip);
+    }
 };
+
+// The colour of a degraded cell's point, whatever its server's colour: it is measured, but more
+// requests failed than the spec's max_error_rate allows.
+const QColor kDegradedColor(0xb2, 0x6a, 0x00);
 
 // Adds the line (no legend entry) and the scatter (legend, tags, labels) of one curve.
 QScatterSeries *addCurve(QChart *chart, QAbstractAxis *x, QAbstractAxis *y, const Curve &c, const CurvePoints &p)
@@ -102,6 +116,9 @@ QScatterSeries *addCurve(QChart *chart, QAbstractAxis *x, QAbstractAxis *y, cons
     scatter->setMarkerSize(setMarkerSize(c.style));
     scatter->setSelectedColor(c.color.darker(190));
     scatter->replace(p.points);
+    for (int i : p.degraded)
+        scatter->setPointConfiguration(i, {{QXYSeries::PointConfiguration::Color, kDegradedColor},
+                                           {QXYSeries::PointConfiguration::Size, scatter->markerSize() + 4}});
     tagSeries(scatter, c.setIndex, c.server, p.cellIndices, p.toolTips);
     for (QXYSeries *s : {static_cast<QXYSeries *>(line), static_cast<QXYSeries *>(scatter)}) {
         chart->addSeries(s);
@@ -230,10 +247,9 @@ QChart *makeThroughputVsLatencyChart(const QList<ChartSeriesInput> &sets, Latenc
             const double ty = cellMetric(*cell, kThroughput, QStringLiteral("avg"));
             if (!std::isfinite(lx) || !std::isfinite(ty))
                 continue; // not measured (pending, failed, imported without it)
-            p.points.append(QPointF(lx, ty));
-            p.cellIndices.append(cell->index);
-            p.toolTips.append(pointToolTipText(sets.at(c.setIndex), *cell));
-            p.labels.append(QStringLiteral("c=%1").arg(cell->concurrency));
+            p.add(QPointF(lx, ty), *cell, pointToolTipText(sets.at(c.setIndex), *cell));
+            p.labels.append(cell->status == CellStatus::Degraded ? QStringLiteral("c=%1 ⚠").arg(cell->concurrency)
+                                                                 : QStringLiteral("c=%1").arg(cell->concurrency));
             xMax = std::max(xMax, lx);
             yMax = std::max(yMax, ty);
         }
@@ -270,9 +286,7 @@ QChart *makeMetricVsConcurrencyChart(const QList<ChartSeriesInput> &sets, const 
             // QLogValueAxis drops a whole series holding any x <= 0: guard the axis value.
             if (cell->concurrency <= 0 || !std::isfinite(v))
                 continue;
-            p.points.append(QPointF(cell->concurrency, v));
-            p.cellIndices.append(cell->index);
-            p.toolTips.append(pointToolTipText(sets.at(c.setIndex), *cell));
+            p.add(QPointF(cell->concurrency, v), *cell, pointToolTipText(sets.at(c.setIndex), *cell));
             cMin = std::min(cMin, double(cell->concurrency));
             cMax = std::max(cMax, double(cell->concurrency));
             yMin = std::min(yMin, v);

@@ -54,8 +54,11 @@ QString cellSummaryText(const CellResult &cell)
         return formatWithUnit(cellMetric(cell, QLatin1String(metric), QLatin1String(s)), unit);
     };
     QStringList lines;
-    lines << QStringLiteral("%1 · c=%2 · %3").arg(cell.server).arg(cell.concurrency).arg(cell.status);
-    lines << QStringLiteral("requests: %1 ok, %2 failed").arg(cell.completed).arg(cell.failed);
+    lines << QStringLiteral("%1 · c=%2 · %3").arg(cell.server).arg(cell.concurrency).arg(cellStatusName(cell.status));
+    lines << (cell.failed > 0 ? QStringLiteral("requests: %1 ok, %2 failed (%3 %)").arg(cell.completed).arg(cell.failed).arg(cell.errorRate * 100, 0, 'f', 1)
+                              : QStringLiteral("requests: %1 ok, 0 failed").arg(cell.completed));
+    if (cell.status == CellStatus::Degraded && !cell.reason.isEmpty())
+        lines << cell.reason;
     lines << QStringLiteral("TTFT p50 %1 · p90 %2 · p99 %3")
                  .arg(stat("time_to_first_token", "p50"), stat("time_to_first_token", "p90"),
                       stat("time_to_first_token", "p99"));

@@ -53,7 +53,7 @@ private:
     QWidget *m_body = nullptr;
 };
 
-// The flavor's known gates for the enabled hooks (DESIGN.md §2), one line each; empty when none.
+// The flavor's known gates for the enabled hooks (docs/ARCHITECTURE.md §6), one line each; empty when none.
 QStringList gateWarnings(const ServerSpec &server);
 
 } // namespace sb::ui

@@ -32,9 +32,13 @@ QString cellDetailHtml(const CellResult &cell, const QString &folder)
     QString h;
     h += QStringLiteral("<h3>%1 · concurrency %2</h3>").arg(esc(cell.server)).arg(cell.concurrency);
     h += QStringLiteral("<p><b>%1</b>%2 — %3 ok, %4 failed")
-             .arg(esc(cell.status), cell.reason.isEmpty() ? QString() : QStringLiteral(": ") + esc(cell.reason))
+             .arg(esc(cellStatusName(cell.status)), cell.reason.isEmpty() ? QString() : QStringLiteral(": ") + esc(cell.reason))
              .arg(cell.completed)
              .arg(cell.failed);
+    if (cell.failed > 0)
+        h += QStringLiteral(" (error rate %1 %)").arg(formatNumber(cell.errorRate * 100));
+    if (cell.reconnects > 0 || cell.resent > 0)
+        h += QStringLiteral("; %1 reconnects, %2 requests re-sent on a fresh connection").arg(cell.reconnects).arg(cell.resent);
     if (cell.durationS > 0)
         h += QStringLiteral(" in %1 s").arg(formatNumber(cell.durationS));
     if (!cell.tokenSource.isEmpty())

@@ -33,12 +33,16 @@ const MetricColumn *metricColumn(int column)
     return nullptr;
 }
 
-QColor statusColor(const QString &status)
+QColor statusColor(CellStatus status)
 {
-    if (status == QLatin1String("failed"))
-        return QColor(0xcf, 0x22, 0x2e);
-    if (status == QLatin1String("cancelled") || status == QLatin1String("skipped"))
-        return QColor(0x80, 0x80, 0x80);
+    switch (status) {
+    case CellStatus::Failed: return QColor(0xcf, 0x22, 0x2e);
+    case CellStatus::Degraded: return QColor(0xb2, 0x6a, 0x00);
+    case CellStatus::Cancelled:
+    case CellStatus::Skipped: return QColor(0x80, 0x80, 0x80);
+    case CellStatus::Completed:
+    case CellStatus::Pending: break;
+    }
     return {};
 }
 } // namespace
@@ -123,13 +127,15 @@ QIcon ResultsTableModel::icon(HookState state) const
 QVariant ResultsTableModel::rawData(const CellResult &cell, int column) const
 {
     if (const MetricColumn *m = metricColumn(column)) {
+        if (!hasMeasurements(cell.status)) // a failed or cancelled cell has no figures to show
+            return {};
         const double v = cellMetric(cell, QLatin1String(m->metric), QLatin1String(m->stat));
         return std::isnan(v) ? QVariant() : QVariant(v);
     }
     switch (column) {
     case ServerColumn: return cell.server;
     case ConcurrencyColumn: return cell.concurrency;
-    case StatusColumn: return cell.status;
+    case StatusColumn: return cellStatusName(cell.status);
     case OkColumn: return cell.completed;
     case FailedColumn: return cell.failed;
     case ResetColumn:

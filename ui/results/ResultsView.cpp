@@ -38,13 +38,16 @@ public:
     void feedCharts() { charts->setInputs({ChartSeriesInput{QString(), results, 0}}); }
     void updateSummary()
     {
-        int done = 0, failed = 0;
+        int done = 0, degraded = 0, failed = 0;
         for (const CellResult &c : results.cells) {
-            done += c.status == QLatin1String("completed");
-            failed += c.status == QLatin1String("failed");
+            done += c.status == CellStatus::Completed;
+            degraded += c.status == CellStatus::Degraded;
+            failed += c.status == CellStatus::Failed;
         }
         QString text = results.sweepName.isEmpty() ? QString() : QStringLiteral("<b>%1</b> · ").arg(results.sweepName.toHtmlEscaped());
         text += QObject::tr("%1 cells, %2 completed, %3 failed").arg(results.cells.size()).arg(done).arg(failed);
+        if (degraded > 0)
+            text += QObject::tr(", <span style=\"color:#b26a00\">%1 degraded (too many failed requests)</span>").arg(degraded);
         if (results.sourceTool != QLatin1String("sweepbench"))
             text += QObject::tr(" · imported from %1").arg(results.sourceTool.toHtmlEscaped());
         if (!folder.isEmpty())
@@ -171,7 +174,7 @@ void ResultsView::updateCell(const CellResult &cell)
     d->feedCharts(); // coalesced: at most one chart rebuild per ChartsPanel::kRebuildDelayMs
     d->updateSummary();
     if (cell.index == d->currentCell)
-        d->showDetail(cell.status != QLatin1String("pending"));
+        d->showDetail(cell.status != CellStatus::Pending);
 }
 
 const SweepResults &ResultsView::results() const

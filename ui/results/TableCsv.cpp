@@ -1,18 +1,9 @@
 #include "results/TableCsv.h"
+#include "report/CsvField.h"
 #include "results/ResultsTableModel.h"
 #include <QAbstractItemModel>
 
 namespace sb {
-
-QString csvField(const QString &s)
-{
-    if (!s.contains(QLatin1Char(',')) && !s.contains(QLatin1Char('"')) && !s.contains(QLatin1Char('\n'))
-        && !s.contains(QLatin1Char('\r')))
-        return s;
-    QString q = s;
-    q.replace(QLatin1Char('"'), QStringLiteral("\"\""));
-    return QLatin1Char('"') + q + QLatin1Char('"');
-}
 
 QString tableToCsv(const QAbstractItemModel *model, const QList<int> &rows)
 {
@@ -33,7 +24,8 @@ QString tableToCsv(const QAbstractItemModel *model, const QList<int> &rows)
             QVariant v = model->data(idx, ResultsTableModel::CsvRole);
             if (!v.isValid())
                 v = model->data(idx, Qt::DisplayRole);
-            // Doubles via QVariant::toString keep full precision in the C locale.
+            // Doubles via QVariant::toString keep full precision in the C locale; text gets the
+            // same formula guard as results.csv (server names come from specs).
             fields << csvField(v.toString());
         }
         out += fields.join(QLatin1Char(',')) + QStringLiteral("\r\n");

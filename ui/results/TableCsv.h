@@ -1,6 +1,7 @@
 #pragma once
 // Table to CSV (RFC 4180) for the clipboard: headers + the given rows, unformatted values from
 // ResultsTableModel::CsvRole when the model provides them (full precision), else DisplayRole.
+// Fields are escaped by core/report/CsvField.h, the one escaper for every CSV.
 #include <QList>
 #include <QString>
 
@@ -12,6 +13,5 @@ namespace sb {
 
 // rows: source rows of `model` in output order; empty = all rows.
 QString tableToCsv(const QAbstractItemModel *model, const QList<int> &rows = {});
-QString csvField(const QString &s);
 
 } // namespace sb

@@ -1,7 +1,7 @@
 #pragma once
 // A small live chart of the run: output tokens/s and requests in flight against elapsed time.
 // Points are kept in plain lists and pushed with QXYSeries::replace() once per UI tick
-// (appending to a shown series point by point is quadratic, DESIGN.md §4).
+// (appending to a shown series point by point is quadratic, docs/ARCHITECTURE.md §9).
 #include <QChartView>
 #include <QList>
 #include <QPointF>

@@ -1,6 +1,7 @@
 #include "run/RunTab.h"
 #include "report/DisplayText.h"
 #include "designer/SweepEstimate.h"
+#include "engine/CellVerdict.h"
 #include "run/HookLogModel.h"
 #include "run/LiveChart.h"
 #include "style/Theme.h"
@@ -178,6 +179,7 @@ bool RunTab::start(const SweepSpec &spec, const QString &outDir)
     m_pendingHooks.clear();
     m_pendingLog.clear();
     m_cellNames.clear();
+    m_statusCounts.clear();
     m_last = {};
     m_hookLog->clear();
     m_chart->clear();
@@ -203,6 +205,10 @@ bool RunTab::start(const SweepSpec &spec, const QString &outDir)
     });
     connect(engine, &SweepEngine::cellFinished, this, [this](const CellResult &cell) {
         m_cellNames.insert(cell.index, {cell.server, cell.concurrency});
+        m_statusCounts[cell.status] += 1;
+        // Every finished cell says how it ended in the log, a problem cell with its reason.
+        m_pendingLog.append(cellOutcomeLine(cell));
+        scheduleFlush();
         Q_EMIT cellFinished(cell);
     });
     connect(engine, &SweepEngine::finished, this, &RunTab::onFinished);
@@ -305,8 +311,15 @@ void RunTab::onFinished(int exitCode)
     flush();
     m_exitCode = exitCode;
     m_cancelling = false;
+    QStringList problems;
+    for (auto [status, label] : {std::pair{CellStatus::Degraded, tr("%n degraded", nullptr, m_statusCounts.value(CellStatus::Degraded))},
+                                 std::pair{CellStatus::Failed, tr("%n failed", nullptr, m_statusCounts.value(CellStatus::Failed))},
+                                 std::pair{CellStatus::Cancelled, tr("%n cancelled", nullptr, m_statusCounts.value(CellStatus::Cancelled))},
+                                 std::pair{CellStatus::Skipped, tr("%n skipped", nullptr, m_statusCounts.value(CellStatus::Skipped))}})
+        if (m_statusCounts.value(status) > 0)
+            problems.append(label);
     const QString what = exitCode == 0 ? tr("Sweep finished: all cells completed")
-                       : exitCode == 1 ? tr("Sweep finished: some cells did not complete (see the log)")
+                       : exitCode == 1 ? tr("Sweep finished: %1 (see the log)").arg(problems.isEmpty() ? tr("some cells did not complete") : problems.join(QStringLiteral(", ")))
                                        : tr("The sweep could not start (see the log)");
     m_sweepLabel->setText(what);
     m_title->setText(what);

@@ -8,6 +8,7 @@
 #include "spec/SweepSpec.h"
 #include <QElapsedTimer>
 #include <QHash>
+#include <QMap>
 #include <QPointer>
 #include <QWidget>
 #include <memory>
@@ -77,6 +78,7 @@ private:
     QList<QPair<int, HookOutcome>> m_pendingHooks;
     QStringList m_pendingLog;
     QHash<int, QPair<QString, int>> m_cellNames; // cell index -> (server, concurrency)
+    QMap<CellStatus, int> m_statusCounts;        // of the cells finished in this run
     ProgressSnapshot m_last;
 
     QLabel *m_title = nullptr;

@@ -1,0 +1,50 @@
+#include "engine/Reachability.h"
+#include <QNetworkProxy>
+#include <QTcpSocket>
+#include <QUrl>
+
+namespace sb {
+
+void ServerReachability::noteCell(const CellResult &cell, const QList<HookTarget> &targets)
+{
+    for (const HookOutcome &o : cell.hooks)
+        if (!o.ok && o.status == 0 && (o.verdict == QLatin1String("error") || o.verdict == QLatin1String("timeout")))
+            m_down.insert(o.origin, QStringLiteral("in cell %1: %2 %3").arg(cell.index).arg(o.hook, o.message));
+    // Measured, and not one request got through: the whole server went away.
+    const int unreachable = cell.errors.value(QStringLiteral("connection")) + cell.errors.value(QStringLiteral("timeout"));
+    if (hasMeasurements(cell.status) || cell.completed > 0 || cell.failed == 0 || unreachable < cell.failed)
+        return;
+    for (const HookTarget &t : targets)
+        m_down.insert(t.origin, QStringLiteral("in cell %1: %2").arg(cell.index).arg(cell.reason));
+}
+
+QString ServerReachability::blockReason(const QList<HookTarget> &targets)
+{
+    for (const HookTarget &t : targets) {
+        const auto it = m_down.constFind(t.origin);
+        if (it == m_down.cend())
+            continue;
+        const QString error = probe(t.origin, 2000);
+        if (error.isEmpty()) {
+            m_down.remove(t.origin); // it came back: measure it
+            continue;
+        }
+        return QStringLiteral("server unreachable at %1 (%2); it stopped answering %3").arg(t.origin, error, it.value());
+    }
+    return {};
+}
+
+QString ServerReachability::probe(const QString &origin, int timeoutMs)
+{
+    const QUrl u(origin);
+    QTcpSocket socket;
+    socket.setProxy(QNetworkProxy::NoProxy);
+    socket.connectToHost(u.host(), quint16(u.port(u.scheme() == QLatin1String("https") ? 443 : 80)));
+    if (socket.waitForConnected(timeoutMs)) {
+        socket.abort();
+        return {};
+    }
+    return socket.errorString();
+}
+
+} // namespace sb

@@ -1,0 +1,47 @@
+#include "load/RecordLine.h"
+#include <charconv>
+
+namespace sb {
+
+void appendRecordLine(QByteArray &out, const RecordLineInput &in)
+{
+    const RequestRecord &r = *in.record;
+    const std::int64_t base = in.phaseStartNs;
+    const auto rel = [base](std::int64_t t) { return t > 0 ? t - base : -1; };
+    out += "{\"i\":" + QByteArray::number(r.ticket);
+    out += ",\"request_id\":\"" + in.requestId + '"';
+    if (!in.origin.isEmpty())
+        out += ",\"origin\":\"" + in.origin + '"';
+    out += ",\"send_ns\":" + QByteArray::number(rel(r.sendNs));
+    out += ",\"first_token_ns\":" + QByteArray::number(r.firstTokenNs >= 0 ? rel(r.firstTokenNs) : -1);
+    out += ",\"end_ns\":" + QByteArray::number(rel(r.endNs));
+    const bool timed = r.sendNs > 0;
+    out += ",\"ttft_ms\":" + (timed && r.firstTokenNs >= 0 ? QByteArray::number(double(r.firstTokenNs - r.sendNs) / 1e6, 'f', 3) : QByteArray("null"));
+    out += ",\"latency_ms\":" + (timed ? QByteArray::number(double(r.endNs - r.sendNs) / 1e6, 'f', 3) : QByteArray("null"));
+    const bool hasItl = r.firstTokenNs >= 0 && r.outputTokens >= 2;
+    out += ",\"itl_ms\":" + (hasItl ? QByteArray::number(double(r.endNs - r.firstTokenNs) / 1e6 / (r.outputTokens - 1), 'f', 4) : QByteArray("null"));
+    out += ",\"status\":" + QByteArray::number(r.status);
+    out += r.ok() ? ",\"ok\":true" : ",\"ok\":false";
+    out += ",\"error_kind\":\"" + in.errorKey + '"';
+    out += ",\"error\":" + (in.errorJson.isEmpty() ? QByteArray("\"\"") : in.errorJson);
+    out += ",\"input_tokens\":" + QByteArray::number(r.inputTokens);
+    out += ",\"output_tokens\":" + QByteArray::number(r.outputTokens);
+    out += ",\"cached_tokens\":" + (r.cachedTokens >= 0 ? QByteArray::number(r.cachedTokens) : QByteArray("null"));
+    out += r.usageTokens ? ",\"token_source\":\"usage\"" : ",\"token_source\":\"counted\"";
+    out += r.resent ? ",\"resent\":true" : ",\"resent\":false";
+    if (!in.timingsJson.isEmpty())
+        out += ",\"timings\":" + in.timingsJson;
+    out += ",\"inter_chunk_us\":[";
+    char num[16];
+    if (in.gapsUs) {
+        for (std::size_t i = 0; i < in.gapsUs->size(); ++i) {
+            if (i)
+                out += ',';
+            const auto res = std::to_chars(num, num + sizeof num, (*in.gapsUs)[i]); // no temporary QByteArray per gap
+            out.append(num, qsizetype(res.ptr - num));
+        }
+    }
+    out += "]}\n";
+}
+
+} // namespace sb

@@ -1,0 +1,195 @@
+// Prompts as long as asked on the server's own tokenizer: calibration probes find the filler
+// length a server counts as input_tokens (template overhead included), servers serving the same
+// model share it, a resumed run reuses it, and measured lengths that miss the request warn.
+#include "EngineFixture.h"
+#include "HostileServer.h"
+#include "TestSupport.h"
+#include "engine/CellValidity.h"
+#include "engine/PromptCalibration.h"
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QTemporaryDir>
+#include <QTest>
+#include <atomic>
+#include <mutex>
+
+using namespace sb;
+
+namespace {
+// A server with its own "tokenizer": one token per 3 characters of the prompt (rounded up) plus
+// a 7-token chat template; usage says so, as a real server's does.
+struct TokenizingServer {
+    std::atomic<int> probes{0};
+    std::atomic<int> measured{0};
+    double skew = 1.0; // the measured requests' usage is scaled by this (to test the warnings)
+    hostile::Server server{[this](hostile::Conn &c) {
+        while (true) {
+            const QByteArray req = c.readRequest();
+            if (req.isEmpty())
+                return;
+            const QJsonObject body = QJsonDocument::fromJson(req.mid(req.indexOf("\r\n\r\n") + 4)).object();
+            const QString prompt = body.value(QStringLiteral("messages")).toArray().at(0).toObject().value(QStringLiteral("content")).toString();
+            const int tokens = 7 + int((prompt.size() + 2) / 3);
+            QByteArray answer;
+            if (!body.value(QStringLiteral("stream")).toBool()) {
+                ++probes;
+                answer = hostile::jsonResponse(200, "{\"choices\":[{\"message\":{\"content\":\"x\"}}],\"usage\":{\"prompt_tokens\":" +
+                                                        QByteArray::number(tokens) + ",\"completion_tokens\":1}}");
+            } else {
+                ++measured;
+                QByteArray events = hostile::sseBody(4);
+                events.replace("\"prompt_tokens\":16", "\"prompt_tokens\":" + QByteArray::number(int(tokens * skew)));
+                answer = hostile::sseResponse(events);
+            }
+            if (!c.write(answer))
+                return;
+        }
+    }};
+};
+
+ServerSpec serverAt(const hostile::Server &s, const QString &name)
+{
+    ServerSpec spec;
+    spec.name = name;
+    spec.urls = {QString::fromLatin1(s.url())};
+    spec.model = QStringLiteral("tiny");
+    return spec;
+}
+
+QList<QJsonObject> records(const QString &dir, const CellResult &cell)
+{
+    QList<QJsonObject> out;
+    QFile f(dir + QLatin1Char('/') + cell.recordsPath);
+    if (f.open(QIODevice::ReadOnly))
+        for (const QByteArray &line : f.readAll().split('\n'))
+            if (!line.isEmpty())
+                out.append(QJsonDocument::fromJson(line).object());
+    return out;
+}
+} // namespace
+
+class TestPromptCalibration : public QObject
+{
+    Q_OBJECT
+private Q_SLOTS:
+    void init() { sbtest::failOnQtWarnings(); }
+
+    void hitsTheTargetOnTheServersTokenizer_data()
+    {
+        QTest::addColumn<int>("target");
+        for (int t : {64, 256, 1024})
+            QTest::newRow(qPrintable(QString::number(t))) << t;
+    }
+    void hitsTheTargetOnTheServersTokenizer()
+    {
+        QFETCH(int, target);
+        TokenizingServer s;
+        ControlClient client;
+        PromptCalibrator calibrator(client, nullptr);
+        WorkloadSpec w;
+        w.inputTokens = target;
+        const PromptCalibration c = calibrator.calibrate(serverAt(s.server, QStringLiteral("a")), QString::fromLatin1(s.server.url()), w,
+                                                         "cb-0000000000000-c0000");
+        QVERIFY2(c.ok(), qPrintable(c.error));
+        QCOMPARE(c.measuredTokens, target);
+        QVERIFY2(c.probes <= 16, qPrintable(QString::number(c.probes)));
+        // The words heuristic would have sent about 6 characters per token: ~2x the tokens here.
+        QVERIFY(c.fillerChars < target * 4);
+    }
+
+    // The engine calibrates once per model, shares it across servers, keeps it in the results
+    // folder, and the measured ISL from usage is the requested one.
+    void engineUsesOneCalibrationPerModel()
+    {
+        TokenizingServer a, b;
+        SweepSpec spec = sbtest::smallSpec({serverAt(a.server, QStringLiteral("a")), serverAt(b.server, QStringLiteral("b"))}, {1, 2}, 6);
+        spec.workload.calibratePrompts = true;
+        spec.workload.inputTokens = 200;
+        QTemporaryDir dir;
+        const auto r = sbtest::runSweep(spec, dir.path());
+        QCOMPARE(r.exitCode, 0);
+        QVERIFY(a.probes > 0);
+        QCOMPARE(b.probes.load(), 0); // same model: same prompt text, no second calibration
+        for (const CellResult &cell : r.results.cells) {
+            QCOMPARE(cell.status, CellStatus::Completed);
+            const MetricStats isl = cell.metrics.value(QStringLiteral("input_sequence_length"));
+            QCOMPARE(isl.min, 200.0);
+            QCOMPARE(isl.max, 200.0);
+            for (const QString &wn : cell.warnings)
+                QVERIFY2(!wn.contains(QStringLiteral("input length")), qPrintable(wn));
+            QCOMPARE(records(dir.path(), cell).first().value(QStringLiteral("input_tokens")).toInt(), 200);
+        }
+        const QJsonObject saved = QJsonDocument::fromJson(sbtest::readFile(dir.filePath(QStringLiteral("calibration.json")))).object();
+        QCOMPARE(saved.size(), 1);
+        QCOMPARE(saved.constBegin().value().toObject().value(QStringLiteral("measured_tokens")).toInt(), 200);
+
+        // A resumed run into the same folder reuses it: no probes at all.
+        TokenizingServer c;
+        spec.servers = {serverAt(c.server, QStringLiteral("a")), serverAt(c.server, QStringLiteral("c"))};
+        sbtest::runSweep(spec, dir.path(), true);
+        QCOMPARE(c.probes.load(), 0);
+        QVERIFY(c.measured > 0);
+    }
+
+    // Without calibration (or when the server's count drifts) the measured ISL says how far off
+    // the prompts were; an output short of max_tokens is flagged too.
+    void measuredLengthsThatMissWarn()
+    {
+        TokenizingServer s;
+        s.skew = 1.25;
+        SweepSpec spec = sbtest::smallSpec({serverAt(s.server, QStringLiteral("a"))}, {1}, 4);
+        spec.workload.calibratePrompts = true;
+        spec.workload.inputTokens = 100;
+        spec.workload.outputTokens = 64; // the server sends 4
+        QTemporaryDir dir;
+        const auto r = sbtest::runSweep(spec, dir.path());
+        const QStringList &w = r.results.cells.at(0).warnings;
+        QVERIFY2(std::any_of(w.cbegin(), w.cend(), [](const QString &x) { return x.contains(QStringLiteral("input length")) && x.contains(QStringLiteral("25.0 %")); }),
+                 qPrintable(w.join(QLatin1Char('\n'))));
+        QVERIFY2(std::any_of(w.cbegin(), w.cend(), [](const QString &x) { return x.contains(QStringLiteral("short of max_tokens 64")); }),
+                 qPrintable(w.join(QLatin1Char('\n'))));
+    }
+
+    // A server that cannot be probed (no usage): the run goes on with words, and says so.
+    void uncalibratableServerWarns()
+    {
+        hostile::Server server([](hostile::Conn &c) {
+            while (true) {
+                const QByteArray req = c.readRequest();
+                if (req.isEmpty())
+                    return;
+                const bool stream = req.contains("\"stream\":true");
+                if (!c.write(stream ? hostile::sseResponse(hostile::sseBody(4)) : hostile::jsonResponse(200, "{\"choices\":[{\"message\":{\"content\":\"x\"}}]}")))
+                    return;
+            }
+        });
+        SweepSpec spec = sbtest::smallSpec({serverAt(server, QStringLiteral("a"))}, {1}, 3);
+        spec.workload.calibratePrompts = true;
+        QTemporaryDir dir;
+        const auto r = sbtest::runSweep(spec, dir.path());
+        const CellResult &cell = r.results.cells.at(0);
+        QCOMPARE(cell.completed, 3);
+        QVERIFY(std::any_of(cell.warnings.cbegin(), cell.warnings.cend(),
+                            [](const QString &x) { return x.contains(QStringLiteral("not calibrated")) && x.contains(QStringLiteral("usage.prompt_tokens")); }));
+    }
+
+    // The embedded mock counts words, and calibration agrees with it.
+    void theMockAgrees()
+    {
+        QString error;
+        auto mock = MockServer::start(sbtest::timedMock(Flavor::Vllm), &error);
+        QVERIFY2(mock, qPrintable(error));
+        SweepSpec spec = sbtest::smallSpec({sbtest::serverFor(QStringLiteral("m"), *mock, Flavor::Vllm)}, {2}, 6);
+        spec.workload.calibratePrompts = true;
+        spec.workload.inputTokens = 256;
+        QTemporaryDir dir;
+        const auto r = sbtest::runSweep(spec, dir.path());
+        const MetricStats isl = r.results.cells.at(0).metrics.value(QStringLiteral("input_sequence_length"));
+        QVERIFY2(qAbs(isl.avg - 256) <= 1, qPrintable(QString::number(isl.avg)));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestPromptCalibration)
+#include "tst_prompt_calibration.moc"
