@@ -1,4 +1,5 @@
 #include "CliCommon.h"
+#include "report/DisplayText.h"
 #include "Commands.h"
 #include "hooks/HookPreflight.h"
 #include "hooks/HookPresets.h"
@@ -143,10 +144,11 @@ int runHooksCommand(const QStringList &args)
             allOk = allOk && o.ok;
             out() << QStringLiteral("%1 %2 %3 %4 %5 %6 %7\n")
                          .arg(server, -16).arg(o.origin, -26).arg(o.hook, -15).arg(o.path, -24).arg(o.status, 4)
-                         .arg((o.ok ? QStringLiteral("✓ ") : QStringLiteral("✗ ")) + o.verdict, -15).arg(o.message);
+                         .arg((o.ok ? QStringLiteral("✓ ") : QStringLiteral("✗ ")) + o.verdict, -15)
+                         .arg(displaySafe(o.message, DisplayLines::Single)); // server text
         }
         for (const auto &h : hints)
-            out() << "    hint: " << h << '\n';
+            out() << "    hint: " << displaySafe(h, DisplayLines::Single) << '\n';
         out().flush();
     });
     QObject::connect(&preflight, &HookPreflight::finished, [] { QCoreApplication::quit(); });

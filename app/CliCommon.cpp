@@ -1,4 +1,5 @@
 #include "CliCommon.h"
+#include "report/DisplayText.h"
 #include "SignalWatcher.h"
 #include "engine/CellVerdict.h"
 #include "engine/SweepEngine.h"
@@ -80,7 +81,7 @@ int runSweepHeadless(const SweepSpec &spec, const RunOptions &options)
         engine.cancel();
     });
     QObject::connect(&engine, &SweepEngine::logMessage, [&](const QString &line) {
-        err() << (tty ? "\r\033[K" : "") << line << '\n';
+        err() << (tty ? "\r\033[K" : "") << displaySafe(line, DisplayLines::Single) << '\n'; // may quote a server
         err().flush();
     });
     qint64 lastLine = 0;
@@ -99,9 +100,9 @@ int runSweepHeadless(const SweepSpec &spec, const RunOptions &options)
         err().flush();
     });
     QObject::connect(&engine, &SweepEngine::cellFinished, [&](const CellResult &c) {
-        err() << (tty ? "\r\033[K" : "") << cellOutcomeLine(c) << '\n';
+        err() << (tty ? "\r\033[K" : "") << displaySafe(cellOutcomeLine(c), DisplayLines::Single) << '\n'; // reason: server text
         for (const auto &w : c.warnings)
-            err() << "  warning: " << w << '\n';
+            err() << "  warning: " << displaySafe(w, DisplayLines::Single) << '\n';
         err().flush();
     });
     QObject::connect(&engine, &SweepEngine::finished, [&](int code) {

@@ -46,10 +46,13 @@ const CommandHelp kCommands[] = {
     {"summary", "sweepbench summary PATH",
      "Prints a per-cell table of a result set: a SweepBench results folder or exported zip, an AIPerf\n"
      "artifact folder, or vLLM bench serve --save-result JSON (a file or a folder of them)."},
-    {"export", "sweepbench export RESULTS -o REPORT.zip",
+    {"export", "sweepbench export RESULTS -o REPORT.zip [--spec SPEC] [--secret-env NAME] [--no-secret-check]",
      "Writes a self-contained report bundle: sweep.yaml, results.json, results.csv, per-cell\n"
      "records.jsonl, charts as SVG and PNG, report.html (works offline) and manifest.json (sha256\n"
-     "of every file). API keys never appear in it."},
+     "of every file). API keys never appear in it: every file is scanned for the keys and\n"
+     "credential headers of sweep.yaml, --spec and --secret-env. When sweep.yaml names an\n"
+     "api_key_env variable that is not set now, the export is refused (it cannot scan for that\n"
+     "key): set the variable, pass --secret-env NAME, or --no-secret-check."},
     {"mock-server", "sweepbench mock-server --flavor vllm|sglang|trtllm|llamacpp [--port P] [--host H] [options]",
      nullptr /* the mock's own text */},
     {"help", "sweepbench help [COMMAND]", "Shows this overview, or the details of one command."},

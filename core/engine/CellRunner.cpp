@@ -17,6 +17,23 @@ QString describeHookFailure(const HookOutcome &o)
     return QStringLiteral("%1 %2: %3").arg(o.hook, o.verdict, o.message);
 }
 
+// Server-provided text lands in these fields (hook answers, echoed error bodies, named paths):
+// whatever slipped past the scrub at the source is caught before the cell is published.
+void scrubCell(CellResult &cell, const SecretSet &secrets)
+{
+    if (secrets.isEmpty())
+        return;
+    cell.reason = secrets.scrub(cell.reason);
+    for (QString &w : cell.warnings)
+        w = secrets.scrub(w);
+    for (QString &t : cell.traces)
+        t = secrets.scrub(t);
+    for (auto it = cell.errorSamples.begin(); it != cell.errorSamples.end(); ++it)
+        it.value() = secrets.scrub(it.value());
+    for (HookOutcome &o : cell.hooks)
+        o.message = secrets.scrub(o.message);
+}
+
 // The request factories of a phase, one per server URL, and the phase targets pointing at them.
 struct PhaseTargets {
     PhaseTargets(const CellContext &ctx, const QByteArray &promptTag)
@@ -133,12 +150,14 @@ void CellRunner::stopProfilers(const CellContext &ctx, const QList<const HookTar
         if (!o.ok)
             cell.warnings.append(QStringLiteral("profiler stop failed on %1 (data kept): %2").arg(o.origin, o.message));
     }
-    QStringList files = traces.newFiles();
-    for (const QString &p : std::as_const(named))
-        if (QFile::exists(p) && !files.contains(p))
-            files.append(p);
-    cell.traces = files;
-    if (files.isEmpty() && !ctx.traceDir.isEmpty())
+    const TraceLinks links = linkableTraces(ctx.traceDir, traces.newFiles() + named);
+    constexpr int kMaxNamed = 5; // a server names paths; it does not get to fill the warnings
+    for (const QString &p : links.outside.mid(0, kMaxNamed))
+        cell.warnings.append(QStringLiteral("trace %1: outside trace_dir, not linked").arg(p.left(300)));
+    if (links.outside.size() > kMaxNamed)
+        cell.warnings.append(QStringLiteral("%1 more trace paths outside trace_dir, not linked").arg(links.outside.size() - kMaxNamed));
+    cell.traces = links.linked;
+    if (links.linked.isEmpty() && !ctx.traceDir.isEmpty())
         cell.warnings.append(QStringLiteral("no trace files appeared in %1 during the profiler window").arg(ctx.traceDir));
 }
 
@@ -167,6 +186,7 @@ bool CellRunner::run(const CellContext &ctx, CellResult &cell, const CellCallbac
         warm.timeoutS = w.requestTimeoutS;
         warm.streaming = w.streaming;
         warm.cancel = &m_cancel;
+        warm.secrets = ctx.secrets;
         const PhaseOutcome wo = m_load.runPhase(warm); // returns only when every warmup request has ended
         const auto failedWarmups = std::count_if(wo.records.begin(), wo.records.end(), [](const RequestRecord &r) {
             return !r.ok() && r.error != ErrorKind::Cancelled;
@@ -207,6 +227,8 @@ bool CellRunner::run(const CellContext &ctx, CellResult &cell, const CellCallbac
         if (cell.reason.isEmpty())
             cell.reason = QStringLiteral("cancelled by the user");
     }
+    if (ctx.secrets)
+        scrubCell(cell, *ctx.secrets);
     cell.finishedAt = QDateTime::currentDateTimeUtc();
     return abortSweep;
 }
@@ -246,6 +268,7 @@ void CellRunner::measure(const CellContext &ctx, CellResult &cell, const CellCal
     cfg.streaming = w.streaming;
     cfg.recordsPath = recordsFinal + QStringLiteral(".part");
     cfg.cancel = &m_cancel;
+    cfg.secrets = ctx.secrets;
     const std::int64_t targetCount = cfg.requests;
     const PhaseOutcome out = m_load.runPhase(cfg, [&](const LiveCounters &live) { cb.live(live, targetCount); });
     if (!publishRecords(cfg.recordsPath, recordsFinal, out.recordsError, cell))

@@ -62,7 +62,9 @@ int SweepEngineWorker::calibratedFiller(const ServerSpec &server, const CellCont
         // A tag of the benchmark's width, but not a measured prompt's: probes must not warm its cache.
         QByteArray tag = ctx.promptTag;
         tag.replace(0, 2, "cb");
-        const PromptCalibration c = calibrator.calibrate(server, ctx.baseUrls.first(), w, tag);
+        PromptCalibration c = calibrator.calibrate(server, ctx.baseUrls.first(), w, tag);
+        if (ctx.secrets) // the error quotes the server's answer
+            c.error = ctx.secrets->scrub(c.error);
         QString error;
         if (!store.put(key, c, &error))
             Q_EMIT m_owner->logMessage(QStringLiteral("warning: ") + error);
@@ -214,6 +216,8 @@ int SweepEngineWorker::runSweep()
     if (!store.writeResults(snapshot(), &error))
         return stop(kWriteFailed, error);
 
+    // Learnt before the first cell: nothing a server echoes back is stored with a key in it.
+    const auto secrets = std::make_shared<const SecretSet>(SecretSet::fromSpec(m_spec));
     // Fixed width, so that every cell's prompts tokenize alike (engine/PromptCalibration).
     const QByteArray runNonce = QByteArray::number(QRandomGenerator::global()->generate64(), 36).rightJustified(13, '0');
     LoadGenerator load;
@@ -253,6 +257,7 @@ int SweepEngineWorker::runSweep()
                 ctx.fillerChars = calibratedFiller(server, ctx, calibrator, calibrations, cell);
                 ctx.traceDir = resolveTraceDir(serverIndex);
                 ctx.startBody = resolvedProfilerStartBody(server, m_outDir);
+                ctx.secrets = secrets;
 
                 ProgressSnapshot base;
                 base.cellIndex = i;

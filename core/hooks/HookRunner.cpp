@@ -1,6 +1,7 @@
 #include "hooks/HookRunner.h"
 #include "hooks/HookPresets.h"
 #include "load/RequestFactory.h"
+#include "spec/SpecRules.h"
 #include <QElapsedTimer>
 #include <QEventLoop>
 #include <QJsonArray>
@@ -19,8 +20,10 @@ bool isRetryableStatus(int status)
 
 QString verdictForStatus(const ControlResponse &r)
 {
-    if (r.status == 0)
-        return r.timedOut ? QStringLiteral("timeout") : QStringLiteral("error");
+    if (r.timedOut) // also a 200 whose body never ended
+        return QStringLiteral("timeout");
+    if (!r.complete()) // no status, oversize, truncated, cancelled
+        return QStringLiteral("error");
     if (r.status == 404)
         return QStringLiteral("route_missing");
     if (isRetryableStatus(r.status))
@@ -39,7 +42,7 @@ QList<HookTarget> hookTargetsFor(const ServerSpec &server, const QStringList &ur
         if (seen.contains(origin))
             continue;
         seen.append(origin);
-        targets.append(HookTarget{&server, url, origin, key});
+        targets.append(HookTarget{&server, url, origin, key, SecretSet::forServer(server)});
     }
     return targets;
 }
@@ -72,6 +75,8 @@ QString HookRunner::describe(const HookTarget &target, const QString &hook, cons
     QString msg;
     if (r.status == 0)
         msg = r.transportError;
+    else if (!r.complete())
+        msg = QStringLiteral("HTTP %1, %2").arg(r.status).arg(r.transportError);
     else
         msg = QStringLiteral("HTTP %1").arg(r.status);
     const QString body = QString::fromUtf8(r.body.left(400)).simplified().left(200);
@@ -79,13 +84,15 @@ QString HookRunner::describe(const HookTarget &target, const QString &hook, cons
         msg += QStringLiteral(": ") + body;
     if (verdict == QLatin1String("route_missing"))
         msg += QStringLiteral(" — ") + routeMissingHint(target.server->flavor, hook);
-    return redactSecrets(msg, {target.apiKey});
+    return target.secrets.scrub(msg);
 }
 
 HookRunner::Verdict HookRunner::judgeReset(const ServerSpec &server, const ControlResponse &r)
 {
     if (r.cancelled)
         return {QStringLiteral("error"), false, false};
+    if (!r.complete()) // an answer that never ended may be retried; an oversize one will not shrink
+        return {verdictForStatus(r), false, !r.oversize};
     if (r.status >= 200 && r.status < 300) {
         // Newer vLLM answers {"success": bool}; false = blocks still held by running requests.
         const QJsonDocument doc = QJsonDocument::fromJson(r.body);
@@ -177,10 +184,10 @@ HookOutcome HookRunner::call(const HookTarget &target, const QString &hook, cons
     out.attempts = 1;
     out.status = r.status;
     out.latencyMs = r.latencyMs;
-    out.ok = r.status >= 200 && r.status < 300;
+    out.ok = r.complete() && r.status >= 200 && r.status < 300;
     out.verdict = out.ok ? QStringLiteral("ok") : verdictForStatus(r);
     out.message = describe(target, hook, r, out.verdict);
-    if (answer)
+    if (answer && r.complete()) // a cut or oversize answer is not read at all
         *answer = r.body;
     return out;
 }
@@ -208,18 +215,21 @@ HookOutcome HookRunner::profilerStop(const HookTarget &target, QStringList *path
     }
     if (pathsInAnswer) {
         // Some servers name the trace they wrote; keep every absolute path the JSON answer holds.
-        std::function<void(const QJsonValue &)> collect = [&](const QJsonValue &v) {
+        // The answer is at most kMaxControlBodyBytes; its nesting is bounded here as well.
+        std::function<void(const QJsonValue &, int)> collect = [&](const QJsonValue &v, int depth) {
+            if (depth > spec::kMaxJsonDepth)
+                return;
             if (v.isString() && v.toString().startsWith(QLatin1Char('/')))
                 pathsInAnswer->append(v.toString());
             else if (v.isArray())
                 for (const auto &e : v.toArray())
-                    collect(e);
+                    collect(e, depth + 1);
             else if (v.isObject())
                 for (const auto &e : v.toObject())
-                    collect(e);
+                    collect(e, depth + 1);
         };
         const QJsonDocument doc = QJsonDocument::fromJson(answer);
-        collect(doc.isArray() ? QJsonValue(doc.array()) : QJsonValue(doc.object()));
+        collect(doc.isArray() ? QJsonValue(doc.array()) : QJsonValue(doc.object()), 0);
     }
     return out;
 }

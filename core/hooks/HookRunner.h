@@ -7,8 +7,11 @@
 //    every slot; verified only when each slot answered {"id_slot": id, "n_erased": K} for its own
 //    id. One outcome per origin (HookRunnerSlots.cpp).
 //  - profiler start/stop: 2xx = ok; the JSON start body is sent as application/json.
+//  - whatever the status, an answer that did not arrive whole (timeout after the status line,
+//    body over kMaxControlBodyBytes, connection closed mid-body) is never ok.
 #include "hooks/ControlClient.h"
 #include "results/Results.h"
+#include "spec/SecretSet.h"
 #include "spec/SweepSpec.h"
 #include <QDateTime>
 #include <functional>
@@ -19,7 +22,8 @@ struct HookTarget {
     const ServerSpec *server = nullptr;
     QString baseUrl;   // the server's URL (a started mock's URL for `mock:` servers)
     QString origin;    // scheme://host:port
-    QString apiKey;    // resolved; sent as Authorization, redacted from messages
+    QString apiKey;    // resolved; sent as Authorization
+    SecretSet secrets; // the server's key and credential header values: scrubbed from messages
 };
 
 // The headers every control call to `target` carries: its API key and the server's own headers.

@@ -58,7 +58,6 @@ HookOutcome HookRunner::resetSlots(const HookTarget &target, const QString &plac
     budget.start();
     double backoff = 1.0;
     int callAttempts = 0; // of the call in progress: "gave up" only when that one was retried
-    const QStringList secrets{target.apiKey};
 
     // One call, retried with the reset's backoff while the answer is retryable and the budget
     // lasts. Returns the last answer.
@@ -105,7 +104,7 @@ HookOutcome HookRunner::resetSlots(const HookTarget &target, const QString &plac
                       .arg(callAttempts)
                       .arg(double(budget.elapsed()) / 1000.0, 0, 'f', 1)
                       .arg(msg);
-        out.message = redactSecrets(msg, secrets);
+        out.message = target.secrets.scrub(msg);
     };
     auto finish = [&] {
         out.latencyMs = double(budget.nsecsElapsed()) / 1e6;
@@ -149,7 +148,7 @@ HookOutcome HookRunner::resetSlots(const HookTarget &target, const QString &plac
         QString msg = QStringLiteral("GET %1 answered HTTP %2 but not a slot list (%3)").arg(listPath).arg(list.status).arg(problem);
         if (const QString body = bodyExcerpt(list); !body.isEmpty())
             msg += QStringLiteral(": ") + body;
-        out.message = redactSecrets(msg, secrets);
+        out.message = target.secrets.scrub(msg);
         return finish();
     }
 
@@ -172,7 +171,7 @@ HookOutcome HookRunner::resetSlots(const HookTarget &target, const QString &plac
             QString msg = what + QStringLiteral(" answered HTTP %1 without {\"id_slot\": %2, \"n_erased\": N}").arg(r.status).arg(id);
             if (const QString body = bodyExcerpt(r); !body.isEmpty())
                 msg += QStringLiteral(": ") + body;
-            out.message = redactSecrets(msg, secrets);
+            out.message = target.secrets.scrub(msg);
             return finish();
         }
         erasedTokens += *erased;

@@ -41,9 +41,8 @@ QStringList LlamacppProbe::readProps()
                                             std::nullopt, server.reset.timeoutS, m_cancel, 1024 * 1024);
     const QJsonObject props = QJsonDocument::fromJson(r.body).object();
     if (r.status != 200 || props.isEmpty())
-        return {redactSecrets(QStringLiteral("%1: GET /props answered %2; is this a llama-server?")
-                                  .arg(m_target.origin, r.status ? QStringLiteral("HTTP %1").arg(r.status) : r.transportError),
-                              {m_target.apiKey})};
+        return {m_target.secrets.scrub(QStringLiteral("%1: GET /props answered %2; is this a llama-server?")
+                                  .arg(m_target.origin, r.status ? QStringLiteral("HTTP %1").arg(r.status) : r.transportError))};
     QStringList hints;
     if (props.value(QLatin1String("endpoint_slots")) == QJsonValue(false))
         hints.append(m_target.origin + QStringLiteral(": ") + llamacppNotSupportedHint(true));
@@ -85,9 +84,8 @@ bool LlamacppProbe::prime(QStringList *hints)
     // the first one into its host-RAM cache (when that cache is on).
     if (complete(m_probePrompt, &promptTokens, &error) < 0
         || complete(uniquePrompt(QStringLiteral("other")), &promptTokens, &error) < 0) {
-        hints->append(redactSecrets(QStringLiteral("%1: could not test whether erasing the slots is a full reset (%2); %3")
-                                        .arg(m_target.origin, error, llamacppPromptCacheHint()),
-                                    {m_target.apiKey}));
+        hints->append(m_target.secrets.scrub(QStringLiteral("%1: could not test whether erasing the slots is a full reset (%2); %3")
+                                        .arg(m_target.origin, error, llamacppPromptCacheHint())));
         return false;
     }
     return true;
@@ -99,9 +97,8 @@ QStringList LlamacppProbe::checkAfterReset()
     QString error;
     const int cached = complete(m_probePrompt, &promptTokens, &error);
     if (cached < 0)
-        return {redactSecrets(QStringLiteral("%1: could not test whether erasing the slots is a full reset (%2); %3")
-                                  .arg(m_target.origin, error, llamacppPromptCacheHint()),
-                              {m_target.apiKey})};
+        return {m_target.secrets.scrub(QStringLiteral("%1: could not test whether erasing the slots is a full reset (%2); %3")
+                                  .arg(m_target.origin, error, llamacppPromptCacheHint()))};
     if (cached == 0)
         return {};
     return {QStringLiteral("%1: after every slot was erased, a repeated prompt still had %2 of %3 tokens cached: %4")

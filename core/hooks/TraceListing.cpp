@@ -41,4 +41,25 @@ QStringList TraceSnapshot::newFiles() const
     return out;
 }
 
+TraceLinks linkableTraces(const QString &traceDir, const QStringList &candidates)
+{
+    TraceLinks out;
+    const QString root = traceDir.isEmpty() ? QString() : QFileInfo(traceDir).canonicalFilePath();
+    for (const QString &p : candidates) {
+        const QFileInfo fi(p);
+        const QString real = fi.canonicalFilePath(); // empty when it does not exist
+        if (real.isEmpty())
+            continue; // nothing to link, nothing to warn about
+        const bool inside = !root.isEmpty() && real.startsWith(root + QLatin1Char('/')) && QFileInfo(real).isFile();
+        if (inside) {
+            if (!out.linked.contains(real))
+                out.linked.append(real);
+        } else if (!out.outside.contains(p)) {
+            out.outside.append(p);
+        }
+    }
+    out.linked.sort();
+    return out;
+}
+
 } // namespace sb

@@ -22,4 +22,15 @@ private:
     QHash<QString, QPair<qint64, qint64>> m_before; // path -> (mtime ms, size)
 };
 
+// Splits candidate trace paths (files found in the folder, paths a server named in its answer)
+// into those that may be linked — regular files whose real location, after resolving `..` and
+// symlinks, lies under the real `traceDir` — and the rest. Linked paths are returned canonical,
+// sorted and unique; with no trace folder nothing is linked. A server names paths; it does not
+// get to point results or report.html at /etc/passwd.
+struct TraceLinks {
+    QStringList linked;
+    QStringList outside; // as named, for the "outside trace_dir, not linked" warning
+};
+TraceLinks linkableTraces(const QString &traceDir, const QStringList &candidates);
+
 } // namespace sb

@@ -1,4 +1,5 @@
 #include "load/HttpConnection.h"
+#include "spec/SpecRules.h"
 #include "load/ChunkScanner.h"
 #include "load/RecordLine.h"
 #include "load/StampedSocket.h"
@@ -144,7 +145,7 @@ void HttpConnection::connectSocket()
     });
     // The request timeout also bounds connecting.
     m_busy = true;
-    m_timeout.start(int(m_state->config.timeoutS * 1000));
+    m_timeout.start(spec::timerMs(m_state->config.timeoutS));
     if (ssl)
         ssl->connectToHostEncrypted(t.host, t.port);
     else
@@ -197,7 +198,7 @@ void HttpConnection::send()
     m_busy = true;
     m_state->requestStarted();
     m_rec.sendNs = steadyNowNs(); // clocks start at the actual send (the one that gets the answer)
-    m_timeout.start(int(m_state->config.timeoutS * 1000));
+    m_timeout.start(spec::timerMs(m_state->config.timeoutS));
     if (m_raw) {
         if (!m_raw->write(request)) // the peer reset a connection we believed idle
             connectionLost(m_raw->errorString());
@@ -549,8 +550,8 @@ void HttpConnection::finishRequest(ErrorKind error, const QString &message)
         kindKey = QStringLiteral("http_%1").arg(m_rec.status);
         sample = QString::fromUtf8(m_body.left(200)).simplified();
     }
-    if (error != ErrorKind::None && !m_data->errorSamples.contains(kindKey))
-        m_data->errorSamples.insert(kindKey, sample.left(300));
+    if (error != ErrorKind::None && !m_data->errorSamples.contains(kindKey)) // scrubbed: servers echo keys
+        m_data->errorSamples.insert(kindKey, m_state->config.secrets ? m_state->config.secrets->scrub(sample.left(300)) : sample.left(300));
     if (!sent) // failed before sending (connect error): it never was in flight at the server
         m_rec.sendNs = 0;
     m_data->records.push_back(m_rec);
@@ -590,7 +591,8 @@ void HttpConnection::appendJsonl()
         const QByteArray enc = QJsonDocument(wrap).toJson(QJsonDocument::Compact);
         in.errorJson = enc.mid(1, enc.size() - 2); // strip [ ]
     }
-    in.timingsJson = m_timings;
+    // Server-controlled like the error text: a key it echoes is scrubbed here too.
+    in.timingsJson = m_state->config.secrets && !m_timings.isEmpty() ? m_state->config.secrets->scrub(m_timings) : m_timings;
     in.gapsUs = &m_gapsUs;
     appendRecordLine(m_data->jsonl, in);
 }

@@ -5,6 +5,7 @@
 #include "load/RequestFactory.h"
 #include "load/RequestRecord.h"
 #include "metrics/LogHistogram.h"
+#include "spec/SecretSet.h"
 #include <QByteArray>
 #include <QMap>
 #include <QMutex>
@@ -55,6 +56,9 @@ struct PhaseConfig {
     bool streaming = true;
     QString recordsPath;         // JSONL destination; empty = keep no per-request lines
     const std::atomic<bool> *cancel = nullptr; // the caller's cancel flag, polled while waiting
+    // Scrubbed from every stored error sample (a server may echo the key in a 401 body or an
+    // SSE error event); null = nothing to scrub.
+    std::shared_ptr<const SecretSet> secrets;
 };
 
 struct WorkerData {

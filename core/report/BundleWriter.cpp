@@ -240,6 +240,21 @@ bool writeBundle(const QString &resultsPath, const QString &zipPath, const Bundl
     StrippedSpec stripped;
     const QStringList secrets = collectSecrets(loaded->specYaml, options, &stripped);
     rep.warnings += stripped.warnings;
+    if (!stripped.unsetKeyVariables.isEmpty()) {
+        const QString names = stripped.unsetKeyVariables.join(QStringLiteral(", "));
+        const bool supplied = secrets.size() > stripped.secrets.size(); // the caller named the key another way
+        if (!supplied && !options.allowUnknownSecrets) {
+            if (error)
+                *error = QStringLiteral("refusing to export: the results were produced with the API key from %1, which is not set now, "
+                                        "so the export cannot check that the key is absent. Set %1 to the key the run used and export "
+                                        "again, or name another variable holding it with `sweepbench export --secret-env NAME`; "
+                                        "`--no-secret-check` exports without this check (the run scrubbed the keys it knew).")
+                             .arg(names);
+            return false;
+        }
+        rep.warnings.append(QStringLiteral("%1 is not set: the export could not scan for that key%2")
+                                .arg(names, supplied ? QStringLiteral(" (scanned for the secrets given instead)") : QStringLiteral(" (--no-secret-check)")));
+    }
     for (const QString &s : secrets)
         if (s.size() < kMinSecretLength)
             rep.warnings.append(QStringLiteral("a secret shorter than %1 characters cannot be scanned for; only sweep.yaml was stripped").arg(kMinSecretLength));

@@ -20,6 +20,10 @@ struct BundleOptions {
     QList<ReportChart> charts;      // how report.html shows them
     QList<QByteArray> extraSpecs;   // other spec texts whose secrets must not leak (e.g. the spec the user ran)
     QStringList extraSecrets;       // literal secrets to scrub as well
+    // Export even when sweep.yaml names an api_key_env variable that is unset now (the key the
+    // run used cannot be scanned for). Without it, such an export is refused unless extraSecrets
+    // or extraSpecs supply a secret.
+    bool allowUnknownSecrets = false;
     QStringList warnings;           // caller's notes (e.g. a chart left out), listed in report.html
 };
 

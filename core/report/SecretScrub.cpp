@@ -1,10 +1,7 @@
 #include "report/SecretScrub.h"
 #include "spec/SpecIO.h"
-#include <QJsonArray>
-#include <QJsonDocument>
+#include "spec/YamlBounds.h"
 #include <QRegularExpression>
-#include <QSet>
-#include <QUrl>
 #include <yaml-cpp/yaml.h>
 
 namespace sb {
@@ -13,25 +10,15 @@ namespace {
 const QString kApiKey = QStringLiteral("api_key");
 const QString kApiKeyEnv = QStringLiteral("api_key_env");
 
-// Header names whose values are credentials, whatever the spec format calls them.
-bool sensitiveHeader(const QString &name)
-{
-    static const QRegularExpression re(QStringLiteral("authorization|api[-_]?key|token|secret|cookie|password"),
-                                       QRegularExpression::CaseInsensitiveOption);
-    return re.match(name).hasMatch();
-}
-
 QString scalar(const YAML::Node &n) { return QString::fromStdString(n.Scalar()); }
 
 void addSecret(QStringList *out, const QString &s)
 {
-    QString v = s.trimmed();
-    if (!v.isEmpty() && !out->contains(v))
-        out->append(v);
-    // "Bearer sk-..." leaks the bare key too.
-    static const QRegularExpression scheme(QStringLiteral("^(Bearer|Basic|Token)\\s+(.+)$"), QRegularExpression::CaseInsensitiveOption);
-    if (const auto m = scheme.match(v); m.hasMatch() && !out->contains(m.captured(2)))
-        out->append(m.captured(2));
+    SecretSet set;
+    set.add(s); // also the bare key of "Bearer sk-..." and each cookie value
+    for (const QString &v : set.values())
+        if (!out->contains(v))
+            out->append(v);
 }
 
 // Walks the document (const access only, docs/ARCHITECTURE.md §9) collecting api_key values, api_key_env values
@@ -43,7 +30,7 @@ void collect(const YAML::Node &node, QStringList *secrets, bool inHeaders)
             const QString key = it->first.IsScalar() ? scalar(it->first) : QString();
             const YAML::Node value = it->second; // a copy: it-> yields a temporary pair
             if (value.IsScalar()) {
-                if (key == kApiKey || (inHeaders && sensitiveHeader(key)))
+                if (key == kApiKey || (inHeaders && isCredentialHeader(key)))
                     addSecret(secrets, scalar(value));
                 else if (key == kApiKeyEnv && !scalar(value).isEmpty())
                     addSecret(secrets, qEnvironmentVariable(scalar(value).toLocal8Bit().constData()));
@@ -54,7 +41,7 @@ void collect(const YAML::Node &node, QStringList *secrets, bool inHeaders)
         if (inHeaders || node["name"]) {
             const YAML::Node &name = node["name"];
             const YAML::Node &value = node["value"];
-            if (name && value && name.IsScalar() && value.IsScalar() && sensitiveHeader(scalar(name)))
+            if (name && value && name.IsScalar() && value.IsScalar() && isCredentialHeader(scalar(name)))
                 addSecret(secrets, scalar(value));
         }
     } else if (node.IsSequence()) {
@@ -63,7 +50,7 @@ void collect(const YAML::Node &node, QStringList *secrets, bool inHeaders)
             if (inHeaders && child.IsScalar()) {
                 const QString line = scalar(child);
                 const qsizetype colon = line.indexOf(QLatin1Char(':'));
-                if (colon > 0 && sensitiveHeader(line.left(colon)))
+                if (colon > 0 && isCredentialHeader(line.left(colon)))
                     addSecret(secrets, line.mid(colon + 1));
             }
             collect(child, secrets, inHeaders);
@@ -100,25 +87,14 @@ void emitWithout(YAML::Emitter &out, const YAML::Node &node)
     }
 }
 
-QList<QByteArray> forms(const QString &secret)
-{
-    QList<QByteArray> f{secret.toUtf8()};
-    const QByteArray json = QJsonDocument(QJsonArray{secret}).toJson(QJsonDocument::Compact);
-    f.append(json.mid(2, json.size() - 4)); // ["..."] -> ...
-    f.append(secret.toHtmlEscaped().toUtf8());
-    f.append(QUrl::toPercentEncoding(secret));
-    QList<QByteArray> unique;
-    for (const QByteArray &b : f)
-        if (!b.isEmpty() && !unique.contains(b))
-            unique.append(b);
-    return unique;
-}
 } // namespace
 
 QStringList secretsInSpec(const QByteArray &yaml)
 {
     QStringList secrets;
     try {
+        if (yaml::checkYamlBounds(yaml)) // an alias bomb: walking the tree would never end
+            throw YAML::Exception(YAML::Mark::null_mark(), "too large once aliases are expanded");
         collect(YAML::Load(yaml.toStdString()), &secrets, false);
     } catch (const YAML::Exception &) {
         // Not YAML: fall back to line matching so that a broken file still yields its key.
@@ -142,11 +118,13 @@ StrippedSpec stripSpecYaml(const QByteArray &yaml)
             if (!s.apiKeyEnv.isEmpty())
                 addSecret(&out.secrets, qEnvironmentVariable(s.apiKeyEnv.toLocal8Bit().constData()));
             for (const auto &h : s.headers)
-                if (sensitiveHeader(h.first))
+                if (isCredentialHeader(h.first))
                     addSecret(&out.secrets, h.second);
         }
     } else {
         try {
+            if (const auto exceeded = yaml::checkYamlBounds(yaml))
+                throw YAML::Exception(YAML::Mark::null_mark(), exceeded->message.toStdString());
             YAML::Emitter e;
             emitWithout(e, YAML::Load(yaml.toStdString()));
             out.yaml = QByteArray(e.c_str()) + '\n';
@@ -157,34 +135,38 @@ StrippedSpec stripSpecYaml(const QByteArray &yaml)
                                     .arg(QString::fromStdString(ex.what())));
         }
     }
+    // Read from the text, so a sweep.yaml that no longer loads still names its variables.
+    static const QRegularExpression keyEnv(QStringLiteral("\\bapi_key_env\\s*:\\s*[\"']?([A-Za-z_][A-Za-z0-9_]*)"));
+    for (auto it = keyEnv.globalMatch(QString::fromUtf8(yaml)); it.hasNext();) {
+        const QString name = it.next().captured(1);
+        if (qEnvironmentVariable(name.toLocal8Bit().constData()).trimmed().isEmpty() && !out.unsetKeyVariables.contains(name))
+            out.unsetKeyVariables.append(name);
+    }
     out.secrets.removeAll(QString());
     redactSecrets(&out.yaml, out.secrets); // sensitive header values stay in the spec model
     return out;
 }
 
+namespace {
+SecretSet setOf(const QStringList &secrets)
+{
+    SecretSet set;
+    for (const QString &s : secrets)
+        set.add(s);
+    return set;
+}
+} // namespace
+
 int redactSecrets(QByteArray *data, const QStringList &secrets)
 {
     int n = 0;
-    static const QByteArray mask("[redacted]");
-    for (const QString &s : secrets) {
-        if (s.size() < kMinSecretLength)
-            continue;
-        for (const QByteArray &f : forms(s)) {
-            n += int(data->count(f));
-            data->replace(f, mask);
-        }
-    }
+    *data = setOf(secrets).scrub(std::move(*data), &n);
     return n;
 }
 
 bool containsSecret(const QByteArray &data, const QStringList &secrets)
 {
-    for (const QString &s : secrets)
-        if (s.size() >= kMinSecretLength)
-            for (const QByteArray &f : forms(s))
-                if (data.contains(f))
-                    return true;
-    return false;
+    return setOf(secrets).containedIn(data);
 }
 
 } // namespace sb

@@ -1,6 +1,7 @@
 #pragma once
 // Defence in depth for exports: whatever the engine already stripped, the exporter re-strips the
 // spec and then scans every file it is about to write for any secret it can find.
+#include "spec/SecretSet.h"
 #include <QByteArray>
 #include <QString>
 #include <QStringList>
@@ -11,6 +12,9 @@ struct StrippedSpec {
     QByteArray yaml;        // sweep.yaml without api_key values (and with sensitive header values masked)
     QStringList secrets;    // api_key values, sensitive header values, and values of api_key_env variables
     QStringList warnings;   // e.g. "sweep.yaml did not parse; stripped structurally"
+    // api_key_env variables the spec names that are unset or empty now: the key the run used
+    // cannot be known, so an export cannot check for it.
+    QStringList unsetKeyVariables;
 };
 
 // Re-parses sweep.yaml: with the spec loader when it loads (saveSpecYaml(Strip)), else by walking
@@ -22,9 +26,8 @@ StrippedSpec stripSpecYaml(const QByteArray &yaml);
 QStringList secretsInSpec(const QByteArray &yaml);
 
 // Replaces every occurrence of each secret (raw, JSON-escaped, HTML-escaped, percent-encoded)
-// with "[redacted]". Returns the number of replacements. Secrets shorter than kMinSecretLength
-// are skipped (a text search for them would mangle ordinary content).
-inline constexpr int kMinSecretLength = 6;
+// with "[redacted]" (SecretSet's rule). Returns the number of replacements. Secrets shorter than
+// kMinSecretLength are skipped (a text search for them would mangle ordinary content).
 int redactSecrets(QByteArray *data, const QStringList &secrets);
 // True when any form of any secret occurs in data (tests and the final check before writing).
 bool containsSecret(const QByteArray &data, const QStringList &secrets);

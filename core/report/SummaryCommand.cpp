@@ -1,4 +1,5 @@
 #include "report/SummaryCommand.h"
+#include "report/DisplayText.h"
 #include "report/ReportText.h"
 #include "report/ResultsLoader.h"
 #include <QTextStream>
@@ -13,15 +14,9 @@ QString pad(const QString &s, int width, bool right)
     return right ? s.rightJustified(width, QLatin1Char(' ')) : s.leftJustified(width, QLatin1Char(' '));
 }
 
-// Server names come from specs and imported files: keep control characters (ANSI escapes)
-// away from the user's terminal.
-QString printable(QString s)
-{
-    for (QChar &c : s)
-        if (c.unicode() < 0x20 || c.unicode() == 0x7f || (c.unicode() >= 0x80 && c.unicode() < 0xa0))
-            c = QLatin1Char('?');
-    return s;
-}
+// Server names, statuses and verdicts come from specs, servers and imported files: keep control
+// characters (ANSI escapes, bidi overrides) away from the user's terminal.
+QString printable(const QString &s) { return displaySafe(s, DisplayLines::Single); }
 
 const QString kDash = QStringLiteral("-");
 } // namespace

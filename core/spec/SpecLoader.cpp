@@ -5,6 +5,7 @@
 #include "spec/SpecIO.h"
 #include "spec/SpecParsers.h"
 #include "spec/SpecRules.h"
+#include "spec/YamlBounds.h"
 #include "spec/YamlDocument.h"
 #include <QFile>
 #include <algorithm>
@@ -128,6 +129,10 @@ void parseRoot(Context &ctx, const YAML::Node &root, SweepSpec &spec)
 // Parses the text into `root`; reports a syntax error with its position and returns false.
 bool parseYaml(Context &ctx, const QByteArray &text, YAML::Node &root)
 {
+    if (const auto exceeded = checkYamlBounds(text)) { // before any walk can blow up
+        ctx.error(exceeded->pos, QString(), exceeded->message);
+        return false;
+    }
     try {
         const DocumentRead read = readSingleDocument(text.toStdString());
         if (read.outcome == DocumentRead::Outcome::Stuck) {

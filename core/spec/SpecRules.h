@@ -3,6 +3,7 @@
 // agree on. The expectation phrases are shared so a type error from the loader and a range
 // error from the validator read the same ("expected an integer ≥ 1, got ...").
 #include <QString>
+#include <algorithm>
 
 namespace sb::spec {
 
@@ -11,6 +12,22 @@ inline constexpr int kDefaultRequestsPerCell = 100; // when neither requests_per
 inline constexpr double kDefaultHookTimeoutS = 30;
 inline constexpr double kDefaultResetRetryS = 60;
 inline constexpr double kDefaultStopTimeoutS = 600;
+// Every timeout and duration (request_timeout_s, duration_s, hook timeout_seconds,
+// stop_timeout_seconds, max_retry_seconds) is at most a day: more is a typo, and Qt timers take
+// an int of milliseconds (2^31 ms is under 25 days; beyond it a timer never fires).
+inline constexpr double kMaxSeconds = 86400;
+inline QString expectSeconds() { return QStringLiteral("a number of seconds from 0 to %1 (a day)").arg(kMaxSeconds); }
+// JSON bodies we send (start_body) or read (hook answers) nest at most this deep: nothing real
+// does, and a parser (ours or the server's) may recurse once per level.
+inline constexpr int kMaxJsonDepth = 32;
+inline QString tooDeepJson() { return QStringLiteral("nested deeper than %1 levels; expected a flatter JSON body").arg(kMaxJsonDepth); }
+// A seconds value as a timer interval: clamped to [0, a day] so it always fits a Qt timer's int.
+inline int timerMs(double seconds)
+{
+    if (!(seconds > 0)) // also NaN
+        return 0;
+    return int(std::min(seconds, kMaxSeconds) * 1000.0);
+}
 inline const QString kMockDefaultModel = QStringLiteral("demo-model");
 
 inline QString expectPositiveInt() { return QStringLiteral("an integer ≥ 1"); }

@@ -4,6 +4,8 @@
 #include "spec/KeySuggest.h"
 #include "spec/SpecIO.h"
 #include "spec/SpecRules.h"
+#include <QJsonArray>
+#include <QJsonObject>
 #include <QHash>
 #include <QRegularExpression>
 #include <QSet>
@@ -33,6 +35,14 @@ public:
         if (!(v >= 0) || !std::isfinite(v))
             error(path, QStringLiteral("expected %1, got %2").arg(spec::expectNonNegativeNumber(), QString::number(v)));
     }
+    // Timeouts and durations: > 0 (or ≥ 0) and at most a day (spec::kMaxSeconds).
+    void seconds(const QString &path, double v, bool zeroAllowed = false)
+    {
+        if (zeroAllowed ? !(v >= 0) : !(v > 0))
+            return zeroAllowed ? nonNegative(path, v) : positive(path, v);
+        if (!std::isfinite(v) || v > spec::kMaxSeconds)
+            error(path, QStringLiteral("expected %1, got %2").arg(spec::expectSeconds(), QString::number(v, 'g', 12)));
+    }
     void positiveInt(const QString &path, int v)
     {
         if (v < 1)
@@ -58,6 +68,21 @@ private:
         diags.append(d);
     }
 };
+
+// Levels of arrays/objects (a scalar is 0); stops counting past the bound.
+int jsonDepth(const QJsonValue &v, int depth = 0)
+{
+    if (depth > spec::kMaxJsonDepth || !(v.isArray() || v.isObject()))
+        return depth;
+    int deepest = depth + 1;
+    if (v.isArray())
+        for (const QJsonValue &e : v.toArray())
+            deepest = std::max(deepest, jsonDepth(e, depth + 1));
+    else
+        for (const QJsonValue &e : v.toObject())
+            deepest = std::max(deepest, jsonDepth(e, depth + 1));
+    return deepest;
+}
 
 QString at(const QString &base, const char *key) { return base + QLatin1Char('.') + QLatin1String(key); }
 
@@ -103,8 +128,8 @@ void checkHooks(Checker &c, const QString &p, const ServerSpec &s)
     if (s.reset.enabled) {
         const QString r = at(p, "reset_kv_cache");
         c.hookPath(at(r, "path"), s.reset.path);
-        c.positive(at(r, "timeout_seconds"), s.reset.timeoutS);
-        c.nonNegative(at(r, "max_retry_seconds"), s.reset.maxRetryS);
+        c.seconds(at(r, "timeout_seconds"), s.reset.timeoutS);
+        c.seconds(at(r, "max_retry_seconds"), s.reset.maxRetryS, true);
         if (s.flavor == Flavor::Trtllm)
             c.warning(r, QStringLiteral("stock trtllm-serve has no cache-reset route; the call is still attempted and will "
                                         "likely fail with 404 (disable KV block reuse or restart the server between cells instead)"));
@@ -113,8 +138,10 @@ void checkHooks(Checker &c, const QString &p, const ServerSpec &s)
         const QString pr = at(p, "server_profiler");
         c.hookPath(at(pr, "start_path"), s.profiler.startPath);
         c.hookPath(at(pr, "stop_path"), s.profiler.stopPath);
-        c.positive(at(pr, "timeout_seconds"), s.profiler.timeoutS);
-        c.positive(at(pr, "stop_timeout_seconds"), s.profiler.stopTimeoutS);
+        c.seconds(at(pr, "timeout_seconds"), s.profiler.timeoutS);
+        c.seconds(at(pr, "stop_timeout_seconds"), s.profiler.stopTimeoutS);
+        if (s.profiler.startBody && jsonDepth(QJsonValue(*s.profiler.startBody)) > spec::kMaxJsonDepth)
+            c.error(at(pr, "start_body"), spec::tooDeepJson());
         if (s.flavor == Flavor::Llamacpp)
             c.warning(pr, QStringLiteral("llama-server has no profiler routes; the calls are still attempted and will likely "
                                          "fail with 404 (disable server_profiler for this server)"));
@@ -168,10 +195,10 @@ void checkWorkload(Checker &c, const WorkloadSpec &w)
         c.error(QStringLiteral("workload.requests_per_cell"),
                 QStringLiteral("expected %1 (or duration_s > 0 instead), got %2").arg(spec::expectPositiveInt()).arg(w.requestsPerCell));
     if (w.durationS != 0)
-        c.positive(QStringLiteral("workload.duration_s"), w.durationS);
+        c.seconds(QStringLiteral("workload.duration_s"), w.durationS);
     if (w.warmupRequests < 0)
         c.error(QStringLiteral("workload.warmup_requests"), QStringLiteral("expected %1, got %2").arg(spec::expectNonNegativeInt()).arg(w.warmupRequests));
-    c.positive(QStringLiteral("workload.request_timeout_s"), w.requestTimeoutS);
+    c.seconds(QStringLiteral("workload.request_timeout_s"), w.requestTimeoutS);
     if (w.prompts == PromptMode::SharedPrefix) {
         if (w.sharedPrefixTokens < 1 || w.sharedPrefixTokens > w.inputTokens)
             c.error(QStringLiteral("workload.shared_prefix_tokens"),

@@ -2,6 +2,7 @@
 // Hooks keep their form: an enabled hook with every setting at its default (paths empty =
 // flavor preset) is written as `true`, so a preset stays a preset after a round trip.
 #include "spec/SpecIO.h"
+#include "spec/SecretSet.h"
 #include "spec/SpecRules.h"
 #include "spec/YamlJson.h"
 
@@ -26,14 +27,6 @@ void boolean(YAML::Emitter &out, const char *k, bool v)
 {
     key(out, k);
     out << (v ? "true" : "false");
-}
-
-// Header names that carry credentials; dropped with SecretPolicy::Strip like api_key.
-bool isSecretHeader(const QString &name)
-{
-    static const QStringList secret = {QStringLiteral("authorization"), QStringLiteral("proxy-authorization"),
-                                       QStringLiteral("cookie"), QStringLiteral("x-api-key"), QStringLiteral("api-key")};
-    return secret.contains(name.toLower());
 }
 
 void writeReset(YAML::Emitter &out, const ResetHookSpec &r)
@@ -114,7 +107,7 @@ void writeServer(YAML::Emitter &out, const ServerSpec &s, SecretPolicy secrets)
         str(out, "api_key_env", s.apiKeyEnv);
     QList<QPair<QString, QString>> headers;
     for (const auto &h : s.headers)
-        if (secrets == SecretPolicy::Keep || !isSecretHeader(h.first))
+        if (secrets == SecretPolicy::Keep || !isCredentialHeader(h.first))
             headers.append(h);
     if (!headers.isEmpty()) {
         key(out, "headers");

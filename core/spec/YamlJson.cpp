@@ -25,8 +25,12 @@ ScalarKind classifyPlain(const QString &text)
     return ScalarKind::String;
 }
 
-QJsonValue toJson(Context &ctx, const YAML::Node &node, const QString &path)
+QJsonValue toJson(Context &ctx, const YAML::Node &node, const QString &path, int depth)
 {
+    if ((node.IsMap() || node.IsSequence()) && depth >= spec::kMaxJsonDepth) {
+        ctx.error(toPos(node.Mark()), path, spec::tooDeepJson());
+        return QJsonValue(QJsonValue::Null);
+    }
     if (node.IsMap()) {
         QJsonObject obj;
         for (const auto &kv : node) {
@@ -41,7 +45,7 @@ QJsonValue toJson(Context &ctx, const YAML::Node &node, const QString &path)
                 continue;
             }
             ctx.remember(keyPath, toPos(k.Mark()));
-            obj.insert(scalarText(k), toJson(ctx, kv.second, keyPath));
+            obj.insert(scalarText(k), toJson(ctx, kv.second, keyPath, depth + 1));
         }
         return obj;
     }
@@ -49,7 +53,7 @@ QJsonValue toJson(Context &ctx, const YAML::Node &node, const QString &path)
         QJsonArray arr;
         int i = 0;
         for (const auto &item : node) {
-            arr.append(toJson(ctx, item, indexPath(path, i)));
+            arr.append(toJson(ctx, item, indexPath(path, i), depth + 1));
             ++i;
         }
         return arr;

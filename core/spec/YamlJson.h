@@ -1,6 +1,7 @@
 #pragma once
 // YAML <-> JSON for free-form values (the profiler's `start_body`), and the scalar emitter
 // rules the writer needs so that what it writes reads back with the same type.
+#include "spec/SpecRules.h"
 #include "spec/YamlReader.h"
 #include <QJsonValue>
 
@@ -12,8 +13,9 @@ enum class ScalarKind { Null, Bool, Int, Float, String };
 ScalarKind classifyPlain(const QString &text);
 
 // Converts a node: quoted scalars are strings, plain scalars are typed by content, lists become
-// arrays and mappings objects. Reports non-scalar keys and duplicate keys.
-QJsonValue toJson(Context &ctx, const YAML::Node &node, const QString &path);
+// arrays and mappings objects. Reports non-scalar keys, duplicate keys and nesting deeper than
+// spec::kMaxJsonDepth.
+QJsonValue toJson(Context &ctx, const YAML::Node &node, const QString &path, int depth = 0);
 
 // Writes a string so that it reads back as the same string (quoted when it would otherwise read
 // as null, a boolean or a number, or when it spans lines).

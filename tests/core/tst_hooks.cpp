@@ -5,6 +5,7 @@
 #include "hooks/ControlClient.h"
 #include "hooks/HookPreflight.h"
 #include "hooks/HookPresets.h"
+#include "spec/SecretSet.h"
 #include <QDir>
 #include <QFileInfo>
 #include <QJsonArray>
@@ -313,8 +314,10 @@ private Q_SLOTS:
 
     void secretsRedactedFromMessages()
     {
-        QCOMPARE(redactSecrets(QStringLiteral("GET http://user:pw@host/x key sk-abcdef"), {QStringLiteral("sk-abcdef")}),
-                 QStringLiteral("GET http://***@host/x key ***"));
+        SecretSet secrets;
+        secrets.add(QStringLiteral("sk-abcdef"));
+        QCOMPARE(secrets.scrub(QStringLiteral("GET http://user:pw@host/x key sk-abcdef")),
+                 QStringLiteral("GET http://***@host/x key [redacted]"));
     }
 
     void preflightReportsMissingGates()

@@ -1,4 +1,5 @@
 #include "designer/HookCheckModel.h"
+#include "report/DisplayText.h"
 #include "style/Theme.h"
 
 namespace sb::ui {
@@ -14,7 +15,7 @@ QString hookOutcomeToolTip(const HookOutcome &o)
     if (!o.placement.isEmpty())
         lines << QObject::tr("placement: %1").arg(o.placement);
     if (!o.message.isEmpty())
-        lines << o.message;
+        lines << displaySafe(o.message); // server text: controls shown, not obeyed
     return lines.join(QLatin1Char('\n'));
 }
 

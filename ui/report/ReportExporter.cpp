@@ -7,7 +7,7 @@
 namespace sb {
 
 bool exportReport(const QString &resultsFolder, const QString &zipPath, QString *error, ExportOutcome *outcome,
-                  const QList<QByteArray> &extraSpecs)
+                  const ExportSecrets &secrets)
 {
     QString err;
     const auto loaded = loadResults(resultsFolder, &err);
@@ -17,7 +17,9 @@ bool exportReport(const QString &resultsFolder, const QString &zipPath, QString 
         return false;
     }
     BundleOptions options;
-    options.extraSpecs = extraSpecs;
+    options.extraSpecs = secrets.specs;
+    options.extraSecrets = secrets.values;
+    options.allowUnknownSecrets = secrets.allowUnknown;
     QStringList warnings;
     if (qobject_cast<QApplication *>(QCoreApplication::instance())) {
         RenderedCharts charts = renderReportCharts(loaded->results);

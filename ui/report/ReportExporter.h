@@ -13,9 +13,16 @@ struct ExportOutcome {
     QStringList warnings;  // non-fatal: charts left out, secrets redacted, records missing
 };
 
-// `extraSpecs`: other spec texts whose secrets must also be kept out (e.g. the spec the user ran,
-// with its api_key). Returns false with *error set; the zip is written atomically.
+// Secrets the caller knows beyond those sweep.yaml and the environment give.
+struct ExportSecrets {
+    QList<QByteArray> specs;  // other spec texts (e.g. the spec the user ran, with its api_key)
+    QStringList values;       // literal secrets (e.g. read from `--secret-env NAME`)
+    bool allowUnknown = false; // `--no-secret-check`: export although an api_key_env variable is unset
+};
+
+// Returns false with *error set (also when the export cannot know a key the run used: see
+// BundleOptions::allowUnknownSecrets); the zip is written atomically.
 bool exportReport(const QString &resultsFolder, const QString &zipPath, QString *error,
-                  ExportOutcome *outcome = nullptr, const QList<QByteArray> &extraSpecs = {});
+                  ExportOutcome *outcome = nullptr, const ExportSecrets &secrets = {});
 
 } // namespace sb

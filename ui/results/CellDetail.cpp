@@ -1,4 +1,5 @@
 #include "results/CellDetail.h"
+#include "report/DisplayText.h"
 #include "charts/MetricFormat.h"
 #include "results/HookSummary.h"
 #include <QDir>
@@ -7,9 +8,10 @@
 namespace sb {
 
 namespace {
+// Cell text comes from servers and imported files: control and bidi characters are shown, not obeyed.
 QString esc(const QString &s)
 {
-    return s.toHtmlEscaped();
+    return displaySafe(s).toHtmlEscaped();
 }
 
 QString fileLink(const QString &path)

@@ -1,4 +1,5 @@
 #include "results/HookSummary.h"
+#include "report/DisplayText.h"
 #include "charts/MetricFormat.h"
 #include <QPainter>
 #include <QPainterPath>
@@ -102,7 +103,7 @@ QString describeHookOutcome(const HookOutcome &h)
     if (!h.placement.isEmpty())
         s += QStringLiteral(" [%1]").arg(h.placement);
     if (!h.message.isEmpty())
-        s += QStringLiteral(" — ") + h.message;
+        s += QStringLiteral(" — ") + displaySafe(h.message); // server text: controls shown, not obeyed
     return s;
 }
 

@@ -1,4 +1,5 @@
 #include "results/ResultsTableModel.h"
+#include "report/DisplayText.h"
 #include "charts/MetricFormat.h"
 #include <QColor>
 #include <QFileInfo>
@@ -161,6 +162,8 @@ QVariant ResultsTableModel::displayData(const CellResult &cell, int column) cons
         return QFileInfo(cell.traces.first()).fileName()
                + (cell.traces.size() > 1 ? QStringLiteral(" +%1").arg(cell.traces.size() - 1) : QString());
     case FailedColumn: return cell.failed ? QVariant(cell.failed) : QVariant(QStringLiteral("0"));
+    case ServerColumn: // names come from imported files too: controls shown, not obeyed
+    case StatusColumn: return displaySafe(rawData(cell, column).toString(), DisplayLines::Single);
     default: return rawData(cell, column);
     }
 }
@@ -194,9 +197,9 @@ QVariant ResultsTableModel::data(const QModelIndex &index, int role) const
             return s.state == HookState::None ? QStringLiteral("not configured") : s.toolTip;
         }
         if (col == TracesColumn)
-            return cell.traces.isEmpty() ? QVariant() : QVariant(cell.traces.join(QLatin1Char('\n')));
+            return cell.traces.isEmpty() ? QVariant() : QVariant(displaySafe(cell.traces.join(QLatin1Char('\n'))));
         if (col == StatusColumn && !cell.reason.isEmpty())
-            return cell.reason;
+            return displaySafe(cell.reason);
         if (col == FailedColumn && !cell.errors.isEmpty()) {
             QStringList lines;
             for (auto it = cell.errors.cbegin(); it != cell.errors.cend(); ++it)

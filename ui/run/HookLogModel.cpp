@@ -1,4 +1,5 @@
 #include "run/HookLogModel.h"
+#include "report/DisplayText.h"
 #include "designer/HookCheckModel.h"
 #include "style/Theme.h"
 
@@ -53,13 +54,13 @@ QVariant HookLogModel::data(const QModelIndex &index, int role) const
     case Cell:
         if (e.server.isEmpty())
             return e.cellIndex >= 0 ? QStringLiteral("#%1").arg(e.cellIndex + 1) : QString();
-        return QStringLiteral("#%1 %2 c=%3").arg(e.cellIndex + 1).arg(e.server).arg(e.concurrency);
+        return QStringLiteral("#%1 %2 c=%3").arg(e.cellIndex + 1).arg(displaySafe(e.server, DisplayLines::Single)).arg(e.concurrency);
     case Hook: return o.placement.isEmpty() ? o.hook : QStringLiteral("%1 (%2)").arg(o.hook, o.placement);
     case Verdict: return o.verdict;
     case Status: return o.status ? QVariant(o.status) : QVariant(QStringLiteral("—"));
     case Attempts: return o.attempts;
     case Latency: return QStringLiteral("%1 ms").arg(o.latencyMs, 0, 'f', 1);
-    case Message: return o.message;
+    case Message: return displaySafe(o.message, DisplayLines::Single); // server text
     }
     return {};
 }

@@ -1,4 +1,5 @@
 #include "run/RunTab.h"
+#include "report/DisplayText.h"
 #include "designer/SweepEstimate.h"
 #include "engine/CellVerdict.h"
 #include "run/HookLogModel.h"
@@ -201,7 +202,7 @@ bool RunTab::start(const SweepSpec &spec, const QString &outDir)
         scheduleFlush();
     });
     connect(engine, &SweepEngine::logMessage, this, [this](const QString &line) {
-        m_pendingLog.append(line);
+        m_pendingLog.append(displaySafe(line, DisplayLines::Single)); // may quote a server
         scheduleFlush();
     });
     connect(engine, &SweepEngine::cellFinished, this, [this](const CellResult &cell) {
