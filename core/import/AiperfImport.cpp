@@ -1,5 +1,6 @@
 #include "import/AiperfImport.h"
 #include "import/ImportCommon.h"
+#include "io/LineReader.h"
 #include <QDir>
 #include <QDirIterator>
 #include <QFile>
@@ -127,21 +128,11 @@ int failedRecords(const QString &path, int *total)
     *total = 0;
     if (!f.open(QIODevice::ReadOnly))
         return -1;
-    // One buffer for every line: QIODevice::readLine(maxSize) allocates maxSize bytes per call,
-    // 64 MB a record (it made the fuzzer 15x slower under ASan). Pages are touched only as used.
-    constexpr qint64 kMaxLine = 64 * 1024 * 1024;
-    QByteArray buffer(kMaxLine + 1, Qt::Uninitialized);
+    constexpr qint64 kMaxLine = 64 * 1024 * 1024; // longer than any record: skipped (io/LineReader.h)
+    LineReader lines(f, kMaxLine);
+    QByteArray line;
     int failed = 0;
-    while (!f.atEnd()) {
-        const qint64 n = f.readLine(buffer.data(), buffer.size());
-        if (n <= 0)
-            break;
-        if (buffer.at(n - 1) != '\n' && !f.atEnd()) { // longer than any record: skip the rest of it
-            char c = 0;
-            while (f.getChar(&c) && c != '\n') {}
-            continue;
-        }
-        const QByteArray line = QByteArray::fromRawData(buffer.constData(), n).trimmed();
+    while (lines.next(&line)) {
         if (line.isEmpty())
             continue;
         const QJsonObject r = QJsonDocument::fromJson(line).object();

@@ -1,5 +1,6 @@
 #include "results/CellRecords.h"
 #include "io/BoundedRead.h"
+#include "io/LineReader.h"
 #include <QFile>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -28,8 +29,9 @@ CellRecordSamples readCellRecords(const QString &path)
         s.error = QStringLiteral("cannot open %1: %2").arg(path, f.errorString());
         return s;
     }
-    while (!f.atEnd()) {
-        const QByteArray line = f.readLine(kMaxRecordLineBytes).trimmed();
+    LineReader lines(f, kMaxRecordLineBytes);
+    QByteArray line;
+    while (lines.next(&line)) {
         if (line.isEmpty())
             continue;
         const QJsonDocument doc = QJsonDocument::fromJson(line);
