@@ -1,4 +1,5 @@
 #include "engine/PromptCalibration.h"
+#include "hooks/HookRunner.h"
 #include "io/DurableWrite.h"
 #include "load/RequestFactory.h"
 #include <QFile>
@@ -77,11 +78,10 @@ int PromptCalibrator::probe(const ServerSpec &server, const QString &baseUrl, co
     probeShape.streaming = false;
     const ServerTarget target = resolveTarget(baseUrl, server.endpoint);
     const RequestFactory factory(server, target, probeShape, tag, chars);
-    QList<QPair<QByteArray, QByteArray>> headers;
-    if (const QString key = resolveApiKey(server); !key.isEmpty())
-        headers.append({QByteArrayLiteral("Authorization"), "Bearer " + key.toUtf8()});
-    for (const auto &[name, value] : server.headers)
-        headers.append({name.toUtf8(), value.toUtf8()});
+    HookTarget control;
+    control.server = &server;
+    control.apiKey = resolveApiKey(server);
+    const QList<QPair<QByteArray, QByteArray>> headers = controlHeaders(control); // as every control call sends them
     const ControlResponse r = m_client.call("POST", QUrl(target.origin + QString::fromUtf8(target.path)), headers, factory.body(ticket),
                                             kProbeTimeoutS, m_cancel);
     if (r.status != 200) {
