@@ -2,6 +2,7 @@
 #include "engine/CellValidity.h"
 #include "io/DurableWrite.h"
 #include "engine/CellVerdict.h"
+#include "engine/CellServerMetrics.h"
 #include "engine/ResetProof.h"
 #include "hooks/TraceListing.h"
 #include "load/RequestFactory.h"
@@ -270,6 +271,9 @@ void CellRunner::measure(const CellContext &ctx, CellResult &cell, const CellCal
     cfg.cancel = &m_cancel;
     cfg.secrets = ctx.secrets;
     const std::int64_t targetCount = cfg.requests;
+    const QString seriesRelative = cell.recordsPath.section(QLatin1Char('/'), 0, -2) + QStringLiteral("/server_metrics.jsonl");
+    CellServerMetrics serverMetrics(&m_metricsMissing); // scrapes from just before the first send
+    serverMetrics.start(*ctx.server, ctx.hooks, m_store.absolute(cell.recordsPath.section(QLatin1Char('/'), 0, -2)));
     const PhaseOutcome out = m_load.runPhase(cfg, [&](const LiveCounters &live) { cb.live(live, targetCount); });
     if (!publishRecords(cfg.recordsPath, recordsFinal, out.recordsError, cell))
         return; // the cell failed and m_writeError says why: the sweep stops
@@ -308,6 +312,12 @@ void CellRunner::measure(const CellContext &ctx, CellResult &cell, const CellCal
     cell.warnings.append(lengthWarnings(m, w));
     if (!proofPlacement.isEmpty())
         checkResetProof(out.records, proofPlacement, cell);
+    if (QString error; !serverMetrics.finish(*ctx.server, w, out, proofPlacement, seriesRelative, m_store.absolute(seriesRelative), cell, &error)) {
+        m_writeError = error; // a series that could not be written stops the sweep like the records
+        cell.status = CellStatus::Failed;
+        cell.reason = error;
+        return;
+    }
     const CellVerdict verdict = judgeCell(cell, ctx.spec->maxErrorRate, out.cancelled);
     cell.status = verdict.status;
     cell.errorRate = verdict.errorRate;

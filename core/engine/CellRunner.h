@@ -9,6 +9,7 @@
 #include "load/LoadGenerator.h"
 #include "load/RequestFactory.h"
 #include "results/ResultsStore.h"
+#include <QSet>
 #include <functional>
 
 namespace sb {
@@ -68,6 +69,7 @@ private:
     const ResultsStore &m_store;
     const std::atomic<bool> &m_cancel;
     QString m_writeError;
+    QSet<QString> m_metricsMissing; // "server origin" pairs without a metrics endpoint (engine/CellServerMetrics)
 };
 
 } // namespace sb

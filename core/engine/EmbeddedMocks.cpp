@@ -17,6 +17,7 @@ bool EmbeddedMocks::start(const SweepSpec &spec, const std::function<QString(int
             return false;
         }
         MockConfig cfg = mockDefaults(*flavor);
+        cfg.metrics = true; // an embedded llamacpp mock plays llama-server started with --metrics
         cfg.traceDir = traceDirFor ? traceDirFor(i) : QString();
         if (!cfg.traceDir.isEmpty())
             QDir().mkpath(cfg.traceDir);

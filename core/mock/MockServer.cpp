@@ -42,6 +42,7 @@ MockConfig mockDefaults(Flavor flavor)
         c.maxBatch = 8;
         c.blockTokens = 1;
         c.cacheBlocks = 262144; // the host-RAM cache, in tokens, when cacheRamMiB > 0
+        c.metrics = false;      // like llama-server without --metrics
         break;
     }
     return c;

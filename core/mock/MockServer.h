@@ -43,6 +43,9 @@ struct MockConfig {
     // Host-RAM prompt cache (--cache-ram MiB). 0: erasing the slots is a full reset. > 0: every
     // prompt also stays in a host cache that erasing the slots does not touch (cacheBlocks bound).
     int cacheRamMiB = 0;
+    // GET /metrics (mock/MockMetrics). llama-server serves it only with --metrics (else 501):
+    // mockDefaults(Llamacpp) turns it off, `mock-server --metrics` and embedded mocks on.
+    bool metrics = true;
 
     // Fault injection, drawn per completion request from one generator seeded with `seed`, in
     // arrival order, so a run with the same requests in the same order fails the same way.

@@ -72,6 +72,8 @@ void addOptions(QCommandLineParser &p)
                                    QStringLiteral("vllm: serve no /reset_prefix_cache (404), as without VLLM_SERVER_DEV_MODE=1.")));
     p.addOption(QCommandLineOption(QStringLiteral("no-slot-save-path"),
                                    QStringLiteral("llamacpp: slot actions (erase) answer 501, as without --slot-save-path.")));
+    p.addOption(QCommandLineOption(QStringLiteral("metrics"),
+                                   QStringLiteral("llamacpp: serve GET /metrics, as llama-server --metrics (the other personalities always do).")));
     p.addOption(QCommandLineOption(QStringLiteral("no-profiler"),
                                    QStringLiteral("vllm: serve no /start_profile, /stop_profile (404), as without a profiler.")));
 }
@@ -152,6 +154,8 @@ bool configFromArgs(const QCommandLineParser &p, MockConfig *cfg, QString *error
     c.devMode = !p.isSet(QStringLiteral("no-dev-mode"));
     c.profiler = !p.isSet(QStringLiteral("no-profiler"));
     c.slotSavePath = !p.isSet(QStringLiteral("no-slot-save-path"));
+    if (p.isSet(QStringLiteral("metrics")))
+        c.metrics = true;
     *cfg = c;
     return true;
 }

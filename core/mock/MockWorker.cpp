@@ -66,6 +66,7 @@ bool MockWorker::listen(QString *error, quint16 *port)
         Connection *c = it == m_bySeq.end() ? nullptr : connection(it->second);
         if (c && c->exchange && c->exchange->seq == seq) {
             c->exchange->cachedTokens = cachedTokens;
+            m_metrics.onPrefill(c->exchange->promptTokens, cachedTokens);
             c->exchange->prefilledNs = MockServer::nowNs();
         }
     });
@@ -310,6 +311,11 @@ void MockWorker::dispatch(Connection *c, MockHttpRequest &&req)
                                 + R"(,"max_model_len":32768}]})";
         return respond(c, 200, "application/json", body);
     }
+    if (p == "/metrics" && req.method == "GET") {
+        QByteArray type, body;
+        const int status = m_metrics.answer(m_cfg, *m_scheduler, &type, &body);
+        return respond(c, status, type, body);
+    }
     if (routeIntrospection(c, req) || routeControl(c, req))
         return;
     if (m_cfg.flavor == Flavor::Llamacpp && routeLlamacpp(c, req))
@@ -425,6 +431,7 @@ void MockWorker::onToken(quint64 seq, int index, bool last)
         return;
     Exchange *ex = c->exchange.get();
     const QByteArray token = mockToken(ex->req.contentSeed, index);
+    m_metrics.onToken();
     // Appended to the connection's out-buffer; written by the next write pass (MockWorkerWrite.cpp).
     QByteArray &out = c->out;
     if (ex->req.stream) {
@@ -505,6 +512,8 @@ void MockWorker::endExchange(Connection *c, bool aborted)
     t.kernelArrival = ex->kernelArrival;
     t.firstTokenWriteNs = ex->firstTokenNs;
     t.endNs = MockServer::nowNs();
+    if (!aborted && ex->firstTokenNs > 0)
+        m_metrics.onFirstToken(double(ex->firstTokenNs - (ex->arrivalNs > 0 ? ex->arrivalNs : ex->readNs)) / 1e9);
     m_shared->addTiming(std::move(t));
     changeInFlight(-1);
     if (m_inFlight == 0)

@@ -77,6 +77,10 @@ QJsonObject toJson(const HookOutcome &h)
         o.insert(QStringLiteral("placement"), h.placement);
     if (!h.cacheProof.isEmpty())
         o.insert(QStringLiteral("cache_proof"), h.cacheProof);
+    if (!h.metricsVerdict.isEmpty())
+        o.insert(QStringLiteral("metrics_verdict"), h.metricsVerdict);
+    if (h.metricsCachedTokens >= 0)
+        o.insert(QStringLiteral("metrics_cached_tokens"), h.metricsCachedTokens);
     return o;
 }
 
@@ -95,6 +99,8 @@ HookOutcome hookOutcomeFromJson(const QJsonObject &o)
     h.message = o.value(QStringLiteral("message")).toString();
     h.placement = o.value(QStringLiteral("placement")).toString();
     h.cacheProof = o.value(QStringLiteral("cache_proof")).toString();
+    h.metricsVerdict = o.value(QStringLiteral("metrics_verdict")).toString();
+    h.metricsCachedTokens = qint64(o.value(QStringLiteral("metrics_cached_tokens")).toDouble(-1));
     h.at = fromIso(o.value(QStringLiteral("at")));
     return h;
 }
@@ -114,7 +120,7 @@ QJsonObject toJson(const CellResult &c)
     QJsonArray hooks;
     for (const auto &h : c.hooks)
         hooks.append(toJson(h));
-    return QJsonObject{
+    QJsonObject o{
         {QStringLiteral("index"), c.index},
         {QStringLiteral("server"), c.server},
         {QStringLiteral("origin"), c.origin},
@@ -138,6 +144,11 @@ QJsonObject toJson(const CellResult &c)
         {QStringLiteral("started_at"), isoUtc(c.startedAt)},
         {QStringLiteral("finished_at"), isoUtc(c.finishedAt)},
     };
+    if (!c.serverMetrics.isEmpty())
+        o.insert(QStringLiteral("server_metrics"), c.serverMetrics);
+    if (!c.serverMetricsInfo.isEmpty())
+        o.insert(QStringLiteral("server_scrape"), c.serverMetricsInfo);
+    return o;
 }
 
 CellResult cellResultFromJson(const QJsonObject &o)
@@ -185,6 +196,8 @@ CellResult cellResultFromJson(const QJsonObject &o)
     c.recordsPath = o.value(QStringLiteral("records")).toString();
     c.startedAt = fromIso(o.value(QStringLiteral("started_at")));
     c.finishedAt = fromIso(o.value(QStringLiteral("finished_at")));
+    c.serverMetrics = o.value(QStringLiteral("server_metrics")).toObject();
+    c.serverMetricsInfo = o.value(QStringLiteral("server_scrape")).toObject();
     return c;
 }
 

@@ -43,6 +43,11 @@ struct HookOutcome {
     // right before the measured phase: "consistent" (the first requests reused nothing) or
     // "contradicted" (they reused cached prompt tokens: the reset did not empty the cache).
     QString cacheProof;
+    // Reset only, when it came right before the measured phase: what the server's own
+    // prefix-cache counter says (docs/server-metrics.md): confirmed | not_confirmed | no_metrics,
+    // with the cached tokens the counter showed over the measured phase (-1 = none).
+    QString metricsVerdict;
+    qint64 metricsCachedTokens = -1;
 };
 
 struct CellResult {
@@ -75,6 +80,10 @@ struct CellResult {
     QDateTime startedAt, finishedAt;
     double clientCpuMax = 0;              // busiest client IO thread's CPU share during the phase
     double clientWaitMax = 0;             // largest share of the phase a client IO thread waited for a CPU
+    // Scraped server metrics (docs/server-metrics.md): key aggregates by full metric name, and
+    // the scrape itself (series file, path, interval, scrapes, server family, TTFT check).
+    QJsonObject serverMetrics;
+    QJsonObject serverMetricsInfo;
 };
 
 struct SweepResults {

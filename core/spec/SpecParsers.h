@@ -6,7 +6,7 @@
 namespace sb::specparse {
 
 // Known keys per section. Also used for "'concurrency' belongs under sweep" hints.
-extern const QStringList kRootKeys, kServerKeys, kResetKeys, kProfilerKeys, kWorkloadKeys, kSloKeys, kSweepKeys;
+extern const QStringList kRootKeys, kServerKeys, kResetKeys, kProfilerKeys, kMetricsKeys, kWorkloadKeys, kSloKeys, kSweepKeys;
 
 // Hint for a key that is unknown where it was written but known in another section.
 QString placeHint(const QString &key);
@@ -36,5 +36,6 @@ void readEnum(const yaml::MapReader &m, const QString &key, E &out, std::optiona
 ServerSpec parseServer(yaml::Context &ctx, const YAML::Node &node, const QString &path);
 void parseResetHook(yaml::Context &ctx, const YAML::Node &node, const QString &path, ResetHookSpec &out);
 void parseProfilerHook(yaml::Context &ctx, const YAML::Node &node, const QString &path, ProfilerHookSpec &out);
+void parseMetrics(yaml::Context &ctx, const YAML::Node &node, const QString &path, MetricsSpec &out);
 
 } // namespace sb::specparse

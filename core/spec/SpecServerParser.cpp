@@ -12,7 +12,9 @@ using namespace sb::yaml;
 
 const QStringList kRootKeys = {"name", "description", "servers", "workload", "sweep"};
 const QStringList kServerKeys = {"name",    "url",         "mock",    "model",          "endpoint",       "flavor",
-                                 "api_key", "api_key_env", "headers", "reset_kv_cache", "server_profiler"};
+                                 "api_key", "api_key_env", "headers", "reset_kv_cache", "server_profiler",
+                                 "metrics"};
+const QStringList kMetricsKeys = {"enabled", "path", "interval_s"};
 const QStringList kResetKeys = {"enabled", "path", "timeout_seconds", "max_retry_seconds", "placement"};
 const QStringList kProfilerKeys = {"enabled",    "start_path", "stop_path", "timeout_seconds", "stop_timeout_seconds",
                                    "start_body", "trace_dir"};
@@ -28,7 +30,7 @@ QString placeHint(const QString &key)
         {&kRootKeys, "the top level"},          {&kServerKeys, "each servers entry"},
         {&kWorkloadKeys, "workload"},           {&kSloKeys, "workload.slo"},
         {&kSweepKeys, "sweep"},                 {&kResetKeys, "a server's reset_kv_cache mapping"},
-        {&kProfilerKeys, "a server's server_profiler mapping"}};
+        {&kProfilerKeys, "a server's server_profiler mapping"}, {&kMetricsKeys, "a server's metrics mapping"}};
     for (const auto &[keys, where] : sections)
         if (keys->contains(key))
             return QStringLiteral("'%1' belongs under %2").arg(key, QLatin1String(where));
@@ -130,6 +132,17 @@ void parseProfilerHook(Context &ctx, const YAML::Node &node, const QString &path
     }
 }
 
+void parseMetrics(Context &ctx, const YAML::Node &node, const QString &path, MetricsSpec &out)
+{
+    if (hookForm(ctx, node, path, out.enabled, QStringLiteral("path, interval_s, enabled")) != HookForm::Map)
+        return;
+    out.enabled = true;
+    MapReader m(ctx, node, path, kMetricsKeys, placeHint);
+    m.boolean(QStringLiteral("enabled"), out.enabled);
+    m.string(QStringLiteral("path"), out.path);
+    m.number(QStringLiteral("interval_s"), out.intervalS, spec::expectPositiveNumber());
+}
+
 namespace {
 // `url: http://a:8000` or `url: [http://a:8000, http://b:8000]` (AIPerf takes --url repeatedly).
 bool parseUrls(Context &ctx, const YAML::Node &node, const QString &path, QStringList &out)
@@ -193,6 +206,8 @@ ServerSpec parseServer(Context &ctx, const YAML::Node &node, const QString &path
         parseResetHook(ctx, *r, m.path(QStringLiteral("reset_kv_cache")), s.reset);
     if (const YAML::Node *p = m.find(QStringLiteral("server_profiler")))
         parseProfilerHook(ctx, *p, m.path(QStringLiteral("server_profiler")), s.profiler);
+    if (const YAML::Node *mt = m.find(QStringLiteral("metrics")))
+        parseMetrics(ctx, *mt, m.path(QStringLiteral("metrics")), s.metrics);
     return s;
 }
 

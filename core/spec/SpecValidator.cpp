@@ -148,6 +148,18 @@ void checkHooks(Checker &c, const QString &p, const ServerSpec &s)
     }
 }
 
+void checkMetrics(Checker &c, const QString &p, const ServerSpec &s)
+{
+    if (!s.metrics.enabled)
+        return;
+    const QString m = at(p, "metrics");
+    c.hookPath(at(m, "path"), s.metrics.path);
+    // Faster than 20 a second would make the scrapes themselves load on the server; slower than
+    // a minute leaves most cells with only the baseline and the tail scrape.
+    if (!(s.metrics.intervalS >= 0.05 && s.metrics.intervalS <= 60))
+        c.error(at(m, "interval_s"), QStringLiteral("expected seconds between 0.05 and 60, got %1").arg(QString::number(s.metrics.intervalS, 'g', 12)));
+}
+
 void checkServer(Checker &c, const QString &p, const ServerSpec &s)
 {
     const bool hasUrl = !s.urls.isEmpty();
@@ -183,6 +195,7 @@ void checkServer(Checker &c, const QString &p, const ServerSpec &s)
                                                      "such as OPENAI_API_KEY, not the key itself"));
     checkHeaders(c, at(p, "headers"), s);
     checkHooks(c, p, s);
+    checkMetrics(c, p, s);
 }
 
 void checkWorkload(Checker &c, const WorkloadSpec &w)

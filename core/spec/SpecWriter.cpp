@@ -81,6 +81,27 @@ void writeProfiler(YAML::Emitter &out, const ProfilerHookSpec &p)
     out << YAML::EndMap;
 }
 
+void writeMetrics(YAML::Emitter &out, const MetricsSpec &m)
+{
+    const MetricsSpec d;
+    if (m.path.isEmpty() && m.intervalS == d.intervalS) {
+        if (!m.enabled) { // on is the default: written only when switched off
+            key(out, "metrics");
+            out << "false";
+        }
+        return;
+    }
+    key(out, "metrics");
+    out << YAML::BeginMap;
+    if (!m.enabled)
+        boolean(out, "enabled", false);
+    if (!m.path.isEmpty())
+        str(out, "path", m.path);
+    if (m.intervalS != d.intervalS)
+        num(out, "interval_s", m.intervalS);
+    out << YAML::EndMap;
+}
+
 void writeServer(YAML::Emitter &out, const ServerSpec &s, SecretPolicy secrets)
 {
     out << YAML::BeginMap;
@@ -122,6 +143,7 @@ void writeServer(YAML::Emitter &out, const ServerSpec &s, SecretPolicy secrets)
     }
     writeReset(out, s.reset);
     writeProfiler(out, s.profiler);
+    writeMetrics(out, s.metrics);
     out << YAML::EndMap;
 }
 

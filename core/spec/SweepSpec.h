@@ -52,6 +52,15 @@ struct ProfilerHookSpec {
     QString traceDir;            // where the server writes traces (listed after each window)
 };
 
+// `metrics: false | true | {path, interval_s, enabled}`: the server's Prometheus (or trtllm-serve
+// JSON) endpoint, scraped during each measured phase over the control client
+// (docs/server-metrics.md). On by default: a server without it costs one warning per server.
+struct MetricsSpec {
+    bool enabled = true;
+    QString path;                // empty = /metrics
+    double intervalS = 0.5;
+};
+
 struct ServerSpec {
     QString name;
     // http(s)://host:port[/base], one or more (`url: X` or `url: [X, Y]`): with several, the
@@ -67,6 +76,7 @@ struct ServerSpec {
     QList<QPair<QString, QString>> headers;
     ResetHookSpec reset;
     ProfilerHookSpec profiler;
+    MetricsSpec metrics;
 };
 
 struct SloSpec {

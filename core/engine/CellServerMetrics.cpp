@@ -1,0 +1,133 @@
+#include "engine/CellServerMetrics.h"
+#include "hooks/HookRunner.h"
+#include "load/LoadGenerator.h"
+#include <QJsonObject>
+#include <cmath>
+
+namespace sb {
+
+namespace {
+QString metricsPath(const ServerSpec &s) { return s.metrics.path.isEmpty() ? QStringLiteral("/metrics") : s.metrics.path; }
+
+// The client's TTFT minus the server's, beyond which the gap is more than network time: the
+// request waited in front of the server's engine (HTTP front end, tokenizer) or in the client.
+constexpr double kTtftGapWarnMs = 100;
+constexpr double kTtftGapWarnShare = 0.5;
+} // namespace
+
+void CellServerMetrics::start(const ServerSpec &server, const QList<HookTarget> &targets, const QString &cellDir)
+{
+    if (!server.metrics.enabled)
+        return;
+    QList<ScrapeTarget> scrape;
+    for (const HookTarget &t : targets) {
+        if (m_knownMissing->contains(server.name + QLatin1Char(' ') + t.origin))
+            continue;
+        QUrl url(t.origin + metricsPath(server));
+        scrape.append({t.origin, url, controlHeaders(t)});
+    }
+    if (scrape.isEmpty())
+        return;
+    m_intervalS = server.metrics.intervalS;
+    m_scraper = std::make_unique<MetricsScraper>(scrape, m_intervalS, cellDir + QStringLiteral("/server_metrics.jsonl.part"));
+    m_scraper->start();
+}
+
+QString CellServerMetrics::judgeReset(std::optional<double> cacheHitDelta, int measured, const WorkloadSpec &w, double *allowance)
+{
+    if (!cacheHitDelta)
+        return QStringLiteral("no_metrics");
+    const int shared = w.prompts == PromptMode::SharedPrefix ? w.sharedPrefixTokens : 0;
+    const int perRequest = shared + std::min(kTemplatePrefixAllowance, w.inputTokens / 2);
+    *allowance = double(measured) * perRequest;
+    return *cacheHitDelta <= *allowance ? QStringLiteral("confirmed") : QStringLiteral("not_confirmed");
+}
+
+bool CellServerMetrics::finish(const ServerSpec &server, const WorkloadSpec &w, const PhaseOutcome &out, const QString &proofPlacement,
+                               const QString &relativeSeriesPath, const QString &absoluteSeriesPath, CellResult &cell, QString *error)
+{
+    if (!m_scraper) {
+        // Off, or known missing: a reset cannot be judged by counters.
+        if (!proofPlacement.isEmpty())
+            for (HookOutcome &o : cell.hooks)
+                if (o.hook == QLatin1String("reset_kv_cache") && o.placement == proofPlacement && o.ok)
+                    o.metricsVerdict = QStringLiteral("no_metrics");
+        return true;
+    }
+    // The tail: one more interval (at most 2 s) so the last requests' counters are in.
+    m_scraper->stop(std::min(m_intervalS, 2.0));
+    for (const MissingEndpoint &m : m_scraper->missing()) {
+        m_knownMissing->insert(server.name + QLatin1Char(' ') + m.origin);
+        cell.warnings.append(QStringLiteral("no server metrics from %1%2 (%3): not scraped again in this sweep "
+                                            "(vLLM serves /metrics by default, SGLang with --enable-metrics, llama-server with --metrics; "
+                                            "metrics: false turns this off)")
+                                 .arg(m.origin, metricsPath(server), m.reason));
+    }
+    if (m_scraper->failedScrapes() > 0)
+        cell.warnings.append(QStringLiteral("%1 metrics scrapes failed (first: %2)").arg(m_scraper->failedScrapes()).arg(m_scraper->firstFailure()));
+
+    const ServerMetricsSummary sum = aggregateServerMetrics(m_scraper->points(), out.startNs, cell.durationS);
+    const bool anyScrape = sum.scrapes > 0;
+    if (anyScrape) {
+        if (!m_scraper->publish(out.startNs, absoluteSeriesPath, error))
+            return false;
+        cell.serverMetrics = sum.metrics;
+        cell.serverMetricsInfo = QJsonObject{{QStringLiteral("series"), relativeSeriesPath},
+                                             {QStringLiteral("path"), metricsPath(server)},
+                                             {QStringLiteral("interval_s"), m_intervalS},
+                                             {QStringLiteral("scrapes"), sum.scrapes},
+                                             {QStringLiteral("failed_scrapes"), m_scraper->failedScrapes()},
+                                             {QStringLiteral("server"), sum.family ? QLatin1String(sum.family->server) : QLatin1String("")}};
+    }
+    m_scraper.reset(); // removes the part file when nothing was published
+
+    if (!proofPlacement.isEmpty()) {
+        const int measured = cell.completed + cell.failed;
+        double allowance = 0;
+        const QString verdict = judgeReset(sum.family ? sum.cacheHitDelta : std::nullopt, measured, w, &allowance);
+        for (HookOutcome &o : cell.hooks) {
+            if (o.hook != QLatin1String("reset_kv_cache") || o.placement != proofPlacement || !o.ok)
+                continue;
+            o.metricsVerdict = verdict;
+            if (verdict == QLatin1String("no_metrics"))
+                continue;
+            o.metricsCachedTokens = qint64(*sum.cacheHitDelta);
+            o.message += QStringLiteral(" — %1 by metrics: %2 %3 over %4 measured requests (allowance %5)")
+                             .arg(verdict == QLatin1String("confirmed") ? QStringLiteral("confirmed") : QStringLiteral("not confirmed"))
+                             .arg(*sum.cacheHitDelta, 0, 'f', 0)
+                             .arg(QLatin1String(sum.family->cacheHits.meaning))
+                             .arg(measured)
+                             .arg(allowance, 0, 'f', 0);
+            if (verdict == QLatin1String("not_confirmed"))
+                cell.warnings.append(QStringLiteral("the cache reset on %1 answered ok, but the server's %2 counter shows %3 tokens reused "
+                                                    "during the measured phase (more than the %4 its own requests can share): "
+                                                    "earlier prompts were still cached")
+                                         .arg(o.origin, QLatin1String(sum.family->cacheHits.name))
+                                         .arg(*sum.cacheHitDelta, 0, 'f', 0)
+                                         .arg(allowance, 0, 'f', 0));
+        }
+    }
+
+    // Client vs server TTFT, where the server keeps a TTFT histogram.
+    const auto client = cell.metrics.constFind(QStringLiteral("time_to_first_token"));
+    if (sum.serverTtft && sum.serverTtft->count > 0 && client != cell.metrics.constEnd() && client->count > 0) {
+        const double serverP50 = sum.serverTtft->p50 * 1000;
+        const double serverMean = sum.serverTtft->sum / sum.serverTtft->count * 1000;
+        const double gap = client->p50 - serverP50;
+        cell.serverMetricsInfo.insert(QStringLiteral("ttft_check"),
+                                      QJsonObject{{QStringLiteral("client_p50_ms"), client->p50},
+                                                  {QStringLiteral("client_avg_ms"), client->avg},
+                                                  {QStringLiteral("server_p50_ms"), std::isfinite(serverP50) ? QJsonValue(serverP50) : QJsonValue()},
+                                                  {QStringLiteral("server_avg_ms"), serverMean},
+                                                  {QStringLiteral("gap_p50_ms"), std::isfinite(gap) ? QJsonValue(gap) : QJsonValue()}});
+        if (std::isfinite(gap) && gap > kTtftGapWarnMs && gap > kTtftGapWarnShare * client->p50)
+            cell.warnings.append(QStringLiteral("client TTFT p50 %1 ms vs the server's own %2 ms: the %3 ms gap is far beyond network time "
+                                                "(requests queued in front of the server's engine, or a client problem)")
+                                     .arg(client->p50, 0, 'f', 1)
+                                     .arg(serverP50, 0, 'f', 1)
+                                     .arg(gap, 0, 'f', 1));
+    }
+    return true;
+}
+
+} // namespace sb

@@ -1,0 +1,46 @@
+#pragma once
+// The server's side of one cell (docs/server-metrics.md): starts the metrics scraper around the
+// measured phase, publishes its series (server_metrics.jsonl beside records.jsonl), puts the key
+// aggregates into the cell, judges a reset by the server's own prefix-cache counter
+// (HookOutcome::metricsVerdict) and compares client and server TTFT.
+#include "servermetrics/MetricsScraper.h"
+#include "servermetrics/ServerMetricsAggregate.h"
+#include "results/Results.h"
+#include "spec/SweepSpec.h"
+#include <QSet>
+#include <memory>
+
+namespace sb {
+
+struct HookTarget;
+struct PhaseOutcome;
+
+// Tokens per measured request a counter may show without any reuse of an earlier cell's prompt:
+// the chat template's head every request of the cell shares (llama-server's tiny test model: see
+// docs/server-metrics.md) plus leading digits two prompts can share; at most half the prompt.
+inline constexpr int kTemplatePrefixAllowance = 64;
+
+class CellServerMetrics
+{
+public:
+    // Origins whose endpoint was found not to serve metrics stay off for the rest of the sweep.
+    explicit CellServerMetrics(QSet<QString> *knownMissing) : m_knownMissing(knownMissing) {}
+
+    // Starts scraping (baseline scrape included) unless metrics are off for the server or every
+    // origin is known to lack them. `cellDir`: absolute cell folder.
+    void start(const ServerSpec &server, const QList<HookTarget> &targets, const QString &cellDir);
+    // After the phase: tail, publish, aggregate, judge. `proofPlacement` as in CellRunner::measure.
+    // Returns false (and *error) only when the series could not be written.
+    bool finish(const ServerSpec &server, const WorkloadSpec &w, const PhaseOutcome &out, const QString &proofPlacement,
+                const QString &relativeSeriesPath, const QString &absoluteSeriesPath, CellResult &cell, QString *error);
+
+    // The verdict rule, apart for tests: hits over `measured` requests after a reset.
+    static QString judgeReset(std::optional<double> cacheHitDelta, int measured, const WorkloadSpec &w, double *allowance);
+
+private:
+    QSet<QString> *m_knownMissing;
+    std::unique_ptr<MetricsScraper> m_scraper;
+    double m_intervalS = 0.5;
+};
+
+} // namespace sb

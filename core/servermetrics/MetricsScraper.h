@@ -1,0 +1,98 @@
+#pragma once
+// Scrapes each origin's metrics endpoint of one server while a measured phase runs
+// (docs/server-metrics.md): a baseline scrape right before the phase's first send, one every
+// interval_s during it, and scrapes over a short tail after it, so counters cover every measured
+// request. It runs on its own thread over the control client (one fresh connection per scrape,
+// never a load connection, never counted as load); a slow answer is cut at its timeout and a
+// huge one at MetricsLimits::maxBodyBytes, so a scrape never stalls the cell.
+// Every answer goes whole into OUT/cells/<cell>/server_metrics.jsonl (one line per scrape); the
+// samples of the key metrics (ServerMetricCatalogue) are kept in memory for the aggregates.
+#include "servermetrics/PrometheusText.h"
+#include "io/DurableWrite.h"
+#include <QList>
+#include <QPair>
+#include <QString>
+#include <QUrl>
+#include <atomic>
+#include <condition_variable>
+#include <memory>
+#include <mutex>
+#include <QThread>
+#include <vector>
+
+namespace sb {
+
+struct ScrapeTarget {
+    QString origin;                                   // scheme://host:port, as in hook outcomes
+    QUrl url;                                         // origin + metrics path
+    QList<QPair<QByteArray, QByteArray>> headers;     // the control calls' headers (auth)
+};
+
+// One scrape of one origin.
+struct ScrapePoint {
+    QString origin;
+    std::int64_t steadyNs = 0;   // when the answer arrived (steadyNowNs clock)
+    double latencyMs = 0;
+    int status = 0;
+    QString error;               // empty when the answer parsed
+    MetricsScrape keySamples;    // the key metrics' samples only (with their families)
+};
+
+// An origin whose endpoint answered something that is not metrics at its first scrape.
+struct MissingEndpoint {
+    QString origin;
+    QString reason;              // "HTTP 404", "no valid metric samples in the answer (line 1: …)"
+};
+
+class MetricsScraper
+{
+public:
+    // `partPath`: where the series goes while the phase runs (published by finish()).
+    MetricsScraper(QList<ScrapeTarget> targets, double intervalS, const QString &partPath);
+    ~MetricsScraper(); // stops the thread if finish() was not called
+    MetricsScraper(const MetricsScraper &) = delete;
+    MetricsScraper &operator=(const MetricsScraper &) = delete;
+
+    // Does the baseline scrape of every origin (on the scraper thread, waited for) and starts
+    // the periodic ones. Returns when the baseline is in.
+    void start();
+    // Scrapes on for `tailS` seconds, does one last scrape of each origin and stops.
+    void stop(double tailS);
+    // Writes the series with times relative to `phaseStartNs` to `finalPath` (checked writes,
+    // synced, published atomically); false and *error when it could not be written.
+    bool publish(std::int64_t phaseStartNs, const QString &finalPath, QString *error);
+
+    const std::vector<ScrapePoint> &points() const { return m_points; } // after stop()
+    const QList<MissingEndpoint> &missing() const { return m_missing; }
+    // Scrapes that failed after the endpoint had answered metrics (timeouts, errors), with the first reason.
+    int failedScrapes() const { return m_failed; }
+    const QString &firstFailure() const { return m_firstFailure; }
+    double timeoutS() const { return m_timeoutS; }
+
+private:
+    void run();
+    void scrapeAll();
+    void scrapeOne(int index);
+
+    QList<ScrapeTarget> m_targets;
+    std::vector<bool> m_dropped; // per target: not a metrics endpoint, no longer scraped
+    std::vector<bool> m_typesWritten;
+    double m_intervalS;
+    double m_timeoutS;
+    QString m_partPath;
+    CheckedFile m_file;
+    std::vector<ScrapePoint> m_points;
+    QList<MissingEndpoint> m_missing;
+    int m_failed = 0;
+    QString m_firstFailure;
+
+    std::unique_ptr<QThread> m_thread;
+    std::mutex m_mutex;
+    std::condition_variable m_wake;
+    bool m_baselineDone = false;
+    bool m_stopRequested = false;
+    std::int64_t m_stopAtNs = 0;
+    std::atomic<bool> m_abort{false}; // ends a scrape in flight when the scraper is destroyed
+};
+
+} // namespace sb

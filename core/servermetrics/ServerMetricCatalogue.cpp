@@ -1,0 +1,80 @@
+#include "servermetrics/ServerMetricCatalogue.h"
+
+namespace sb {
+
+const std::vector<ServerMetricFamily> &serverMetricFamilies()
+{
+    using T = MetricType;
+    using C = SeriesCombine;
+    // Names measured on the real servers (vLLM 0.32 CPU build, llama-server with --metrics) and
+    // from SGLang's documentation (--enable-metrics). llama.cpp's *_seconds throughput gauges
+    // reset on every read: they are not aggregated (averaging them would average our own reads).
+    static const std::vector<ServerMetricFamily> all = {
+        {"vllm:",
+         "vllm",
+         {{"vllm:num_requests_running", T::Gauge, "requests", "running requests", C::Sum},
+          {"vllm:num_requests_waiting", T::Gauge, "requests", "waiting requests", C::Sum},
+          {"vllm:kv_cache_usage_perc", T::Gauge, "fraction", "KV-cache usage", C::Mean},
+          {"vllm:prefix_cache_queries_total", T::Counter, "tokens", "prefix-cache queries", C::Sum},
+          {"vllm:prefix_cache_hits_total", T::Counter, "tokens", "prefix-cache hits", C::Sum},
+          {"vllm:prompt_tokens_cached_total", T::Counter, "tokens", "cached prompt tokens", C::Sum},
+          {"vllm:num_preemptions_total", T::Counter, "requests", "preemptions", C::Sum},
+          {"vllm:prompt_tokens_total", T::Counter, "tokens", "prompt tokens", C::Sum},
+          {"vllm:generation_tokens_total", T::Counter, "tokens", "generated tokens", C::Sum},
+          {"vllm:time_to_first_token_seconds", T::Histogram, "seconds", "server TTFT", C::Sum}},
+         {"vllm:prefix_cache_hits_total", "prefix-cache hit tokens"},
+         "vllm:time_to_first_token_seconds"},
+        {"sglang:",
+         "sglang",
+         {{"sglang:num_running_reqs", T::Gauge, "requests", "running requests", C::Sum},
+          {"sglang:num_queue_reqs", T::Gauge, "requests", "queued requests", C::Sum},
+          {"sglang:token_usage", T::Gauge, "fraction", "KV-cache usage", C::Mean},
+          {"sglang:cache_hit_rate", T::Gauge, "fraction", "cache hit rate", C::Mean},
+          {"sglang:cached_tokens_total", T::Counter, "tokens", "cached tokens", C::Sum},
+          {"sglang:prompt_tokens_total", T::Counter, "tokens", "prompt tokens", C::Sum},
+          {"sglang:generation_tokens_total", T::Counter, "tokens", "generated tokens", C::Sum},
+          {"sglang:time_to_first_token_seconds", T::Histogram, "seconds", "server TTFT", C::Sum}},
+         {"sglang:cached_tokens_total", "cached tokens"},
+         "sglang:time_to_first_token_seconds"},
+        {"llamacpp:",
+         "llamacpp",
+         {{"llamacpp:prompt_tokens_total", T::Counter, "tokens", "prompt tokens evaluated", C::Sum},
+          {"llamacpp:prompt_tokens_cached_total", T::Counter, "tokens", "cached prompt tokens", C::Sum},
+          {"llamacpp:tokens_predicted_total", T::Counter, "tokens", "generated tokens", C::Sum},
+          {"llamacpp:n_decode_total", T::Counter, "calls", "decode calls", C::Sum},
+          {"llamacpp:requests_processing", T::Gauge, "requests", "processing requests", C::Sum},
+          {"llamacpp:requests_deferred", T::Gauge, "requests", "deferred requests", C::Sum},
+          {"llamacpp:n_busy_slots_per_decode", T::Gauge, "slots", "busy slots per decode", C::Mean}},
+         {"llamacpp:prompt_tokens_cached_total", "cached prompt tokens"},
+         nullptr},
+    };
+    return all;
+}
+
+const ServerMetricFamily *detectServerFamily(const MetricsScrape &scrape)
+{
+    for (const ServerMetricFamily &f : serverMetricFamilies())
+        for (const MetricSample &s : scrape.samples)
+            if (s.name.startsWith(f.prefix))
+                return &f;
+    return nullptr;
+}
+
+const ServerMetricInfo *findKeyMetric(const ServerMetricFamily &family, const QByteArray &familyName)
+{
+    for (const ServerMetricInfo &k : family.keys)
+        if (familyName == k.name)
+            return &k;
+    return nullptr;
+}
+
+bool isKeySample(const MetricsScrape &scrape, const MetricSample &s)
+{
+    const QByteArray family = scrape.familyOf(s.name);
+    for (const ServerMetricFamily &f : serverMetricFamilies())
+        if (s.name.startsWith(f.prefix) && (findKeyMetric(f, family) || findKeyMetric(f, s.name)))
+            return true;
+    return false;
+}
+
+} // namespace sb

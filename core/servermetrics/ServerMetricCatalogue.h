@@ -1,0 +1,45 @@
+#pragma once
+// The one list of server metrics SweepBench aggregates per cell (docs/server-metrics.md): the
+// key metrics of each server family, as the servers publish them, with their type, unit, label
+// and how series of several label sets or origins combine. Everything else a server publishes
+// is kept in the cell's server_metrics.jsonl only.
+#include "servermetrics/PrometheusText.h"
+#include <QByteArray>
+#include <QString>
+#include <vector>
+
+namespace sb {
+
+enum class SeriesCombine { Sum, Mean }; // requests and tokens add up; fractions average
+
+struct ServerMetricInfo {
+    const char *name;     // family name as published (counters with their _total)
+    MetricType type;
+    const char *unit;     // requests, tokens, fraction, seconds, …
+    const char *label;    // for tables and charts
+    SeriesCombine combine;
+};
+
+// Which prefix-cache counter proves a reset (docs/server-metrics.md "Reset verified by counters").
+struct CacheHitCounter {
+    const char *name;     // counter family
+    const char *meaning;  // for messages
+};
+
+struct ServerMetricFamily {
+    const char *prefix;   // "vllm:", "sglang:", "llamacpp:"
+    const char *server;   // vllm | sglang | llamacpp
+    std::vector<ServerMetricInfo> keys;
+    CacheHitCounter cacheHits;
+    const char *serverTtft;   // the server's own TTFT histogram, or nullptr
+};
+
+const std::vector<ServerMetricFamily> &serverMetricFamilies();
+// The family whose prefix the scrape's metric names carry (the first with any), or nullptr:
+// picked from what the server publishes, not from the spec's flavor (an `openai` server may be a vLLM).
+const ServerMetricFamily *detectServerFamily(const MetricsScrape &scrape);
+const ServerMetricInfo *findKeyMetric(const ServerMetricFamily &family, const QByteArray &familyName);
+// Is this sample part of a key metric of any family (kept in memory for the aggregates)?
+bool isKeySample(const MetricsScrape &scrape, const MetricSample &s);
+
+} // namespace sb
