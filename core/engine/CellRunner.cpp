@@ -273,7 +273,7 @@ void CellRunner::measure(const CellContext &ctx, CellResult &cell, const CellCal
     const std::int64_t targetCount = cfg.requests;
     const QString seriesRelative = cell.recordsPath.section(QLatin1Char('/'), 0, -2) + QStringLiteral("/server_metrics.jsonl");
     CellServerMetrics serverMetrics(&m_metricsMissing); // scrapes from just before the first send
-    serverMetrics.start(*ctx.server, ctx.hooks, m_store.absolute(cell.recordsPath.section(QLatin1Char('/'), 0, -2)));
+    serverMetrics.start(*ctx.server, ctx.hooks, m_store.absolute(cell.recordsPath.section(QLatin1Char('/'), 0, -2)), ctx.secrets);
     const PhaseOutcome out = m_load.runPhase(cfg, [&](const LiveCounters &live) { cb.live(live, targetCount); });
     if (!publishRecords(cfg.recordsPath, recordsFinal, out.recordsError, cell))
         return; // the cell failed and m_writeError says why: the sweep stops

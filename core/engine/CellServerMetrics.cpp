@@ -15,7 +15,8 @@ constexpr double kTtftGapWarnMs = 100;
 constexpr double kTtftGapWarnShare = 0.5;
 } // namespace
 
-void CellServerMetrics::start(const ServerSpec &server, const QList<HookTarget> &targets, const QString &cellDir)
+void CellServerMetrics::start(const ServerSpec &server, const QList<HookTarget> &targets, const QString &cellDir,
+                              std::shared_ptr<const SecretSet> secrets)
 {
     if (!server.metrics.enabled)
         return;
@@ -29,7 +30,8 @@ void CellServerMetrics::start(const ServerSpec &server, const QList<HookTarget> 
     if (scrape.isEmpty())
         return;
     m_intervalS = server.metrics.intervalS;
-    m_scraper = std::make_unique<MetricsScraper>(scrape, m_intervalS, cellDir + QStringLiteral("/server_metrics.jsonl.part"));
+    m_scraper = std::make_unique<MetricsScraper>(scrape, m_intervalS, cellDir + QStringLiteral("/server_metrics.jsonl.part"),
+                                                 std::move(secrets));
     m_scraper->start();
 }
 

@@ -27,10 +27,11 @@ QJsonValue jsonNumber(double v)
 constexpr qint64 kMaxSeriesLineBytes = 64LL * 1024 * 1024; // a line holds one bounded answer
 } // namespace
 
-MetricsScraper::MetricsScraper(QList<ScrapeTarget> targets, double intervalS, const QString &partPath)
+MetricsScraper::MetricsScraper(QList<ScrapeTarget> targets, double intervalS, const QString &partPath,
+                               std::shared_ptr<const SecretSet> secrets)
     : m_targets(std::move(targets)), m_dropped(std::size_t(m_targets.size()), false),
       m_typesWritten(std::size_t(m_targets.size()), false), m_intervalS(intervalS), m_timeoutS(scrapeTimeout(intervalS)),
-      m_partPath(partPath)
+      m_partPath(partPath), m_secrets(std::move(secrets))
 {
 }
 
@@ -175,8 +176,11 @@ void MetricsScraper::scrapeOne(int index)
     }
     // t_ns leads the line (QJsonObject sorts its keys) and is the steady clock here; publish()
     // rewrites it relative to the phase start, which is known only once the phase has run.
+    QByteArray text = QJsonDocument(line).toJson(QJsonDocument::Compact).mid(1);
+    if (m_secrets && !m_secrets->isEmpty())
+        text = m_secrets->scrub(text);
     if (m_file.ok())
-        m_file.write("{\"t_ns\":" + QByteArray::number(p.steadyNs) + ',' + QJsonDocument(line).toJson(QJsonDocument::Compact).mid(1) + '\n');
+        m_file.write("{\"t_ns\":" + QByteArray::number(p.steadyNs) + ',' + text + '\n');
     m_points.push_back(std::move(p));
 }
 

@@ -9,6 +9,7 @@
 // samples of the key metrics (ServerMetricCatalogue) are kept in memory for the aggregates.
 #include "servermetrics/PrometheusText.h"
 #include "io/DurableWrite.h"
+#include "spec/SecretSet.h"
 #include <QList>
 #include <QPair>
 #include <QString>
@@ -48,7 +49,9 @@ class MetricsScraper
 {
 public:
     // `partPath`: where the series goes while the phase runs (published by finish()).
-    MetricsScraper(QList<ScrapeTarget> targets, double intervalS, const QString &partPath);
+    // `secrets`: scrubbed from every line written (a server may echo a key in a label or an error).
+    MetricsScraper(QList<ScrapeTarget> targets, double intervalS, const QString &partPath,
+                   std::shared_ptr<const SecretSet> secrets = {});
     ~MetricsScraper(); // stops the thread if finish() was not called
     MetricsScraper(const MetricsScraper &) = delete;
     MetricsScraper &operator=(const MetricsScraper &) = delete;
@@ -80,6 +83,7 @@ private:
     double m_intervalS;
     double m_timeoutS;
     QString m_partPath;
+    std::shared_ptr<const SecretSet> m_secrets;
     CheckedFile m_file;
     std::vector<ScrapePoint> m_points;
     QList<MissingEndpoint> m_missing;

@@ -428,13 +428,14 @@ bool parseTrtllmIterationStats(const QByteArray &body, MetricsScrape *out, QStri
         return false;
     }
     // trtllm-serve answers the iterations since the last read, oldest first (an empty array
-    // when it was idle); a single object is taken as one iteration. Each numeric field becomes
-    // a gauge `trtllm:<path>` holding the newest iteration's value, plus trtllm:iterations.
-    QJsonArray iterations;
-    if (doc.isArray())
-        iterations = doc.array();
-    else if (doc.isObject())
-        iterations.append(doc.object());
+    // when it was idle). Each numeric field becomes a gauge `trtllm:<path>` holding the newest
+    // iteration's value, plus trtllm:iterations. A JSON object is some other route's answer
+    // (an error, a catch-all handler), not metrics.
+    if (!doc.isArray()) {
+        *error = QStringLiteral("metrics answer is a JSON object, not trtllm-serve's array of iteration stats");
+        return false;
+    }
+    const QJsonArray iterations = doc.array();
     std::map<QByteArray, double> newest;
     int objects = 0;
     for (const QJsonValue &v : iterations) {

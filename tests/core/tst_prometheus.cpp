@@ -206,6 +206,8 @@ private slots:
         QVERIFY(parseMetricsAnswer("[]", &s, &error));
         QCOMPARE(find(s, "trtllm:iterations")->value, 0.0);
         QVERIFY(!parseMetricsAnswer("[1, 2]", &s, &error));
+        QVERIFY(!parseMetricsAnswer("{\"success\": true}", &s, &error)); // another route's answer
+        QVERIFY2(error.contains(QStringLiteral("JSON object")), qPrintable(error));
     }
 };
 

@@ -29,6 +29,11 @@ struct TokenizingServer {
             const QByteArray req = c.readRequest();
             if (req.isEmpty())
                 return;
+            if (req.startsWith("GET /metrics")) { // no metrics here; neither a probe nor a measured request
+                if (!c.write(hostile::jsonResponse(404, "{}")))
+                    return;
+                continue;
+            }
             const QJsonObject body = QJsonDocument::fromJson(req.mid(req.indexOf("\r\n\r\n") + 4)).object();
             const QString prompt = body.value(QStringLiteral("messages")).toArray().at(0).toObject().value(QStringLiteral("content")).toString();
             const int tokens = 7 + int((prompt.size() + 2) / 3);

@@ -4,6 +4,7 @@
 // aggregation rules on known scrapes.
 #include "EngineFixture.h"
 #include "TestSupport.h"
+#include "HostileServer.h"
 #include "engine/CellRunner.h"
 #include "engine/CellServerMetrics.h"
 #include "hooks/ControlClient.h"
@@ -214,6 +215,46 @@ private slots:
             QVERIFY(!QFile::exists(dir.filePath(c.recordsPath.section(QLatin1Char('/'), 0, -2) + QStringLiteral("/server_metrics.jsonl"))));
             QCOMPARE(c.hooks.at(0).metricsVerdict, QStringLiteral("no_metrics"));
         }
+    }
+
+    // A metrics answer echoing the API key in a label value and in a metric the server made up:
+    // the series on disk holds neither, the parsed values stay.
+    void seriesNeverHoldsSecrets()
+    {
+        static const QByteArray kKey = "sk-metrics-secret-1234567890";
+        hostile::Server server([](hostile::Conn &c) {
+            while (true) {
+                const QByteArray req = c.readRequest();
+                if (req.isEmpty())
+                    return;
+                QByteArray answer;
+                if (req.startsWith("GET /metrics")) {
+                    const QByteArray auth = hostile::headerValue(req, "Authorization");
+                    const QByteArray body = "# TYPE vllm:num_requests_running gauge\nvllm:num_requests_running{seen=\"" + auth + "\"} 1\n";
+                    answer = "HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: " + QByteArray::number(body.size()) + "\r\n\r\n" + body;
+                } else {
+                    answer = hostile::sseResponse(hostile::sseBody(4));
+                }
+                if (!c.write(answer))
+                    return;
+            }
+        });
+        ServerSpec s;
+        s.name = QStringLiteral("echo");
+        s.urls = {QString::fromLatin1(server.url())};
+        s.model = QStringLiteral("m");
+        s.apiKey = QString::fromLatin1(kKey);
+        s.metrics.intervalS = 0.05;
+        QTemporaryDir dir;
+        const auto r = sbtest::runSweep(sbtest::smallSpec({s}, {1}, 4), dir.path());
+        const CellResult &cell = r.results.cells.at(0);
+        QCOMPARE(cell.status, CellStatus::Completed);
+        QCOMPARE(cell.serverMetrics.value(QStringLiteral("vllm:num_requests_running")).toObject().value(QStringLiteral("max")).toDouble(), 1.0);
+        const QByteArray series = sbtest::readFile(dir.filePath(cell.serverMetricsInfo.value(QStringLiteral("series")).toString()));
+        QVERIFY(series.contains("vllm:num_requests_running"));
+        QVERIFY(series.contains("[redacted]"));
+        QVERIFY(!series.contains(kKey));
+        QVERIFY(!series.contains(kKey.left(10)));
     }
 
     void aggregationRules()
