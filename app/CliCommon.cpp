@@ -2,6 +2,7 @@
 #include "report/DisplayText.h"
 #include "SignalWatcher.h"
 #include "engine/CellVerdict.h"
+#include "servermetrics/ServerMetricCatalogue.h"
 #include "engine/SweepEngine.h"
 #include "report/SummaryCommand.h"
 #include "spec/SpecIO.h"
@@ -101,6 +102,9 @@ int runSweepHeadless(const SweepSpec &spec, const RunOptions &options)
     });
     QObject::connect(&engine, &SweepEngine::cellFinished, [&](const CellResult &c) {
         err() << (tty ? "\r\033[K" : "") << displaySafe(cellOutcomeLine(c), DisplayLines::Single) << '\n'; // reason: server text
+        for (const HookOutcome &h : c.hooks) // judged after the phase, so not in the hook's own log line
+            if (!h.metricsVerdict.isEmpty())
+                err() << "  reset on " << h.origin << ": " << describeMetricsVerdict(h.metricsVerdict, h.metricsCachedTokens) << '\n';
         for (const auto &w : c.warnings)
             err() << "  warning: " << displaySafe(w, DisplayLines::Single) << '\n';
         err().flush();

@@ -81,32 +81,35 @@ void addRecords(const LoadedResults &loaded, QList<BundleFile> *files, QSet<QStr
 {
     qint64 total = 0;
     for (const CellResult &c : loaded.results.cells) {
-        if (c.recordsPath.isEmpty() || bundled->contains(c.recordsPath))
-            continue;
-        if (!acceptableRecordsPath(c.recordsPath)) {
-            warnings->append(QStringLiteral("cell %1: records path \"%2\" is not under cells/; not bundled").arg(c.index).arg(c.recordsPath));
-            continue;
+        // The cell's records and, when its server was scraped, its server metrics series.
+        for (const QString &relPath : {c.recordsPath, c.serverMetricsInfo.value(QStringLiteral("series")).toString()}) {
+            if (relPath.isEmpty() || bundled->contains(relPath))
+                continue;
+            if (!acceptableRecordsPath(relPath)) {
+                warnings->append(QStringLiteral("cell %1: records path \"%2\" is not under cells/; not bundled").arg(c.index).arg(relPath));
+                continue;
+            }
+            const QString path = loaded.folder + QLatin1Char('/') + relPath;
+            const QFileInfo fi(path);
+            if (fi.isSymLink() || !fi.exists()) {
+                warnings->append(QStringLiteral("cell %1: records file %2 is missing").arg(c.index).arg(relPath));
+                continue;
+            }
+            QByteArray data;
+            QString why;
+            if (!readRegularFile(path, kMaxRecordsBytes - total, &data, &why)) {
+                warnings->append(fi.isFile() && fi.size() > kMaxRecordsBytes - total
+                                     ? QStringLiteral("cell %1: records left out (bundle records limit of %2 MiB reached)")
+                                           .arg(c.index).arg(kMaxRecordsBytes / (1024 * 1024))
+                                     : QStringLiteral("cell %1: records not bundled: %2").arg(c.index).arg(why));
+                continue;
+            }
+            if (const QString damage = recordsDamage(data); !damage.isEmpty())
+                warnings->append(QStringLiteral("cell %1: %2 is truncated (%3); bundled as it is").arg(c.index).arg(relPath, damage));
+            total += data.size();
+            files->append({relPath, data});
+            bundled->insert(relPath);
         }
-        const QString path = loaded.folder + QLatin1Char('/') + c.recordsPath;
-        const QFileInfo fi(path);
-        if (fi.isSymLink() || !fi.exists()) {
-            warnings->append(QStringLiteral("cell %1: records file %2 is missing").arg(c.index).arg(c.recordsPath));
-            continue;
-        }
-        QByteArray data;
-        QString why;
-        if (!readRegularFile(path, kMaxRecordsBytes - total, &data, &why)) {
-            warnings->append(fi.isFile() && fi.size() > kMaxRecordsBytes - total
-                                 ? QStringLiteral("cell %1: records left out (bundle records limit of %2 MiB reached)")
-                                       .arg(c.index).arg(kMaxRecordsBytes / (1024 * 1024))
-                                 : QStringLiteral("cell %1: records not bundled: %2").arg(c.index).arg(why));
-            continue;
-        }
-        if (const QString damage = recordsDamage(data); !damage.isEmpty())
-            warnings->append(QStringLiteral("cell %1: %2 is truncated (%3); bundled as it is").arg(c.index).arg(c.recordsPath, damage));
-        total += data.size();
-        files->append({c.recordsPath, data});
-        bundled->insert(c.recordsPath);
     }
 }
 

@@ -1,4 +1,5 @@
 #include "report/ReportHtml.h"
+#include "servermetrics/ServerMetricCatalogue.h"
 #include "report/ReportText.h"
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -71,6 +72,10 @@ QString hookCell(const CellResult &c)
                          formatFixed(h.latencyMs, 1, QStringLiteral("?")));
         if (!h.placement.isEmpty())
             html += QStringLiteral(" (%1)").arg(e(h.placement));
+        if (!h.metricsVerdict.isEmpty())
+            html += QStringLiteral(" <span class=\"%1\">%2</span>")
+                        .arg(h.metricsVerdict == QLatin1String("not_confirmed") ? QStringLiteral("bad") : QStringLiteral("ok"),
+                             e(describeMetricsVerdict(h.metricsVerdict, h.metricsCachedTokens)));
         if (!h.message.isEmpty())
             html += QStringLiteral("<br><span class=\"muted\">%1</span>").arg(e(h.message));
         html += QStringLiteral("</li>");
@@ -144,6 +149,34 @@ QString cellTable(const ReportHtmlInput &in)
     }
     return html + QStringLiteral("</tbody></table>\n");
 }
+
+// The server's side of each cell (docs/server-metrics.md): its key aggregates, one row per
+// metric. Metric names come from the server: escaped like every other server string.
+QString serverTable(const ReportHtmlInput &in)
+{
+    QString rows;
+    for (const CellResult &c : in.results.cells) {
+        for (auto it = c.serverMetrics.begin(); it != c.serverMetrics.end(); ++it) {
+            const QJsonObject m = it.value().toObject();
+            const auto v = [&](const char *k) { return m.contains(QLatin1String(k)) ? num(m.value(QLatin1String(k)).toDouble(NAN), 3) : QString(); };
+            const QString type = m.value(QStringLiteral("type")).toString();
+            const QString values = type == QLatin1String("gauge")     ? QStringLiteral("avg %1 · max %2").arg(v("avg"), v("max"))
+                                   : type == QLatin1String("counter") ? QStringLiteral("&Delta; %1 · %2/s").arg(v("delta"), v("rate"))
+                                                                      : QStringLiteral("n %1 · p50 %2 · p99 %3").arg(v("count"), v("p50"), v("p99"));
+            rows += QStringLiteral("<tr><td class=\"n\">%1</td><td>%2</td><td class=\"n\">%3</td><td><code>%4</code></td><td>%5</td><td>%6</td><td class=\"n\">%7</td></tr>\n")
+                        .arg(QString::number(c.index), e(c.server), QString::number(c.concurrency), e(it.key()), e(type),
+                             e(m.value(QStringLiteral("unit")).toString()), values);
+        }
+    }
+    if (rows.isEmpty())
+        return {};
+    return QStringLiteral("<h2>Server metrics</h2>\n<p class=\"muted\">Scraped from each server's metrics endpoint during the measured "
+                          "phase: gauges over the phase, counters from just before the first request to just after the last answer; "
+                          "the full series is in cells/*/server_metrics.jsonl.</p>\n"
+                          "<table class=\"cells\"><thead><tr><th>#</th><th>Server</th><th>C</th><th>Metric</th><th>Type</th><th>Unit</th>"
+                          "<th>Values</th></tr></thead>\n<tbody>\n")
+           + rows + QStringLiteral("</tbody></table>\n");
+}
 } // namespace
 
 QByteArray reportHtml(const ReportHtmlInput &in)
@@ -174,6 +207,7 @@ QByteArray reportHtml(const ReportHtmlInput &in)
         }
     }
     html += QStringLiteral("<h2>Cells</h2>\n") + cellTable(in);
+    html += serverTable(in);
     html += QStringLiteral("<p class=\"muted\">Metric names and definitions follow AIPerf: TTFT counts the first chunk with content; "
                            "ITL = (latency &minus; TTFT) / (output tokens &minus; 1). Files: results.json (all numbers), results.csv, "
                            "cells/*/records.jsonl (per request), sweep.yaml (secrets removed), manifest.json (sha256 of every file).</p>\n"

@@ -21,7 +21,8 @@ QString hookVerdicts(const CellResult &cell)
 {
     QStringList parts;
     for (const HookOutcome &h : cell.hooks)
-        parts.append(h.hook + QLatin1Char('=') + (h.verdict.isEmpty() ? (h.ok ? QStringLiteral("ok") : QStringLiteral("error")) : h.verdict));
+        parts.append(h.hook + QLatin1Char('=') + (h.verdict.isEmpty() ? (h.ok ? QStringLiteral("ok") : QStringLiteral("error")) : h.verdict)
+                     + (h.metricsVerdict.isEmpty() ? QString() : QStringLiteral("/metrics:") + h.metricsVerdict));
     return parts.join(QLatin1Char(' '));
 }
 

@@ -10,6 +10,9 @@
 #include "hooks/ControlClient.h"
 #include "hooks/HookRunner.h"
 #include "servermetrics/ServerMetricsAggregate.h"
+#include "report/BundleWriter.h"
+#include "report/ReportHtml.h"
+#include "report/ReportText.h"
 #include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -128,6 +131,20 @@ private slots:
         const QByteArray onDisk = sbtest::readFile(dir.filePath(QStringLiteral("results.json")));
         QVERIFY(onDisk.contains("\"metrics_verdict\": \"confirmed\""));
         QVERIFY(onDisk.contains("\"server_metrics\""));
+
+        // Shown: in the CSV/summary verdicts, the report's hook cell and server section, and the
+        // export carries the series.
+        QVERIFY(hookVerdicts(cell).contains(QStringLiteral("reset_kv_cache=ok/metrics:confirmed")));
+        ReportHtmlInput in;
+        in.results = r.results;
+        const QByteArray html = reportHtml(in);
+        QVERIFY(html.contains("confirmed by metrics ("));
+        QVERIFY(html.contains("<h2>Server metrics</h2>"));
+        QVERIFY(html.contains("<code>" + generated.toUtf8() + "</code>"));
+        BundleReport report;
+        const QString zip = dir.filePath(QStringLiteral("export.zip"));
+        QVERIFY2(writeBundle(dir.path(), zip, {}, &report, &error), qPrintable(error));
+        QVERIFY2(report.files.contains(seriesPath), qPrintable(report.files.join(' ')));
     }
 
     // A reset that answers ok but leaves the cache (here: a route that only clears the mock's

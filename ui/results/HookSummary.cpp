@@ -1,5 +1,6 @@
 #include "results/HookSummary.h"
 #include "report/DisplayText.h"
+#include "servermetrics/ServerMetricCatalogue.h"
 #include "charts/MetricFormat.h"
 #include <QPainter>
 #include <QPainterPath>
@@ -102,6 +103,8 @@ QString describeHookOutcome(const HookOutcome &h)
     s.replace(QStringLiteral("  "), QStringLiteral(" "));
     if (!h.placement.isEmpty())
         s += QStringLiteral(" [%1]").arg(h.placement);
+    if (!h.metricsVerdict.isEmpty())
+        s += QStringLiteral(" · reset ") + describeMetricsVerdict(h.metricsVerdict, h.metricsCachedTokens);
     if (!h.message.isEmpty())
         s += QStringLiteral(" — ") + displaySafe(h.message); // server text: controls shown, not obeyed
     return s;
