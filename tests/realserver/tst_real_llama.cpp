@@ -166,6 +166,30 @@ private Q_SLOTS:
                 QVERIFY2(r.value("cached_tokens").isDouble(), qPrintable(where + "no cached_tokens in a record"));
             }
             QCOMPARE(ids.size(), records.size()); // unique per request
+
+            // The server's side (docs/server-metrics.md): llama-server --metrics scraped through
+            // the phase; its counters agree with what the records say, and the reset right before
+            // the phase is confirmed by its cached-prompt-token counter.
+            const QJsonObject server = cell.value("server_metrics").toObject();
+            const double predicted = server.value("llamacpp:tokens_predicted_total").toObject().value("delta").toDouble(-1);
+            const double cachedDelta = server.value("llamacpp:prompt_tokens_cached_total").toObject().value("delta").toDouble(-1);
+            double cachedInRecords = 0;
+            for (const QJsonObject &r : records)
+                cachedInRecords += r.value("cached_tokens").toDouble();
+            qInfo("%s server: tokens_predicted delta %.0f, prompt_tokens_cached delta %.0f (records: %.0f, %.1f per request), "
+                  "requests_processing max %.0f, %d scrapes, reset %s",
+                  qPrintable(where), predicted, cachedDelta, cachedInRecords, cachedInRecords / records.size(),
+                  server.value("llamacpp:requests_processing").toObject().value("max").toDouble(-1),
+                  cell.value("server_scrape").toObject().value("scrapes").toInt(), qPrintable(reset.value("metrics_verdict").toString()));
+            QCOMPARE(predicted, double(kRequestsPerCell * kOutputTokens));
+            QCOMPARE(cachedDelta, cachedInRecords);
+            QVERIFY(server.value("llamacpp:requests_processing").toObject().value("max").toDouble(-1) <= std::min(c, kSlots));
+            QCOMPARE(reset.value("metrics_verdict").toString(), QStringLiteral("confirmed"));
+            const QString series = cell.value("server_scrape").toObject().value("series").toString();
+            const QList<QJsonObject> scrapes = readJsonLines(QDir(s.out).filePath(series));
+            QVERIFY2(scrapes.size() >= 2, qPrintable(where + series));
+            QVERIFY(scrapes.first().value("samples").toObject().contains("llamacpp:prompt_tokens_seconds")); // kept, not aggregated
+            QVERIFY(!server.contains("llamacpp:prompt_tokens_seconds"));
             // The reset erased every slot, so each slot's first request finds nothing cached: at
             // C <= slots those are the first C sent; above, which of the C requests got the slots
             // first is the server's choice, but at least one per slot saw an empty cache.
