@@ -149,6 +149,51 @@ private Q_SLOTS:
         }
     }
 
+    // The server's side of each cell (docs/server-metrics.md): vLLM's /metrics scraped through the
+    // measured phase; its counters agree with the requests, its TTFT histogram sits beside the
+    // client's, and a reset right before unique prompts is confirmed by prefix_cache_hits_total.
+    void serverMetricsPerCellAndResetConfirmed()
+    {
+        const QByteArray spec = (QStringLiteral("name: real-vllm-metrics\n")
+                                 + serverBlock("    reset_kv_cache: {placement: after_warmup}\n    metrics: {interval_s: 0.25}\n")
+                                 + QStringLiteral("workload: {input_tokens: 64, output_tokens: 16, requests_per_cell: 8,"
+                                                  " warmup_requests: 2, request_timeout_s: 120}\n"
+                                                  "sweep: {concurrency: [1, 4]}\n"))
+                                    .toUtf8();
+        const QString out = m_work.filePath("metrics");
+        const CliRun r = runCli({"run", writeFile(m_work.path(), "metrics.yaml", spec), "--out", out}, 900000);
+        QVERIFY2(r.finished && r.code == 0, qPrintable(QStringLiteral("exit %1\n%2%3").arg(r.code).arg(r.out, r.err)));
+        QVERIFY2(r.err.contains("confirmed by metrics"), qPrintable(r.err)); // the run log says so
+        const QJsonArray cells = readJsonFile(QDir(out).filePath("results.json")).value("cells").toArray();
+        QCOMPARE(cells.size(), 2);
+        for (const QJsonValue &v : cells) {
+            const QJsonObject cell = v.toObject();
+            const QString where = QStringLiteral("C=%1: ").arg(cell.value("concurrency").toInt());
+            QVERIFY2(cell.value("status").toString() == "completed", qPrintable(where + compact(cell)));
+            const QJsonObject server = cell.value("server_metrics").toObject();
+            const QJsonObject scrape = cell.value("server_scrape").toObject();
+            const auto m = [&](const char *name, const char *stat) { return server.value(name).toObject().value(stat).toDouble(-1); };
+            const QJsonObject reset = hookOf(cell, "reset_kv_cache");
+            qInfo("%sgeneration_tokens delta %.0f, prompt_tokens delta %.0f, prefix_cache hits %.0f / queries %.0f, running avg %.2f max %.0f, "
+                  "kv usage max %.4f, server TTFT n %.0f p50 %.1f ms, %s, %d scrapes, reset %s (%lld cached tokens)",
+                  qPrintable(where), m("vllm:generation_tokens_total", "delta"), m("vllm:prompt_tokens_total", "delta"),
+                  m("vllm:prefix_cache_hits_total", "delta"), m("vllm:prefix_cache_queries_total", "delta"),
+                  m("vllm:num_requests_running", "avg"), m("vllm:num_requests_running", "max"), m("vllm:kv_cache_usage_perc", "max"),
+                  m("vllm:time_to_first_token_seconds", "count"), m("vllm:time_to_first_token_seconds", "p50") * 1000,
+                  qPrintable(compact(scrape.value("ttft_check").toObject())), scrape.value("scrapes").toInt(),
+                  qPrintable(reset.value("metrics_verdict").toString()), qlonglong(reset.value("metrics_cached_tokens").toDouble(-1)));
+            QCOMPARE(scrape.value("server").toString(), QStringLiteral("vllm"));
+            QCOMPARE(m("vllm:generation_tokens_total", "delta"), 8.0 * 16);
+            QCOMPARE(m("vllm:time_to_first_token_seconds", "count"), 8.0);
+            QVERIFY(m("vllm:num_requests_running", "max") <= cell.value("concurrency").toInt());
+            QVERIFY(scrape.value("ttft_check").toObject().contains("server_p50_ms"));
+            QCOMPARE(reset.value("metrics_verdict").toString(), QStringLiteral("confirmed"));
+            const QList<QJsonObject> series = readJsonLines(QDir(out).filePath(scrape.value("series").toString()));
+            QVERIFY(series.size() >= 2);
+            QVERIFY(series.first().value("samples").toObject().keys().join(' ').contains("vllm:prefix_cache_hits_total{"));
+        }
+    }
+
     // vLLM refuses a reset with 200 {"success": false} while running requests hold KV blocks. The
     // test holds them itself (long requests it sent), so the sweep's reset is refused at first and
     // must be retried until vLLM says {"success": true}.
