@@ -312,7 +312,8 @@ void CellRunner::measure(const CellContext &ctx, CellResult &cell, const CellCal
     cell.warnings.append(lengthWarnings(m, w));
     if (!proofPlacement.isEmpty())
         checkResetProof(out.records, proofPlacement, cell);
-    if (QString error; !serverMetrics.finish(*ctx.server, w, out, proofPlacement, seriesRelative, m_store.absolute(seriesRelative), cell, &error)) {
+    if (QString error; !serverMetrics.finish(*ctx.server, w, out, proofPlacement, seriesRelative, m_store.absolute(seriesRelative),
+                                                 recordsFinal, cell, &error)) {
         m_writeError = error; // a series that could not be written stops the sweep like the records
         cell.status = CellStatus::Failed;
         cell.reason = error;

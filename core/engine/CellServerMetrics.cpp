@@ -1,8 +1,15 @@
 #include "engine/CellServerMetrics.h"
 #include "hooks/HookRunner.h"
 #include "load/LoadGenerator.h"
+#include "io/LineReader.h"
+#include "io/ReadLimits.h"
+#include "metrics/Stats.h"
+#include <QFile>
+#include <QJsonDocument>
 #include <QJsonObject>
+#include <algorithm>
 #include <cmath>
+#include <numeric>
 
 namespace sb {
 
@@ -13,6 +20,27 @@ QString metricsPath(const ServerSpec &s) { return s.metrics.path.isEmpty() ? QSt
 // request waited in front of the server's engine (HTTP front end, tokenizer) or in the client.
 constexpr double kTtftGapWarnMs = 100;
 constexpr double kTtftGapWarnShare = 0.5;
+// llama.cpp reports no TTFT histogram but times each request: `timings.prompt_ms` is the prompt's
+// evaluation, at whose end the first token is sampled, so it is the server's TTFT without the
+// wait for a free slot. The records file holds them (README "records.jsonl"). Empty when none.
+std::vector<double> serverPromptMs(const QString &recordsPath)
+{
+    std::vector<double> out;
+    QFile f(recordsPath);
+    if (!f.open(QIODevice::ReadOnly))
+        return out;
+    LineReader reader(f, kMaxRecordLineBytes);
+    QByteArray line;
+    while (reader.next(&line)) {
+        if (!line.contains("\"timings\""))
+            continue;
+        const QJsonObject rec = QJsonDocument::fromJson(line).object();
+        const QJsonValue ms = rec.value(QStringLiteral("timings")).toObject().value(QStringLiteral("prompt_ms"));
+        if (rec.value(QStringLiteral("ok")).toBool() && ms.isDouble() && std::isfinite(ms.toDouble()))
+            out.push_back(ms.toDouble());
+    }
+    return out;
+}
 } // namespace
 
 void CellServerMetrics::start(const ServerSpec &server, const QList<HookTarget> &targets, const QString &cellDir,
@@ -46,7 +74,8 @@ QString CellServerMetrics::judgeReset(std::optional<double> cacheHitDelta, int m
 }
 
 bool CellServerMetrics::finish(const ServerSpec &server, const WorkloadSpec &w, const PhaseOutcome &out, const QString &proofPlacement,
-                               const QString &relativeSeriesPath, const QString &absoluteSeriesPath, CellResult &cell, QString *error)
+                               const QString &relativeSeriesPath, const QString &absoluteSeriesPath, const QString &recordsPath,
+                               CellResult &cell, QString *error)
 {
     if (!m_scraper) {
         // Off, or known missing: a reset cannot be judged by counters.
@@ -110,14 +139,27 @@ bool CellServerMetrics::finish(const ServerSpec &server, const WorkloadSpec &w, 
         }
     }
 
-    // Client vs server TTFT, where the server keeps a TTFT histogram.
+    // Client vs server TTFT, where the server keeps a TTFT histogram or times each request.
     const auto client = cell.metrics.constFind(QStringLiteral("time_to_first_token"));
-    if (sum.serverTtft && sum.serverTtft->count > 0 && client != cell.metrics.constEnd() && client->count > 0) {
-        const double serverP50 = sum.serverTtft->p50 * 1000;
-        const double serverMean = sum.serverTtft->sum / sum.serverTtft->count * 1000;
+    if (client == cell.metrics.constEnd() || client->count == 0)
+        return true;
+    double serverP50 = NAN, serverMean = NAN;
+    QString source;
+    if (sum.serverTtft && sum.serverTtft->count > 0) {
+        serverP50 = sum.serverTtft->p50 * 1000;
+        serverMean = sum.serverTtft->sum / sum.serverTtft->count * 1000;
+        source = QString::fromLatin1(sum.family->serverTtft);
+    } else if (std::vector<double> promptMs = serverPromptMs(recordsPath); !promptMs.empty()) {
+        std::sort(promptMs.begin(), promptMs.end());
+        serverP50 = percentileSorted(promptMs, 50);
+        serverMean = std::accumulate(promptMs.begin(), promptMs.end(), 0.0) / double(promptMs.size());
+        source = QStringLiteral("records timings.prompt_ms");
+    }
+    if (!source.isEmpty()) {
         const double gap = client->p50 - serverP50;
         cell.serverMetricsInfo.insert(QStringLiteral("ttft_check"),
-                                      QJsonObject{{QStringLiteral("client_p50_ms"), client->p50},
+                                      QJsonObject{{QStringLiteral("server_source"), source},
+                                                  {QStringLiteral("client_p50_ms"), client->p50},
                                                   {QStringLiteral("client_avg_ms"), client->avg},
                                                   {QStringLiteral("server_p50_ms"), std::isfinite(serverP50) ? QJsonValue(serverP50) : QJsonValue()},
                                                   {QStringLiteral("server_avg_ms"), serverMean},

@@ -33,7 +33,8 @@ public:
     // After the phase: tail, publish, aggregate, judge. `proofPlacement` as in CellRunner::measure.
     // Returns false (and *error) only when the series could not be written.
     bool finish(const ServerSpec &server, const WorkloadSpec &w, const PhaseOutcome &out, const QString &proofPlacement,
-                const QString &relativeSeriesPath, const QString &absoluteSeriesPath, CellResult &cell, QString *error);
+                const QString &relativeSeriesPath, const QString &absoluteSeriesPath, const QString &recordsPath, CellResult &cell,
+                QString *error);
 
     // The verdict rule, apart for tests: hits over `measured` requests after a reset.
     static QString judgeReset(std::optional<double> cacheHitDelta, int measured, const WorkloadSpec &w, double *allowance);

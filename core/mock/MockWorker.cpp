@@ -407,6 +407,7 @@ void MockWorker::admit(Connection *c)
     if (!ex || ex->admitted)
         return;
     ex->admitted = true;
+    ex->admittedNs = MockServer::nowNs();
     if (ex->req.stream) {
         // Headers and the role-only chunk in one write, as vLLM sends them first.
         QByteArray out = httpChunkedHead(200, "text/event-stream; charset=utf-8", c->keepAlive,
@@ -513,7 +514,7 @@ void MockWorker::endExchange(Connection *c, bool aborted)
     t.firstTokenWriteNs = ex->firstTokenNs;
     t.endNs = MockServer::nowNs();
     if (!aborted && ex->firstTokenNs > 0)
-        m_metrics.onFirstToken(double(ex->firstTokenNs - (ex->arrivalNs > 0 ? ex->arrivalNs : ex->readNs)) / 1e9);
+        m_metrics.onFirstToken(double(ex->firstTokenNs - ex->admittedNs) / 1e9);
     m_shared->addTiming(std::move(t));
     changeInFlight(-1);
     if (m_inFlight == 0)

@@ -56,6 +56,7 @@ private:
         bool admitted = false;
         int cachedTokens = 0;   // prompt tokens served from a cache (known once prefilled)
         qint64 prefilledNs = 0; // when the prompt was processed (llamacpp timings)
+        qint64 admittedNs = 0;  // handed to the scheduler: where the /metrics TTFT starts, as an engine's does
         bool firstTokenQueued = false; // the first content bytes wait in Connection::out
         QByteArray text;        // non-streaming answer so far
     };

@@ -125,6 +125,14 @@ private slots:
                 prompt += QJsonDocument::fromJson(records.readLine()).object().value(QStringLiteral("input_tokens")).toInteger();
             QCOMPARE(cell.serverMetrics.value(QStringLiteral("vllm:prompt_tokens_total")).toObject().value(QStringLiteral("delta")).toDouble(), double(prompt));
         }
+        // Client vs server TTFT: vLLM and SGLang from their histogram, llama.cpp from each
+        // request's timings.prompt_ms in the records.
+        const QJsonObject check = cell.serverMetricsInfo.value(QStringLiteral("ttft_check")).toObject();
+        QCOMPARE(check.value(QStringLiteral("server_source")).toString(),
+                 flavor == Flavor::Llamacpp ? QStringLiteral("records timings.prompt_ms") : running.section(QLatin1Char(':'), 0, 0) + QStringLiteral(":time_to_first_token_seconds"));
+        QVERIFY(check.value(QStringLiteral("server_p50_ms")).toDouble() > 0);
+        QVERIFY(check.value(QStringLiteral("client_p50_ms")).toDouble() > 0);
+        QVERIFY(std::none_of(cell.warnings.cbegin(), cell.warnings.cend(), [](const QString &w) { return w.contains(QStringLiteral("far beyond network time")); }));
         QCOMPARE(cell.hooks.size(), 1);
         QCOMPARE(cell.hooks[0].metricsVerdict, QStringLiteral("confirmed"));
         QVERIFY(cell.hooks[0].metricsCachedTokens >= 0);
@@ -145,6 +153,29 @@ private slots:
         const QString zip = dir.filePath(QStringLiteral("export.zip"));
         QVERIFY2(writeBundle(dir.path(), zip, {}, &report, &error), qPrintable(error));
         QVERIFY2(report.files.contains(seriesPath), qPrintable(report.files.join(' ')));
+    }
+
+    // Requests held in front of the engine (the mock's first-byte delay: read, then held before
+    // the scheduler sees them, as a busy HTTP front end would): the server's own TTFT stays short,
+    // the client's does not, and the gap is a validity warning.
+    void ttftGapBeyondNetworkTimeWarns()
+    {
+        MockConfig cfg = mockDefaults(Flavor::Vllm);
+        cfg.firstByteDelayMs = 300;
+        QString error;
+        auto mock = MockServer::start(cfg, &error);
+        QVERIFY2(mock, qPrintable(error));
+        ServerSpec server = sbtest::serverFor(QStringLiteral("s"), *mock, Flavor::Vllm);
+        server.metrics.intervalS = 0.1;
+        QTemporaryDir dir;
+        const auto r = sbtest::runSweep(sbtest::smallSpec({server}, {2}, 6), dir.path());
+        const CellResult &cell = r.results.cells.at(0);
+        QCOMPARE(cell.status, CellStatus::Completed);
+        const QJsonObject check = cell.serverMetricsInfo.value(QStringLiteral("ttft_check")).toObject();
+        QVERIFY(check.value(QStringLiteral("client_p50_ms")).toDouble() >= 300);
+        QVERIFY(check.value(QStringLiteral("server_p50_ms")).toDouble() < 100);
+        QVERIFY2(std::any_of(cell.warnings.cbegin(), cell.warnings.cend(), [](const QString &w) { return w.contains(QStringLiteral("far beyond network time")); }),
+                 qPrintable(cell.warnings.join('\n')));
     }
 
     // A reset that answers ok but leaves the cache (here: a route that only clears the mock's
