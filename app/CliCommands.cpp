@@ -19,6 +19,7 @@ struct RunArgs {
     QString outDir;
     bool resume = false;
     bool force = false;
+    ShardId shard;
 };
 
 bool parseRunArgs(const QStringList &args, bool needSpec, RunArgs *r, const QString &command)
@@ -37,6 +38,15 @@ bool parseRunArgs(const QStringList &args, bool needSpec, RunArgs *r, const QStr
             r->resume = true;
         } else if (a == QLatin1String("--force")) {
             r->force = true;
+        } else if (needSpec && (a == QLatin1String("--shard") || a.startsWith(QLatin1String("--shard=")))) {
+            const QString value = a.contains(QLatin1Char('=')) ? a.section(QLatin1Char('='), 1) : (i + 1 < args.size() ? args[++i] : QString());
+            QString why;
+            const auto shard = parseShardId(value, &why);
+            if (!shard) {
+                err() << "sweepbench " << command << ": " << why << "\n";
+                return false;
+            }
+            r->shard = *shard;
         } else if (a.startsWith(QLatin1Char('-'))) {
             err() << "sweepbench " << command << ": unknown option " << a << "\n";
             return false;
@@ -80,7 +90,9 @@ int runRunCommand(const QStringList &args)
         err() << "sweepbench run: --resume needs --out DIR (the folder of the run to resume)\n";
         return 2;
     }
-    return runSweepHeadless(*spec, RunOptions{r.outDir.isEmpty() ? defaultOutDir(*spec) : r.outDir, r.resume, r.force});
+    RunOptions options{r.outDir.isEmpty() ? defaultOutDir(*spec) : r.outDir, r.resume, r.force};
+    options.shard = r.shard;
+    return runSweepHeadless(*spec, options);
 }
 
 int runDemoCommand(const QStringList &args)
