@@ -65,6 +65,7 @@ private:
     bool save();
     bool saveAs();
     void exportReport();
+    void exportClusterJob();
     void about();
 
     QTabWidget *m_tabs = nullptr;
