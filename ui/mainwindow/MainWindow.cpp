@@ -300,6 +300,15 @@ bool MainWindow::openPath(const QString &path, QString *error, bool quiet)
     return ok;
 }
 
+void MainWindow::announceOpenFailure(const QString &message)
+{
+    statusBar()->showMessage(QString(message).replace(QLatin1Char('\n'), QLatin1Char(' ')), 0);
+    auto *box = new QMessageBox(QMessageBox::Warning, tr("Open"), message, QMessageBox::Ok, this);
+    box->setObjectName(QStringLiteral("openFailure"));
+    box->setAttribute(Qt::WA_DeleteOnClose);
+    box->open(); // window-modal, returns at once: the window behind stays usable for Open…
+}
+
 bool MainWindow::saveSpecTo(const QString &path, QString *error)
 {
     SweepSpec spec = m_design->spec();
