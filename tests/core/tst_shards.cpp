@@ -188,6 +188,7 @@ private Q_SLOTS:
             QCOMPARE(m.completed, w.completed);
             QCOMPARE(m.failed, w.failed);
             QCOMPARE(m.recordsPath, w.recordsPath);
+            QVERIFY(QFile::exists(out + QLatin1Char('/') + m.serverMetricsInfo.value(QStringLiteral("series")).toString())); // copied with the cell
             QCOMPARE(readAll(out + QLatin1Char('/') + m.recordsPath).count('\n'), qsizetype(m.completed + m.failed));
         }
         QVERIFY(QFile::exists(out + QStringLiteral("/sweep.yaml")));
@@ -248,6 +249,9 @@ private Q_SLOTS:
         for (const CellResult &c : std::as_const(loaded->results.cells)) {
             QCOMPARE(c.status, CellStatus::Completed);
             QVERIFY2(QFile::exists(loaded->folder + QLatin1Char('/') + c.recordsPath), qPrintable(c.recordsPath));
+            // The mock's server metrics series, rebased like the records (docs/server-metrics.md).
+            const QString series = c.serverMetricsInfo.value(QStringLiteral("series")).toString();
+            QVERIFY2(!series.isEmpty() && QFile::exists(loaded->folder + QLatin1Char('/') + series), qPrintable(series));
         }
         QVERIFY(!loaded->specYaml.isEmpty());
 
