@@ -93,6 +93,15 @@ private Q_SLOTS:
         QVERIFY2(tip.contains(QStringLiteral("HTTP 200")) && tip.contains(QStringLiteral("1 attempt"))
                      && tip.contains(QStringLiteral("/reset_prefix_cache")) && tip.contains(QStringLiteral("12.5 ms")),
                  qPrintable(tip));
+        QVERIFY(!tip.contains(QStringLiteral("by metrics")));
+        // The server's counter judged the reset (docs/server-metrics.md): the tooltip says so.
+        SweepResults judged = sbtest::makeSweepResults();
+        judged.cells[0].hooks[0].metricsVerdict = QStringLiteral("not_confirmed");
+        judged.cells[0].hooks[0].metricsCachedTokens = 4096;
+        model.setResults(judged);
+        QVERIFY2(model.index(0, M::ResetColumn).data(Qt::ToolTipRole).toString().contains(QStringLiteral("reset NOT confirmed by metrics (4096 cached tokens)")),
+                 qPrintable(model.index(0, M::ResetColumn).data(Qt::ToolTipRole).toString()));
+        model.setResults(sbtest::makeSweepResults());
         // server b: reset needed 3 attempts
         const QModelIndex retried = model.index(5, M::ResetColumn);
         QCOMPARE(retried.data(M::HookStateRole).toInt(), int(HookState::Retried));
