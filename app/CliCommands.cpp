@@ -68,13 +68,6 @@ bool parseRunArgs(const QStringList &args, bool needSpec, RunArgs *r, const QStr
     }
     return true;
 }
-
-int usageError(const QString &command)
-{
-    err() << "try: sweepbench help " << command << '\n';
-    err().flush();
-    return 2;
-}
 } // namespace
 
 int runRunCommand(const QStringList &args)
