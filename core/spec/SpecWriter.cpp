@@ -159,6 +159,22 @@ void writeWorkload(YAML::Emitter &out, const WorkloadSpec &w)
     out << YAML::EndMap;
 }
 
+void writeOpenLoop(YAML::Emitter &out, const OpenLoopSpec &o)
+{
+    key(out, "request_rate");
+    out << YAML::Flow << YAML::BeginSeq;
+    for (double r : o.rates)
+        out << r;
+    out << YAML::EndSeq;
+    str(out, "arrival", toString(o.arrival));
+    if (o.arrival == Arrival::Gamma)
+        num(out, "burstiness", o.burstiness);
+    key(out, "seed");
+    out << o.seed;
+    key(out, "max_concurrency");
+    out << o.maxConcurrency;
+}
+
 } // namespace
 
 QByteArray saveSpecYaml(const SweepSpec &spec, SecretPolicy secrets)
@@ -178,11 +194,15 @@ QByteArray saveSpecYaml(const SweepSpec &spec, SecretPolicy secrets)
     writeWorkload(out, spec.workload);
     key(out, "sweep");
     out << YAML::BeginMap;
-    key(out, "concurrency");
-    out << YAML::Flow << YAML::BeginSeq;
-    for (int c : spec.concurrency)
-        out << c;
-    out << YAML::EndSeq;
+    if (spec.openLoop.active()) {
+        writeOpenLoop(out, spec.openLoop);
+    } else {
+        key(out, "concurrency");
+        out << YAML::Flow << YAML::BeginSeq;
+        for (int c : spec.concurrency)
+            out << c;
+        out << YAML::EndSeq;
+    }
     str(out, "on_hook_failure", toString(spec.onHookFailure));
     if (spec.maxErrorRate != SweepSpec().maxErrorRate)
         num(out, "max_error_rate", spec.maxErrorRate);

@@ -15,17 +15,22 @@ enum class Flavor { Vllm, Sglang, Trtllm, Openai, Llamacpp };
 enum class ResetPlacement { BeforeWarmup, AfterWarmup, Both };
 enum class HookFailurePolicy { SkipCell, Abort, Continue };
 enum class PromptMode { Unique, SharedPrefix };
+// Open-loop arrival process (docs/spec-reference.md, `sweep.arrival`).
+enum class Arrival { Constant, Poisson, Gamma };
 
 QString toString(Endpoint e);
 QString toString(Flavor f);
 QString toString(ResetPlacement p);
 QString toString(HookFailurePolicy p);
 QString toString(PromptMode m);
+QString toString(Arrival a);
 std::optional<Endpoint> endpointFromString(const QString &s);
 std::optional<Flavor> flavorFromString(const QString &s);
 std::optional<ResetPlacement> placementFromString(const QString &s);
 std::optional<HookFailurePolicy> policyFromString(const QString &s);
 std::optional<PromptMode> promptModeFromString(const QString &s);
+std::optional<Arrival> arrivalFromString(const QString &s);
+QStringList arrivalNames();
 // The one list of each vocabulary, in documentation order: every flavor name, and the flavors an
 // embedded mock can play (all but openai, which has no control routes of its own).
 QStringList flavorNames();
@@ -91,17 +96,31 @@ struct WorkloadSpec {
     SloSpec slo;
 };
 
+// `sweep: {request_rate: [R...], arrival, burstiness, seed, max_concurrency}`: each point sends
+// requests at their scheduled times (rate R per second), whatever the server's answers do.
+struct OpenLoopSpec {
+    QList<double> rates;          // requests per second; empty = closed-loop sweep
+    Arrival arrival = Arrival::Poisson;
+    double burstiness = 1.0;      // gamma shape: 1 = Poisson, < 1 burstier, > 1 more regular
+    int seed = 0;                 // the schedule is a function of (arrival, rate, burstiness, seed)
+    int maxConcurrency = 256;     // requests in flight at most; later ones wait in a client queue
+    bool active() const { return !rates.isEmpty(); }
+};
+
 struct SweepSpec {
     QString name;
     QString description;
     QList<ServerSpec> servers;
     WorkloadSpec workload;
-    QList<int> concurrency;
+    QList<int> concurrency;       // closed-loop points; empty when the sweep is open-loop
+    OpenLoopSpec openLoop;        // open-loop points (`sweep.request_rate`); exclusive with concurrency
     HookFailurePolicy onHookFailure = HookFailurePolicy::SkipCell;
     // `sweep.max_error_rate`: the share of failed measured requests above which a cell is
     // `degraded` rather than `completed` (a fraction, 0 = any failure degrades).
     double maxErrorRate = 0.01;
     QString sourcePath;           // file it was loaded from (not serialized)
+    // Points per server: request rates for an open-loop sweep, else concurrency levels.
+    qsizetype pointCount() const { return openLoop.active() ? openLoop.rates.size() : concurrency.size(); }
 };
 
 } // namespace sb
