@@ -1,4 +1,5 @@
 #include "engine/CellRunner.h"
+#include "engine/OpenLoopCell.h"
 #include "engine/CellValidity.h"
 #include "io/DurableWrite.h"
 #include "engine/CellVerdict.h"
@@ -269,6 +270,8 @@ void CellRunner::measure(const CellContext &ctx, CellResult &cell, const CellCal
     cfg.recordsPath = recordsFinal + QStringLiteral(".part");
     cfg.cancel = &m_cancel;
     cfg.secrets = ctx.secrets;
+    if (cell.openLoop) // a request-rate point: cell.concurrency is the max_concurrency cap
+        cfg.schedule = scheduleFor(ctx.spec->openLoop, cell.openLoop->targetRate);
     const std::int64_t targetCount = cfg.requests;
     const PhaseOutcome out = m_load.runPhase(cfg, [&](const LiveCounters &live) { cb.live(live, targetCount); });
     if (!publishRecords(cfg.recordsPath, recordsFinal, out.recordsError, cell))
@@ -279,7 +282,8 @@ void CellRunner::measure(const CellContext &ctx, CellResult &cell, const CellCal
     in.interChunkUs = &out.interChunkUs;
     in.streaming = w.streaming;
     in.slo = w.slo;
-    in.concurrency = cell.concurrency;
+    // Open loop has no in-flight target: its steady mean runs from the first send to the last.
+    in.concurrency = cell.openLoop ? 1 : cell.concurrency;
     const CellMetricsOutput m = computeCellMetrics(in);
     cell.metrics = m.metrics;
     cell.completed = m.completed;
@@ -304,7 +308,13 @@ void CellRunner::measure(const CellContext &ctx, CellResult &cell, const CellCal
     for (auto it = cell.errorSamples.begin(); it != cell.errorSamples.end();)
         it = cell.errors.contains(it.key()) ? std::next(it) : cell.errorSamples.erase(it);
 
-    cell.warnings.append(validityWarnings(out, m, cell.concurrency));
+    if (cell.openLoop) {
+        cell.openLoop = openLoopStats(out.records, ctx.spec->openLoop, cell.openLoop->targetRate);
+        cell.warnings.append(openLoopWarnings(*cell.openLoop));
+        cell.warnings.append(validityWarnings(out, m, cell.concurrency, /*closedLoop=*/false));
+    } else {
+        cell.warnings.append(validityWarnings(out, m, cell.concurrency));
+    }
     cell.warnings.append(lengthWarnings(m, w));
     if (!proofPlacement.isEmpty())
         checkResetProof(out.records, proofPlacement, cell);

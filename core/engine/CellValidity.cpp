@@ -36,10 +36,10 @@ QStringList lengthWarnings(const CellMetricsOutput &metrics, const WorkloadSpec 
     return out;
 }
 
-QStringList validityWarnings(const PhaseOutcome &phase, const CellMetricsOutput &metrics, int concurrency)
+QStringList validityWarnings(const PhaseOutcome &phase, const CellMetricsOutput &metrics, int concurrency, bool closedLoop)
 {
     QStringList w;
-    if (!phase.cancelled) {
+    if (!phase.cancelled && closedLoop) { // open loop: engine/OpenLoopCell.h judges keeping to the schedule
         const auto sent = std::count_if(phase.records.begin(), phase.records.end(), [](const RequestRecord &r) { return r.sendNs > 0; });
         if (sent >= concurrency && metrics.maxInFlight < concurrency)
             w.append(QStringLiteral("achieved concurrency %1 is below the target %2").arg(metrics.maxInFlight).arg(concurrency));

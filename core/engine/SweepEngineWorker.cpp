@@ -6,6 +6,7 @@
 #include "load/RequestFactory.h"
 #include "results/ResultsStore.h"
 #include "results/SpecFingerprint.h"
+#include "results/SweepAxis.h"
 #include <QDateTime>
 #include <QDir>
 #include <QMutexLocker>
@@ -160,7 +161,7 @@ bool SweepEngineWorker::previousCells(SweepResults *previous, QStringList *specC
 
 void SweepEngineWorker::planCells(const SweepResults &previous, const QStringList &specChanges)
 {
-    // Server-major, concurrency in the given order.
+    // Server-major, points (concurrency levels or request rates) in the given order.
     QMutexLocker lock(&m_mutex);
     m_results = SweepResults();
     m_results.toolVersion = QStringLiteral(SWEEPBENCH_VERSION);
@@ -170,7 +171,7 @@ void SweepEngineWorker::planCells(const SweepResults &previous, const QStringLis
     m_results.specFingerprint = specFingerprint(m_spec);
     int index = 0;
     for (int s = 0; s < m_spec.servers.size(); ++s) {
-        for (int c : std::as_const(m_spec.concurrency)) {
+        for (qsizetype p = 0; p < m_spec.pointCount(); ++p) {
             CellResult cell;
             cell.index = index;
             cell.server = m_spec.servers[s].name;
@@ -178,10 +179,16 @@ void SweepEngineWorker::planCells(const SweepResults &previous, const QStringLis
             for (const HookTarget &t : hookTargetsFor(m_spec.servers[s], m_mocks.baseUrls(s)))
                 origins.append(t.origin);
             cell.origin = origins.join(QStringLiteral(", "));
-            cell.concurrency = c;
-            cell.recordsPath = ResultsStore::cellDirName(index, cell.server, c) + QStringLiteral("/records.jsonl");
+            if (m_spec.openLoop.active()) { // a rate point; its connections are the max_concurrency cap
+                cell.concurrency = m_spec.openLoop.maxConcurrency;
+                cell.openLoop = OpenLoopResult();
+                cell.openLoop->targetRate = m_spec.openLoop.rates[p];
+            } else {
+                cell.concurrency = m_spec.concurrency[p];
+            }
+            cell.recordsPath = ResultsStore::cellDirName(index, cell.server, pointTag(cell)) + QStringLiteral("/records.jsonl");
             for (const auto &old : std::as_const(previous.cells)) {
-                if (old.server != cell.server || old.concurrency != c || !hasMeasurements(old.status))
+                if (old.server != cell.server || axisOf(old) != axisOf(cell) || pointValue(old) != pointValue(cell) || !hasMeasurements(old.status))
                     continue;
                 cell = old, cell.index = index;
                 if (!specChanges.isEmpty())
@@ -199,7 +206,7 @@ int SweepEngineWorker::runSweep()
     m_startNs = steadyNowNs();
     ResultsStore store(m_outDir);
     QString error;
-    const qsizetype plannedCells = m_spec.servers.size() * m_spec.concurrency.size();
+    const qsizetype plannedCells = m_spec.servers.size() * m_spec.pointCount();
     if (plannedCells > kMaxResultsCells)
         return stop(kCannotStart, QStringLiteral("the sweep has %1 cells; one results folder holds at most %2 (split the sweep)")
                                       .arg(plannedCells).arg(kMaxResultsCells));
@@ -237,7 +244,7 @@ int SweepEngineWorker::runSweep()
             Q_EMIT m_owner->cellFinished(cell);
             continue;
         }
-        const int serverIndex = i / int(m_spec.concurrency.size());
+        const int serverIndex = i / int(m_spec.pointCount());
         const ServerSpec &server = m_spec.servers[serverIndex];
         if (m_cancel || aborted) {
             cell.status = m_cancel ? CellStatus::Cancelled : CellStatus::Skipped;
@@ -265,6 +272,7 @@ int SweepEngineWorker::runSweep()
                 base.cellsDone = cellsDone;
                 base.server = server.name;
                 base.concurrency = cell.concurrency;
+                base.point = pointLabel(cell);
                 CellCallbacks cb;
                 cb.phase = [&](const QString &phase) {
                     base.phase = phase;
@@ -272,8 +280,8 @@ int SweepEngineWorker::runSweep()
                 };
                 cb.hook = [&](const HookOutcome &o) {
                     Q_EMIT m_owner->hookCalled(i, o);
-                    Q_EMIT m_owner->logMessage(QStringLiteral("[%1 c=%2] %3 %4 -> %5 (HTTP %6, %7 attempt(s), %8 ms)")
-                                                   .arg(server.name).arg(cell.concurrency).arg(o.hook, o.path, o.verdict)
+                    Q_EMIT m_owner->logMessage(QStringLiteral("[%1 %2] %3 %4 -> %5 (HTTP %6, %7 attempt(s), %8 ms)")
+                                                   .arg(server.name, pointLabel(cell)).arg(o.hook, o.path, o.verdict)
                                                    .arg(o.status).arg(o.attempts).arg(qRound(o.latencyMs)));
                 };
                 cb.live = [&](const LiveCounters &live, std::int64_t target) {

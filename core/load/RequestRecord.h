@@ -28,6 +28,7 @@ const char *errorKindName(ErrorKind kind);
 
 struct RequestRecord {
     std::int64_t queueNs = 0;       // slot became free and the request was taken (steady clock)
+    std::int64_t scheduledNs = 0;   // open loop: when the request was due (steady clock); 0 = closed loop
     std::int64_t sendNs = 0;        // request bytes handed to the socket (the send that got the answer)
     std::int64_t firstTokenNs = -1; // first chunk with non-empty content; -1 = none
     std::int64_t lastTokenNs = -1;  // last content chunk

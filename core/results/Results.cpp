@@ -114,7 +114,7 @@ QJsonObject toJson(const CellResult &c)
     QJsonArray hooks;
     for (const auto &h : c.hooks)
         hooks.append(toJson(h));
-    return QJsonObject{
+    QJsonObject cell{
         {QStringLiteral("index"), c.index},
         {QStringLiteral("server"), c.server},
         {QStringLiteral("origin"), c.origin},
@@ -138,6 +138,10 @@ QJsonObject toJson(const CellResult &c)
         {QStringLiteral("started_at"), isoUtc(c.startedAt)},
         {QStringLiteral("finished_at"), isoUtc(c.finishedAt)},
     };
+    cell.insert(QStringLiteral("request_rate"), c.openLoop ? QJsonValue(c.openLoop->targetRate) : QJsonValue(QJsonValue::Null));
+    if (c.openLoop)
+        cell.insert(QStringLiteral("open_loop"), toJson(*c.openLoop));
+    return cell;
 }
 
 CellResult cellResultFromJson(const QJsonObject &o)
@@ -147,6 +151,10 @@ CellResult cellResultFromJson(const QJsonObject &o)
     c.server = o.value(QStringLiteral("server")).toString();
     c.origin = o.value(QStringLiteral("origin")).toString();
     c.concurrency = o.value(QStringLiteral("concurrency")).toInt();
+    if (const QJsonValue rate = o.value(QStringLiteral("request_rate")); rate.isDouble()) {
+        c.openLoop = openLoopResultFromJson(o.value(QStringLiteral("open_loop")).toObject());
+        c.openLoop->targetRate = rate.toDouble();
+    }
     // An unknown status (a newer writer's) is shown as failed rather than as measured data.
     const QString status = o.value(QStringLiteral("status")).toString();
     c.status = status.isEmpty() ? CellStatus::Pending : cellStatusFromString(status).value_or(CellStatus::Failed);

@@ -2,12 +2,14 @@
 // Results of a sweep, as stored in OUT/results.json ("sweepbench-results/1").
 // Plain data shared by the engine (writer), the GUI, reports and importers (readers).
 #include "results/CellStatus.h"
+#include "results/OpenLoopResult.h"
 #include <QDateTime>
 #include <QJsonObject>
 #include <QList>
 #include <QMap>
 #include <QString>
 #include <QStringList>
+#include <optional>
 
 namespace sb {
 
@@ -49,7 +51,8 @@ struct CellResult {
     int index = 0;
     QString server;
     QString origin;
-    int concurrency = 0;
+    int concurrency = 0;                  // closed loop: the point; open loop: the max_concurrency cap
+    std::optional<OpenLoopResult> openLoop; // set for a request-rate point ("request_rate" in JSON; null = closed loop)
     CellStatus status = CellStatus::Pending;
     QString reason;
     int completed = 0;
