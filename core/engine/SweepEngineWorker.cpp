@@ -171,9 +171,13 @@ void SweepEngineWorker::planCells(const SweepResults &previous, const QStringLis
     m_results.specFingerprint = specFingerprint(m_spec);
     int index = 0;
     for (int s = 0; s < m_spec.servers.size(); ++s) {
-        for (qsizetype p = 0; p < m_spec.pointCount(); ++p) {
+        // The repeats of a point run back to back, each a cell of its own with its own hooks.
+        for (qsizetype k = 0; k < m_spec.cellsPerServer(); ++k) {
+            const qsizetype p = k / std::max(1, m_spec.repeats);
+            const int rep = int(k % std::max(1, m_spec.repeats));
             CellResult cell;
             cell.index = index;
+            cell.repeat = rep;
             cell.server = m_spec.servers[s].name;
             QStringList origins;
             for (const HookTarget &t : hookTargetsFor(m_spec.servers[s], m_mocks.baseUrls(s)))
@@ -186,9 +190,11 @@ void SweepEngineWorker::planCells(const SweepResults &previous, const QStringLis
             } else {
                 cell.concurrency = m_spec.concurrency[p];
             }
-            cell.recordsPath = ResultsStore::cellDirName(index, cell.server, pointTag(cell)) + QStringLiteral("/records.jsonl");
+            const QString tag = m_spec.repeats > 1 ? pointTag(cell) + QStringLiteral("-n%1").arg(rep + 1) : pointTag(cell);
+            cell.recordsPath = ResultsStore::cellDirName(index, cell.server, tag) + QStringLiteral("/records.jsonl");
             for (const auto &old : std::as_const(previous.cells)) {
-                if (old.server != cell.server || axisOf(old) != axisOf(cell) || pointValue(old) != pointValue(cell) || !hasMeasurements(old.status))
+                if (old.server != cell.server || axisOf(old) != axisOf(cell) || pointValue(old) != pointValue(cell) || old.repeat != rep
+                    || !hasMeasurements(old.status))
                     continue;
                 cell = old, cell.index = index;
                 if (!specChanges.isEmpty())
@@ -206,7 +212,7 @@ int SweepEngineWorker::runSweep()
     m_startNs = steadyNowNs();
     ResultsStore store(m_outDir);
     QString error;
-    const qsizetype plannedCells = m_spec.servers.size() * m_spec.pointCount();
+    const qsizetype plannedCells = m_spec.servers.size() * m_spec.cellsPerServer();
     if (plannedCells > kMaxResultsCells)
         return stop(kCannotStart, QStringLiteral("the sweep has %1 cells; one results folder holds at most %2 (split the sweep)")
                                       .arg(plannedCells).arg(kMaxResultsCells));
@@ -244,7 +250,7 @@ int SweepEngineWorker::runSweep()
             Q_EMIT m_owner->cellFinished(cell);
             continue;
         }
-        const int serverIndex = i / int(m_spec.pointCount());
+        const int serverIndex = i / int(m_spec.cellsPerServer());
         const ServerSpec &server = m_spec.servers[serverIndex];
         if (m_cancel || aborted) {
             cell.status = m_cancel ? CellStatus::Cancelled : CellStatus::Skipped;

@@ -93,6 +93,7 @@ void parseSweep(Context &ctx, const YAML::Node &node, const QString &path, Sweep
     MapReader m(ctx, node, path, kSweepKeys, placeHint);
     readEnum(m, QStringLiteral("on_hook_failure"), spec.onHookFailure, &policyFromString, {"skip_cell", "abort", "continue"});
     m.number(QStringLiteral("max_error_rate"), spec.maxErrorRate, spec::expectFraction());
+    m.integer(QStringLiteral("repeats"), spec.repeats, spec::expectRepeats());
     const YAML::Node *c = m.find(QStringLiteral("concurrency"));
     const QString cPath = m.path(QStringLiteral("concurrency"));
     // Both lists are read when both are written: the validator names the conflict (the GUI

@@ -292,6 +292,8 @@ QList<SpecDiagnostic> validateSpec(const SweepSpec &spec)
     }
     checkWorkload(c, spec.workload);
     checkSweepAxis(c, spec);
+    if (spec.repeats < 1 || spec.repeats > spec::kMaxRepeats)
+        c.error(QStringLiteral("sweep.repeats"), QStringLiteral("expected %1, got %2").arg(spec::expectRepeats()).arg(spec.repeats));
     if (!(spec.maxErrorRate >= 0 && spec.maxErrorRate <= 1))
         c.error(QStringLiteral("sweep.max_error_rate"), QStringLiteral("expected %1, got %2").arg(spec::expectFraction()).arg(spec.maxErrorRate));
     return c.diags;

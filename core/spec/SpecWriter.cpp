@@ -203,6 +203,10 @@ QByteArray saveSpecYaml(const SweepSpec &spec, SecretPolicy secrets)
             out << c;
         out << YAML::EndSeq;
     }
+    if (spec.repeats != 1) {
+        key(out, "repeats");
+        out << spec.repeats;
+    }
     str(out, "on_hook_failure", toString(spec.onHookFailure));
     if (spec.maxErrorRate != SweepSpec().maxErrorRate)
         num(out, "max_error_rate", spec.maxErrorRate);

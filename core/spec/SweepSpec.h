@@ -6,6 +6,7 @@
 #include <QPair>
 #include <QString>
 #include <QStringList>
+#include <algorithm>
 #include <optional>
 
 namespace sb {
@@ -114,6 +115,7 @@ struct SweepSpec {
     WorkloadSpec workload;
     QList<int> concurrency;       // closed-loop points; empty when the sweep is open-loop
     OpenLoopSpec openLoop;        // open-loop points (`sweep.request_rate`); exclusive with concurrency
+    int repeats = 1;              // `sweep.repeats`: each point runs this many times (a cell each)
     HookFailurePolicy onHookFailure = HookFailurePolicy::SkipCell;
     // `sweep.max_error_rate`: the share of failed measured requests above which a cell is
     // `degraded` rather than `completed` (a fraction, 0 = any failure degrades).
@@ -121,6 +123,7 @@ struct SweepSpec {
     QString sourcePath;           // file it was loaded from (not serialized)
     // Points per server: request rates for an open-loop sweep, else concurrency levels.
     qsizetype pointCount() const { return openLoop.active() ? openLoop.rates.size() : concurrency.size(); }
+    qsizetype cellsPerServer() const { return pointCount() * std::max(1, repeats); }
 };
 
 } // namespace sb
