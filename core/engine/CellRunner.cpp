@@ -7,6 +7,7 @@
 #include "hooks/TraceListing.h"
 #include "load/RequestFactory.h"
 #include "metrics/CellMetrics.h"
+#include "metrics/TimeSlices.h"
 #include <QDir>
 #include <QFile>
 
@@ -293,6 +294,7 @@ void CellRunner::measure(const CellContext &ctx, CellResult &cell, const CellCal
     cell.meanInFlight = m.meanInFlight;
     cell.steadyMeanInFlight = m.steadyMeanInFlight;
     cell.tokenSource = m.tokenSource;
+    cell.timeSlices = timeSlicesJson(computeTimeSlices(out.records));
     cell.clientCpuMax = out.maxThreadCpu;
     cell.clientWaitMax = out.maxThreadWait;
     cell.reconnects = out.reconnects;

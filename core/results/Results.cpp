@@ -1,6 +1,8 @@
 #include "results/Results.h"
 #include "io/ReadLimits.h"
+#include "results/PointSummary.h"
 #include <QJsonArray>
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
@@ -139,6 +141,9 @@ QJsonObject toJson(const CellResult &c)
         {QStringLiteral("finished_at"), isoUtc(c.finishedAt)},
     };
     cell.insert(QStringLiteral("request_rate"), c.openLoop ? QJsonValue(c.openLoop->targetRate) : QJsonValue(QJsonValue::Null));
+    cell.insert(QStringLiteral("repeat"), c.repeat);
+    if (!c.timeSlices.isEmpty())
+        cell.insert(QStringLiteral("time_slices"), c.timeSlices);
     if (c.openLoop)
         cell.insert(QStringLiteral("open_loop"), toJson(*c.openLoop));
     return cell;
@@ -151,6 +156,8 @@ CellResult cellResultFromJson(const QJsonObject &o)
     c.server = o.value(QStringLiteral("server")).toString();
     c.origin = o.value(QStringLiteral("origin")).toString();
     c.concurrency = o.value(QStringLiteral("concurrency")).toInt();
+    c.repeat = std::max(0, o.value(QStringLiteral("repeat")).toInt());
+    c.timeSlices = o.value(QStringLiteral("time_slices")).toArray();
     if (const QJsonValue rate = o.value(QStringLiteral("request_rate")); rate.isDouble()) {
         c.openLoop = openLoopResultFromJson(o.value(QStringLiteral("open_loop")).toObject());
         c.openLoop->targetRate = rate.toDouble();
@@ -213,6 +220,9 @@ QJsonObject toJson(const SweepResults &r)
     };
     if (!r.specFingerprint.isEmpty())
         o.insert(QStringLiteral("spec_fingerprint"), r.specFingerprint);
+    // Derived from the cells (readers recompute it): mean and 95 % CI per point over its repeats.
+    if (const QList<PointSummary> points = summarizePoints(r); hasRepeats(points))
+        o.insert(QStringLiteral("points"), pointsJson(points));
     return o;
 }
 

@@ -4,6 +4,7 @@
 #include "results/CellStatus.h"
 #include "results/OpenLoopResult.h"
 #include <QDateTime>
+#include <QJsonArray>
 #include <QJsonObject>
 #include <QList>
 #include <QMap>
@@ -53,6 +54,7 @@ struct CellResult {
     QString origin;
     int concurrency = 0;                  // closed loop: the point; open loop: the max_concurrency cap
     std::optional<OpenLoopResult> openLoop; // set for a request-rate point ("request_rate" in JSON; null = closed loop)
+    int repeat = 0;                       // which run of its point (0-based; `sweep.repeats`)
     CellStatus status = CellStatus::Pending;
     QString reason;
     int completed = 0;
@@ -78,6 +80,7 @@ struct CellResult {
     QDateTime startedAt, finishedAt;
     double clientCpuMax = 0;              // busiest client IO thread's CPU share during the phase
     double clientWaitMax = 0;             // largest share of the phase a client IO thread waited for a CPU
+    QJsonArray timeSlices;                // metrics/TimeSlices.h, as stored ("time_slices")
 };
 
 struct SweepResults {
