@@ -112,9 +112,9 @@ int runValidateCommand(const QStringList &args)
     const auto spec = loadSpecReporting(args.first());
     if (!spec)
         return 2;
-    int cells = int(spec->servers.size() * spec->concurrency.size());
-    out() << args.first() << ": ok — " << spec->servers.size() << " server(s) × " << spec->concurrency.size()
-          << " concurrency point(s) = " << cells << " cell(s)\n";
+    const int cells = int(spec->servers.size() * spec->pointCount());
+    out() << args.first() << ": ok — " << spec->servers.size() << " server(s) × " << spec->pointCount()
+          << (spec->openLoop.active() ? " request-rate point(s) = " : " concurrency point(s) = ") << cells << " cell(s)\n";
     out().flush();
     return 0;
 }

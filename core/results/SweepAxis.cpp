@@ -17,6 +17,10 @@ QString axisTitle(SweepAxis a) { return a == SweepAxis::RequestRate ? QStringLit
 
 QString axisKey(SweepAxis a) { return a == SweepAxis::RequestRate ? QStringLiteral("request_rate") : QStringLiteral("concurrency"); }
 
+QString axisShort(SweepAxis a) { return a == SweepAxis::RequestRate ? QStringLiteral("req/s") : QStringLiteral("C"); }
+
+QString pointNumber(const CellResult &c) { return c.openLoop ? formatRate(c.openLoop->targetRate) : QString::number(c.concurrency); }
+
 QString formatRate(double r)
 {
     QString s = QString::number(r, 'f', 3);

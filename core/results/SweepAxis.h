@@ -15,7 +15,9 @@ SweepAxis axisOf(const SweepResults &r);
 double pointValue(const CellResult &c);
 QString axisTitle(SweepAxis a);      // "concurrency" | "request rate (req/s)"
 QString axisKey(SweepAxis a);        // "concurrency" | "request_rate" (CSV, JSON)
+QString axisShort(SweepAxis a);      // table column: "C" | "req/s"
 QString formatPoint(SweepAxis a, double v); // "8" | "2.5 req/s"
+QString pointNumber(const CellResult &c);   // the point without unit, for a column headed axisShort(): "8" | "2.5"
 QString pointLabel(const CellResult &c);    // "c=8" | "8 req/s"
 QString pointTag(const CellResult &c);      // "c8" | "r8" (cell folder names)
 // Rates print with at most 3 decimals and no trailing zeros ("0.5", "32").

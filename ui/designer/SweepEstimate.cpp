@@ -38,7 +38,7 @@ double realPhaseSeconds(const WorkloadSpec &w, int c, int requests)
 SweepEstimate estimateSweep(const SweepSpec &spec)
 {
     SweepEstimate e;
-    e.cells = int(spec.servers.size() * spec.concurrency.size());
+    e.cells = int(spec.servers.size() * spec.pointCount());
     const WorkloadSpec &w = spec.workload;
     int mocks = 0;
     for (const ServerSpec &server : spec.servers) {
@@ -48,6 +48,15 @@ SweepEstimate estimateSweep(const SweepSpec &spec)
                 mock = mockDefaults(*flavor);
         mocks += mock ? 1 : 0;
         const auto phase = [&](int c, int requests) { return mock ? mockPhaseSeconds(*mock, w, c, requests) : realPhaseSeconds(w, c, requests); };
+        // Open loop: the schedule sets the time (requests / R, or the duration), plus one request to drain.
+        for (double r : spec.openLoop.rates) {
+            if (!(r > 0))
+                continue;
+            double cell = (w.durationS > 0 ? w.durationS : double(w.requestsPerCell > 0 ? w.requestsPerCell : kDefaultRequests) / r) + phase(1, 1);
+            if (w.warmupRequests > 0)
+                cell += phase(std::max(1, std::min(spec.openLoop.maxConcurrency, w.warmupRequests)), w.warmupRequests);
+            e.seconds += cell + kHooksPerCellS;
+        }
         for (int c : spec.concurrency) {
             if (c <= 0)
                 continue;
@@ -84,11 +93,12 @@ QString estimateText(const SweepSpec &spec)
 {
     const SweepEstimate e = estimateSweep(spec);
     if (e.cells == 0)
-        return QObject::tr("No cells yet: add a server and a concurrency level");
-    return QObject::tr("%1 cells (%2 servers × %3 levels) · roughly %4 (%5)")
+        return QObject::tr("No cells yet: add a server and a concurrency level or request rate");
+    return QObject::tr("%1 cells (%2 servers × %3 %4) · roughly %5 (%6)")
         .arg(e.cells)
         .arg(spec.servers.size())
-        .arg(spec.concurrency.size())
+        .arg(spec.pointCount())
+        .arg(spec.openLoop.active() ? QObject::tr("rates") : QObject::tr("levels"))
         .arg(formatDuration(e.seconds), e.assumption);
 }
 
