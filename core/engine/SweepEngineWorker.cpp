@@ -1,6 +1,8 @@
 #include "engine/SweepEngineWorker.h"
 #include "engine/CellRunner.h"
 #include "engine/Reachability.h"
+#include "engine/SloSearchCells.h"
+#include "results/SloSearch.h"
 #include "hooks/HookPresets.h"
 #include "io/ReadLimits.h"
 #include "load/RequestFactory.h"
@@ -255,7 +257,9 @@ int SweepEngineWorker::runSweep()
     ControlClient control;
     HookRunner hooks(control, &m_cancel);
     CellRunner runner(load, hooks, store, m_cancel);
-    const int cellCount = int(m_results.cells.size());
+    // The SLO search appends cells after the planned ones (engine/SloSearchCells.h).
+    int cellCount = int(m_results.cells.size());
+    const int plannedCount = cellCount;
     int cellsDone = 0;
     bool aborted = false;
     ServerReachability reachability;
@@ -268,7 +272,7 @@ int SweepEngineWorker::runSweep()
             Q_EMIT m_owner->cellFinished(cell);
             continue;
         }
-        const int serverIndex = i / int(m_spec.cellsPerServer());
+        const int serverIndex = i < plannedCount ? i / int(m_spec.cellsPerServer()) : serverIndexOf(m_spec, cell.server);
         if (!ownsServer(serverIndex)) { // another shard's cell: left pending for `sweepbench merge`
             ++cellsDone;
             continue;
@@ -344,10 +348,19 @@ int SweepEngineWorker::runSweep()
             skipRemaining(i + 1, QStringLiteral("not run: the sweep stopped because results could not be written"));
             return stop(kWriteFailed, writeError);
         }
+        if (i + 1 == cellCount && m_spec.sloSearch.enabled && !m_cancel && !aborted) {
+            QMutexLocker lock(&m_mutex);
+            if (auto next = nextSloSearchCell(m_spec, m_results, [this](int s) { return ownsServer(s); })) {
+                m_results.cells.append(*next);
+                ++cellCount;
+            }
+        }
     }
     {
         QMutexLocker lock(&m_mutex);
         m_results.finishedAt = QDateTime::currentDateTimeUtc();
+        if (m_spec.sloSearch.enabled)
+            m_results.sloSearch = sloSearchJson(m_results, m_spec);
     }
     if (!store.writeResults(snapshot(), &error))
         return stop(kWriteFailed, error);
@@ -359,7 +372,7 @@ int SweepEngineWorker::runSweep()
     const auto cells = snapshot().cells;
     bool allCompleted = true;
     for (int i = 0; i < cells.size(); ++i)
-        if (ownsServer(i / int(m_spec.cellsPerServer())))
+        if (ownsServer(serverIndexOf(m_spec, cells[i].server)))
             allCompleted = allCompleted && cells[i].status == CellStatus::Completed;
     return allCompleted ? kAllCompleted : kNotAllCompleted;
 }

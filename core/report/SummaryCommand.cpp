@@ -4,6 +4,7 @@
 #include "report/RepeatSummary.h"
 #include "report/ReportText.h"
 #include "report/ResultsLoader.h"
+#include <QJsonArray>
 #include <QTextStream>
 #include <cstdio>
 
@@ -62,7 +63,15 @@ QString formatSummaryTable(const SweepResults &results)
     out += line(rule);
     for (const QStringList &r : rows)
         out += line(r);
-    return out + formatRepeatSummary(results);
+    out += formatRepeatSummary(results);
+    // The SLO search's findings (results/SloSearch.h), as the engine stored them.
+    if (const QJsonArray servers = results.sloSearch.value(QStringLiteral("servers")).toArray(); !servers.isEmpty()) {
+        out += QStringLiteral("\nSLO search (%1; search cells are marked slo_search in results.json):\n")
+                   .arg(printable(results.sloSearch.value(QStringLiteral("slo")).toString()));
+        for (const auto &s : servers)
+            out += QStringLiteral("  %1\n").arg(printable(s.toObject().value(QStringLiteral("sentence")).toString()));
+    }
+    return out;
 }
 
 int runSummaryCommand(const QStringList &args)

@@ -142,6 +142,8 @@ QJsonObject toJson(const CellResult &c)
     };
     cell.insert(QStringLiteral("request_rate"), c.openLoop ? QJsonValue(c.openLoop->targetRate) : QJsonValue(QJsonValue::Null));
     cell.insert(QStringLiteral("repeat"), c.repeat);
+    if (c.sloSearch)
+        cell.insert(QStringLiteral("slo_search"), true);
     if (!c.timeSlices.isEmpty())
         cell.insert(QStringLiteral("time_slices"), c.timeSlices);
     if (c.openLoop)
@@ -157,6 +159,7 @@ CellResult cellResultFromJson(const QJsonObject &o)
     c.origin = o.value(QStringLiteral("origin")).toString();
     c.concurrency = o.value(QStringLiteral("concurrency")).toInt();
     c.repeat = std::max(0, o.value(QStringLiteral("repeat")).toInt());
+    c.sloSearch = o.value(QStringLiteral("slo_search")).toBool();
     c.timeSlices = o.value(QStringLiteral("time_slices")).toArray();
     if (const QJsonValue rate = o.value(QStringLiteral("request_rate")); rate.isDouble()) {
         c.openLoop = openLoopResultFromJson(o.value(QStringLiteral("open_loop")).toObject());
@@ -221,6 +224,8 @@ QJsonObject toJson(const SweepResults &r)
     if (!r.specFingerprint.isEmpty())
         o.insert(QStringLiteral("spec_fingerprint"), r.specFingerprint);
     // Derived from the cells (readers recompute it): mean and 95 % CI per point over its repeats.
+    if (!r.sloSearch.isEmpty())
+        o.insert(QStringLiteral("slo_search"), r.sloSearch);
     if (const QList<PointSummary> points = summarizePoints(r); hasRepeats(points))
         o.insert(QStringLiteral("points"), pointsJson(points));
     if (r.shard.sharded())
@@ -254,6 +259,7 @@ bool sweepResultsFromJson(const QJsonObject &o, SweepResults *out, QString *erro
     r.finishedAt = fromIso(o.value(QStringLiteral("finished_at")));
     r.host = o.value(QStringLiteral("host")).toObject();
     r.specFingerprint = o.value(QStringLiteral("spec_fingerprint")).toObject();
+    r.sloSearch = o.value(QStringLiteral("slo_search")).toObject();
     if (o.contains(QStringLiteral("shard"))) {
         const QJsonObject shard = o.value(QStringLiteral("shard")).toObject();
         const int index = shard.value(QStringLiteral("index")).toInt(-1), count = shard.value(QStringLiteral("count")).toInt(0);

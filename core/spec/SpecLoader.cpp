@@ -94,6 +94,17 @@ void parseSweep(Context &ctx, const YAML::Node &node, const QString &path, Sweep
     readEnum(m, QStringLiteral("on_hook_failure"), spec.onHookFailure, &policyFromString, {"skip_cell", "abort", "continue"});
     m.number(QStringLiteral("max_error_rate"), spec.maxErrorRate, spec::expectFraction());
     m.integer(QStringLiteral("repeats"), spec.repeats, spec::expectRepeats());
+    if (const YAML::Node *s = m.find(QStringLiteral("slo_search"))) {
+        const QString sPath = m.path(QStringLiteral("slo_search"));
+        if (!s->IsMap()) {
+            ctx.error(ctx.locate(sPath), sPath, QStringLiteral("expected a mapping {percentile, resolution}, got %1").arg(describe(*s)));
+        } else {
+            spec.sloSearch.enabled = true;
+            MapReader r(ctx, *s, sPath, {QStringLiteral("percentile"), QStringLiteral("resolution")});
+            r.integer(QStringLiteral("percentile"), spec.sloSearch.percentile, spec::expectSloPercentile());
+            r.number(QStringLiteral("resolution"), spec.sloSearch.resolution, spec::expectPositiveNumber());
+        }
+    }
     const YAML::Node *c = m.find(QStringLiteral("concurrency"));
     const QString cPath = m.path(QStringLiteral("concurrency"));
     // Both lists are read when both are written: the validator names the conflict (the GUI

@@ -292,6 +292,17 @@ QList<SpecDiagnostic> validateSpec(const SweepSpec &spec)
     }
     checkWorkload(c, spec.workload);
     checkSweepAxis(c, spec);
+    if (const SloSearchSpec &s = spec.sloSearch; s.enabled) {
+        const QString p = QStringLiteral("sweep.slo_search");
+        if (!spec.workload.slo.any())
+            c.error(p, QStringLiteral("needs at least one SLO in workload.slo (time_to_first_token, inter_token_latency or request_latency)"));
+        if (std::find(std::begin(spec::kSloPercentiles), std::end(spec::kSloPercentiles), s.percentile) == std::end(spec::kSloPercentiles))
+            c.error(p + QStringLiteral(".percentile"), QStringLiteral("expected %1, got %2").arg(spec::expectSloPercentile()).arg(s.percentile));
+        if (!(s.resolution > 0) || (!spec.openLoop.active() && s.resolution < 1))
+            c.error(p + QStringLiteral(".resolution"), QStringLiteral("expected a number > 0 (≥ 1 for concurrency), got %1").arg(s.resolution));
+        if (spec.repeats > 1)
+            c.error(p, QStringLiteral("not with repeats > 1 (the search runs each point once)"));
+    }
     if (spec.repeats < 1 || spec.repeats > spec::kMaxRepeats)
         c.error(QStringLiteral("sweep.repeats"), QStringLiteral("expected %1, got %2").arg(spec::expectRepeats()).arg(spec.repeats));
     if (!(spec.maxErrorRate >= 0 && spec.maxErrorRate <= 1))

@@ -207,6 +207,14 @@ QByteArray saveSpecYaml(const SweepSpec &spec, SecretPolicy secrets)
         key(out, "repeats");
         out << spec.repeats;
     }
+    if (spec.sloSearch.enabled) {
+        key(out, "slo_search");
+        out << YAML::Flow << YAML::BeginMap;
+        key(out, "percentile");
+        out << spec.sloSearch.percentile;
+        num(out, "resolution", spec.sloSearch.resolution);
+        out << YAML::EndMap;
+    }
     str(out, "on_hook_failure", toString(spec.onHookFailure));
     if (spec.maxErrorRate != SweepSpec().maxErrorRate)
         num(out, "max_error_rate", spec.maxErrorRate);

@@ -108,6 +108,15 @@ struct OpenLoopSpec {
     bool active() const { return !rates.isEmpty(); }
 };
 
+// `sweep: {slo_search: {percentile: 99, resolution: 1}}`: after the sweep's points, find per server
+// the highest point meeting every workload.slo at that percentile, by bisection between the
+// highest point that met them and the lowest that did not, until they are `resolution` apart.
+struct SloSearchSpec {
+    bool enabled = false;
+    int percentile = 99;          // one of 50, 75, 90, 95, 99
+    double resolution = 1;        // concurrency levels, or requests/s
+};
+
 struct SweepSpec {
     QString name;
     QString description;
@@ -116,6 +125,7 @@ struct SweepSpec {
     QList<int> concurrency;       // closed-loop points; empty when the sweep is open-loop
     OpenLoopSpec openLoop;        // open-loop points (`sweep.request_rate`); exclusive with concurrency
     int repeats = 1;              // `sweep.repeats`: each point runs this many times (a cell each)
+    SloSearchSpec sloSearch;
     HookFailurePolicy onHookFailure = HookFailurePolicy::SkipCell;
     // `sweep.max_error_rate`: the share of failed measured requests above which a cell is
     // `degraded` rather than `completed` (a fraction, 0 = any failure degrades).

@@ -75,6 +75,12 @@ private Q_SLOTS:
         QTest::newRow("cap zero") << withSweep("  request_rate: [2]\n  max_concurrency: 0\n") << "sweep.max_concurrency" << 7 << 20
                                   << "expected an integer from 1 to";
         QTest::newRow("seed negative") << withSweep("  request_rate: [2]\n  seed: -1\n") << "sweep.seed" << 7 << 9 << "expected an integer ≥ 0";
+        QTest::newRow("repeats zero") << withSweep("  concurrency: [1]\n  repeats: 0\n") << "sweep.repeats" << 7 << 12
+                                      << "expected an integer from 1 to 100";
+        QTest::newRow("slo search without slo") << withSweep("  concurrency: [1]\n  slo_search: {percentile: 99}\n") << "sweep.slo_search" << 7 << 3
+                                                << "needs at least one SLO in workload.slo";
+        QTest::newRow("slo search percentile") << withSweep("  concurrency: [1]\n  slo_search: {percentile: 98}\n") << "sweep.slo_search.percentile" << 7 << 28
+                                               << "expected one of 50, 75, 90, 95, 99";
         QTest::newRow("open-loop key in a closed-loop sweep") << withSweep("  concurrency: [1]\n  arrival: poisson\n") << "sweep.arrival" << 7 << 3
                                                               << "only allowed with request_rate";
     }
@@ -107,6 +113,21 @@ private Q_SLOTS:
         QCOMPARE(o.burstiness, 2.0);
         QCOMPARE(o.seed, 3);
         QCOMPARE(o.maxConcurrency, 8);
+        // Repeats and the SLO search are written back too.
+        const SpecLoadResult more = loadSpecText(QByteArray("servers:\n  - name: a\n    url: http://localhost:8000\n    model: m\n"
+                                                            "workload:\n  slo: {time_to_first_token: 200}\n"
+                                                            "sweep:\n  concurrency: [1, 8]\n  slo_search: {percentile: 90, resolution: 2}\n"),
+                                                 QStringLiteral("m.yaml"));
+        QVERIFY2(more.ok(), qPrintable(spectest::dump(more.diagnostics)));
+        QVERIFY(more.spec->sloSearch.enabled);
+        const SpecLoadResult moreBack = loadSpecText(saveSpecYaml(*more.spec), QStringLiteral("m2.yaml"));
+        QVERIFY2(moreBack.ok(), qPrintable(spectest::dump(moreBack.diagnostics)));
+        QCOMPARE(moreBack.spec->sloSearch.percentile, 90);
+        QCOMPARE(moreBack.spec->sloSearch.resolution, 2.0);
+        SweepSpec repeated = *more.spec;
+        repeated.sloSearch = SloSearchSpec();
+        repeated.repeats = 3;
+        QCOMPARE(loadSpecText(saveSpecYaml(repeated), QStringLiteral("r.yaml")).spec->repeats, 3);
         // A closed-loop spec writes none of the open-loop keys.
         const SpecLoadResult closed = loadSpecText(spectest::kMinimal, QStringLiteral("c.yaml"));
         const QByteArray closedText = saveSpecYaml(*closed.spec, SecretPolicy::Strip);
