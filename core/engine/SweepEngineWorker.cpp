@@ -183,6 +183,14 @@ void SweepEngineWorker::planCells(const SweepResults &previous, const QStringLis
     m_results.host = hostInfo();
     m_results.specFingerprint = specFingerprint(m_spec);
     m_results.shard = m_options.shard;
+    // A kept open-loop cell must have been measured with this spec's arrivals (they are not in the
+    // spec fingerprint: results/SpecFingerprint.h covers workload and servers).
+    const auto sameArrivals = [this](const CellResult &old) {
+        const OpenLoopSpec &o = m_spec.openLoop;
+        return !old.openLoop || (old.openLoop->arrival == toString(o.arrival) && old.openLoop->seed == o.seed
+                                 && old.openLoop->maxConcurrency == o.maxConcurrency
+                                 && (o.arrival != Arrival::Gamma || old.openLoop->burstiness == o.burstiness));
+    };
     int index = 0;
     for (int s = 0; s < m_spec.servers.size(); ++s) {
         // The repeats of a point run back to back, each a cell of its own with its own hooks.
@@ -208,7 +216,7 @@ void SweepEngineWorker::planCells(const SweepResults &previous, const QStringLis
             cell.recordsPath = ResultsStore::cellDirName(index, cell.server, tag) + QStringLiteral("/records.jsonl");
             for (const auto &old : std::as_const(previous.cells)) {
                 if (old.server != cell.server || axisOf(old) != axisOf(cell) || pointValue(old) != pointValue(cell) || old.repeat != rep
-                    || !hasMeasurements(old.status))
+                    || !sameArrivals(old) || !hasMeasurements(old.status))
                     continue;
                 cell = old, cell.index = index;
                 if (!specChanges.isEmpty())

@@ -209,6 +209,26 @@ private Q_SLOTS:
         QVERIFY(cell.metrics["time_to_first_token"].max < 150);
     }
 
+    void resumeKeepsOnlyCellsWithTheSameArrivals()
+    {
+        QString error;
+        auto mock = MockServer::start(lightMock(), &error);
+        QVERIFY2(mock, qPrintable(error));
+        SweepSpec spec = rateSpec(*mock, {16}, Arrival::Poisson);
+        spec.workload.requestsPerCell = 8;
+        QTemporaryDir out;
+        const RunResult first = runSweep(spec, out.path());
+        QCOMPARE(first.exitCode, 0);
+        const QDateTime measuredAt = first.results.cells.first().startedAt;
+        const RunResult same = runSweep(spec, out.path(), /*resume=*/true);
+        QCOMPARE(same.results.cells.first().startedAt, measuredAt); // kept
+        spec.openLoop.seed = 12; // another schedule: the cell is measured again
+        const RunResult other = runSweep(spec, out.path(), /*resume=*/true);
+        QCOMPARE(other.exitCode, 0);
+        QVERIFY(other.results.cells.first().startedAt != measuredAt);
+        QCOMPARE(other.results.cells.first().openLoop->seed, 12);
+    }
+
     void closedLoopCellsHaveNoRate()
     {
         QString error;
