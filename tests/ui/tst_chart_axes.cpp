@@ -7,6 +7,8 @@
 #include "charts/PointLabelLayer.h"
 #include "metrics/RepeatStats.h"
 #include <QChart>
+#include <QJsonArray>
+#include <QJsonObject>
 #include <QLineSeries>
 #include <QLogValueAxis>
 #include <QScatterSeries>
@@ -83,6 +85,19 @@ private Q_SLOTS:
             if (auto *scatter = qobject_cast<QScatterSeries *>(s))
                 drawn += scatter->count();
         QCOMPARE(drawn, 3);
+    }
+
+    void sloFindingIsMarked()
+    {
+        SweepResults r = sbtest::makeSweepResults(1);
+        r.sloSearch = QJsonObject{{"servers", QJsonArray{QJsonObject{{"server", "server-a"}, {"sustained", 16.0}, {"sentence", "server-a sustains 16 concurrent at TTFT p99 ≤ 200 ms"}}}}};
+        std::unique_ptr<QChart> chart(makeMetricVsConcurrencyChart({{QString(), r, 0}}, QStringLiteral("time_to_first_token"), QStringLiteral("p50")));
+        const QList<QXYSeries *> marks = seriesNamed(chart.get(), QStringLiteral("sloPoint"));
+        QCOMPARE(marks.size(), 1);
+        QCOMPARE(marks[0]->points(), (QList<QPointF>{{16, sbtest::ttftP50(0, 16)}}));
+        QCOMPARE(marks[0]->property("toolTip").toString(), QStringLiteral("server-a sustains 16 concurrent at TTFT p99 ≤ 200 ms"));
+        std::unique_ptr<QChart> none(makeMetricVsConcurrencyChart({{QString(), sbtest::makeSweepResults(1), 0}}, QStringLiteral("time_to_first_token"), QStringLiteral("p50")));
+        QVERIFY(seriesNamed(none.get(), QStringLiteral("sloPoint")).isEmpty());
     }
 
     void repeatsGetErrorBars()

@@ -6,6 +6,8 @@
 #include "metrics/RepeatStats.h"
 #include "results/SweepAxis.h"
 #include <QChart>
+#include <QJsonArray>
+#include <QJsonObject>
 #include <QLegendMarker>
 #include <QLineSeries>
 #include <QLogValueAxis>
@@ -165,6 +167,36 @@ QList<QPointF> addErrorBars(QChart *chart, QAbstractAxis *x, QAbstractAxis *y, c
         *yMax = std::max(*yMax, ci.high());
     }
     return means;
+}
+
+// The SLO search's finding (results/SloSearch.h): a ring around the highest point that met the
+// SLOs, named "sloPoint", out of the legend; the sentence is its "toolTip" property (not yet shown on hover).
+void markSloPoint(QChart *chart, QAbstractAxis *x, QAbstractAxis *y, const Curve &c, const ChartSeriesInput &set, const CurvePoints &p)
+{
+    for (const auto &v : set.results.sloSearch.value(QStringLiteral("servers")).toArray()) {
+        const QJsonObject found = v.toObject();
+        if (found.value(QStringLiteral("server")).toString() != c.server || !found.value(QStringLiteral("sustained")).isDouble())
+            continue;
+        const double at = found.value(QStringLiteral("sustained")).toDouble();
+        for (const QPointF &pt : p.points) {
+            if (pt.x() != at)
+                continue;
+            auto *ring = new QScatterSeries;
+            ring->setObjectName(QStringLiteral("sloPoint"));
+            ring->setMarkerSize(22);
+            ring->setColor(Qt::transparent);
+            ring->setBorderColor(c.color.darker(150));
+            ring->setPen(QPen(c.color.darker(150), 2.5));
+            ring->replace({pt});
+            ring->setProperty("toolTip", found.value(QStringLiteral("sentence")).toString());
+            chart->addSeries(ring);
+            ring->attachAxis(x);
+            ring->attachAxis(y);
+            for (QLegendMarker *m : chart->legend()->markers(ring))
+                m->setVisible(false);
+            return;
+        }
+    }
 }
 
 QString unitOf(const QList<ChartSeriesInput> &sets, const QString &metric)
@@ -343,6 +375,7 @@ QChart *makeMetricVsConcurrencyChart(const QList<ChartSeriesInput> &sets, const 
         }
         const QList<QPointF> means = addErrorBars(chart, x, y, c, p.points, &yMin, &yMax);
         addCurve(chart, x, y, c, p, means.size() < p.points.size() ? &means : nullptr); // repeats: the line joins the means
+        markSloPoint(chart, x, y, c, sets.at(c.setIndex), p);
     }
     if (cMax <= 0) {
         cMin = 1;
