@@ -9,6 +9,7 @@
 #include <QDir>
 #include <QFile>
 #include <QTemporaryDir>
+#include <algorithm>
 
 namespace sb {
 
@@ -66,13 +67,6 @@ bool parseRunArgs(const QStringList &args, bool needSpec, RunArgs *r, const QStr
         return false;
     }
     return true;
-}
-
-int usageError(const QString &command)
-{
-    err() << "try: sweepbench help " << command << '\n';
-    err().flush();
-    return 2;
 }
 } // namespace
 
@@ -163,8 +157,12 @@ int runHooksCommand(const QStringList &args)
                          .arg((o.ok ? QStringLiteral("✓ ") : QStringLiteral("✗ ")) + o.verdict, -15)
                          .arg(displaySafe(o.message, DisplayLines::Single)); // server text
         }
-        for (const auto &h : hints)
-            out() << "    hint: " << displaySafe(h, DisplayLines::Single) << '\n';
+        for (const auto &h : hints) {
+            // A hint the verdict's message already ends with is not printed twice.
+            const bool inAMessage = std::any_of(outcomes.begin(), outcomes.end(), [&](const HookOutcome &o) { return o.message.contains(h); });
+            if (!inAMessage)
+                out() << "    hint: " << displaySafe(h, DisplayLines::Single) << '\n';
+        }
         out().flush();
     });
     QObject::connect(&preflight, &HookPreflight::finished, &preflight, [] { QCoreApplication::quit(); });

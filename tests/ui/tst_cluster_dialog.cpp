@@ -2,11 +2,14 @@
 // `sweepbench cluster`, refusing what a scheduler would misread, in a real (offscreen) window.
 #include "TestSupport.h"
 #include "designer/ClusterJobDialog.h"
+#include "engine/SweepEngine.h"
+#include "results/ResultsView.h"
 #include <QComboBox>
 #include <QFile>
 #include <QLabel>
 #include <QLineEdit>
 #include <QPushButton>
+#include <QSignalSpy>
 #include <QSpinBox>
 #include <QTemporaryDir>
 #include <QTest>
@@ -89,6 +92,47 @@ private Q_SLOTS:
         QVERIFY(job.open(QIODevice::ReadOnly));
         const QByteArray text = job.readAll();
         QVERIFY(text.contains("completionMode: Indexed") && text.contains("    name: Cluster Dialog"));
+    }
+
+    // File > Open results folder on a folder of shard folders: one set; a shard not there yet
+    // leaves its cells pending.
+    void aFolderOfShardsOpensAsOneSetInResults()
+    {
+        QTemporaryDir dir;
+        SweepSpec spec;
+        spec.name = QStringLiteral("two mocks");
+        for (const char *name : {"a", "b"}) {
+            ServerSpec s;
+            s.name = QString::fromLatin1(name);
+            s.mock = QStringLiteral("vllm");
+            s.model = QStringLiteral("demo-model");
+            s.flavor = Flavor::Vllm;
+            spec.servers.append(s);
+        }
+        spec.concurrency = {1};
+        spec.workload.requestsPerCell = 6;
+        spec.workload.inputTokens = 8;
+        spec.workload.outputTokens = 2;
+        spec.workload.calibratePrompts = false;
+        RunOptions options{dir.filePath(QStringLiteral("set/shard-0")), false};
+        options.shard = ShardId{0, 2};
+        SweepEngine engine(spec, options);
+        QSignalSpy finished(&engine, &SweepEngine::finished);
+        engine.start();
+        QVERIFY(finished.wait(60000));
+        ResultsView view;
+        QString error;
+        QVERIFY2(view.openResults(dir.filePath(QStringLiteral("set")), &error), qPrintable(error));
+        QCOMPARE(view.results().cells.size(), 2);
+        int pending = 0, completed = 0;
+        for (const CellResult &c : view.results().cells) {
+            pending += c.status == CellStatus::Pending;
+            completed += c.status == CellStatus::Completed;
+            if (c.status == CellStatus::Pending)
+                QVERIFY2(c.reason.contains(QLatin1String("shard 1/2 is missing")), qPrintable(c.reason));
+        }
+        QCOMPARE(pending, 1);
+        QCOMPARE(completed, 1);
     }
 };
 
