@@ -272,7 +272,7 @@ void CellRunner::measure(const CellContext &ctx, CellResult &cell, const CellCal
     cfg.cancel = &m_cancel;
     cfg.secrets = ctx.secrets;
     if (cell.openLoop) // a request-rate point: cell.concurrency is the max_concurrency cap
-        cfg.schedule = scheduleFor(ctx.spec->openLoop, cell.openLoop->targetRate);
+        cfg.schedule = scheduleFor(repeatArrivals(ctx.spec->openLoop, cell.repeat), cell.openLoop->targetRate);
     const std::int64_t targetCount = cfg.requests;
     const PhaseOutcome out = m_load.runPhase(cfg, [&](const LiveCounters &live) { cb.live(live, targetCount); });
     if (!publishRecords(cfg.recordsPath, recordsFinal, out.recordsError, cell))
@@ -311,7 +311,7 @@ void CellRunner::measure(const CellContext &ctx, CellResult &cell, const CellCal
         it = cell.errors.contains(it.key()) ? std::next(it) : cell.errorSamples.erase(it);
 
     if (cell.openLoop) {
-        cell.openLoop = openLoopStats(out.records, ctx.spec->openLoop, cell.openLoop->targetRate);
+        cell.openLoop = openLoopStats(out.records, repeatArrivals(ctx.spec->openLoop, cell.repeat), cell.openLoop->targetRate);
         cell.warnings.append(openLoopWarnings(*cell.openLoop));
         cell.warnings.append(validityWarnings(out, m, cell.concurrency, /*closedLoop=*/false));
     } else {

@@ -4,6 +4,13 @@
 
 namespace sb {
 
+OpenLoopSpec repeatArrivals(const OpenLoopSpec &spec, int repeat)
+{
+    OpenLoopSpec o = spec;
+    o.seed = int((std::int64_t(spec.seed) + std::max(0, repeat)) % 2147483648LL); // stays a valid seed
+    return o;
+}
+
 std::shared_ptr<ArrivalSchedule> scheduleFor(const OpenLoopSpec &spec, double ratePerS)
 {
     return std::make_shared<ArrivalSchedule>(spec.arrival, ratePerS, spec.burstiness, std::uint64_t(spec.seed));

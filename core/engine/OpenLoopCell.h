@@ -10,6 +10,9 @@
 
 namespace sb {
 
+// The arrivals of run `repeat` of a point: seed + repeat, so repeats sample the arrival process
+// too (the same seed would replay one arrival pattern and understate the spread).
+OpenLoopSpec repeatArrivals(const OpenLoopSpec &spec, int repeat);
 // The schedule of one rate point; the same (spec, rate) gives the same schedule every time.
 std::shared_ptr<ArrivalSchedule> scheduleFor(const OpenLoopSpec &spec, double ratePerS);
 // Achieved rate, schedule lag and client-queue figures from the measured requests' records.

@@ -1,5 +1,6 @@
 #include "engine/SweepEngineWorker.h"
 #include "engine/CellRunner.h"
+#include "engine/OpenLoopCell.h"
 #include "engine/Reachability.h"
 #include "engine/SloSearchCells.h"
 #include "results/SloSearch.h"
@@ -186,7 +187,7 @@ void SweepEngineWorker::planCells(const SweepResults &previous, const QStringLis
     // A kept open-loop cell must have been measured with this spec's arrivals (they are not in the
     // spec fingerprint: results/SpecFingerprint.h covers workload and servers).
     const auto sameArrivals = [this](const CellResult &old) {
-        const OpenLoopSpec &o = m_spec.openLoop;
+        const OpenLoopSpec o = repeatArrivals(m_spec.openLoop, old.repeat);
         return !old.openLoop || (old.openLoop->arrival == toString(o.arrival) && old.openLoop->seed == o.seed
                                  && old.openLoop->maxConcurrency == o.maxConcurrency
                                  && (o.arrival != Arrival::Gamma || old.openLoop->burstiness == o.burstiness));

@@ -227,6 +227,18 @@ private Q_SLOTS:
         QCOMPARE(other.exitCode, 0);
         QVERIFY(other.results.cells.first().startedAt != measuredAt);
         QCOMPARE(other.results.cells.first().openLoop->seed, 12);
+
+        // Repeats: run k draws its arrivals with seed + k (and says so).
+        spec.repeats = 2;
+        QTemporaryDir rep;
+        const RunResult runs = runSweep(spec, rep.path());
+        QCOMPARE(runs.exitCode, 0);
+        QCOMPARE(runs.results.cells[0].openLoop->seed, 12);
+        QCOMPARE(runs.results.cells[1].openLoop->seed, 13);
+        const QList<QJsonObject> second = recordsOf(rep.path(), runs.results.cells[1]);
+        ArrivalSchedule seed13(Arrival::Poisson, 16, 1.0, 13);
+        for (const QJsonObject &rec : second)
+            QCOMPARE(qint64(rec.value("scheduled_ns").toDouble()), seed13.offsetNs(rec.value("i").toInt()));
     }
 
     void closedLoopCellsHaveNoRate()
