@@ -188,7 +188,10 @@ QByteArray RequestFactory::blockText(const RequestShape &s) const
     const int block = m_plan->dataset()->blockTokens;
     const FillerMap &fill = m_plan->fill();
     const double perToken = fill.calibrated() ? fill.charsPerToken() : 6.0; // ~6 characters a word
-    const qsizetype total = fill.calibrated() ? fill.charsFor(e.inputTokens) : qsizetype(6) * e.inputTokens;
+    // Calibration sized the filler after a synthetic prompt's lead (8 spaced digits, the tag,
+    // two spaces): the same total in characters, here in blocks.
+    const qsizetype lead = 15 + 2 + m_tag.size();
+    const qsizetype total = fill.calibrated() ? fill.charsFor(e.inputTokens) + lead : qsizetype(6) * e.inputTokens;
     const qsizetype perBlock = std::max<qsizetype>(1, std::llround(perToken * block));
     const qsizetype blocks = (e.inputTokens + block - 1) / block;
     QByteArray text = m_tag + ' ';
