@@ -1,6 +1,7 @@
 #include "CliCommon.h"
 #include "report/DisplayText.h"
 #include "Commands.h"
+#include "engine/CalibrationReport.h"
 #include "hooks/HookPreflight.h"
 #include "hooks/HookPresets.h"
 #include "spec/SpecIO.h"
@@ -112,9 +113,18 @@ int runValidateCommand(const QStringList &args)
     const auto spec = loadSpecReporting(args.first());
     if (!spec)
         return 2;
+    // The workload's lengths and dataset: a dataset that cannot be read fails here, at its line.
+    bool workloadOk = true;
+    const QStringList workload = describeWorkload(*spec, &workloadOk);
+    if (!workloadOk) {
+        err() << "sweepbench validate: " << displaySafe(workload.join(QLatin1Char('\n')), DisplayLines::Keep) << '\n';
+        return 2;
+    }
     int cells = int(spec->servers.size() * spec->concurrency.size());
     out() << args.first() << ": ok — " << spec->servers.size() << " server(s) × " << spec->concurrency.size()
           << " concurrency point(s) = " << cells << " cell(s)\n";
+    for (const QString &line : workload)
+        out() << "  " << displaySafe(line, DisplayLines::Single) << '\n';
     out().flush();
     return 0;
 }
@@ -130,8 +140,11 @@ int runHooksCommand(const QStringList &args)
     const auto spec = loadSpecReporting(args[1]);
     if (!spec)
         return 2;
+    bool workloadOk = true;
+    for (const QString &line : describeWorkload(*spec, &workloadOk))
+        out() << "workload " << displaySafe(line, DisplayLines::Single) << '\n';
     HookPreflight preflight(*spec);
-    bool allOk = true;
+    bool allOk = workloadOk;
     // The origin column matters for servers with several URLs: each origin is checked.
     out() << QStringLiteral("%1 %2 %3 %4 %5 %6 %7\n")
                  .arg(QStringLiteral("SERVER"), -16).arg(QStringLiteral("ORIGIN"), -26).arg(QStringLiteral("HOOK"), -15)
@@ -147,8 +160,8 @@ int runHooksCommand(const QStringList &args)
                          .arg((o.ok ? QStringLiteral("✓ ") : QStringLiteral("✗ ")) + o.verdict, -15)
                          .arg(displaySafe(o.message, DisplayLines::Single)); // server text
         }
-        for (const auto &h : hints)
-            out() << "    hint: " << displaySafe(h, DisplayLines::Single) << '\n';
+        for (const auto &h : hints) // calibration lines (engine/CalibrationReport) are findings, not advice
+            out() << (h.startsWith(QLatin1String("prompt calibration")) ? "    " : "    hint: ") << displaySafe(h, DisplayLines::Single) << '\n';
         out().flush();
     });
     QObject::connect(&preflight, &HookPreflight::finished, [] { QCoreApplication::quit(); });
