@@ -244,6 +244,8 @@ PromptCalibration PromptCalibrator::calibrate(const ServerSpec &server, const QS
             if (!search(c.target, viaTokenize, c, &best, &estimate))
                 break;
             value = probes(best);
+            if (value == kRefused) // /tokenize has no context limit: the probes' search finds it
+                break;
             if (value < 0)
                 return c;
             if (std::abs(value - c.target) < 0.5 || std::abs(value - estimate) < 0.5) {

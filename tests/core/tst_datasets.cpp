@@ -8,6 +8,7 @@
 #include "TokenizingServer.h"
 #include "workload/Dataset.h"
 #include <QDir>
+#include <QProcess>
 #include <QFile>
 #include <QTemporaryDir>
 #include <QTest>
@@ -278,6 +279,32 @@ private Q_SLOTS:
         QVERIFY(common(p0, p1) >= p0.size() * 0.9);          // all of entry 0's 1200 tokens but a partial block
         QVERIFY(common(p2, p4) > tag + (p2.size() - tag) / 3); // one 512-token block of ~600
         QCOMPARE(common(p0, p2), tag + 1);                    // only the tag and '#'
+    }
+
+    // `validate` reports the dataset's statistics, and a bad line with its FILE:LINE (exit 2).
+    void validateReportsTheDataset()
+    {
+        const QString binary = qEnvironmentVariable("SWEEPBENCH_BINARY");
+        if (binary.isEmpty())
+            QSKIP("SWEEPBENCH_BINARY not set (run through ctest)");
+        QTemporaryDir dir;
+        writeFile(dir, QStringLiteral("trace.jsonl"), "{\"input_length\": 5, \"output_length\": 2, \"hash_ids\": [1]}\n");
+        const QString spec = writeFile(dir, QStringLiteral("s.yaml"),
+                                       "servers: [{name: a, url: 'http://127.0.0.1:9', model: m}]\n"
+                                       "workload: {dataset: {format: mooncake, path: trace.jsonl}}\n"
+                                       "sweep: {concurrency: [1]}\n");
+        QProcess p;
+        p.start(binary, {QStringLiteral("validate"), spec});
+        QVERIFY(p.waitForFinished(60000));
+        QCOMPARE(p.exitCode(), 0);
+        QVERIFY2(p.readAllStandardOutput().contains("mooncake dataset trace.jsonl: 1 requests, input 5-5 tokens"), "no dataset line");
+
+        writeFile(dir, QStringLiteral("trace.jsonl"), "{\"input_length\": 5, \"output_length\": 2}\n{\"input_length\": 5}\n");
+        p.start(binary, {QStringLiteral("validate"), spec});
+        QVERIFY(p.waitForFinished(60000));
+        QCOMPARE(p.exitCode(), 2);
+        const QByteArray err = p.readAllStandardError();
+        QVERIFY2(err.contains(QFile::encodeName(dir.filePath(QStringLiteral("trace.jsonl"))) + ":2: output_length"), err.constData());
     }
 
     // A dataset that cannot be read stops the run before anything is written.
