@@ -140,11 +140,8 @@ int runHooksCommand(const QStringList &args)
     const auto spec = loadSpecReporting(args[1]);
     if (!spec)
         return 2;
-    bool workloadOk = true;
-    for (const QString &line : describeWorkload(*spec, &workloadOk))
-        out() << "workload " << displaySafe(line, DisplayLines::Single) << '\n';
     HookPreflight preflight(*spec);
-    bool allOk = workloadOk;
+    bool allOk = true;
     // The origin column matters for servers with several URLs: each origin is checked.
     out() << QStringLiteral("%1 %2 %3 %4 %5 %6 %7\n")
                  .arg(QStringLiteral("SERVER"), -16).arg(QStringLiteral("ORIGIN"), -26).arg(QStringLiteral("HOOK"), -15)
@@ -167,7 +164,12 @@ int runHooksCommand(const QStringList &args)
     QObject::connect(&preflight, &HookPreflight::finished, [] { QCoreApplication::quit(); });
     preflight.start();
     QCoreApplication::exec();
-    return allOk ? 0 : 1;
+    // After the table: the workload the calibration lines above were made for.
+    bool workloadOk = true;
+    for (const QString &line : describeWorkload(*spec, &workloadOk))
+        out() << "workload " << displaySafe(line, DisplayLines::Single) << '\n';
+    out().flush();
+    return allOk && workloadOk ? 0 : 1;
 }
 
 } // namespace sb
