@@ -12,6 +12,31 @@ QString lengths(const char *what, int fixed, const std::optional<LengthDistribut
 }
 } // namespace
 
+QString workloadEstimateLine(const WorkloadSpec &w)
+{
+    QStringList parts;
+    if (w.dataset) {
+        parts.append(QStringLiteral("prompts from the %1 dataset %2").arg(toString(w.dataset->format), w.dataset->path));
+        if (w.dataset->format != DatasetFormat::Mooncake)
+            return parts.join(QStringLiteral(" · "));
+        parts.append(w.calibratePrompts ? QStringLiteral("its input lengths sized by calibrating each model before the first cell")
+                                        : QStringLiteral("its input lengths sent as words (calibrate_prompts: false)"));
+        return parts.join(QStringLiteral(" · "));
+    }
+    parts.append(lengths("input", w.inputTokens, w.inputLengths, w.seed));
+    parts.append(lengths("output", w.outputTokens, w.outputLengths, w.seed));
+    if (!w.calibratePrompts) {
+        parts.append(QStringLiteral("prompts sent as words (calibrate_prompts: false)"));
+    } else {
+        QStringList at;
+        for (int t : calibrationTargets(w, nullptr))
+            at.append(QString::number(t));
+        parts.append(QStringLiteral("prompts calibrated per model at %1 token%2 before the first cell")
+                         .arg(at.join(QStringLiteral(", ")), at.size() == 1 && at.first() == QLatin1String("1") ? QString() : QStringLiteral("s")));
+    }
+    return parts.join(QStringLiteral(" · "));
+}
+
 QStringList describeWorkload(const SweepSpec &spec, bool *ok)
 {
     *ok = true;

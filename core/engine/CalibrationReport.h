@@ -12,6 +12,11 @@ namespace sb {
 // error). `specFile` resolves a relative dataset path. *ok turns false on a dataset error.
 QStringList describeWorkload(const SweepSpec &spec, bool *ok);
 
+// One line for the designer's estimate, without reading any file: what lengths the requests ask
+// for and how prompts will be sized ("input normal mean 384 … (mean 384.9) · output 16 tokens ·
+// prompts calibrated per model at 64, 544 and 1024 tokens before the first cell").
+QString workloadEstimateLine(const WorkloadSpec &w);
+
 // Calibrates the workload's anchor lengths on one server (probes through `client`) and says
 // how each came out: "prompt calibration: 256 tokens = 702 filler characters (server counted
 // 256.0; 12 probes)". `dataset` may be null.

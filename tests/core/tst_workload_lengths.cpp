@@ -6,7 +6,10 @@
 #include "EngineFixture.h"
 #include "TestSupport.h"
 #include "TokenizingServer.h"
+#include "engine/CalibrationReport.h"
 #include "engine/CellValidity.h"
+#include "report/ReportHtml.h"
+#include "report/ReportText.h"
 #include "spec/SpecIO.h"
 #include "tst_spec_helpers.h"
 #include "workload/WorkloadPlan.h"
@@ -168,6 +171,20 @@ private Q_SLOTS:
         QVERIFY2(small > 2800 && small < 3200, qPrintable(QString::number(small)));
     }
 
+    // The designer's estimate line: the lengths asked for and where prompts are calibrated.
+    void estimateLineNamesLengthsAndCalibration()
+    {
+        WorkloadSpec w;
+        w.inputTokens = 256;
+        QCOMPARE(workloadEstimateLine(w), QStringLiteral("input: 256 tokens · output: 128 tokens · prompts calibrated per model at 256 tokens before the first cell"));
+        w.inputLengths = uniform(64, 1024);
+        w.seed = 9;
+        QVERIFY2(workloadEstimateLine(w).startsWith(QStringLiteral("input: uniform in [64, 1024] (mean 544.0 tokens, seed 9)")), qPrintable(workloadEstimateLine(w)));
+        QVERIFY(workloadEstimateLine(w).endsWith(QStringLiteral("at 64, 544, 1024 tokens before the first cell")));
+        w.calibratePrompts = false;
+        QVERIFY(workloadEstimateLine(w).endsWith(QStringLiteral("prompts sent as words (calibrate_prompts: false)")));
+    }
+
     void fillerMapInterpolatesBetweenAnchors()
     {
         const FillerMap m({{256, 700}, {64, 100}, {1024, 3000}});
@@ -237,6 +254,16 @@ private Q_SLOTS:
         // Every anchor is kept for a resumed run and for other servers of the model.
         const QJsonObject saved = QJsonDocument::fromJson(sbtest::readFile(dir.filePath(QStringLiteral("calibration.json")))).object();
         QCOMPARE(saved.size(), 3);
+        // The report sets requested beside measured, per cell.
+        const QString line = requestedVsMeasured(r.results.cells.at(0));
+        QVERIFY2(line.startsWith(QStringLiteral("ISL %1 asked, %2 measured")
+                                     .arg(r.results.cells.at(0).metrics.value(QStringLiteral("requested_input_sequence_length")).avg, 0, 'f', 1)
+                                     .arg(r.results.cells.at(0).metrics.value(QStringLiteral("input_sequence_length")).avg, 0, 'f', 1)),
+                 qPrintable(line));
+        QVERIFY(line.contains(QStringLiteral("; OSL ")));
+        ReportHtmlInput html;
+        html.results = r.results;
+        QVERIFY(QString::fromUtf8(reportHtml(html)).contains(line.toHtmlEscaped()));
         const QJsonObject results = QJsonDocument::fromJson(sbtest::readFile(dir.filePath(QStringLiteral("results.json")))).object();
         const QJsonObject m = results.value(QStringLiteral("cells")).toArray().at(0).toObject().value(QStringLiteral("metrics")).toObject();
         QVERIFY(m.value(QStringLiteral("requested_input_sequence_length")).toObject().contains(QStringLiteral("p99")));

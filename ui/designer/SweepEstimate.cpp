@@ -1,4 +1,5 @@
 #include "designer/SweepEstimate.h"
+#include "engine/CalibrationReport.h"
 #include "mock/MockServer.h"
 #include <QObject>
 #include <algorithm>
@@ -85,11 +86,12 @@ QString estimateText(const SweepSpec &spec)
     const SweepEstimate e = estimateSweep(spec);
     if (e.cells == 0)
         return QObject::tr("No cells yet: add a server and a concurrency level");
-    return QObject::tr("%1 cells (%2 servers × %3 levels) · roughly %4 (%5)")
+    // The lengths asked for and how prompts are sized (engine/CalibrationReport).
+    return QObject::tr("%1 cells (%2 servers × %3 levels) · roughly %4 (%5) · %6")
         .arg(e.cells)
         .arg(spec.servers.size())
         .arg(spec.concurrency.size())
-        .arg(formatDuration(e.seconds), e.assumption);
+        .arg(formatDuration(e.seconds), e.assumption, workloadEstimateLine(spec.workload));
 }
 
 } // namespace sb::ui

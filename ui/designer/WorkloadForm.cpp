@@ -209,6 +209,12 @@ void WorkloadForm::setSpec(const SweepSpec &spec)
     m_streaming->setChecked(w.streaming);
     m_inputTokens->setValue(w.inputTokens);
     m_outputTokens->setValue(w.outputTokens);
+    // A distribution is edited in the YAML: the box shows its mean and is read-only, so an edit
+    // here can never be silently overridden by the distribution (spec/WorkloadShapes.h).
+    for (auto [box, dist] : {std::pair{m_inputTokens, &w.inputLengths}, std::pair{m_outputTokens, &w.outputLengths}}) {
+        box->setEnabled(!*dist);
+        box->setToolTip(*dist ? tr("Drawn per request: %1 (edit it in the YAML)").arg((*dist)->describe()) : QString());
+    }
     m_ignoreEos->setChecked(w.ignoreEos);
     const int mode = w.durationS > 0 ? 1 : 0;
     m_lengthMode->setCurrentIndex(mode);
