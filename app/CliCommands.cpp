@@ -20,6 +20,7 @@ struct RunArgs {
     QString outDir;
     bool resume = false;
     bool force = false;
+    ShardId shard;
 };
 
 bool parseRunArgs(const QStringList &args, bool needSpec, RunArgs *r, const QString &command)
@@ -38,6 +39,15 @@ bool parseRunArgs(const QStringList &args, bool needSpec, RunArgs *r, const QStr
             r->resume = true;
         } else if (a == QLatin1String("--force")) {
             r->force = true;
+        } else if (needSpec && (a == QLatin1String("--shard") || a.startsWith(QLatin1String("--shard=")))) {
+            const QString value = a.contains(QLatin1Char('=')) ? a.section(QLatin1Char('='), 1) : (i + 1 < args.size() ? args[++i] : QString());
+            QString why;
+            const auto shard = parseShardId(value, &why);
+            if (!shard) {
+                err() << "sweepbench " << command << ": " << why << "\n";
+                return false;
+            }
+            r->shard = *shard;
         } else if (a.startsWith(QLatin1Char('-'))) {
             err() << "sweepbench " << command << ": unknown option " << a << "\n";
             return false;
@@ -81,7 +91,9 @@ int runRunCommand(const QStringList &args)
         err() << "sweepbench run: --resume needs --out DIR (the folder of the run to resume)\n";
         return 2;
     }
-    return runSweepHeadless(*spec, RunOptions{r.outDir.isEmpty() ? defaultOutDir(*spec) : r.outDir, r.resume, r.force});
+    RunOptions options{r.outDir.isEmpty() ? defaultOutDir(*spec) : r.outDir, r.resume, r.force};
+    options.shard = r.shard;
+    return runSweepHeadless(*spec, options);
 }
 
 int runDemoCommand(const QStringList &args)
@@ -147,7 +159,8 @@ int runHooksCommand(const QStringList &args)
                  .arg(QStringLiteral("SERVER"), -16).arg(QStringLiteral("ORIGIN"), -26).arg(QStringLiteral("HOOK"), -15)
                  .arg(QStringLiteral("PATH"), -24).arg(QStringLiteral("HTTP"), 4).arg(QStringLiteral("VERDICT"), -15)
                  .arg(QStringLiteral("MESSAGE"));
-    QObject::connect(&preflight, &HookPreflight::serverChecked, [&](const QString &server, const QList<HookOutcome> &outcomes, const QStringList &hints) {
+    // Handlers run on this thread (context &preflight), not on the checker's: see runSweepHeadless.
+    QObject::connect(&preflight, &HookPreflight::serverChecked, &preflight, [&](const QString &server, const QList<HookOutcome> &outcomes, const QStringList &hints) {
         if (outcomes.isEmpty())
             out() << QStringLiteral("%1 (no hooks enabled)\n").arg(server, -20);
         for (const auto &o : outcomes) {
@@ -161,8 +174,9 @@ int runHooksCommand(const QStringList &args)
             out() << (h.startsWith(QLatin1String("prompt calibration")) ? "    " : "    hint: ") << displaySafe(h, DisplayLines::Single) << '\n';
         out().flush();
     });
-    QObject::connect(&preflight, &HookPreflight::finished, [] { QCoreApplication::quit(); });
+    QObject::connect(&preflight, &HookPreflight::finished, &preflight, [] { QCoreApplication::quit(); });
     preflight.start();
+    holdBeforeEventLoopForTests();
     QCoreApplication::exec();
     // After the table: the workload the calibration lines above were made for.
     bool workloadOk = true;

@@ -3,6 +3,7 @@
 // measured phase -> profiler stop -> results on disk (docs/ARCHITECTURE.md §5). Thread-safe control API;
 // all signals are emitted from the engine thread, so connect them queued (the default across
 // threads) and never block the UI on the engine.
+#include "results/ShardId.h"
 #include "results/Results.h"
 #include "spec/SweepSpec.h"
 #include <QObject>
@@ -25,6 +26,8 @@ struct RunOptions {
     // With resume: keep the finished cells even though the spec's measurement settings changed
     // (each kept cell says so in its warnings). Without it such a resume is refused.
     bool force = false;
+    // Run only this shard's servers (engine/ShardPlan.h); the others' cells stay pending.
+    ShardId shard;
 };
 
 // What the UI shows while running. Sent at most ~10 times a second.
