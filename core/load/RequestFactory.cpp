@@ -194,7 +194,9 @@ QByteArray RequestFactory::blockText(const RequestShape &s) const
     const qsizetype total = fill.calibrated() ? fill.charsFor(e.inputTokens) + lead : qsizetype(6) * e.inputTokens;
     const qsizetype perBlock = std::max<qsizetype>(1, std::llround(perToken * block));
     const qsizetype blocks = (e.inputTokens + block - 1) / block;
-    QByteArray text = m_tag + ' ';
+    // The lead has a synthetic prompt's shape (8 spaced digits, the tag) so the calibrated
+    // mapping fits; its digits are constant, so requests of a cell can share blocks after it.
+    QByteArray text = "0 0 0 0 0 0 0 0 " + m_tag + ' ';
     for (qsizetype i = 0; i < blocks && text.size() < total; ++i) {
         // Blocks past the trace's list are this entry's own ('~', never equal to a listed id's).
         const bool listed = i < qsizetype(e.hashIds.size());
