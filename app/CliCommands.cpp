@@ -10,6 +10,7 @@
 #include <QDir>
 #include <QFile>
 #include <QTemporaryDir>
+#include <algorithm>
 
 namespace sb {
 
@@ -67,13 +68,6 @@ bool parseRunArgs(const QStringList &args, bool needSpec, RunArgs *r, const QStr
         return false;
     }
     return true;
-}
-
-int usageError(const QString &command)
-{
-    err() << "try: sweepbench help " << command << '\n';
-    err().flush();
-    return 2;
 }
 } // namespace
 
@@ -170,8 +164,13 @@ int runHooksCommand(const QStringList &args)
                          .arg((o.ok ? QStringLiteral("✓ ") : QStringLiteral("✗ ")) + o.verdict, -15)
                          .arg(displaySafe(o.message, DisplayLines::Single)); // server text
         }
-        for (const auto &h : hints) // calibration lines (engine/CalibrationReport) are findings, not advice
-            out() << (h.startsWith(QLatin1String("prompt calibration")) ? "    " : "    hint: ") << displaySafe(h, DisplayLines::Single) << '\n';
+        for (const auto &h : hints) {
+            // A hint the verdict's message already ends with is not printed twice; calibration
+            // lines (engine/CalibrationReport) are findings, not advice.
+            const bool inAMessage = std::any_of(outcomes.begin(), outcomes.end(), [&](const HookOutcome &o) { return o.message.contains(h); });
+            if (!inAMessage)
+                out() << (h.startsWith(QLatin1String("prompt calibration")) ? "    " : "    hint: ") << displaySafe(h, DisplayLines::Single) << '\n';
+        }
         out().flush();
     });
     QObject::connect(&preflight, &HookPreflight::finished, &preflight, [] { QCoreApplication::quit(); });

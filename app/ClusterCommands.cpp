@@ -16,9 +16,8 @@ namespace sb {
 namespace {
 int usage(const QString &command, const QString &message)
 {
-    err() << "sweepbench " << command << ": " << message << "\ntry: sweepbench help " << command << '\n';
-    err().flush();
-    return 2;
+    err() << "sweepbench " << command << ": " << message << '\n';
+    return usageError(command);
 }
 } // namespace
 

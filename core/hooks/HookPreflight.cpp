@@ -75,6 +75,11 @@ protected:
             for (const auto &o : outcomes)
                 if (o.verdict == QLatin1String("route_missing") && !isSlotEraseReset(server))
                     hints.append(routeMissingHint(server.flavor, o.hook));
+            // No HTTP answer at all: the advice is about the server, not the hook.
+            for (const auto &o : outcomes)
+                if (!o.ok && o.status == 0 && !o.origin.isEmpty() && o.verdict != QLatin1String("timeout"))
+                    hints.append(QStringLiteral("no answer from %1 (%2): is the server running there, and is the URL right?")
+                                     .arg(o.origin, o.message.left(200)));
             hints.removeDuplicates();
             if (!mocks.baseUrls(i).isEmpty() && datasetError.isEmpty())
                 hints += calibrationReport(client, server, mocks.baseUrls(i).first(), m_spec.workload, haveDataset ? &dataset : nullptr, &cancel);
