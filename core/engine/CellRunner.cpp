@@ -38,12 +38,13 @@ void scrubCell(CellResult &cell, const SecretSet &secrets)
 
 // The request factories of a phase, one per server URL, and the phase targets pointing at them.
 struct PhaseTargets {
-    PhaseTargets(const CellContext &ctx, const QByteArray &promptTag)
+    PhaseTargets(const CellContext &ctx, const QByteArray &promptTag, bool warmup)
     {
         factories.reserve(std::size_t(ctx.baseUrls.size())); // no reallocation: targets point into it
         for (const QString &url : ctx.baseUrls) {
             const ServerTarget target = resolveTarget(url, ctx.server->endpoint);
             factories.emplace_back(*ctx.server, target, ctx.spec->workload, promptTag, ctx.fillerChars);
+            factories.back().usePlan(ctx.plan, warmup);
             targets.push_back(PhaseTarget{target, &factories.back()});
         }
     }
@@ -180,7 +181,7 @@ bool CellRunner::run(const CellContext &ctx, CellResult &cell, const CellCallbac
 
     if (!skipMeasure && w.warmupRequests > 0 && !m_cancel) {
         cb.phase(QStringLiteral("warmup"));
-        const PhaseTargets warmTargets(ctx, ctx.promptTag + "-w");
+        const PhaseTargets warmTargets(ctx, ctx.promptTag + "-w", true);
         PhaseConfig warm;
         warm.targets = warmTargets.targets;
         warm.concurrency = std::min(cell.concurrency, w.warmupRequests);
@@ -258,7 +259,7 @@ void CellRunner::measure(const CellContext &ctx, CellResult &cell, const CellCal
 {
     const WorkloadSpec &w = ctx.spec->workload;
     cb.phase(QStringLiteral("measure"));
-    const PhaseTargets targets(ctx, ctx.promptTag);
+    const PhaseTargets targets(ctx, ctx.promptTag, false);
     QDir().mkpath(m_store.absolute(cell.recordsPath.section(QLatin1Char('/'), 0, -2)));
     const QString recordsFinal = m_store.absolute(cell.recordsPath);
     PhaseConfig cfg;

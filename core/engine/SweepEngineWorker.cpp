@@ -55,9 +55,8 @@ bool SweepEngineWorker::startMocks(QString *error)
 }
 
 int SweepEngineWorker::calibratedFiller(const ServerSpec &server, const CellContext &ctx, PromptCalibrator &calibrator,
-                                        CalibrationStore &store, CellResult &cell)
+                                        CalibrationStore &store, CellResult &cell, const WorkloadSpec &w)
 {
-    const WorkloadSpec &w = m_spec.workload;
     if (!w.calibratePrompts || ctx.baseUrls.isEmpty())
         return -1;
     const QString key = calibrationKey(server, w);
@@ -246,6 +245,8 @@ int SweepEngineWorker::runSweep()
     // Checked before anything is written: a refused resume leaves the folder exactly as it was.
     if (m_options.resume && !previousCells(&previous, &specChanges, &error))
         return stop(kCannotStart, error);
+    if (!loadWorkloadDataset(&error)) // a bad dataset is refused before anything is written
+        return stop(kCannotStart, error);
     if (!store.prepare(&error) || !store.writeSpec(m_spec, &error))
         return stop(kWriteFailed, error);
     if (!startMocks(&error))
@@ -302,7 +303,8 @@ int SweepEngineWorker::runSweep()
                 cell.status = CellStatus::Failed;
                 cell.reason = blocked;
             } else {
-                ctx.fillerChars = calibratedFiller(server, ctx, calibrator, calibrations, cell);
+                ctx.plan = workloadPlan(server, ctx, calibrator, calibrations, cell); // lengths, filler, dataset entries
+                ctx.fillerChars = ctx.plan->fill().charsFor(m_spec.workload.inputTokens);
                 ctx.traceDir = resolveTraceDir(serverIndex);
                 ctx.startBody = resolvedProfilerStartBody(server, m_outDir);
                 ctx.secrets = secrets;

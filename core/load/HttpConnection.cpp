@@ -52,7 +52,10 @@ void HttpConnection::next()
     m_rec = RequestRecord();
     m_rec.ticket = ticket;
     m_rec.queueNs = steadyNowNs();
-    m_rec.inputTokens = m_target.factory->promptTokens();
+    const RequestShape shape = m_target.factory->shape(ticket); // requested lengths, kept beside the measured
+    m_rec.inputTokens = shape.inputTokens;
+    m_rec.requestedInputTokens = shape.inputTokens;
+    m_rec.requestedOutputTokens = shape.outputTokens;
     if (m_state->config.schedule) {
         m_rec.scheduledNs = m_state->startNs + m_state->config.schedule->offsetNs(ticket);
         onDue();

@@ -31,6 +31,8 @@ void appendRecordLine(QByteArray &out, const RecordLineInput &in)
     out += ",\"error\":" + (in.errorJson.isEmpty() ? QByteArray("\"\"") : in.errorJson);
     out += ",\"input_tokens\":" + QByteArray::number(r.inputTokens);
     out += ",\"output_tokens\":" + QByteArray::number(r.outputTokens);
+    out += ",\"requested_input_tokens\":" + (r.requestedInputTokens >= 0 ? QByteArray::number(r.requestedInputTokens) : QByteArray("null"));
+    out += ",\"requested_output_tokens\":" + (r.requestedOutputTokens >= 0 ? QByteArray::number(r.requestedOutputTokens) : QByteArray("null"));
     out += ",\"cached_tokens\":" + (r.cachedTokens >= 0 ? QByteArray::number(r.cachedTokens) : QByteArray("null"));
     out += r.usageTokens ? ",\"token_source\":\"usage\"" : ",\"token_source\":\"counted\"";
     out += r.resent ? ",\"resent\":true" : ",\"resent\":false";

@@ -38,6 +38,8 @@ struct RequestRecord {
     std::int32_t outputTokens = 0;  // from usage, else counted content chunks
     std::int32_t cachedTokens = -1; // usage.prompt_tokens_details.cached_tokens; -1 = not reported
     std::int32_t ticket = 0;        // request number within the phase
+    std::int32_t requestedInputTokens = -1;  // the prompt length asked for; -1 = a dataset's text
+    std::int32_t requestedOutputTokens = -1; // max_tokens sent
     ErrorKind error = ErrorKind::None;
     bool usageTokens = false;       // outputTokens came from the server's usage block
     bool resent = false;            // re-sent once: its reused keep-alive connection was dead

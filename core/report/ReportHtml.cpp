@@ -146,7 +146,8 @@ QString cellTable(const ReportHtmlInput &in)
         html += QStringLiteral("<td class=\"n\">%1</td><td class=\"n\">%2</td><td class=\"n\">%3</td><td>%4</td>")
                     .arg(num(cellValue(c, tag::outputThroughput, QStringLiteral("avg")), 1),
                          num(cellValue(c, tag::requestThroughput, QStringLiteral("avg")), 2),
-                         num(cellValue(c, tag::goodput, QStringLiteral("avg")), 2), e(c.tokenSource));
+                         num(cellValue(c, tag::goodput, QStringLiteral("avg")), 2),
+                         e(c.tokenSource) + QStringLiteral("<br><span class=\"muted\">%1</span>").arg(e(requestedVsMeasured(c))));
         html += QStringLiteral("<td>%1</td><td>%2</td><td>%3</td></tr>\n").arg(hookCell(c), filesCell(c, in.bundledFiles), notesCell(c));
     }
     return html + QStringLiteral("</tbody></table>\n");

@@ -22,8 +22,9 @@ void parseWorkload(Context &ctx, const YAML::Node &node, const QString &path, Wo
 {
     MapReader m(ctx, node, path, kWorkloadKeys, placeHint);
     m.boolean(QStringLiteral("streaming"), w.streaming);
-    m.integer(QStringLiteral("input_tokens"), w.inputTokens, spec::expectPositiveInt());
-    m.integer(QStringLiteral("output_tokens"), w.outputTokens, spec::expectPositiveInt());
+    readLengths(m, QStringLiteral("input_tokens"), w.inputTokens, w.inputLengths);
+    readLengths(m, QStringLiteral("output_tokens"), w.outputTokens, w.outputLengths);
+    readWorkloadSource(m, w);
     m.boolean(QStringLiteral("ignore_eos"), w.ignoreEos);
     m.boolean(QStringLiteral("calibrate_prompts"), w.calibratePrompts);
     m.integer(QStringLiteral("requests_per_cell"), w.requestsPerCell, spec::expectPositiveInt());

@@ -208,6 +208,8 @@ void checkWorkload(Checker &c, const WorkloadSpec &w)
     } else if (w.sharedPrefixTokens != 0) {
         c.error(QStringLiteral("workload.shared_prefix_tokens"), QStringLiteral("only allowed with prompts: shared_prefix"));
     }
+    for (const ShapeProblem &p : workloadShapeProblems(w)) // distributions, seed, dataset
+        c.error(p.path, p.message);
     if (w.slo.ttftMs)
         c.positive(QStringLiteral("workload.slo.time_to_first_token"), *w.slo.ttftMs);
     if (w.slo.itlMs)

@@ -1,6 +1,7 @@
 #pragma once
 // The sweep specification: plain data, no behaviour. Loaded from YAML by SpecLoader,
 // written back by SpecWriter, edited by the GUI designer, executed by the engine.
+#include "spec/WorkloadShapes.h"
 #include <QJsonObject>
 #include <QList>
 #include <QPair>
@@ -95,6 +96,12 @@ struct WorkloadSpec {
     PromptMode prompts = PromptMode::Unique;
     int sharedPrefixTokens = 0;   // with prompts: shared_prefix, tokens common to all requests
     SloSpec slo;
+    // Per-request lengths drawn from a distribution instead of one number (spec/WorkloadShapes.h);
+    // inputTokens / outputTokens then hold its mean, rounded (the nominal length estimates use).
+    std::optional<LengthDistribution> inputLengths;
+    std::optional<LengthDistribution> outputLengths;
+    qint64 seed = 0;              // workload.seed: the draws of both distributions
+    std::optional<DatasetSpec> dataset; // prompts (and lengths) from a file instead
 };
 
 // `sweep: {request_rate: [R...], arrival, burstiness, seed, max_concurrency}`: each point sends

@@ -1,4 +1,5 @@
 #include "designer/SweepEstimate.h"
+#include "engine/CalibrationReport.h"
 #include "engine/SweepTimeEstimate.h"
 #include <QObject>
 #include <algorithm>
@@ -39,12 +40,13 @@ QString estimateText(const SweepSpec &spec)
     const SweepEstimate e = estimateSweep(spec);
     if (e.cells == 0)
         return QObject::tr("No cells yet: add a server and a concurrency level or request rate");
-    return QObject::tr("%1 cells (%2 servers × %3 %4) · roughly %5 (%6)")
+    // The lengths asked for and how prompts are sized (engine/CalibrationReport).
+    return QObject::tr("%1 cells (%2 servers × %3 %4) · roughly %5 (%6) · %7")
         .arg(e.cells)
         .arg(spec.servers.size())
         .arg(spec.pointCount())
         .arg(spec.openLoop.active() ? QObject::tr("rates") : QObject::tr("levels"))
-        .arg(formatDuration(e.seconds), e.assumption);
+        .arg(formatDuration(e.seconds), e.assumption, workloadEstimateLine(spec.workload));
 }
 
 } // namespace sb::ui

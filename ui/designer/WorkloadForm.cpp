@@ -231,6 +231,14 @@ void WorkloadForm::setSpec(const SweepSpec &spec)
     m_streaming->setChecked(w.streaming);
     m_inputTokens->setValue(w.inputTokens);
     m_outputTokens->setValue(w.outputTokens);
+    // A distribution is edited in the YAML: the box shows its mean and is read-only, so an edit
+    // here can never be silently overridden by the distribution (spec/WorkloadShapes.h).
+    for (auto [box, dist] : {std::pair{m_inputTokens, &w.inputLengths}, std::pair{m_outputTokens, &w.outputLengths}}) {
+        // (FieldErrors owns the tooltip; the prefix shows the box holds a mean.)
+        box->setEnabled(!*dist);
+        box->setPrefix(*dist ? tr("mean ") : QString());
+        box->setWhatsThis(*dist ? tr("Drawn per request: %1 (edit it in the YAML)").arg((*dist)->describe()) : QString());
+    }
     m_ignoreEos->setChecked(w.ignoreEos);
     const int mode = w.durationS > 0 ? 1 : 0;
     m_lengthMode->setCurrentIndex(mode);
