@@ -24,6 +24,15 @@ inline const QString latency = QStringLiteral("request_latency");
 inline const QString outputThroughput = QStringLiteral("output_token_throughput");
 inline const QString requestThroughput = QStringLiteral("request_throughput");
 inline const QString goodput = QStringLiteral("goodput");
+inline const QString isl = QStringLiteral("input_sequence_length");
+inline const QString osl = QStringLiteral("output_sequence_length");
+inline const QString requestedIsl = QStringLiteral("requested_input_sequence_length");
+inline const QString requestedOsl = QStringLiteral("requested_output_sequence_length");
 } // namespace tag
+
+// "ISL 384.9 asked, 385.0 measured (p50 380 / 381, p99 900 / 901); OSL …": the mean (and p50,
+// p99) of what the cell's requests asked for beside what the server counted; empty when the
+// cell has no requested lengths (results written before they were recorded).
+QString requestedVsMeasured(const CellResult &cell);
 
 } // namespace sb

@@ -1,7 +1,10 @@
+#include "results/SweepAxis.h"
 #include "report/SummaryCommand.h"
 #include "report/DisplayText.h"
+#include "report/RepeatSummary.h"
 #include "report/ReportText.h"
 #include "report/ResultsLoader.h"
+#include <QJsonArray>
 #include <QTextStream>
 #include <cstdio>
 
@@ -23,14 +26,14 @@ const QString kDash = QStringLiteral("-");
 
 QString formatSummaryTable(const SweepResults &results)
 {
-    const QStringList header{QStringLiteral("server"),      QStringLiteral("C"),          QStringLiteral("status"),
+    const QStringList header{QStringLiteral("server"),      axisShort(axisOf(results)),          QStringLiteral("status"),
                              QStringLiteral("ok/failed"),   QStringLiteral("TTFT p50 ms"), QStringLiteral("TTFT p99 ms"),
                              QStringLiteral("ITL avg ms"),  QStringLiteral("lat p50 ms"),  QStringLiteral("out tok/s"),
                              QStringLiteral("req/s"),       QStringLiteral("hooks")};
     const QList<bool> rightAligned{false, true, false, true, true, true, true, true, true, true, false};
     QList<QStringList> rows;
     for (const CellResult &c : results.cells) {
-        rows.append({printable(c.server), QString::number(c.concurrency), cellStatusName(c.status),
+        rows.append({printable(c.server), pointNumber(c), cellStatusName(c.status),
                      QStringLiteral("%1/%2").arg(c.completed).arg(c.failed),
                      formatFixed(cellValue(c, tag::ttft, QStringLiteral("p50")), 2, kDash),
                      formatFixed(cellValue(c, tag::ttft, QStringLiteral("p99")), 2, kDash),
@@ -60,6 +63,14 @@ QString formatSummaryTable(const SweepResults &results)
     out += line(rule);
     for (const QStringList &r : rows)
         out += line(r);
+    out += formatRepeatSummary(results);
+    // The SLO search's findings (results/SloSearch.h), as the engine stored them.
+    if (const QJsonArray servers = results.sloSearch.value(QStringLiteral("servers")).toArray(); !servers.isEmpty()) {
+        out += QStringLiteral("\nSLO search (%1; search cells are marked slo_search in results.json):\n")
+                   .arg(printable(results.sloSearch.value(QStringLiteral("slo")).toString()));
+        for (const auto &s : servers)
+            out += QStringLiteral("  %1\n").arg(printable(s.toObject().value(QStringLiteral("sentence")).toString()));
+    }
     return out;
 }
 

@@ -1,4 +1,5 @@
 #include "charts/MetricFormat.h"
+#include "results/SweepAxis.h"
 #include <QLocale>
 #include <cmath>
 #include <limits>
@@ -54,7 +55,7 @@ QString cellSummaryText(const CellResult &cell)
         return formatWithUnit(cellMetric(cell, QLatin1String(metric), QLatin1String(s)), unit);
     };
     QStringList lines;
-    lines << QStringLiteral("%1 · c=%2 · %3").arg(cell.server).arg(cell.concurrency).arg(cellStatusName(cell.status));
+    lines << QStringLiteral("%1 · %2 · %3").arg(cell.server, pointLabel(cell), cellStatusName(cell.status));
     lines << (cell.failed > 0 ? QStringLiteral("requests: %1 ok, %2 failed (%3 %)").arg(cell.completed).arg(cell.failed).arg(cell.errorRate * 100, 0, 'f', 1)
                               : QStringLiteral("requests: %1 ok, 0 failed").arg(cell.completed));
     if (cell.status == CellStatus::Degraded && !cell.reason.isEmpty())
@@ -65,6 +66,11 @@ QString cellSummaryText(const CellResult &cell)
     lines << QStringLiteral("ITL avg %1 · p99 %2").arg(stat("inter_token_latency", "avg"), stat("inter_token_latency", "p99"));
     lines << QStringLiteral("latency p50 %1 · p99 %2").arg(stat("request_latency", "p50"), stat("request_latency", "p99"));
     lines << QStringLiteral("output %1 · %2").arg(stat("output_token_throughput", "avg"), stat("request_throughput", "avg"));
+    if (const auto &o = cell.openLoop)
+        lines << QStringLiteral("open loop: achieved %1 req/s · schedule lag p99 %2 ms%3")
+                     .arg(formatRate(o->achievedRate))
+                     .arg(o->lagP99Ms, 0, 'f', 2)
+                     .arg(o->capHit ? QStringLiteral(" · max_concurrency %1 reached, %2 queued").arg(o->maxConcurrency).arg(o->queued) : QString());
     return lines.join(QLatin1Char('\n'));
 }
 
