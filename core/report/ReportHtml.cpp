@@ -120,26 +120,56 @@ QString notesCell(const CellResult &c)
     return notes.join(QStringLiteral("<br>"));
 }
 
+// The metric columns of the cell table: one column per metric, its stats side by side.
+struct MetricGroup {
+    QString metric;
+    QStringList stats;
+};
+const QList<MetricGroup> &metricGroups()
+{
+    static const QList<MetricGroup> groups = {
+        {tag::ttft, {QStringLiteral("p50"), QStringLiteral("p90"), QStringLiteral("p99")}},
+        {tag::itl, {QStringLiteral("avg"), QStringLiteral("p99")}},
+        {tag::latency, {QStringLiteral("p50"), QStringLiteral("p99")}},
+        {tag::outputThroughput, {QStringLiteral("avg")}},
+        {tag::requestThroughput, {QStringLiteral("avg")}},
+        {tag::goodput, {QStringLiteral("avg")}},
+    };
+    return groups;
+}
+
+QString groupHeading(const MetricGroup &g)
+{
+    const MetricInfo *m = findMetric(g.metric);
+    if (m->singleValued)
+        return e(m->shortLabel);
+    return e(QStringLiteral("%1 %2 %3").arg(m->shortLabel, g.stats.join(QStringLiteral(" / ")), shortUnit(m->unit)));
+}
+
+QString groupCell(const CellResult &c, const MetricGroup &g)
+{
+    const int decimals = findMetric(g.metric)->decimals;
+    QStringList values;
+    for (const QString &stat : g.stats)
+        values.append(num(cellValue(c, g.metric, stat), decimals));
+    return QStringLiteral("<td class=\"n\">%1</td>").arg(values.join(QStringLiteral(" / ")));
+}
+
 QString cellTable(const ReportHtmlInput &in)
 {
     QString html = QStringLiteral(
-        "<table class=\"cells\"><thead><tr><th>#</th><th>Server</th><th>C</th><th>Status</th><th>ok / failed</th>"
-        "<th>TTFT p50 / p90 / p99 ms</th><th>ITL avg / p99 ms</th><th>Latency p50 / p99 ms</th><th>Out tok/s</th>"
-        "<th>Req/s</th><th>Goodput req/s</th><th>Tokens</th><th>Hooks</th><th>Records &amp; traces</th><th>Notes</th></tr></thead>\n<tbody>\n");
+        "<table class=\"cells\"><thead><tr><th>#</th><th>Server</th><th>C</th><th>Status</th><th>ok / failed</th>");
+    for (const MetricGroup &g : metricGroups())
+        html += QStringLiteral("<th>%1</th>").arg(groupHeading(g));
+    html += QStringLiteral("<th>Tokens</th><th>Hooks</th><th>Records &amp; traces</th><th>Notes</th></tr></thead>\n<tbody>\n");
     for (const CellResult &c : in.results.cells) {
         html += QStringLiteral("<tr><td class=\"n\">%1</td><td>%2<br><span class=\"muted\">%3</span></td><td class=\"n\">%4</td>"
                                "<td class=\"%5\">%6</td><td class=\"n\">%7 / %8</td>")
                     .arg(QString::number(c.index), e(c.server), e(c.origin), QString::number(c.concurrency), statusClass(c.status),
                          e(cellStatusName(c.status)), QString::number(c.completed), QString::number(c.failed));
-        html += QStringLiteral("<td class=\"n\">%1 / %2 / %3</td><td class=\"n\">%4 / %5</td><td class=\"n\">%6 / %7</td>")
-                    .arg(num(cellValue(c, tag::ttft, QStringLiteral("p50")), 2), num(cellValue(c, tag::ttft, QStringLiteral("p90")), 2),
-                         num(cellValue(c, tag::ttft, QStringLiteral("p99")), 2), num(cellValue(c, tag::itl, QStringLiteral("avg")), 3),
-                         num(cellValue(c, tag::itl, QStringLiteral("p99")), 3), num(cellValue(c, tag::latency, QStringLiteral("p50")), 1),
-                         num(cellValue(c, tag::latency, QStringLiteral("p99")), 1));
-        html += QStringLiteral("<td class=\"n\">%1</td><td class=\"n\">%2</td><td class=\"n\">%3</td><td>%4</td>")
-                    .arg(num(cellValue(c, tag::outputThroughput, QStringLiteral("avg")), 1),
-                         num(cellValue(c, tag::requestThroughput, QStringLiteral("avg")), 2),
-                         num(cellValue(c, tag::goodput, QStringLiteral("avg")), 2), e(c.tokenSource));
+        for (const MetricGroup &g : metricGroups())
+            html += groupCell(c, g);
+        html += QStringLiteral("<td>%1</td>").arg(e(c.tokenSource));
         html += QStringLiteral("<td>%1</td><td>%2</td><td>%3</td></tr>\n").arg(hookCell(c), filesCell(c, in.bundledFiles), notesCell(c));
     }
     return html + QStringLiteral("</tbody></table>\n");

@@ -1,16 +1,7 @@
 #include "report/ReportText.h"
 #include <cmath>
-#include <limits>
 
 namespace sb {
-
-double cellValue(const CellResult &cell, const QString &metric, const QString &stat)
-{
-    const auto it = cell.metrics.constFind(metric);
-    if (it == cell.metrics.cend())
-        return std::numeric_limits<double>::quiet_NaN();
-    return it->value(stat);
-}
 
 QString formatFixed(double v, int decimals, const QString &empty)
 {

@@ -2,6 +2,7 @@
 // Builders of the result charts. One place so the Results view, the Compare view and the report
 // exporter (offscreen, SVG/PNG through ChartExport) draw the same pictures from the same data.
 // Every builder returns a new QChart (caller owns it) with animations off.
+#include "metrics/MetricCatalogue.h" // the metrics and stats a chart offers
 #include "results/Results.h"
 #include <QList>
 #include <QString>
@@ -39,10 +40,5 @@ QChart *makeThroughputVsLatencyChart(const QList<ChartSeriesInput> &sets, Latenc
 // Points with a value <= 0 or NaN on a log axis are skipped (QLogValueAxis would drop the series).
 QChart *makeMetricVsConcurrencyChart(const QList<ChartSeriesInput> &sets, const QString &metric,
                                      const QString &stat);
-
-// Metrics and stats the metric chart offers, in menu order (AIPerf tags; onlyAvg ones take "avg").
-QStringList chartableMetrics();
-QStringList chartableStats(const QString &metric);
-QString metricLabel(const QString &metric); // "TTFT", "Output tok/s", ...
 
 } // namespace sb

@@ -2,6 +2,7 @@
 #include "report/DisplayText.h"
 #include "designer/SweepEstimate.h"
 #include "engine/CellVerdict.h"
+#include "metrics/MetricCatalogue.h"
 #include "run/HookLogModel.h"
 #include "run/LiveChart.h"
 #include "style/Theme.h"
@@ -281,8 +282,9 @@ void RunTab::flush()
                                  .arg(s.server)
                                  .arg(s.concurrency)
                                  .arg(s.phase, requests));
-        m_figures->setText(tr("<b>%1</b> tok/s &nbsp;·&nbsp; TTFT avg <b>%2</b> ms &nbsp;·&nbsp; latency avg <b>%3</b> ms &nbsp;·&nbsp; <b>%4</b> in flight")
-                               .arg(fmt(s.liveOutputTokensPerS, 0), fmt(s.liveTtftAvgMs, 1), fmt(s.liveLatencyAvgMs, 0))
+        m_figures->setText(tr("<b>%1</b> %2 &nbsp;·&nbsp; %3 avg <b>%4</b> %5 &nbsp;·&nbsp; %6 avg <b>%7</b> %5 &nbsp;·&nbsp; <b>%8</b> in flight")
+                               .arg(fmt(s.liveOutputTokensPerS, 0), shortUnit(unit::tokensPerS), metricLabel(tag::ttft),
+                                    fmt(s.liveTtftAvgMs, 1), unit::ms, metricLabel(tag::latency), fmt(s.liveLatencyAvgMs, 0))
                                .arg(s.inFlight));
         if (s.phase == QLatin1String("measure"))
             m_chart->addSample(m_clock.elapsed() / 1000.0, s.liveOutputTokensPerS, s.inFlight);
