@@ -1,5 +1,6 @@
 #include "report/ReportHtml.h"
 #include "report/ReportText.h"
+#include "results/HookSeverity.h"
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QUrl>
@@ -59,6 +60,18 @@ QString metaRows(const ReportHtmlInput &in)
     return html;
 }
 
+// The page's colour for a hook outcome: the same judgement as every other view.
+QString severityClass(HookSeverity s)
+{
+    switch (s) {
+    case HookSeverity::Ok:
+    case HookSeverity::Retried: return QStringLiteral("ok");
+    case HookSeverity::Warning: return QStringLiteral("warn");
+    case HookSeverity::Failed: break;
+    }
+    return QStringLiteral("bad");
+}
+
 QString hookCell(const CellResult &c)
 {
     if (c.hooks.isEmpty())
@@ -66,7 +79,7 @@ QString hookCell(const CellResult &c)
     QString html = QStringLiteral("<ul>");
     for (const HookOutcome &h : c.hooks) {
         html += QStringLiteral("<li><span class=\"%1\">%2 %3</span> %4 %5 &rarr; %6, %7 attempt(s), %8 ms")
-                    .arg(h.ok ? QStringLiteral("ok") : QStringLiteral("bad"), e(h.hook), e(h.verdict), e(h.method), e(h.path),
+                    .arg(severityClass(hookSeverity(h)), e(h.hook), e(hookVerdictText(h)), e(h.method), e(h.path),
                          h.status ? QString::number(h.status) : QStringLiteral("no response"), QString::number(h.attempts),
                          formatFixed(h.latencyMs, 1, QStringLiteral("?")));
         if (!h.placement.isEmpty())

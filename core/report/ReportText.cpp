@@ -1,4 +1,5 @@
 #include "report/ReportText.h"
+#include "results/HookSeverity.h"
 #include <cmath>
 
 namespace sb {
@@ -12,7 +13,7 @@ QString hookVerdicts(const CellResult &cell)
 {
     QStringList parts;
     for (const HookOutcome &h : cell.hooks)
-        parts.append(h.hook + QLatin1Char('=') + (h.verdict.isEmpty() ? (h.ok ? QStringLiteral("ok") : QStringLiteral("error")) : h.verdict));
+        parts.append(h.hook + QLatin1Char('=') + hookVerdictText(h));
     return parts.join(QLatin1Char(' '));
 }
 

@@ -1,6 +1,7 @@
 #include "designer/HookCheckModel.h"
 #include "report/DisplayText.h"
 #include "style/Theme.h"
+#include <algorithm>
 
 namespace sb::ui {
 
@@ -59,14 +60,16 @@ QString HookCheckModel::rowVerdict(int r) const
         return QStringLiteral("off");
     if (!row.checked)
         return QStringLiteral("pending");
-    QString worst = QStringLiteral("ok");
-    for (const HookOutcome &o : row.outcomes) {
-        if (!o.ok)
-            return QStringLiteral("failed");
-        if (o.verdict != QLatin1String("ok") || o.attempts > 1)
-            worst = QStringLiteral("warning");
+    HookSeverity worst = HookSeverity::Ok;
+    for (const HookOutcome &o : row.outcomes)
+        worst = std::max(worst, hookSeverity(o));
+    switch (worst) {
+    case HookSeverity::Ok: return QStringLiteral("ok");
+    case HookSeverity::Retried:
+    case HookSeverity::Warning: return QStringLiteral("warning");
+    case HookSeverity::Failed: break;
     }
-    return worst;
+    return QStringLiteral("failed");
 }
 
 int HookCheckModel::rowCount(const QModelIndex &parent) const
@@ -108,10 +111,10 @@ QVariant HookCheckModel::data(const QModelIndex &index, int role) const
         if (!on)
             return {};
         if (!row.checked)
-            return verdictIcon(QStringLiteral("pending"), false);
+            return hookPendingIcon();
         if (!o)
-            return verdictIcon(QStringLiteral("skipped"), false);
-        return verdictIcon(o->attempts > 1 && o->ok ? QStringLiteral("warning") : o->verdict, o->ok);
+            return hookSkippedIcon();
+        return hookSeverityIcon(hookSeverity(*o));
     case Qt::ToolTipRole:
         return o ? hookOutcomeToolTip(*o) : QVariant();
     default:

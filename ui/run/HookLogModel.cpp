@@ -44,7 +44,7 @@ QVariant HookLogModel::data(const QModelIndex &index, int role) const
     if (role == Qt::ToolTipRole)
         return hookOutcomeToolTip(o);
     if (role == Qt::DecorationRole && index.column() == Verdict)
-        return verdictIcon(o.ok && o.attempts > 1 ? QStringLiteral("warning") : o.verdict, o.ok);
+        return ui::hookSeverityIcon(hookSeverity(o));
     if (role == Qt::TextAlignmentRole && (index.column() == Status || index.column() == Attempts || index.column() == Latency))
         return int(Qt::AlignRight | Qt::AlignVCenter);
     if (role != Qt::DisplayRole)
