@@ -92,7 +92,7 @@ void CellRunner::record(CellResult &cell, const CellCallbacks &cb, const HookOut
 
 const HookOutcome *CellRunner::runResets(const CellContext &ctx, CellResult &cell, const CellCallbacks &cb, const QString &placement)
 {
-    cb.phase(QStringLiteral("reset"));
+    cb.phase(RunPhase::Reset);
     std::optional<qsizetype> failed;
     for (const HookTarget &target : ctx.hooks) {
         if (m_cancel)
@@ -111,7 +111,7 @@ const HookOutcome *CellRunner::runResets(const CellContext &ctx, CellResult &cel
 QList<const HookTarget *> CellRunner::startProfilers(const CellContext &ctx, CellResult &cell, const CellCallbacks &cb,
                                                      std::optional<HookOutcome> *failure)
 {
-    cb.phase(QStringLiteral("profiler_start"));
+    cb.phase(RunPhase::ProfilerStart);
     QList<const HookTarget *> started;
     for (const HookTarget &target : ctx.hooks) {
         if (m_cancel)
@@ -126,7 +126,7 @@ QList<const HookTarget *> CellRunner::startProfilers(const CellContext &ctx, Cel
         // One origin without a window makes the cell's traces incomplete: close the windows
         // already opened, newest first, so no server is left profiling (and filling its disk).
         if (!started.isEmpty())
-            cb.phase(QStringLiteral("profiler_stop"));
+            cb.phase(RunPhase::ProfilerStop);
         for (auto it = started.crbegin(); it != started.crend(); ++it) {
             HookOutcome stop = m_hooks.profilerStop(**it);
             stop.placement = QStringLiteral("rollback");
@@ -142,7 +142,7 @@ QList<const HookTarget *> CellRunner::startProfilers(const CellContext &ctx, Cel
 void CellRunner::stopProfilers(const CellContext &ctx, const QList<const HookTarget *> &started, const TraceSnapshot &traces,
                                CellResult &cell, const CellCallbacks &cb)
 {
-    cb.phase(QStringLiteral("profiler_stop"));
+    cb.phase(RunPhase::ProfilerStop);
     QStringList named;
     for (auto it = started.crbegin(); it != started.crend(); ++it) { // newest window first
         const HookOutcome o = m_hooks.profilerStop(**it, &named);
@@ -177,7 +177,7 @@ bool CellRunner::run(const CellContext &ctx, CellResult &cell, const CellCallbac
             skipMeasure = hookFailed(ctx, cell, *failed, &abortSweep);
 
     if (!skipMeasure && w.warmupRequests > 0 && !m_cancel) {
-        cb.phase(QStringLiteral("warmup"));
+        cb.phase(RunPhase::Warmup);
         const PhaseTargets warmTargets(ctx, ctx.promptTag + "-w");
         PhaseConfig warm;
         warm.targets = warmTargets.targets;
@@ -255,7 +255,7 @@ void CellRunner::checkResetProof(const std::vector<RequestRecord> &records, cons
 void CellRunner::measure(const CellContext &ctx, CellResult &cell, const CellCallbacks &cb, const QString &proofPlacement)
 {
     const WorkloadSpec &w = ctx.spec->workload;
-    cb.phase(QStringLiteral("measure"));
+    cb.phase(RunPhase::Measure);
     const PhaseTargets targets(ctx, ctx.promptTag);
     QDir().mkpath(m_store.absolute(cell.recordsPath.section(QLatin1Char('/'), 0, -2)));
     const QString recordsFinal = m_store.absolute(cell.recordsPath);

@@ -3,6 +3,7 @@
 // measured phase -> profiler stop -> results on disk (docs/ARCHITECTURE.md §5). Thread-safe control API;
 // all signals are emitted from the engine thread, so connect them queued (the default across
 // threads) and never block the UI on the engine.
+#include "engine/RunPhase.h"
 #include "results/Results.h"
 #include "spec/SweepSpec.h"
 #include <QObject>
@@ -34,7 +35,7 @@ struct ProgressSnapshot {
     int cellsDone = 0;
     QString server;
     int concurrency = 0;
-    QString phase;             // starting | reset | warmup | profiler_start | measure | profiler_stop | saving | done
+    RunPhase phase = RunPhase::Starting;
     int requestsDone = 0;      // measured requests finished in this cell
     int requestsTarget = 0;    // 0 when the cell runs by duration
     double cellFraction = 0;   // 0..1 progress of the running cell

@@ -103,7 +103,7 @@ void SweepEngineWorker::skipRemaining(int from, const QString &reason)
 void SweepEngineWorker::emitProgress(ProgressSnapshot s)
 {
     const qint64 nowMs = QDateTime::currentMSecsSinceEpoch();
-    const bool phaseChange = s.phase != QLatin1String("measure") && s.phase != QLatin1String("warmup");
+    const bool phaseChange = s.phase != RunPhase::Measure && s.phase != RunPhase::Warmup;
     if (!phaseChange && nowMs - m_lastProgressMs < 100)
         return; // the UI needs ~10 updates a second, not one per request
     m_lastProgressMs = nowMs;
@@ -266,7 +266,7 @@ int SweepEngineWorker::runSweep()
                 base.server = server.name;
                 base.concurrency = cell.concurrency;
                 CellCallbacks cb;
-                cb.phase = [&](const QString &phase) {
+                cb.phase = [&](RunPhase phase) {
                     base.phase = phase;
                     emitProgress(base);
                 };
@@ -278,7 +278,7 @@ int SweepEngineWorker::runSweep()
                 };
                 cb.live = [&](const LiveCounters &live, std::int64_t target) {
                     ProgressSnapshot s = base;
-                    s.phase = QStringLiteral("measure");
+                    s.phase = RunPhase::Measure;
                     s.requestsDone = live.finished;
                     s.requestsTarget = int(target);
                     s.inFlight = live.inFlight;
@@ -316,7 +316,7 @@ int SweepEngineWorker::runSweep()
     if (!store.writeResults(snapshot(), &error))
         return stop(kWriteFailed, error);
     ProgressSnapshot done;
-    done.phase = QStringLiteral("done");
+    done.phase = RunPhase::Done;
     done.cellCount = cellCount;
     done.cellsDone = cellCount;
     emitProgress(done);

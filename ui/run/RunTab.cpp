@@ -281,12 +281,12 @@ void RunTab::flush()
                                  .arg(s.cellIndex + 1)
                                  .arg(s.server)
                                  .arg(s.concurrency)
-                                 .arg(s.phase, requests));
+                                 .arg(runPhaseName(s.phase), requests));
         m_figures->setText(tr("<b>%1</b> %2 &nbsp;·&nbsp; %3 avg <b>%4</b> %5 &nbsp;·&nbsp; %6 avg <b>%7</b> %5 &nbsp;·&nbsp; <b>%8</b> in flight")
                                .arg(fmt(s.liveOutputTokensPerS, 0), shortUnit(unit::tokensPerS), metricLabel(tag::ttft),
                                     fmt(s.liveTtftAvgMs, 1), unit::ms, metricLabel(tag::latency), fmt(s.liveLatencyAvgMs, 0))
                                .arg(s.inFlight));
-        if (s.phase == QLatin1String("measure"))
+        if (s.phase == RunPhase::Measure)
             m_chart->addSample(m_clock.elapsed() / 1000.0, s.liveOutputTokensPerS, s.inFlight);
     }
     m_chart->flush();
