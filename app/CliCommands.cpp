@@ -1,7 +1,7 @@
 #include "CliCommon.h"
 #include "report/DisplayText.h"
 #include "Commands.h"
-#include "hooks/HookPreflight.h"
+#include "engine/HookPreflight.h"
 #include "hooks/HookPresets.h"
 #include "spec/SpecIO.h"
 #include <QCommandLineParser>

@@ -5,7 +5,7 @@
 #include "engine/ResetProof.h"
 #include "hooks/TraceListing.h"
 #include "load/RequestFactory.h"
-#include "metrics/CellMetrics.h"
+#include "engine/CellMetrics.h"
 #include <QDir>
 #include <QFile>
 

@@ -80,5 +80,3 @@ private:
 } // namespace sb
 
 Q_DECLARE_METATYPE(sb::ProgressSnapshot)
-Q_DECLARE_METATYPE(sb::HookOutcome)
-Q_DECLARE_METATYPE(sb::CellResult)

@@ -37,8 +37,4 @@ QString llamacppNotSupportedHint(bool listing);
 // "reset_kv_cache", "profiler_start" or "profiler_stop".
 QString routeMissingHint(Flavor flavor, const QString &hook);
 
-// Checks a relative hook path: must start with '/', must not contain "://". Returns an error
-// message or an empty string.
-QString checkHookPath(const QString &path);
-
 } // namespace sb

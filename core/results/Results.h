@@ -4,6 +4,7 @@
 #include "results/CellStatus.h"
 #include <QDateTime>
 #include <QJsonObject>
+#include <QMetaType>
 #include <QList>
 #include <QMap>
 #include <QString>
@@ -103,3 +104,8 @@ QJsonObject toJson(const SweepResults &r);
 bool sweepResultsFromJson(const QJsonObject &o, SweepResults *out, QString *error);
 
 } // namespace sb
+
+// Declared with the types, not with one of the signals carrying them: any QObject header (the
+// engine's, the hook check's) may be moc'ed first (docs/ARCHITECTURE.md §4).
+Q_DECLARE_METATYPE(sb::HookOutcome)
+Q_DECLARE_METATYPE(sb::CellResult)

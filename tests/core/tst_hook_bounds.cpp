@@ -6,7 +6,7 @@
 #include "BlockingHttpPeer.h"
 #include "TestSupport.h"
 #include "hooks/ControlClient.h"
-#include "hooks/HookPreflight.h"
+#include "engine/HookPreflight.h"
 #include "hooks/HookRunner.h"
 #include "hooks/TraceListing.h"
 #include "report/ReportHtml.h"

@@ -4,7 +4,7 @@
 #include "EngineFixture.h"
 #include "TestSupport.h"
 #include "hooks/ControlClient.h"
-#include "hooks/HookPreflight.h"
+#include "engine/HookPreflight.h"
 #include "hooks/HookRunner.h"
 #include <QFile>
 #include <QJsonArray>

@@ -3,8 +3,9 @@
 #include "EngineFixture.h"
 #include "TestSupport.h"
 #include "hooks/ControlClient.h"
-#include "hooks/HookPreflight.h"
+#include "engine/HookPreflight.h"
 #include "hooks/HookPresets.h"
+#include "spec/HookPath.h"
 #include "spec/SecretSet.h"
 #include <QDir>
 #include <QFileInfo>

@@ -3,7 +3,7 @@
 // stores, and the CSV, the CLI summary and report.html take their headings from it.
 #include "../fixtures/ReportTestData.h"
 #include "TestSupport.h"
-#include "metrics/CellMetrics.h"
+#include "engine/CellMetrics.h"
 #include "metrics/LogHistogram.h"
 #include "metrics/MetricCatalogue.h"
 #include "report/ReportHtml.h"

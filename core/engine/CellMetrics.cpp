@@ -1,4 +1,4 @@
-#include "metrics/CellMetrics.h"
+#include "engine/CellMetrics.h"
 #include "metrics/MetricCatalogue.h"
 #include "metrics/Stats.h"
 #include <algorithm>

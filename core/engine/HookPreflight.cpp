@@ -1,4 +1,4 @@
-#include "hooks/HookPreflight.h"
+#include "engine/HookPreflight.h"
 #include "engine/EmbeddedMocks.h"
 #include "hooks/HookPresets.h"
 #include "hooks/HookRunner.h"
