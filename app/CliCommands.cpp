@@ -137,7 +137,8 @@ int runHooksCommand(const QStringList &args)
                  .arg(QStringLiteral("SERVER"), -16).arg(QStringLiteral("ORIGIN"), -26).arg(QStringLiteral("HOOK"), -15)
                  .arg(QStringLiteral("PATH"), -24).arg(QStringLiteral("HTTP"), 4).arg(QStringLiteral("VERDICT"), -15)
                  .arg(QStringLiteral("MESSAGE"));
-    QObject::connect(&preflight, &HookPreflight::serverChecked, [&](const QString &server, const QList<HookOutcome> &outcomes, const QStringList &hints) {
+    // Handlers run on this thread (context &preflight), not on the checker's: see runSweepHeadless.
+    QObject::connect(&preflight, &HookPreflight::serverChecked, &preflight, [&](const QString &server, const QList<HookOutcome> &outcomes, const QStringList &hints) {
         if (outcomes.isEmpty())
             out() << QStringLiteral("%1 (no hooks enabled)\n").arg(server, -20);
         for (const auto &o : outcomes) {
@@ -151,8 +152,9 @@ int runHooksCommand(const QStringList &args)
             out() << "    hint: " << displaySafe(h, DisplayLines::Single) << '\n';
         out().flush();
     });
-    QObject::connect(&preflight, &HookPreflight::finished, [] { QCoreApplication::quit(); });
+    QObject::connect(&preflight, &HookPreflight::finished, &preflight, [] { QCoreApplication::quit(); });
     preflight.start();
+    holdBeforeEventLoopForTests();
     QCoreApplication::exec();
     return allOk ? 0 : 1;
 }

@@ -9,6 +9,8 @@
 #include <QDateTime>
 #include <QDir>
 #include <QRegularExpression>
+#include <QThread>
+#include <algorithm>
 #include <cstdio>
 #include <unistd.h>
 
@@ -63,6 +65,15 @@ QString defaultOutDir(const SweepSpec &spec)
     return QDir::current().filePath(QStringLiteral("results/%1-%2").arg(name, QDateTime::currentDateTime().toString(QStringLiteral("yyyyMMdd-HHmmss"))));
 }
 
+void holdBeforeEventLoopForTests()
+{
+    // tst_cli sets this so that a run failing at once finishes before the event loop starts,
+    // the order in which a lost quit() used to hang the CLI (docs/ARCHITECTURE.md §4).
+    const int ms = qEnvironmentVariableIntValue("SWEEPBENCH_TEST_EXEC_DELAY_MS");
+    if (ms > 0)
+        QThread::msleep(ulong(std::min(ms, 10000)));
+}
+
 bool isUsageOption(const QString &arg)
 {
     return arg == QLatin1String("-h") || arg == QLatin1String("--help");
@@ -80,12 +91,16 @@ int runSweepHeadless(const SweepSpec &spec, const RunOptions &options)
         err().flush();
         engine.cancel();
     });
-    QObject::connect(&engine, &SweepEngine::logMessage, [&](const QString &line) {
+    // The engine emits from its own thread. Every handler names a context living on this
+    // thread (&engine), so it runs here, queued: the three-argument connect would run it on the
+    // engine's thread, racing our own writes to stderr, and a quit() from there before exec()
+    // has started is ignored (the run then never ends).
+    QObject::connect(&engine, &SweepEngine::logMessage, &engine, [&](const QString &line) {
         err() << (tty ? "\r\033[K" : "") << displaySafe(line, DisplayLines::Single) << '\n'; // may quote a server
         err().flush();
     });
     qint64 lastLine = 0;
-    QObject::connect(&engine, &SweepEngine::progress, [&](const ProgressSnapshot &p) {
+    QObject::connect(&engine, &SweepEngine::progress, &engine, [&](const ProgressSnapshot &p) {
         if (p.cellIndex < 0)
             return;
         const qint64 now = QDateTime::currentMSecsSinceEpoch();
@@ -99,19 +114,20 @@ int runSweepHeadless(const SweepSpec &spec, const RunOptions &options)
         err() << (tty ? "\r\033[K" : "") << line << (tty ? "" : "\n");
         err().flush();
     });
-    QObject::connect(&engine, &SweepEngine::cellFinished, [&](const CellResult &c) {
+    QObject::connect(&engine, &SweepEngine::cellFinished, &engine, [&](const CellResult &c) {
         err() << (tty ? "\r\033[K" : "") << displaySafe(cellOutcomeLine(c), DisplayLines::Single) << '\n'; // reason: server text
         for (const auto &w : c.warnings)
             err() << "  warning: " << displaySafe(w, DisplayLines::Single) << '\n';
         err().flush();
     });
-    QObject::connect(&engine, &SweepEngine::finished, [&](int code) {
+    QObject::connect(&engine, &SweepEngine::finished, &engine, [&](int code) {
         exitCode = code;
         QCoreApplication::quit();
     });
     err() << "results: " << QDir(outDir).absolutePath() << '\n';
     err().flush();
     engine.start();
+    holdBeforeEventLoopForTests();
     QCoreApplication::exec();
     if (exitCode == exitcode::kAllCompleted || exitCode == exitcode::kNotAllCompleted) {
         out() << '\n' << formatSummaryTable(engine.results());

@@ -45,7 +45,7 @@ inline RunResult runSweep(const sb::SweepSpec &spec, const QString &outDir, bool
     RunResult r;
     sb::SweepEngine engine(spec, sb::RunOptions{outDir, resume});
     QSignalSpy finished(&engine, &sb::SweepEngine::finished);
-    QObject::connect(&engine, &sb::SweepEngine::hookCalled, [&](int, const sb::HookOutcome &o) { r.hookSignals.append(o); });
+    QObject::connect(&engine, &sb::SweepEngine::hookCalled, &engine, [&](int, const sb::HookOutcome &o) { r.hookSignals.append(o); });
     engine.start();
     if (!finished.wait(timeoutMs)) {
         engine.cancel();

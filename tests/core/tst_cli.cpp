@@ -13,12 +13,24 @@ class TestCli : public QObject
         int code;
         QString out, err;
     };
-    Run run(const QStringList &args)
+    Run run(const QStringList &args, const QProcessEnvironment &env = QProcessEnvironment::systemEnvironment(), int timeoutMs = 120000)
     {
         QProcess p;
+        p.setProcessEnvironment(env);
         p.start(m_binary, args);
-        p.waitForFinished(120000);
+        if (!p.waitForFinished(timeoutMs)) {
+            p.kill();
+            p.waitForFinished();
+            return {-1, QString::fromUtf8(p.readAllStandardOutput()), QString::fromUtf8(p.readAllStandardError()) + QStringLiteral("\n[killed: still running]")};
+        }
         return {p.exitCode(), QString::fromUtf8(p.readAllStandardOutput()), QString::fromUtf8(p.readAllStandardError())};
+    }
+    // The worker thread finishes before the main thread enters its event loop.
+    static QProcessEnvironment slowMainThread()
+    {
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert(QStringLiteral("SWEEPBENCH_TEST_EXEC_DELAY_MS"), QStringLiteral("400"));
+        return env;
     }
     QString write(const QTemporaryDir &dir, const QString &name, const QByteArray &text)
     {
@@ -74,6 +86,28 @@ private Q_SLOTS:
         QVERIFY2(lines.value(2).contains("profiler_start") && lines.value(2).contains("✓ ok"), qPrintable(r.out));
         QVERIFY2(lines.value(3).contains("profiler_stop") && lines.value(3).contains("✓ ok"), qPrintable(r.out));
         QVERIFY2(r.out.contains("hint: ") && r.out.contains("enable_block_reuse"), qPrintable(r.out));
+    }
+
+    // A run that stops before its first cell finishes before exec(): its quit must not be lost
+    // (it was, when the handlers ran on the engine's thread: the CLI then never exited).
+    void aRunThatStopsAtOnceStillExits()
+    {
+        QTemporaryDir dir;
+        const QString spec = write(dir, "s.yaml", "servers:\n  - name: a\n    url: http://127.0.0.1:9\n    model: m\n"
+                                                  "sweep:\n  concurrency: [1]\n");
+        const QString notAFolder = write(dir, "taken", "a file where the results folder should go");
+        const Run r = run({"run", spec, "--out", notAFolder}, slowMainThread(), 30000);
+        QVERIFY2(r.code == 3 || r.code == 2, qPrintable(QStringLiteral("exit %1: %2").arg(r.code).arg(r.err)));
+        QVERIFY2(r.err.contains(notAFolder), qPrintable(r.err));
+    }
+    void hooksCheckWithNothingToCheckStillExits()
+    {
+        QTemporaryDir dir;
+        const QString spec = write(dir, "h.yaml", "servers:\n  - name: plain\n    url: http://127.0.0.1:9\n    model: m\n"
+                                                  "sweep:\n  concurrency: [1]\n");
+        const Run r = run({"hooks", "check", spec}, slowMainThread(), 30000);
+        QVERIFY2(r.code == 0, qPrintable(QStringLiteral("exit %1: %2 %3").arg(r.code).arg(r.out, r.err)));
+        QVERIFY2(r.out.contains("no hooks enabled"), qPrintable(r.out));
     }
 
     void validSpecValidates()
