@@ -9,7 +9,7 @@
 #include "results/HookSeverity.h"
 #include "run/HookLogModel.h"
 #include "style/Theme.h"
-#include "results/CellRecords.h"
+#include "load/CellRecords.h"
 #include "results/DistributionPane.h"
 #include "results/ResultsTableModel.h"
 #include "results/ResultsTableView.h"
