@@ -28,6 +28,13 @@ struct RunOptions {
     bool force = false;
 };
 
+// Which cell a signal is about: enough to name it without the plan (server, concurrency).
+struct CellKey {
+    int index = -1; // 0-based cell index (CellResult::index)
+    QString server;
+    int concurrency = 0;
+};
+
 // What the UI shows while running. Sent at most ~10 times a second.
 struct ProgressSnapshot {
     int cellIndex = -1;        // 0-based index of the running cell
@@ -67,7 +74,7 @@ public:
 
 Q_SIGNALS:
     void progress(const sb::ProgressSnapshot &snapshot);
-    void hookCalled(int cellIndex, const sb::HookOutcome &outcome);
+    void hookCalled(const sb::CellKey &cell, const sb::HookOutcome &outcome);
     void cellFinished(const sb::CellResult &cell);
     void logMessage(const QString &line);
     // One of exitcode::*; for kCannotStart and kWriteFailed failureMessage() says why.
@@ -80,3 +87,4 @@ private:
 } // namespace sb
 
 Q_DECLARE_METATYPE(sb::ProgressSnapshot)
+Q_DECLARE_METATYPE(sb::CellKey)

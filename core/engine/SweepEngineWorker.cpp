@@ -271,7 +271,7 @@ int SweepEngineWorker::runSweep()
                     emitProgress(base);
                 };
                 cb.hook = [&](const HookOutcome &o) {
-                    Q_EMIT m_owner->hookCalled(i, o);
+                    Q_EMIT m_owner->hookCalled(CellKey{i, server.name, cell.concurrency}, o);
                     Q_EMIT m_owner->logMessage(QStringLiteral("[%1 c=%2] %3 %4 -> %5 (HTTP %6, %7 attempt(s), %8 ms)")
                                                    .arg(server.name).arg(cell.concurrency).arg(o.hook, o.path, o.verdict)
                                                    .arg(o.status).arg(o.attempts).arg(qRound(o.latencyMs)));

@@ -125,6 +125,12 @@ private Q_SLOTS:
         QCOMPARE(calls(*b), QStringList({"/start_profile", "/stop_profile"}));
         QVERIFY(b->controlEvents()[1].receivedNs < a->controlEvents()[1].receivedNs);
         QCOMPARE(r.hookSignals.size(), 5);
+        // Each signal names its cell, so a view need not rebuild it from progress snapshots.
+        for (const CellKey &k : r.hookCells) {
+            QCOMPARE(k.index, cell.index);
+            QCOMPARE(k.server, cell.server);
+            QCOMPARE(k.concurrency, cell.concurrency);
+        }
     }
 
     void failedResetOnOneOriginSkipsTheCell()

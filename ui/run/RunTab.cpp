@@ -181,7 +181,6 @@ bool RunTab::start(const SweepSpec &spec, const QString &outDir)
     m_pendingSnapshot.reset();
     m_pendingHooks.clear();
     m_pendingLog.clear();
-    m_cellNames.clear();
     m_statusCounts.clear();
     m_last = {};
     m_hookLog->clear();
@@ -194,11 +193,9 @@ bool RunTab::start(const SweepSpec &spec, const QString &outDir)
     // Engine signals arrive queued from its thread; each handler only buffers.
     connect(engine, &SweepEngine::progress, this, [this](const ProgressSnapshot &s) {
         m_pendingSnapshot = s;
-        if (s.cellIndex >= 0)
-            m_cellNames.insert(s.cellIndex, {s.server, s.concurrency});
         scheduleFlush();
     });
-    connect(engine, &SweepEngine::hookCalled, this, [this](int cell, const HookOutcome &o) {
+    connect(engine, &SweepEngine::hookCalled, this, [this](const CellKey &cell, const HookOutcome &o) {
         m_pendingHooks.append({cell, o});
         scheduleFlush();
     });
@@ -207,7 +204,6 @@ bool RunTab::start(const SweepSpec &spec, const QString &outDir)
         scheduleFlush();
     });
     connect(engine, &SweepEngine::cellFinished, this, [this](const CellResult &cell) {
-        m_cellNames.insert(cell.index, {cell.server, cell.concurrency});
         m_statusCounts[cell.status] += 1;
         // Every finished cell says how it ended in the log, a problem cell with its reason.
         m_pendingLog.append(cellOutcomeLine(cell));
@@ -294,10 +290,8 @@ void RunTab::flush()
     if (!m_pendingHooks.isEmpty()) {
         QList<HookLogModel::Entry> batch;
         batch.reserve(m_pendingHooks.size());
-        for (const auto &[cell, outcome] : std::as_const(m_pendingHooks)) {
-            const auto name = m_cellNames.value(cell, {cell == m_last.cellIndex ? m_last.server : QString(), m_last.concurrency});
-            batch.append({cell, name.first, name.second, outcome});
-        }
+        for (const auto &[cell, outcome] : std::as_const(m_pendingHooks))
+            batch.append({cell.index, cell.server, cell.concurrency, outcome}); // the signal names its cell
         m_pendingHooks.clear();
         const bool atBottom = m_hookView->verticalScrollBar()->value() == m_hookView->verticalScrollBar()->maximum();
         m_hookLog->append(batch);
