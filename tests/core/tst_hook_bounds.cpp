@@ -3,7 +3,7 @@
 // files under trace_dir (after `..` and symlinks) are listed; paths a server names elsewhere are
 // warned about, never linked.
 #include "EngineFixture.h"
-#include "BlockingHttpPeer.h"
+#include "HostileServer.h"
 #include "TestSupport.h"
 #include "hooks/ControlClient.h"
 #include "engine/HookPreflight.h"
