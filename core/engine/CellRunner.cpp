@@ -1,4 +1,5 @@
 #include "engine/CellRunner.h"
+#include "results/HookSeverity.h"
 #include "engine/CellValidity.h"
 #include "io/DurableWrite.h"
 #include "engine/CellVerdict.h"
@@ -14,7 +15,7 @@ namespace sb {
 namespace {
 QString describeHookFailure(const HookOutcome &o)
 {
-    return QStringLiteral("%1 %2: %3").arg(o.hook, o.verdict, o.message);
+    return QStringLiteral("%1 %2: %3").arg(hookKindName(o.hook), hookVerdictText(o), o.message);
 }
 
 // Server-provided text lands in these fields (hook answers, echoed error bodies, named paths):
@@ -239,7 +240,7 @@ void CellRunner::checkResetProof(const std::vector<RequestRecord> &records, cons
     if (proof.verdict.isEmpty())
         return;
     for (HookOutcome &o : cell.hooks) {
-        if (o.hook != QLatin1String("reset_kv_cache") || o.placement != placement || !o.ok)
+        if (o.hook != HookKind::Reset || o.placement != placement || !o.ok)
             continue;
         o.cacheProof = proof.verdict;
         if (proof.verdict == QLatin1String("contradicted")) {

@@ -36,7 +36,7 @@ protected:
             QList<HookOutcome> outcomes;
             QStringList hints;
             if (server.reset.enabled && server.flavor == Flavor::Trtllm)
-                hints.append(routeMissingHint(Flavor::Trtllm, QStringLiteral("reset_kv_cache")));
+                hints.append(routeMissingHint(Flavor::Trtllm, HookKind::Reset));
             // Every origin of the server is checked: one misconfigured replica spoils a sweep.
             for (const HookTarget &target : hookTargetsFor(server, mocks.baseUrls(i))) {
                 if (server.reset.enabled && isSlotEraseReset(server)) {
@@ -62,13 +62,13 @@ protected:
                 }
             }
             if (server.profiler.enabled && server.flavor == Flavor::Llamacpp)
-                hints.append(routeMissingHint(Flavor::Llamacpp, QStringLiteral("profiler_start")));
+                hints.append(routeMissingHint(Flavor::Llamacpp, HookKind::ProfilerStart));
             for (const auto &o : outcomes)
                 for (const bool listing : {true, false}) // a slot route's hint is in its message
                     if (o.message.contains(llamacppNotSupportedHint(listing)))
                         hints.append(llamacppNotSupportedHint(listing));
             for (const auto &o : outcomes)
-                if (o.verdict == QLatin1String("route_missing") && !isSlotEraseReset(server))
+                if (o.verdict == HookVerdict::RouteMissing && !isSlotEraseReset(server))
                     hints.append(routeMissingHint(server.flavor, o.hook));
             hints.removeDuplicates();
             Q_EMIT m_owner->serverChecked(server.name, outcomes, hints);

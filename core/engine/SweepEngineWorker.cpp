@@ -1,4 +1,5 @@
 #include "engine/SweepEngineWorker.h"
+#include "results/HookSeverity.h"
 #include "engine/CellRunner.h"
 #include "engine/Reachability.h"
 #include "hooks/HookPresets.h"
@@ -273,7 +274,7 @@ int SweepEngineWorker::runSweep()
                 cb.hook = [&](const HookOutcome &o) {
                     Q_EMIT m_owner->hookCalled(CellKey{i, server.name, cell.concurrency}, o);
                     Q_EMIT m_owner->logMessage(QStringLiteral("[%1 c=%2] %3 %4 -> %5 (HTTP %6, %7 attempt(s), %8 ms)")
-                                                   .arg(server.name).arg(cell.concurrency).arg(o.hook, o.path, o.verdict)
+                                                   .arg(server.name).arg(cell.concurrency).arg(hookKindName(o.hook), o.path, hookVerdictText(o))
                                                    .arg(o.status).arg(o.attempts).arg(qRound(o.latencyMs)));
                 };
                 cb.live = [&](const LiveCounters &live, std::int64_t target) {

@@ -97,9 +97,9 @@ std::optional<QJsonObject> resolvedProfilerStartBody(const ServerSpec &server, c
     return body;
 }
 
-QString routeMissingHint(Flavor flavor, const QString &hook)
+QString routeMissingHint(Flavor flavor, HookKind hook)
 {
-    const bool reset = hook == QLatin1String("reset_kv_cache");
+    const bool reset = hook == HookKind::Reset;
     switch (flavor) {
     case Flavor::Vllm:
         return reset ? QStringLiteral("vLLM serves /reset_prefix_cache only with VLLM_SERVER_DEV_MODE=1; restart it with that set")

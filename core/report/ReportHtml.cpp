@@ -79,7 +79,7 @@ QString hookCell(const CellResult &c)
     QString html = QStringLiteral("<ul>");
     for (const HookOutcome &h : c.hooks) {
         html += QStringLiteral("<li><span class=\"%1\">%2 %3</span> %4 %5 &rarr; %6, %7 attempt(s), %8 ms")
-                    .arg(severityClass(hookSeverity(h)), e(h.hook), e(hookVerdictText(h)), e(h.method), e(h.path),
+                    .arg(severityClass(hookSeverity(h)), e(hookKindName(h.hook)), e(hookVerdictText(h)), e(h.method), e(h.path),
                          h.status ? QString::number(h.status) : QStringLiteral("no response"), QString::number(h.attempts),
                          formatFixed(h.latencyMs, 1, QStringLiteral("?")));
         if (!h.placement.isEmpty())

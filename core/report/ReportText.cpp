@@ -13,7 +13,7 @@ QString hookVerdicts(const CellResult &cell)
 {
     QStringList parts;
     for (const HookOutcome &h : cell.hooks)
-        parts.append(h.hook + QLatin1Char('=') + hookVerdictText(h));
+        parts.append(hookKindName(h.hook) + QLatin1Char('=') + hookVerdictText(h));
     return parts.join(QLatin1Char(' '));
 }
 

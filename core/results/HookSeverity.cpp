@@ -8,7 +8,7 @@ HookSeverity hookSeverity(const HookOutcome &h)
         return h.attempts > 1 ? HookSeverity::Retried : HookSeverity::Ok;
     // Only the stop is tolerated (§5: a failed stop is a warning); a missing reset or start route
     // leaves the cell unmeasured or measured without a reset, whatever the reason.
-    return h.hook == QLatin1String("profiler_stop") ? HookSeverity::Warning : HookSeverity::Failed;
+    return h.hook == HookKind::ProfilerStop ? HookSeverity::Warning : HookSeverity::Failed;
 }
 
 QString hookSeverityName(HookSeverity s)
@@ -24,8 +24,8 @@ QString hookSeverityName(HookSeverity s)
 
 QString hookVerdictText(const HookOutcome &h)
 {
-    if (!h.verdict.isEmpty())
-        return h.verdict;
+    if (h.verdict)
+        return hookVerdictName(*h.verdict);
     return h.ok ? QStringLiteral("ok") : QStringLiteral("error");
 }
 

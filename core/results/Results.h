@@ -2,6 +2,7 @@
 // Results of a sweep, as stored in OUT/results.json ("sweepbench-results/1").
 // Plain data shared by the engine (writer), the GUI, reports and importers (readers).
 #include "results/CellStatus.h"
+#include "results/HookVocabulary.h"
 #include <QDateTime>
 #include <QJsonObject>
 #include <QMetaType>
@@ -28,7 +29,7 @@ struct MetricStats {
 
 // One control-hook call (possibly retried) in one cell.
 struct HookOutcome {
-    QString hook;      // reset_kv_cache | profiler_start | profiler_stop
+    HookKind hook = HookKind::Reset;
     QString origin;    // scheme://host:port
     QString method;    // POST | GET
     QString path;      // path with query
@@ -36,7 +37,7 @@ struct HookOutcome {
     bool ok = false;
     int attempts = 0;
     double latencyMs = 0; // total time spent, all attempts
-    QString verdict;   // ok | refused | busy | route_missing | timeout | error
+    std::optional<HookVerdict> verdict; // none in results written before verdicts were recorded
     QString message;   // short, redacted
     QString placement; // reset only: before_warmup | after_warmup
     QDateTime at;      // when the first attempt was sent (UTC)
@@ -95,7 +96,8 @@ struct SweepResults {
 QJsonObject toJson(const MetricStats &s);
 MetricStats metricStatsFromJson(const QJsonObject &o);
 QJsonObject toJson(const HookOutcome &h);
-HookOutcome hookOutcomeFromJson(const QJsonObject &o);
+// Empty for a hook this build does not know (the caller says so rather than guess).
+std::optional<HookOutcome> hookOutcomeFromJson(const QJsonObject &o);
 QJsonObject toJson(const CellResult &c);
 CellResult cellResultFromJson(const QJsonObject &o);
 QJsonObject toJson(const SweepResults &r);

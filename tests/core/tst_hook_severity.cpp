@@ -1,8 +1,10 @@
-// The one severity judgement of a hook outcome (results/HookSeverity, docs/ARCHITECTURE.md §5)
-// and report.html colouring its hook list by it.
+// The hook vocabulary (results/HookVocabulary: kinds and verdicts as enums, named only at the
+// JSON edge), the one severity judgement of an outcome (results/HookSeverity,
+// docs/ARCHITECTURE.md §5) and report.html colouring its hook list by it.
 #include "TestSupport.h"
 #include "report/ReportHtml.h"
 #include "results/HookSeverity.h"
+#include <QJsonArray>
 #include <QTest>
 
 using namespace sb;
@@ -11,10 +13,10 @@ namespace {
 HookOutcome outcome(const QString &hook, bool ok, int attempts, const QString &verdict)
 {
     HookOutcome h;
-    h.hook = hook;
+    h.hook = *hookKindFromString(hook);
     h.ok = ok;
     h.attempts = attempts;
-    h.verdict = verdict;
+    h.verdict = hookVerdictFromString(verdict);
     h.method = QStringLiteral("POST");
     h.path = QStringLiteral("/x");
     return h;
@@ -43,6 +45,41 @@ private Q_SLOTS:
         // Outcomes written before verdicts existed read ok / error.
         QCOMPARE(hookVerdictText(outcome(stop, false, 1, QString())), QStringLiteral("error"));
         QCOMPARE(hookVerdictText(outcome(stop, true, 1, QString())), QStringLiteral("ok"));
+    }
+
+    void namesAtTheJsonEdgeOnly()
+    {
+        for (HookKind k : {HookKind::Reset, HookKind::ProfilerStart, HookKind::ProfilerStop})
+            QCOMPARE(hookKindFromString(hookKindName(k)), std::optional(k));
+        for (HookVerdict v : {HookVerdict::Ok, HookVerdict::Refused, HookVerdict::Busy, HookVerdict::RouteMissing,
+                              HookVerdict::Timeout, HookVerdict::Error})
+            QCOMPARE(hookVerdictFromString(hookVerdictName(v)), std::optional(v));
+        // results.json round trip: what is written is read back as the same enums.
+        HookOutcome h = outcome(QStringLiteral("profiler_stop"), false, 1, QStringLiteral("route_missing"));
+        const QJsonObject json = toJson(h);
+        QCOMPARE(json.value(QStringLiteral("hook")).toString(), QStringLiteral("profiler_stop"));
+        QCOMPARE(json.value(QStringLiteral("verdict")).toString(), QStringLiteral("route_missing"));
+        const std::optional<HookOutcome> back = hookOutcomeFromJson(json);
+        QVERIFY(back);
+        QCOMPARE(back->hook, HookKind::ProfilerStop);
+        QCOMPARE(back->verdict, std::optional(HookVerdict::RouteMissing));
+        // A verdict this build does not know reads as none (judged by `ok`); an unknown hook kind
+        // is not guessed: the cell says it left one out.
+        QJsonObject odd = json;
+        odd.insert(QStringLiteral("verdict"), QStringLiteral("\u202Eko"));
+        QCOMPARE(hookOutcomeFromJson(odd)->verdict, std::optional<HookVerdict>());
+        QCOMPARE(hookVerdictText(*hookOutcomeFromJson(odd)), QStringLiteral("error"));
+        odd.insert(QStringLiteral("hook"), QStringLiteral("metrics_scrape"));
+        QVERIFY(!hookOutcomeFromJson(odd));
+        CellResult cell;
+        cell.hooks << h;
+        QJsonObject cellJson = toJson(cell);
+        QJsonArray hooks = cellJson.value(QStringLiteral("hooks")).toArray();
+        hooks.append(odd);
+        cellJson.insert(QStringLiteral("hooks"), hooks);
+        const CellResult read = cellResultFromJson(cellJson);
+        QCOMPARE(read.hooks.size(), 1);
+        QVERIFY(read.warnings.join(QLatin1Char('\n')).contains(QStringLiteral("metrics_scrape")));
     }
 
     void reportColoursBySeverity()

@@ -8,9 +8,9 @@ namespace sb::ui {
 QString hookOutcomeToolTip(const HookOutcome &o)
 {
     QStringList lines;
-    lines << QStringLiteral("%1 %2 %3").arg(o.hook, o.method, o.path);
+    lines << QStringLiteral("%1 %2 %3").arg(hookKindName(o.hook), o.method, o.path);
     lines << QObject::tr("verdict: %1, HTTP %2, %3 attempt(s), %4 ms")
-                 .arg(o.verdict, o.status ? QString::number(o.status) : QObject::tr("no answer"))
+                 .arg(hookVerdictText(o), o.status ? QString::number(o.status) : QObject::tr("no answer"))
                  .arg(o.attempts)
                  .arg(o.latencyMs, 0, 'f', 1);
     if (!o.placement.isEmpty())
@@ -45,7 +45,7 @@ void HookCheckModel::setServerChecked(const QString &server, const QList<HookOut
     }
 }
 
-const HookOutcome *HookCheckModel::outcome(const Row &row, const QString &hook) const
+const HookOutcome *HookCheckModel::outcome(const Row &row, HookKind hook) const
 {
     for (const HookOutcome &o : row.outcomes)
         if (o.hook == hook)
@@ -94,9 +94,10 @@ QVariant HookCheckModel::data(const QModelIndex &index, int role) const
             return row.hints.join(role == Qt::DisplayRole ? QStringLiteral("; ") : QStringLiteral("\n"));
         return {};
     }
-    static const char *hooks[] = {"", "reset_kv_cache", "profiler_start", "profiler_stop"};
+    static const HookKind hooks[] = {HookKind::Reset /* Server: answered above */, HookKind::Reset, HookKind::ProfilerStart,
+                                     HookKind::ProfilerStop};
     const bool on = index.column() == Reset ? row.resetOn : row.profilerOn;
-    const HookOutcome *o = outcome(row, QString::fromLatin1(hooks[index.column()]));
+    const HookOutcome *o = outcome(row, hooks[index.column()]);
     switch (role) {
     case Qt::DisplayRole:
         if (!on)
@@ -105,8 +106,8 @@ QVariant HookCheckModel::data(const QModelIndex &index, int role) const
             return tr("checking…");
         if (!o)
             return tr("not called");
-        return o->status ? QStringLiteral("%1 · %2 · %3 ms").arg(o->verdict).arg(o->status).arg(o->latencyMs, 0, 'f', 0)
-                         : QStringLiteral("%1 · %2 ms").arg(o->verdict).arg(o->latencyMs, 0, 'f', 0);
+        return o->status ? QStringLiteral("%1 · %2 · %3 ms").arg(hookVerdictText(*o)).arg(o->status).arg(o->latencyMs, 0, 'f', 0)
+                         : QStringLiteral("%1 · %2 ms").arg(hookVerdictText(*o)).arg(o->latencyMs, 0, 'f', 0);
     case Qt::DecorationRole:
         if (!on)
             return {};

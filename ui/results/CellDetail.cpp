@@ -57,7 +57,7 @@ QString cellDetailHtml(const CellResult &cell, const QString &folder)
         h += QStringLiteral("<ul>");
         for (const HookOutcome &o : cell.hooks) {
             const QString verdict = hookVerdictText(o);
-            h += QStringLiteral("<li><b>") + esc(o.hook) + QStringLiteral("</b>");
+            h += QStringLiteral("<li><b>") + esc(hookKindName(o.hook)) + QStringLiteral("</b>");
             if (!o.placement.isEmpty())
                 h += QStringLiteral(" (") + esc(o.placement) + QLatin1Char(')');
             h += QStringLiteral(": <b style='color:") + hookRowColor(o) + QStringLiteral("'>") + esc(verdict) + QStringLiteral("</b> — ");

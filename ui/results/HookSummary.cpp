@@ -53,7 +53,7 @@ QString describeHookOutcome(const HookOutcome &h)
     return s;
 }
 
-HookSummary summarizeHooks(const CellResult &cell, const QString &kind)
+HookSummary summarizeHooks(const CellResult &cell, HookKind kind)
 {
     HookSummary sum;
     QStringList lines;
@@ -66,7 +66,7 @@ HookSummary summarizeHooks(const CellResult &cell, const QString &kind)
         if (severity(st) >= severity(sum.state)) {
             sum.state = st;
             worstAttempts = h.attempts;
-            worstVerdict = h.verdict;
+            worstVerdict = hookVerdictText(h);
         }
         lines << describeHookOutcome(h);
     }

@@ -22,8 +22,7 @@ struct HookSummary {
     QString toolTip; // every outcome: verdict, HTTP status, attempts, latency, message
 };
 
-// kind: reset_kv_cache | profiler_start | profiler_stop
-HookSummary summarizeHooks(const CellResult &cell, const QString &kind);
+HookSummary summarizeHooks(const CellResult &cell, HookKind kind);
 // The state's icon from the one hook icon set (ui::hookSeverityIcon); empty for None.
 QIcon hookStateIcon(HookState state);
 QString hookStateName(HookState state);

@@ -106,13 +106,12 @@ int ResultsTableModel::columnCount(const QModelIndex &parent) const
     return parent.isValid() ? 0 : ColumnCount;
 }
 
-QString ResultsTableModel::hookKind(int column) const
+HookKind ResultsTableModel::hookKind(int column) const
 {
     switch (column) {
-    case ResetColumn: return QStringLiteral("reset_kv_cache");
-    case ProfilerStartColumn: return QStringLiteral("profiler_start");
-    case ProfilerStopColumn: return QStringLiteral("profiler_stop");
-    default: return QString();
+    case ProfilerStartColumn: return HookKind::ProfilerStart;
+    case ProfilerStopColumn: return HookKind::ProfilerStop;
+    default: return HookKind::Reset; // ResetColumn; callers ask for hook columns only
     }
 }
 
