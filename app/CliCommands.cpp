@@ -10,6 +10,7 @@
 #include <QDir>
 #include <QFile>
 #include <QTemporaryDir>
+#include <algorithm>
 
 namespace sb {
 
@@ -20,6 +21,7 @@ struct RunArgs {
     QString outDir;
     bool resume = false;
     bool force = false;
+    ShardId shard;
 };
 
 bool parseRunArgs(const QStringList &args, bool needSpec, RunArgs *r, const QString &command)
@@ -38,6 +40,15 @@ bool parseRunArgs(const QStringList &args, bool needSpec, RunArgs *r, const QStr
             r->resume = true;
         } else if (a == QLatin1String("--force")) {
             r->force = true;
+        } else if (needSpec && (a == QLatin1String("--shard") || a.startsWith(QLatin1String("--shard=")))) {
+            const QString value = a.contains(QLatin1Char('=')) ? a.section(QLatin1Char('='), 1) : (i + 1 < args.size() ? args[++i] : QString());
+            QString why;
+            const auto shard = parseShardId(value, &why);
+            if (!shard) {
+                err() << "sweepbench " << command << ": " << why << "\n";
+                return false;
+            }
+            r->shard = *shard;
         } else if (a.startsWith(QLatin1Char('-'))) {
             err() << "sweepbench " << command << ": unknown option " << a << "\n";
             return false;
@@ -58,13 +69,6 @@ bool parseRunArgs(const QStringList &args, bool needSpec, RunArgs *r, const QStr
     }
     return true;
 }
-
-int usageError(const QString &command)
-{
-    err() << "try: sweepbench help " << command << '\n';
-    err().flush();
-    return 2;
-}
 } // namespace
 
 int runRunCommand(const QStringList &args)
@@ -81,7 +85,9 @@ int runRunCommand(const QStringList &args)
         err() << "sweepbench run: --resume needs --out DIR (the folder of the run to resume)\n";
         return 2;
     }
-    return runSweepHeadless(*spec, RunOptions{r.outDir.isEmpty() ? defaultOutDir(*spec) : r.outDir, r.resume, r.force});
+    RunOptions options{r.outDir.isEmpty() ? defaultOutDir(*spec) : r.outDir, r.resume, r.force};
+    options.shard = r.shard;
+    return runSweepHeadless(*spec, options);
 }
 
 int runDemoCommand(const QStringList &args)
@@ -149,8 +155,12 @@ int runHooksCommand(const QStringList &args)
                          .arg((o.ok ? QStringLiteral("✓ ") : QStringLiteral("✗ ")) + hookVerdictText(o), -15)
                          .arg(displaySafe(o.message, DisplayLines::Single)); // server text
         }
-        for (const auto &h : hints)
-            out() << "    hint: " << displaySafe(h, DisplayLines::Single) << '\n';
+        for (const auto &h : hints) {
+            // A hint the verdict's message already ends with is not printed twice.
+            const bool inAMessage = std::any_of(outcomes.begin(), outcomes.end(), [&](const HookOutcome &o) { return o.message.contains(h); });
+            if (!inAMessage)
+                out() << "    hint: " << displaySafe(h, DisplayLines::Single) << '\n';
+        }
         out().flush();
     });
     QObject::connect(&preflight, &HookPreflight::finished, &preflight, [] { QCoreApplication::quit(); });

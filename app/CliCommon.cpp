@@ -65,6 +65,13 @@ QString defaultOutDir(const SweepSpec &spec)
     return QDir::current().filePath(QStringLiteral("results/%1-%2").arg(name, QDateTime::currentDateTime().toString(QStringLiteral("yyyyMMdd-HHmmss"))));
 }
 
+int usageError(const QString &command)
+{
+    err() << "try: sweepbench help " << command << '\n';
+    err().flush();
+    return 2;
+}
+
 void holdBeforeEventLoopForTests()
 {
     // tst_cli sets this so that a run failing at once finishes before the event loop starts,

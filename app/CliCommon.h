@@ -18,6 +18,8 @@ int runSweepHeadless(const SweepSpec &spec, const RunOptions &options);
 // Default results folder: ./results/<sweep-name>-<yyyyMMdd-HHmmss>.
 QString defaultOutDir(const SweepSpec &spec);
 bool isUsageOption(const QString &arg);
+// Points at `sweepbench help COMMAND` on stderr; returns 2 (usage error).
+int usageError(const QString &command);
 // Test seam: sleeps SWEEPBENCH_TEST_EXEC_DELAY_MS (at most 10 s) between starting a worker
 // and entering the event loop, so tests can make the worker finish first.
 void holdBeforeEventLoopForTests();

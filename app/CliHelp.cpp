@@ -18,7 +18,7 @@ const CommandHelp kCommands[] = {
      "Results. --demo loads the built-in demo sweep (three embedded mock servers) and runs it;\n"
      "with --screenshot FILE it saves a PNG of the window when the run ends and exits.\n"
      "Without a display (no DISPLAY / WAYLAND_DISPLAY), --demo runs the headless demo instead."},
-    {"run", "sweepbench run SPEC [--out DIR] [--resume [--force]]",
+    {"run", "sweepbench run SPEC [--out DIR] [--resume [--force]] [--shard K/N]",
      "Runs every cell of the sweep: cache reset, warmup, profiler start, measured phase at exactly C\n"
      "requests in flight, profiler stop, results on disk. Writes DIR/results.json (replaced after\n"
      "every cell), DIR/sweep.yaml (no secrets) and DIR/cells/NNN-SERVER-cC/records.jsonl.\n"
@@ -27,6 +27,8 @@ const CommandHelp kCommands[] = {
      "              when the spec changed a setting that affects measurements (the differing keys\n"
      "              are named)\n"
      "  --force     with --resume: keep those cells anyway (each says so in its warnings)\n"
+     "  --shard K/N run only shard K (0..N-1) of N: servers sharing an origin stay together, shards\n"
+     "              balanced by estimated time; other shards' cells stay pending (sweepbench merge)\n"
      "Ctrl+C cancels: in-flight requests are aborted, profilers stopped, finished cells kept.\n"
      "A file that cannot be written (full disk, I/O error) stops the run at once with the file and\n"
      "the reason named; results.json keeps every cell finished before.\n"
@@ -53,6 +55,23 @@ const CommandHelp kCommands[] = {
      "credential headers of sweep.yaml, --spec and --secret-env. When sweep.yaml names an\n"
      "api_key_env variable that is not set now, the export is refused (it cannot scan for that\n"
      "key): set the variable, pass --secret-env NAME, or --no-secret-check."},
+    {"merge", "sweepbench merge -o OUT SHARD_DIR...",
+     "Merges the folders of a sharded run (run --shard K/N) into one results folder OUT: every cell\n"
+     "from the shard that ran it, its records and traces copied, sweep.yaml and results.json written.\n"
+     "Refused, naming the folders: shards of different specs or shard counts, a shard given twice,\n"
+     "a cell run by two shards, missing shards. The GUI and summary open a folder of shard folders\n"
+     "as one set without merging (cells of missing shards are pending).\n"
+     "Exit: 0 every cell completed, 1 some did not, 2 refused, 3 OUT could not be written."},
+    {"cluster", "sweepbench cluster slurm|k8s SPEC --shards N [--out DIR] [options] [--submit]",
+     "Writes job files that run SPEC as N shards and merge them (docs/CLUSTER.md). Prints the plan:\n"
+     "servers sharing an origin stay in one shard (hooks reset the whole server); shards are\n"
+     "balanced by estimated time. More shards than independent servers leaves shards empty.\n"
+     "  slurm: DIR/slurm/{shard.sbatch (job array), merge.sbatch (afterok), submit.sh}; DIR and\n"
+     "         SPEC must be on storage every node sees. --partition P --account A --time T\n"
+     "         --cpus N --sweepbench PATH; --submit runs submit.sh (sbatch).\n"
+     "  k8s:   ./k8s-NAME/{shards-job.yaml (ConfigMap + Indexed Job), merge-job.yaml, apply.sh};\n"
+     "         --image IMG --volume-claim PVC --cpus N (packaging/container/Containerfile).\n"
+     "  --jobs-dir DIR  where the files go; --job-name NAME."},
     {"mock-server", "sweepbench mock-server --flavor vllm|sglang|trtllm|llamacpp [--port P] [--host H] [options]",
      nullptr /* the mock's own text */},
     {"help", "sweepbench help [COMMAND]", "Shows this overview, or the details of one command."},

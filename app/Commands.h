@@ -11,6 +11,8 @@ int runDemoCommand(const QStringList &args);       // sweepbench demo [--out DIR
 int runValidateCommand(const QStringList &args);   // sweepbench validate SPEC
 int runHooksCommand(const QStringList &args);      // sweepbench hooks check SPEC
 int runHelpCommand(const QStringList &args);       // sweepbench help [COMMAND]
+int runMergeCommand(const QStringList &args);      // sweepbench merge -o OUT SHARD_DIR...
+int runClusterCommand(const QStringList &args);    // sweepbench cluster slurm|k8s SPEC --shards N ...
 
 QString mainHelpText();
 QString commandHelpText(const QString &command);   // empty when unknown

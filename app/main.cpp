@@ -89,7 +89,7 @@ int main(int argc, char **argv)
     static const Entry headless[] = {
         {"run", sb::runRunCommand},         {"demo", sb::runDemoCommand}, {"validate", sb::runValidateCommand},
         {"hooks", sb::runHooksCommand},     {"help", sb::runHelpCommand}, {"summary", sb::runSummaryCommand},
-        {"mock-server", runMock},
+        {"mock-server", runMock},           {"merge", sb::runMergeCommand}, {"cluster", sb::runClusterCommand},
     };
     for (const auto &e : headless)
         if (command == QLatin1String(e.name))

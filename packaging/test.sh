@@ -23,7 +23,7 @@ if [ "$REALSERVER" = 1 ]; then
 fi
 cmake --build "$BUILD" -j"$(nproc)"
 # Timing-sensitive engine tests run alone; everything else in parallel.
-(cd "$BUILD" && QT_QPA_PLATFORM=offscreen ctest --output-on-failure -j"$(nproc)" -LE 'serial|realserver')
+(cd "$BUILD" && QT_QPA_PLATFORM=offscreen ctest --output-on-failure -j"$(nproc)" -LE 'serial|realserver|cluster')
 if [ "$REALSERVER" = 1 ]; then
   # Before the timing tests: nothing else may compete for the cores while they run.
   wait "$SETUP_PID" || { cat "$BUILD/realserver-setup.log"; echo "real-server setup failed" >&2; exit 1; }
@@ -34,6 +34,18 @@ fi
 if [ "$REALSERVER" = 1 ]; then
   (cd "$BUILD" && QT_QPA_PLATFORM=offscreen SWEEPBENCH_REQUIRE_REALSERVER=1 \
        ctest --output-on-failure -L realserver)
+fi
+# Sharded sweeps on a real one-node Slurm (munge + slurmctld + slurmd from Debian, ~11 s the
+# first time) and the Kubernetes manifests against the schemas (tests/cluster). Root only: the
+# daemons need it. SWEEPBENCH_SKIP_CLUSTER=1 skips this.
+if [ "${SWEEPBENCH_SKIP_CLUSTER:-0}" != 1 ] && [ "$(id -u)" = 0 ]; then
+  bash tests/cluster/setup-validator.sh
+  bash tests/cluster/slurm-up.sh
+  trap 'bash tests/cluster/slurm-down.sh' EXIT
+  (cd "$BUILD" && QT_QPA_PLATFORM=offscreen SWEEPBENCH_REQUIRE_SLURM=1 SWEEPBENCH_REQUIRE_K8S_VALIDATE=1 \
+       ctest --output-on-failure -L cluster)
+  bash tests/cluster/slurm-down.sh
+  trap - EXIT
 fi
 # The deterministic suites once more under AddressSanitizer + UBSan: they caught a read of a
 # destroyed yaml-cpp temporary that the optimised build ran through silently. (The timing
@@ -46,7 +58,7 @@ if [ "${SWEEPBENCH_SKIP_SANITIZERS:-0}" != 1 ]; then
         -DCMAKE_CXX_COMPILER_LAUNCHER="$(command -v ccache || true)"
   cmake --build "$SAN" -j"$(nproc)"
   (cd "$SAN" && QT_QPA_PLATFORM=offscreen ASAN_OPTIONS=detect_leaks=0 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
-       ctest --output-on-failure -j"$(nproc)" -LE 'serial|realserver')
+       ctest --output-on-failure -j"$(nproc)" -LE 'serial|realserver|cluster')
 fi
 # Every parser of untrusted bytes (HTTP responses, SSE, specs, results, imports) under libFuzzer
 # with ASan + UBSan for a bounded time per target; any crash fails the run (tests/fuzz/README.md).

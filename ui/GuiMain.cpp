@@ -139,8 +139,10 @@ int runGui(int argc, char **argv, const GuiOptions &opts)
             return 1;
     } else if (!opts.openPath.isEmpty()) {
         QString error;
-        if (!window.openPath(opts.openPath, &error, /*quiet=*/true))
+        if (!window.openPath(opts.openPath, &error, /*quiet=*/true)) {
             fail(error); // the window still opens, empty, so the user can pick another file
+            QTimer::singleShot(0, &window, [&window, error] { window.announceOpenFailure(error); });
+        }
     }
     return app.exec();
 }

@@ -70,6 +70,11 @@ protected:
             for (const auto &o : outcomes)
                 if (o.verdict == HookVerdict::RouteMissing && !isSlotEraseReset(server))
                     hints.append(routeMissingHint(server.flavor, o.hook));
+            // No HTTP answer at all: the advice is about the server, not the hook.
+            for (const auto &o : outcomes)
+                if (!o.ok && o.status == 0 && !o.origin.isEmpty() && o.verdict != HookVerdict::Timeout)
+                    hints.append(QStringLiteral("no answer from %1 (%2): is the server running there, and is the URL right?")
+                                     .arg(o.origin, o.message.left(200)));
             hints.removeDuplicates();
             Q_EMIT m_owner->serverChecked(server.name, outcomes, hints);
         }

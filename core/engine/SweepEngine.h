@@ -4,6 +4,7 @@
 // all signals are emitted from the engine thread, so connect them queued (the default across
 // threads) and never block the UI on the engine.
 #include "engine/RunPhase.h"
+#include "results/ShardId.h"
 #include "results/Results.h"
 #include "spec/SweepSpec.h"
 #include <QObject>
@@ -26,6 +27,8 @@ struct RunOptions {
     // With resume: keep the finished cells even though the spec's measurement settings changed
     // (each kept cell says so in its warnings). Without it such a resume is refused.
     bool force = false;
+    // Run only this shard's servers (engine/ShardPlan.h); the others' cells stay pending.
+    ShardId shard;
 };
 
 // Which cell a signal is about: enough to name it without the plan (server, concurrency).

@@ -16,7 +16,8 @@
 namespace sb {
 
 SweepEngineWorker::SweepEngineWorker(SweepEngine *owner, const SweepSpec &spec, const RunOptions &options)
-    : m_owner(owner), m_spec(spec), m_options(options), m_outDir(QDir(options.outDir).absolutePath())
+    : m_owner(owner), m_spec(spec), m_options(options), m_outDir(QDir(options.outDir).absolutePath()),
+      m_shardPlan(planShards(spec, options.shard.count))
 {
     setObjectName(QStringLiteral("sweepbench-engine"));
 }
@@ -130,6 +131,11 @@ int SweepEngineWorker::stop(int code, const QString &message)
     return code;
 }
 
+bool SweepEngineWorker::ownsServer(int serverIndex) const
+{
+    return !m_options.shard.sharded() || m_shardPlan.shardOfServer.value(serverIndex) == m_options.shard.index;
+}
+
 bool SweepEngineWorker::previousCells(SweepResults *previous, QStringList *specChanges, QString *error)
 {
     const QString dir = QDir::toNativeSeparators(m_outDir);
@@ -142,6 +148,11 @@ bool SweepEngineWorker::previousCells(SweepResults *previous, QStringList *specC
     QString why;
     if (!ResultsStore::readResults(m_outDir, previous, &why)) {
         *error = QStringLiteral("cannot resume: %1. Move it away or fix it, or run into a new folder (--out NEW_DIR).").arg(why);
+        return false;
+    }
+    if (!(previous->shard == m_options.shard)) {
+        *error = QStringLiteral("cannot resume %1: it holds shard %2 of the sweep, this run is shard %3 (use that shard's own folder)")
+                     .arg(dir, previous->shard.text(), m_options.shard.text());
         return false;
     }
     *specChanges = fingerprintDifferences(previous->specFingerprint, specFingerprint(m_spec));
@@ -169,6 +180,7 @@ void SweepEngineWorker::planCells(const SweepResults &previous, const QStringLis
     m_results.startedAt = previous.startedAt.isValid() ? previous.startedAt : QDateTime::currentDateTimeUtc();
     m_results.host = hostInfo();
     m_results.specFingerprint = specFingerprint(m_spec);
+    m_results.shard = m_options.shard;
     int index = 0;
     for (int s = 0; s < m_spec.servers.size(); ++s) {
         for (int c : std::as_const(m_spec.concurrency)) {
@@ -188,6 +200,8 @@ void SweepEngineWorker::planCells(const SweepResults &previous, const QStringLis
                 if (!specChanges.isEmpty())
                     cell.warnings.append(QStringLiteral("kept by --resume --force although the spec changed: ") + specChanges.join(QStringLiteral("; ")));
             }
+            if (!ownsServer(s))
+                cell.reason = QStringLiteral("runs in shard %1/%2").arg(m_shardPlan.shardOfServer[s]).arg(m_shardPlan.count);
             m_results.cells.append(cell);
             ++index;
         }
@@ -213,6 +227,10 @@ int SweepEngineWorker::runSweep()
         return stop(kWriteFailed, error);
     if (!startMocks(&error))
         return stop(kCannotStart, error);
+    if (m_options.shard.sharded()) {
+        const QStringList plan = describePlan(m_spec, m_shardPlan);
+        Q_EMIT m_owner->logMessage(QStringLiteral("this run is %1").arg(plan.value(m_options.shard.index)));
+    }
     planCells(previous, specChanges);
     if (!store.writeResults(snapshot(), &error))
         return stop(kWriteFailed, error);
@@ -239,6 +257,10 @@ int SweepEngineWorker::runSweep()
             continue;
         }
         const int serverIndex = i / int(m_spec.concurrency.size());
+        if (!ownsServer(serverIndex)) { // another shard's cell: left pending for `sweepbench merge`
+            ++cellsDone;
+            continue;
+        }
         const ServerSpec &server = m_spec.servers[serverIndex];
         if (m_cancel || aborted) {
             cell.status = m_cancel ? CellStatus::Cancelled : CellStatus::Skipped;
@@ -322,7 +344,10 @@ int SweepEngineWorker::runSweep()
     done.cellsDone = cellCount;
     emitProgress(done);
     const auto cells = snapshot().cells;
-    const bool allCompleted = std::all_of(cells.begin(), cells.end(), [](const CellResult &c) { return c.status == CellStatus::Completed; });
+    bool allCompleted = true;
+    for (int i = 0; i < cells.size(); ++i)
+        if (ownsServer(i / int(m_spec.concurrency.size())))
+            allCompleted = allCompleted && cells[i].status == CellStatus::Completed;
     return allCompleted ? kAllCompleted : kNotAllCompleted;
 }
 

@@ -1,6 +1,7 @@
 #pragma once
 // The engine thread: plans cells, starts embedded mocks, runs each cell with CellRunner and
 // persists results after every cell.
+#include "engine/ShardPlan.h"
 #include "engine/SweepEngine.h"
 #include "engine/CellRunner.h"
 #include "engine/EmbeddedMocks.h"
@@ -28,6 +29,7 @@ private:
     int stop(int code, const QString &message); // logs "error: message", remembers it
     // With --resume: the finished cells of the previous run to keep, or an error (exit 2).
     bool previousCells(SweepResults *previous, QStringList *specChanges, QString *error);
+    bool ownsServer(int serverIndex) const; // this run's shard runs the server's cells
     void planCells(const SweepResults &previous, const QStringList &specChanges);
     bool startMocks(QString *error);
     QString resolveTraceDir(int serverIndex) const;
@@ -47,6 +49,7 @@ private:
     SweepResults m_results; // guarded by m_mutex
     QString m_failure;      // guarded by m_mutex
     EmbeddedMocks m_mocks;
+    ShardPlan m_shardPlan;
     qint64 m_lastProgressMs = 0;
     std::int64_t m_startNs = 0;
 };

@@ -156,3 +156,45 @@ bool CheckedFile::finish()
 }
 
 } // namespace sb
+
+namespace sb {
+
+bool copyFileDurably(const QString &from, const QString &to, QString *error)
+{
+    QFile in(from);
+    if (!in.open(QIODevice::ReadOnly)) {
+        if (error)
+            *error = QStringLiteral("cannot read %1: %2").arg(from, in.errorString());
+        return false;
+    }
+    const QString part = to + QStringLiteral(".part");
+    CheckedFile out;
+    bool ok = out.open(part);
+    QByteArray block;
+    while (ok) {
+        block = in.read(1 << 20);
+        if (block.isEmpty()) {
+            if (in.error() != QFileDevice::NoError) {
+                if (error)
+                    *error = QStringLiteral("cannot read %1: %2").arg(from, in.errorString());
+                QFile::remove(part);
+                return false;
+            }
+            break;
+        }
+        ok = out.write(block);
+    }
+    if (!ok || !out.finish()) {
+        if (error)
+            *error = out.error();
+        QFile::remove(part);
+        return false;
+    }
+    if (!publishFile(part, to, error)) {
+        QFile::remove(part);
+        return false;
+    }
+    return true;
+}
+
+} // namespace sb

@@ -50,3 +50,9 @@ private:
 };
 
 } // namespace sb
+
+namespace sb {
+// Copies `from` to `to` as writeFileAtomically writes: `to`.part written in checked blocks,
+// synced, renamed into place. A read or write failure names the file; `to` is never half there.
+bool copyFileDurably(const QString &from, const QString &to, QString *error);
+} // namespace sb

@@ -14,7 +14,10 @@
 #include <QJsonDocument>
 #include <QSet>
 #include <QSysInfo>
-#include <QTemporaryFile>
+#include <QRandomGenerator>
+#include <cerrno>
+#include <fcntl.h>
+#include <unistd.h>
 #include <cerrno>
 #include <unistd.h>
 #include <quazip/quazip.h>
@@ -157,14 +160,21 @@ bool writeZipAtomically(const QString &zipPath, const QList<BundleFile> &files, 
         *error = QStringLiteral("cannot create folder %1").arg(target.absolutePath());
         return false;
     }
-    QTemporaryFile tmp(target.absolutePath() + QStringLiteral("/.") + target.fileName() + QStringLiteral(".XXXXXX.part"));
-    tmp.setAutoRemove(false);
-    if (!tmp.open()) {
-        *error = QStringLiteral("cannot create a file in %1: %2").arg(target.absolutePath(), tmp.errorString());
+    // A fresh name (O_EXCL) created with mode 0666, so the zip gets the user's umask like any
+    // file they save (QTemporaryFile would leave it 0600: unreadable to the colleague it is for).
+    QString tmpPath;
+    int fd = -1;
+    for (int attempt = 0; fd < 0 && attempt < 8; ++attempt) {
+        tmpPath = QStringLiteral("%1/.%2.%3.part").arg(target.absolutePath(), target.fileName(), QString::number(QRandomGenerator::global()->generate64(), 36));
+        fd = ::open(QFile::encodeName(tmpPath).constData(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+        if (fd < 0 && errno != EEXIST)
+            break;
+    }
+    if (fd < 0) {
+        *error = QStringLiteral("cannot create a file in %1: %2").arg(target.absolutePath(), qt_error_string(errno));
         return false;
     }
-    const QString tmpPath = tmp.fileName();
-    tmp.close();
+    ::close(fd);
     // QuaZip writes through a QFile we hold, so a failed write is reported with the OS reason
     // ("No space left on device") rather than a bare zip error code (io/DurableWrite.h).
     ErrorKeepingFile file(tmpPath);

@@ -6,6 +6,7 @@
 #include "io/BoundedJson.h"
 #include "io/BoundedRead.h"
 #include "results/ResultsStore.h"
+#include "results/ShardMerge.h"
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
@@ -64,6 +65,31 @@ bool loadOurFolder(const QString &dir, LoadedResults *out, QString *error)
     return true;
 }
 
+// A folder of shard folders (`run --shard K/N` into DIR/shard-K): one set, merged in memory;
+// cells of shards not (yet) there are pending. Records stay in their shard's folder.
+bool loadShardSet(const QString &dir, const QStringList &shards, LoadedResults *out, QString *error)
+{
+    MergedShards merged;
+    if (!mergeShardFolders(shards, true, &merged, error))
+        return false;
+    const QDir root(dir);
+    for (int i = 0; i < merged.results.cells.size(); ++i) {
+        CellResult &c = merged.results.cells[i];
+        if (!merged.cellSource[i].isEmpty() && !c.recordsPath.isEmpty())
+            c.recordsPath = root.relativeFilePath(QDir(merged.cellSource[i]).filePath(c.recordsPath));
+    }
+    // Missing shards need no extra note: each of their cells is pending with "shard K/N is missing".
+    sanitizeRecordPaths(&merged.results);
+    out->results = merged.results;
+    out->folder = QFileInfo(dir).absoluteFilePath();
+    out->displayName = QFileInfo(dir).fileName();
+    QByteArray spec;
+    QString ignored;
+    if (readRegularFile(shards.first() + QLatin1Char('/') + kSpecFile, kMaxSmallFileBytes, &spec, &ignored))
+        out->specYaml = spec;
+    return true;
+}
+
 bool hasVllmJson(const QString &dir)
 {
     const auto files = QDir(dir).entryInfoList({QStringLiteral("*.json")}, QDir::Files | QDir::NoSymLinks, QDir::Name);
@@ -82,6 +108,8 @@ bool loadFolder(const QString &dir, LoadedResults *out, QString *error)
     // (io/BoundedRead.h) instead of being mistaken for another tool's folder.
     if (QFileInfo::exists(dir + QLatin1Char('/') + kResultsFile))
         return loadOurFolder(dir, out, error);
+    if (const QStringList shards = shardFoldersIn(dir); !shards.isEmpty())
+        return loadShardSet(dir, shards, out, error);
     if (isAiperfFolder(dir))
         return loadAiperfFolder(dir, out, error);
     if (hasVllmJson(dir))

@@ -212,6 +212,10 @@ QJsonObject toJson(const SweepResults &r)
     };
     if (!r.specFingerprint.isEmpty())
         o.insert(QStringLiteral("spec_fingerprint"), r.specFingerprint);
+    if (r.shard.sharded())
+        o.insert(QStringLiteral("shard"), QJsonObject{{QStringLiteral("index"), r.shard.index}, {QStringLiteral("count"), r.shard.count}});
+    if (!r.mergedFrom.isEmpty())
+        o.insert(QStringLiteral("merged_from"), r.mergedFrom);
     return o;
 }
 
@@ -239,6 +243,17 @@ bool sweepResultsFromJson(const QJsonObject &o, SweepResults *out, QString *erro
     r.finishedAt = fromIso(o.value(QStringLiteral("finished_at")));
     r.host = o.value(QStringLiteral("host")).toObject();
     r.specFingerprint = o.value(QStringLiteral("spec_fingerprint")).toObject();
+    if (o.contains(QStringLiteral("shard"))) {
+        const QJsonObject shard = o.value(QStringLiteral("shard")).toObject();
+        const int index = shard.value(QStringLiteral("index")).toInt(-1), count = shard.value(QStringLiteral("count")).toInt(0);
+        if (count < 1 || count > kMaxShards || index < 0 || index >= count) {
+            if (error)
+                *error = QStringLiteral("\"shard\" must be {index, count} with 0 <= index < count <= %1").arg(kMaxShards);
+            return false;
+        }
+        r.shard = ShardId{index, count};
+    }
+    r.mergedFrom = o.value(QStringLiteral("merged_from")).toArray();
     const QJsonArray cells = o.value(QStringLiteral("cells")).toArray();
     if (cells.size() > kMaxResultsCells) {
         if (error)

@@ -3,7 +3,9 @@
 // Plain data shared by the engine (writer), the GUI, reports and importers (readers).
 #include "results/CellStatus.h"
 #include "results/HookVocabulary.h"
+#include "results/ShardId.h"
 #include <QDateTime>
+#include <QJsonArray>
 #include <QJsonObject>
 #include <QMetaType>
 #include <QList>
@@ -88,6 +90,8 @@ struct SweepResults {
     QDateTime startedAt, finishedAt;
     QJsonObject host;           // hostname, os, cpu count, qt version
     QJsonObject specFingerprint; // results/SpecFingerprint.h; empty for imports and older files
+    ShardId shard;               // the part of a sharded sweep this folder ran (count 1: all of it)
+    QJsonArray mergedFrom;       // `sweepbench merge`: one entry per shard folder merged in
     QList<CellResult> cells;
 
     QStringList serverNames() const; // in first-appearance order

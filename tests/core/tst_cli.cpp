@@ -85,7 +85,17 @@ private Q_SLOTS:
                      && lines.value(1).contains("404") && lines.value(1).contains("✗ route_missing"), qPrintable(r.out));
         QVERIFY2(lines.value(2).contains("profiler_start") && lines.value(2).contains("✓ ok"), qPrintable(r.out));
         QVERIFY2(lines.value(3).contains("profiler_stop") && lines.value(3).contains("✓ ok"), qPrintable(r.out));
-        QVERIFY2(r.out.contains("hint: ") && r.out.contains("enable_block_reuse"), qPrintable(r.out));
+        // The advice is said once: it ends the verdict's message, so no separate hint line repeats it.
+        QVERIFY2(r.out.count("enable_block_reuse") == 1, qPrintable(r.out));
+    }
+    void hooksCheckAdvisesOnAnUnreachableServer()
+    {
+        QTemporaryDir dir;
+        const QString spec = write(dir, "u.yaml", "servers:\n  - name: gone\n    url: http://127.0.0.1:9\n    model: m\n"
+                                                  "    reset_kv_cache: true\nsweep:\n  concurrency: [1]\n");
+        const Run r = run({"hooks", "check", spec});
+        QCOMPARE(r.code, 1);
+        QVERIFY2(r.out.contains("hint: no answer from http://127.0.0.1:9") && r.out.contains("is the server running"), qPrintable(r.out));
     }
 
     // A run that stops before its first cell finishes before exec(): its quit must not be lost

@@ -7,6 +7,7 @@
 #include "report/ResultsLoader.h"
 #include "report/SecretScrub.h"
 #include "report/SummaryCommand.h"
+#include <sys/stat.h>
 #include <QCryptographicHash>
 #include <QDirIterator>
 #include <QJsonArray>
@@ -87,7 +88,12 @@ private Q_SLOTS:
         const QString zip = m_dir.filePath(QStringLiteral("out/report1.zip"));
         BundleReport report;
         QString error;
-        QVERIFY2(writeBundle(folder, zip, options, &report, &error), qPrintable(error));
+        const mode_t oldMask = ::umask(022);
+        const bool written = writeBundle(folder, zip, options, &report, &error);
+        ::umask(oldMask);
+        QVERIFY2(written, qPrintable(error));
+        // The zip is for sharing: it follows the umask (0644 here), like any file the user saves.
+        QCOMPARE(QFileInfo(zip).permissions() & (QFile::ReadGroup | QFile::ReadOther), QFile::ReadGroup | QFile::ReadOther);
         const auto files = readZip(zip);
         for (const QString &name : {QStringLiteral("sweep.yaml"), QStringLiteral("results.json"), QStringLiteral("results.csv"),
                                     QStringLiteral("report.html"), QStringLiteral("manifest.json"), QStringLiteral("charts/a.svg"),

@@ -144,6 +144,9 @@ private Q_SLOTS:
         QVERIFY(model.index(0, HookCheckModel::Reset).data(Qt::DecorationRole).value<QIcon>().isNull() == false);
         QVERIFY(model.index(0, HookCheckModel::Advice).data().toString().contains(QLatin1String("DEV_MODE")));
         QVERIFY(model.index(0, HookCheckModel::Reset).data(Qt::ToolTipRole).toString().contains(QLatin1String("404")));
+        model.keepOnly({QStringLiteral("b")}); // server a was removed from the design
+        QCOMPARE(model.rowCount(), 1);
+        QCOMPARE(model.index(0, HookCheckModel::Server).data().toString(), QStringLiteral("b"));
         model.clear();
     }
 
@@ -236,8 +239,10 @@ private Q_SLOTS:
         // Duplicate the second server, then remove the original.
         tab.serverView()->selectRow(1);
         tab.duplicateServer();
+        tab.hookCheckModel()->begin({{tab.spec().servers[1].name, true, false, true, {}, {}}});
         tab.serverView()->selectRow(1);
         tab.removeServer();
+        QCOMPARE(tab.hookCheckModel()->rowCount(), 0); // its check row went with it
         expected.servers[1].name = QStringLiteral("sglang-mock-2");
 
         tab.validateNow();

@@ -19,6 +19,8 @@
 #include <QTemporaryDir>
 #include <QStatusBar>
 #include <QFile>
+#include <QMessageBox>
+#include <QStatusBar>
 #include <QTest>
 
 using namespace sb;
@@ -152,6 +154,14 @@ private Q_SLOTS:
         QVERIFY(!other.openPath(typo, &error, true));
         QVERIFY2(error.contains(QStringLiteral("typo.yaml:7:")) && error.contains(QStringLiteral("output_tokens")), qPrintable(error));
         QVERIFY(other.designTab()->spec().name != QStringLiteral("hand-edited"));
+        // Given on the command line, the failure is said in the window too, not only on stderr.
+        other.show();
+        other.announceOpenFailure(error);
+        auto *box = other.findChild<QMessageBox *>(QStringLiteral("openFailure"));
+        QVERIFY(box && box->isVisible());
+        QVERIFY(box->text().contains(QStringLiteral("typo.yaml:7:")));
+        QVERIFY(other.statusBar()->currentMessage().contains(QStringLiteral("typo.yaml")));
+        box->close();
 
         // A negative count opens as written (the spin boxes take negatives for the validator
         // to report) ...

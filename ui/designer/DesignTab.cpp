@@ -288,6 +288,10 @@ void DesignTab::removeServer()
     if (row < 0)
         return;
     m_servers->removeServer(row);
+    QStringList remaining;
+    for (const ServerSpec &s : spec().servers)
+        remaining.append(s.name);
+    m_checkModel->keepOnly(remaining);
     if (m_servers->rowCount() > 0)
         m_serverView->selectRow(std::min(row, m_servers->rowCount() - 1));
     onSelectionChanged();

@@ -45,6 +45,17 @@ void HookCheckModel::setServerChecked(const QString &server, const QList<HookOut
     }
 }
 
+void HookCheckModel::keepOnly(const QStringList &servers)
+{
+    for (int i = int(m_rows.size()) - 1; i >= 0; --i) {
+        if (servers.contains(m_rows[i].server))
+            continue;
+        beginRemoveRows({}, i, i);
+        m_rows.removeAt(i);
+        endRemoveRows();
+    }
+}
+
 const HookOutcome *HookCheckModel::outcome(const Row &row, HookKind hook) const
 {
     for (const HookOutcome &o : row.outcomes)

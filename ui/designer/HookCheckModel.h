@@ -24,6 +24,8 @@ public:
     };
     void begin(const QList<Row> &rows);
     void setServerChecked(const QString &server, const QList<HookOutcome> &outcomes, const QStringList &hints);
+    // Drops rows of servers no longer in the design: a removed server's check says nothing now.
+    void keepOnly(const QStringList &servers);
     void clear();
     const QList<Row> &rows() const { return m_rows; }
     // ok | warning | failed | pending | off: the worst verdict of a row, for summaries and tests.

@@ -11,10 +11,8 @@ struct SweepEstimate {
     QString assumption;
 };
 
-// Duration model: embedded mocks by their own timing model (waves of up to max_batch requests
-// that prefill, then decode one step per token); real servers at ~(50 ms + output tokens × 20 ms)
-// per request (a mid-size model decoding at ~50 tok/s per stream), C at once; plus warmup and
-// ~1 s of hooks per cell.
+// The duration model is the engine's (engine/SweepTimeEstimate.h): cluster shards are balanced
+// by the same numbers the designer shows.
 SweepEstimate estimateSweep(const SweepSpec &spec);
 QString formatDuration(double seconds); // "45 s", "3 min", "1 h 20 min"
 QString estimateText(const SweepSpec &spec);

@@ -1,5 +1,6 @@
 #include "mainwindow/MainWindow.h"
 #include "compare/CompareView.h"
+#include "designer/ClusterJobDialog.h"
 #include "designer/DesignTab.h"
 #include "designer/SweepEstimate.h"
 #include "io/DurableWrite.h"
@@ -100,6 +101,7 @@ void MainWindow::buildActions()
     make("actionSave", tr("&Save"), QStringLiteral("save"), QKeySequence::Save, [this] { save(); });
     make("actionSaveAs", tr("Save &As…"), QString(), QKeySequence::SaveAs, [this] { saveAs(); });
     make("actionExportReport", tr("&Export report…"), QStringLiteral("export"), {}, [this] { exportReport(); });
+    make("actionExportCluster", tr("Export as &cluster job…"), QString(), {}, [this] { exportClusterJob(); });
     make("actionQuit", tr("&Quit"), QString(), QKeySequence::Quit, [this] { close(); });
     make("actionRun", tr("&Run sweep"), QStringLiteral("run"), QKeySequence(tr("Ctrl+R")), [this] { startRun(); });
     make("actionCancel", tr("&Cancel run"), QStringLiteral("cancel"), QKeySequence(Qt::Key_Escape), [this] { m_run->cancel(); });
@@ -129,7 +131,7 @@ void MainWindow::buildMenusAndToolbar()
     m_recent = new RecentFiles(file->addMenu(tr("Open &Recent")), this);
     connect(m_recent, &RecentFiles::openRequested, this, [this](const QString &p) { openPath(p); });
     file->addSeparator();
-    file->addActions({a("actionSave"), a("actionSaveAs")});
+    file->addActions({a("actionSave"), a("actionSaveAs"), a("actionExportCluster")});
     file->addSeparator();
     file->addActions({a("actionAddToCompare"), a("actionExportReport")});
     file->addSeparator();
@@ -298,6 +300,15 @@ bool MainWindow::openPath(const QString &path, QString *error, bool quiet)
     return ok;
 }
 
+void MainWindow::announceOpenFailure(const QString &message)
+{
+    statusBar()->showMessage(QString(message).replace(QLatin1Char('\n'), QLatin1Char(' ')), 0);
+    auto *box = new QMessageBox(QMessageBox::Warning, tr("Open"), message, QMessageBox::Ok, this);
+    box->setObjectName(QStringLiteral("openFailure"));
+    box->setAttribute(Qt::WA_DeleteOnClose);
+    box->open(); // window-modal, returns at once: the window behind stays usable for Open…
+}
+
 bool MainWindow::saveSpecTo(const QString &path, QString *error)
 {
     SweepSpec spec = m_design->spec();
@@ -403,6 +414,15 @@ void MainWindow::exportReport()
 {
     if (!m_results->folder().isEmpty())
         Q_EMIT exportReportRequested(m_results->folder());
+}
+
+void MainWindow::exportClusterJob()
+{
+    // The jobs name the spec file: it must be saved (and current) first.
+    if ((m_specPath.isEmpty() || m_specPath.startsWith(QLatin1Char(':')) || m_modified) && !save())
+        return;
+    ClusterJobDialog dialog(m_design->spec(), m_specPath, this);
+    dialog.exec();
 }
 
 void MainWindow::about()

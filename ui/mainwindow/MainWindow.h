@@ -31,6 +31,9 @@ public:
     // A spec (opens Design) or a result set (opens Results). Errors go to a message box unless
     // `quiet`, and to *error. Returns false when nothing was opened.
     bool openPath(const QString &path, QString *error = nullptr, bool quiet = false);
+    // A file given on the command line could not be opened: said in the window (a non-blocking
+    // message box and the status bar), not only on stderr.
+    void announceOpenFailure(const QString &message);
     void setSpec(const SweepSpec &spec, const QString &path = QString());
     bool saveSpecTo(const QString &path, QString *error = nullptr);
     bool startRun(const QString &outDir = QString()); // runs the Design tab's spec
@@ -65,6 +68,7 @@ private:
     bool save();
     bool saveAs();
     void exportReport();
+    void exportClusterJob();
     void about();
 
     QTabWidget *m_tabs = nullptr;

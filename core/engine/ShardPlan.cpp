@@ -1,0 +1,110 @@
+#include "engine/ShardPlan.h"
+#include "engine/SweepTimeEstimate.h"
+#include <QUrl>
+#include <algorithm>
+#include <numeric>
+
+namespace sb {
+
+QString originOfUrl(const QString &url)
+{
+    const QUrl u(url);
+    const QString scheme = u.scheme().toLower();
+    const int port = u.port(scheme == QLatin1String("https") ? 443 : 80);
+    return QStringLiteral("%1://%2:%3").arg(scheme, u.host().toLower()).arg(port);
+}
+
+namespace {
+// Union-find over servers: any shared origin joins two servers into one unit.
+QList<int> unitOfServer(const SweepSpec &spec)
+{
+    QList<int> parent(spec.servers.size());
+    std::iota(parent.begin(), parent.end(), 0);
+    const auto find = [&](int x) {
+        while (parent[x] != x)
+            x = parent[x] = parent[parent[x]];
+        return x;
+    };
+    QHash<QString, int> firstWithOrigin;
+    for (int i = 0; i < spec.servers.size(); ++i) {
+        if (!spec.servers[i].mock.isEmpty())
+            continue; // an embedded mock is started per server entry: nothing shared
+        for (const QString &url : spec.servers[i].urls) {
+            const QString origin = originOfUrl(url);
+            const auto it = firstWithOrigin.constFind(origin);
+            if (it == firstWithOrigin.cend())
+                firstWithOrigin.insert(origin, i);
+            else
+                parent[find(i)] = find(*it); // joins the lower index's unit
+        }
+    }
+    for (int i = 0; i < parent.size(); ++i)
+        parent[i] = find(i);
+    return parent;
+}
+} // namespace
+
+QList<int> ShardPlan::serversOf(int shard) const
+{
+    QList<int> out;
+    for (int i = 0; i < shardOfServer.size(); ++i)
+        if (shardOfServer[i] == shard)
+            out.append(i);
+    return out;
+}
+
+ShardPlan planShards(const SweepSpec &spec, int count)
+{
+    ShardPlan plan;
+    plan.count = std::max(1, count);
+    plan.shardOfServer = QList<int>(spec.servers.size(), 0);
+    plan.estimatedSeconds = QList<double>(plan.count, 0.0);
+    const QList<int> unitRoot = unitOfServer(spec);
+    struct Unit {
+        int root;
+        double seconds = 0;
+        QList<int> servers;
+    };
+    QList<Unit> units;
+    for (int i = 0; i < spec.servers.size(); ++i) {
+        auto it = std::find_if(units.begin(), units.end(), [&](const Unit &u) { return u.root == unitRoot[i]; });
+        if (it == units.end()) {
+            units.append(Unit{unitRoot[i], 0, {}});
+            it = units.end() - 1;
+        }
+        it->servers.append(i);
+        it->seconds += estimateServerSeconds(spec, spec.servers[i]);
+    }
+    // Longest first; equal estimates keep spec order, so the plan is the same on every machine.
+    std::stable_sort(units.begin(), units.end(), [](const Unit &a, const Unit &b) { return a.seconds > b.seconds; });
+    for (const Unit &u : units) {
+        const int shard = int(std::min_element(plan.estimatedSeconds.begin(), plan.estimatedSeconds.end()) - plan.estimatedSeconds.begin());
+        plan.estimatedSeconds[shard] += u.seconds;
+        QStringList origins;
+        for (int s : u.servers) {
+            plan.shardOfServer[s] = shard;
+            for (const QString &url : spec.servers[s].urls)
+                if (!origins.contains(originOfUrl(url)))
+                    origins.append(originOfUrl(url));
+        }
+        plan.unitOrigins.append(origins);
+    }
+    return plan;
+}
+
+QStringList describePlan(const SweepSpec &spec, const ShardPlan &plan)
+{
+    QStringList lines;
+    for (int k = 0; k < plan.count; ++k) {
+        QStringList names;
+        for (int s : plan.serversOf(k))
+            names.append(spec.servers[s].name);
+        lines.append(QStringLiteral("shard %1/%2: %3 (about %4 s)")
+                         .arg(k).arg(plan.count)
+                         .arg(names.isEmpty() ? QStringLiteral("no servers: more shards than independent servers") : names.join(QStringLiteral(", ")))
+                         .arg(qRound(plan.estimatedSeconds[k])));
+    }
+    return lines;
+}
+
+} // namespace sb
