@@ -1,4 +1,5 @@
 #include "engine/CellValidity.h"
+#include "metrics/MetricCatalogue.h"
 #include <algorithm>
 #include <cmath>
 
@@ -21,13 +22,13 @@ QStringList lengthWarnings(const CellMetricsOutput &metrics, const WorkloadSpec 
     const auto describe = [](const MetricStats &s) {
         return QStringLiteral("avg %1 (min %2, max %3)").arg(s.avg, 0, 'f', 1).arg(s.min, 0, 'f', 0).arg(s.max, 0, 'f', 0);
     };
-    const MetricStats isl = metrics.metrics.value(QStringLiteral("input_sequence_length"));
+    const MetricStats isl = metrics.metrics.value(tag::inputLength);
     if (isl.count > 0 && w.inputTokens > 0 && std::abs(isl.avg - w.inputTokens) > kLengthTolerance * w.inputTokens)
         out.append(QStringLiteral("measured input length %1 tokens is %2 % off the requested %3")
                        .arg(describe(isl))
                        .arg((isl.avg - w.inputTokens) / w.inputTokens * 100, 0, 'f', 1)
                        .arg(w.inputTokens));
-    const MetricStats osl = metrics.metrics.value(QStringLiteral("output_sequence_length"));
+    const MetricStats osl = metrics.metrics.value(tag::outputLength);
     if (osl.count > 0 && w.outputTokens > 0 && osl.avg < (1 - kLengthTolerance) * w.outputTokens)
         out.append(QStringLiteral("measured output length %1 tokens is short of max_tokens %2: the server stopped early (EOS; %3)")
                        .arg(describe(osl))
