@@ -2,6 +2,7 @@
 #include "results/HookSeverity.h"
 #include "report/DisplayText.h"
 #include "Commands.h"
+#include "engine/CalibrationReport.h"
 #include "engine/HookPreflight.h"
 #include "hooks/HookPresets.h"
 #include "spec/SpecIO.h"
@@ -119,9 +120,21 @@ int runValidateCommand(const QStringList &args)
     const auto spec = loadSpecReporting(args.first());
     if (!spec)
         return 2;
-    int cells = int(spec->servers.size() * spec->concurrency.size());
-    out() << args.first() << ": ok — " << spec->servers.size() << " server(s) × " << spec->concurrency.size()
-          << " concurrency point(s) = " << cells << " cell(s)\n";
+    // The workload's lengths and dataset: a dataset that cannot be read fails here, at its line.
+    bool workloadOk = true;
+    const QStringList workload = describeWorkload(*spec, &workloadOk);
+    if (!workloadOk) {
+        err() << "sweepbench validate: " << displaySafe(workload.join(QLatin1Char('\n')), DisplayLines::Keep) << '\n';
+        return 2;
+    }
+    const int cells = int(spec->servers.size() * spec->cellsPerServer());
+    out() << args.first() << ": ok — " << spec->servers.size() << " server(s) × " << spec->pointCount()
+          << (spec->openLoop.active() ? " request-rate point(s)" : " concurrency point(s)");
+    if (spec->repeats > 1)
+        out() << " × " << spec->repeats << " repeats";
+    out() << " = " << cells << " cell(s)\n";
+    for (const QString &line : workload)
+        out() << "  " << displaySafe(line, DisplayLines::Single) << '\n';
     out().flush();
     return 0;
 }
@@ -156,10 +169,11 @@ int runHooksCommand(const QStringList &args)
                          .arg(displaySafe(o.message, DisplayLines::Single)); // server text
         }
         for (const auto &h : hints) {
-            // A hint the verdict's message already ends with is not printed twice.
+            // A hint the verdict's message already ends with is not printed twice; calibration
+            // lines (engine/CalibrationReport) are findings, not advice.
             const bool inAMessage = std::any_of(outcomes.begin(), outcomes.end(), [&](const HookOutcome &o) { return o.message.contains(h); });
             if (!inAMessage)
-                out() << "    hint: " << displaySafe(h, DisplayLines::Single) << '\n';
+                out() << (h.startsWith(QLatin1String("prompt calibration")) ? "    " : "    hint: ") << displaySafe(h, DisplayLines::Single) << '\n';
         }
         out().flush();
     });
@@ -167,7 +181,12 @@ int runHooksCommand(const QStringList &args)
     preflight.start();
     holdBeforeEventLoopForTests();
     QCoreApplication::exec();
-    return allOk ? 0 : 1;
+    // After the table: the workload the calibration lines above were made for.
+    bool workloadOk = true;
+    for (const QString &line : describeWorkload(*spec, &workloadOk))
+        out() << "workload " << displaySafe(line, DisplayLines::Single) << '\n';
+    out().flush();
+    return allOk && workloadOk ? 0 : 1;
 }
 
 } // namespace sb

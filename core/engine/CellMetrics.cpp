@@ -85,7 +85,7 @@ CellMetricsOutput computeCellMetrics(const CellMetricsInput &in)
 {
     CellMetricsOutput out;
     const auto &records = *in.records;
-    std::vector<double> ttft, itl, latency, osl, isl;
+    std::vector<double> ttft, itl, latency, osl, isl, requestedIsl, requestedOsl;
     std::int64_t firstSend = std::numeric_limits<std::int64_t>::max(), lastEnd = 0;
     double outputTokens = 0;
     int good = 0, usage = 0, counted = 0;
@@ -104,6 +104,10 @@ CellMetricsOutput computeCellMetrics(const CellMetricsInput &in)
         osl.push_back(r.outputTokens);
         if (r.inputTokens >= 0)
             isl.push_back(r.inputTokens);
+        if (r.requestedInputTokens >= 0) // the same requests' asked-for lengths, to set beside the measured
+            requestedIsl.push_back(r.requestedInputTokens);
+        if (r.requestedOutputTokens >= 0)
+            requestedOsl.push_back(r.requestedOutputTokens);
         outputTokens += r.outputTokens;
         (r.usageTokens ? usage : counted) += 1;
         if (in.streaming && r.firstTokenNs >= 0) {
@@ -129,6 +133,10 @@ CellMetricsOutput computeCellMetrics(const CellMetricsInput &in)
     out.metrics.insert(tag::latency, computeStats(latency, unit::ms));
     out.metrics.insert(tag::outputLength, computeStats(osl, unit::tokens));
     out.metrics.insert(tag::inputLength, computeStats(isl, unit::tokens));
+    if (!requestedIsl.empty())
+        out.metrics.insert(tag::requestedInputLength, computeStats(requestedIsl, unit::tokens));
+    if (!requestedOsl.empty())
+        out.metrics.insert(tag::requestedOutputLength, computeStats(requestedOsl, unit::tokens));
     const double seconds = out.durationS;
     out.metrics.insert(tag::outputThroughput,
                        singleValue(seconds > 0 ? outputTokens / seconds : 0, unit::tokensPerS));

@@ -1,5 +1,6 @@
 #include "engine/CellRunner.h"
 #include "results/HookSeverity.h"
+#include "engine/OpenLoopCell.h"
 #include "engine/CellValidity.h"
 #include "io/DurableWrite.h"
 #include "engine/CellVerdict.h"
@@ -7,6 +8,7 @@
 #include "hooks/TraceListing.h"
 #include "load/RequestFactory.h"
 #include "engine/CellMetrics.h"
+#include "engine/TimeSlices.h"
 #include <QDir>
 #include <QFile>
 
@@ -37,12 +39,13 @@ void scrubCell(CellResult &cell, const SecretSet &secrets)
 
 // The request factories of a phase, one per server URL, and the phase targets pointing at them.
 struct PhaseTargets {
-    PhaseTargets(const CellContext &ctx, const QByteArray &promptTag)
+    PhaseTargets(const CellContext &ctx, const QByteArray &promptTag, bool warmup)
     {
         factories.reserve(std::size_t(ctx.baseUrls.size())); // no reallocation: targets point into it
         for (const QString &url : ctx.baseUrls) {
             const ServerTarget target = resolveTarget(url, ctx.server->endpoint);
             factories.emplace_back(*ctx.server, target, ctx.spec->workload, promptTag, ctx.fillerChars);
+            factories.back().usePlan(ctx.plan, warmup);
             targets.push_back(PhaseTarget{target, &factories.back()});
         }
     }
@@ -179,7 +182,7 @@ bool CellRunner::run(const CellContext &ctx, CellResult &cell, const CellCallbac
 
     if (!skipMeasure && w.warmupRequests > 0 && !m_cancel) {
         cb.phase(RunPhase::Warmup);
-        const PhaseTargets warmTargets(ctx, ctx.promptTag + "-w");
+        const PhaseTargets warmTargets(ctx, ctx.promptTag + "-w", true);
         PhaseConfig warm;
         warm.targets = warmTargets.targets;
         warm.concurrency = std::min(cell.concurrency, w.warmupRequests);
@@ -257,7 +260,7 @@ void CellRunner::measure(const CellContext &ctx, CellResult &cell, const CellCal
 {
     const WorkloadSpec &w = ctx.spec->workload;
     cb.phase(RunPhase::Measure);
-    const PhaseTargets targets(ctx, ctx.promptTag);
+    const PhaseTargets targets(ctx, ctx.promptTag, false);
     QDir().mkpath(m_store.absolute(cell.recordsPath.section(QLatin1Char('/'), 0, -2)));
     const QString recordsFinal = m_store.absolute(cell.recordsPath);
     PhaseConfig cfg;
@@ -270,6 +273,8 @@ void CellRunner::measure(const CellContext &ctx, CellResult &cell, const CellCal
     cfg.recordsPath = recordsFinal + QStringLiteral(".part");
     cfg.cancel = &m_cancel;
     cfg.secrets = ctx.secrets;
+    if (cell.openLoop) // a request-rate point: cell.concurrency is the max_concurrency cap
+        cfg.schedule = scheduleFor(repeatArrivals(ctx.spec->openLoop, cell.repeat), cell.openLoop->targetRate);
     const std::int64_t targetCount = cfg.requests;
     const PhaseOutcome out = m_load.runPhase(cfg, [&](const LiveCounters &live) { cb.live(live, targetCount); });
     if (!publishRecords(cfg.recordsPath, recordsFinal, out.recordsError, cell))
@@ -280,7 +285,8 @@ void CellRunner::measure(const CellContext &ctx, CellResult &cell, const CellCal
     in.interChunkUs = &out.interChunkUs;
     in.streaming = w.streaming;
     in.slo = w.slo;
-    in.concurrency = cell.concurrency;
+    // Open loop has no in-flight target: its steady mean runs from the first send to the last.
+    in.concurrency = cell.openLoop ? 1 : cell.concurrency;
     const CellMetricsOutput m = computeCellMetrics(in);
     cell.metrics = m.metrics;
     cell.completed = m.completed;
@@ -290,6 +296,7 @@ void CellRunner::measure(const CellContext &ctx, CellResult &cell, const CellCal
     cell.meanInFlight = m.meanInFlight;
     cell.steadyMeanInFlight = m.steadyMeanInFlight;
     cell.tokenSource = m.tokenSource;
+    cell.timeSlices = timeSlicesJson(computeTimeSlices(out.records));
     cell.clientCpuMax = out.maxThreadCpu;
     cell.clientWaitMax = out.maxThreadWait;
     cell.reconnects = out.reconnects;
@@ -305,7 +312,13 @@ void CellRunner::measure(const CellContext &ctx, CellResult &cell, const CellCal
     for (auto it = cell.errorSamples.begin(); it != cell.errorSamples.end();)
         it = cell.errors.contains(it.key()) ? std::next(it) : cell.errorSamples.erase(it);
 
-    cell.warnings.append(validityWarnings(out, m, cell.concurrency));
+    if (cell.openLoop) {
+        cell.openLoop = openLoopStats(out.records, repeatArrivals(ctx.spec->openLoop, cell.repeat), cell.openLoop->targetRate);
+        cell.warnings.append(openLoopWarnings(*cell.openLoop));
+        cell.warnings.append(validityWarnings(out, m, cell.concurrency, /*closedLoop=*/false));
+    } else {
+        cell.warnings.append(validityWarnings(out, m, cell.concurrency));
+    }
     cell.warnings.append(lengthWarnings(m, w));
     if (!proofPlacement.isEmpty())
         checkResetProof(out.records, proofPlacement, cell);

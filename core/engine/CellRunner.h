@@ -22,6 +22,9 @@ struct CellContext {
     QString traceDir;            // resolved (absolute) trace folder, or empty
     std::optional<QJsonObject> startBody; // resolved start body (output_dir made absolute)
     int fillerChars = -1;        // calibrated prompt filler (engine/PromptCalibration); -1 = words
+    // Per-request lengths, filler and dataset entries (workload/WorkloadPlan); null = every
+    // request asks for input_tokens with fillerChars.
+    std::shared_ptr<const WorkloadPlan> plan;
     // Every secret of the sweep, learnt before anything was written: scrubbed from the cell's
     // error samples, records, hook messages, warnings and reason.
     std::shared_ptr<const SecretSet> secrets;

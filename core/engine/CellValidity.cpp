@@ -22,25 +22,34 @@ QStringList lengthWarnings(const CellMetricsOutput &metrics, const WorkloadSpec 
     const auto describe = [](const MetricStats &s) {
         return QStringLiteral("avg %1 (min %2, max %3)").arg(s.avg, 0, 'f', 1).arg(s.min, 0, 'f', 0).arg(s.max, 0, 'f', 0);
     };
+    // Measured against what the same requests asked for (a distribution's draws, a dataset's
+    // lengths); the spec's one length when the records carry none.
+    const auto requested = [&](const QString &key, int fallback) {
+        const MetricStats r = metrics.metrics.value(key);
+        return r.count > 0 ? r.avg : double(fallback);
+    };
     const MetricStats isl = metrics.metrics.value(tag::inputLength);
-    if (isl.count > 0 && w.inputTokens > 0 && std::abs(isl.avg - w.inputTokens) > kLengthTolerance * w.inputTokens)
+    const bool islAsked = !w.dataset || metrics.metrics.value(tag::requestedInputLength).count > 0;
+    const double wantIn = requested(tag::requestedInputLength, w.inputTokens);
+    if (isl.count > 0 && islAsked && wantIn > 0 && std::abs(isl.avg - wantIn) > kLengthTolerance * wantIn)
         out.append(QStringLiteral("measured input length %1 tokens is %2 % off the requested %3")
                        .arg(describe(isl))
-                       .arg((isl.avg - w.inputTokens) / w.inputTokens * 100, 0, 'f', 1)
-                       .arg(w.inputTokens));
+                       .arg((isl.avg - wantIn) / wantIn * 100, 0, 'f', 1)
+                       .arg(wantIn, 0, 'f', w.inputLengths || w.dataset ? 1 : 0));
     const MetricStats osl = metrics.metrics.value(tag::outputLength);
-    if (osl.count > 0 && w.outputTokens > 0 && osl.avg < (1 - kLengthTolerance) * w.outputTokens)
+    const double wantOut = requested(tag::requestedOutputLength, w.outputTokens);
+    if (osl.count > 0 && wantOut > 0 && osl.avg < (1 - kLengthTolerance) * wantOut)
         out.append(QStringLiteral("measured output length %1 tokens is short of max_tokens %2: the server stopped early (EOS; %3)")
                        .arg(describe(osl))
-                       .arg(w.outputTokens)
+                       .arg(wantOut, 0, 'f', w.outputLengths || w.dataset ? 1 : 0)
                        .arg(w.ignoreEos ? QStringLiteral("ignore_eos was sent but not honoured") : QStringLiteral("ignore_eos is off")));
     return out;
 }
 
-QStringList validityWarnings(const PhaseOutcome &phase, const CellMetricsOutput &metrics, int concurrency)
+QStringList validityWarnings(const PhaseOutcome &phase, const CellMetricsOutput &metrics, int concurrency, bool closedLoop)
 {
     QStringList w;
-    if (!phase.cancelled) {
+    if (!phase.cancelled && closedLoop) { // open loop: engine/OpenLoopCell.h judges keeping to the schedule
         const auto sent = std::count_if(phase.records.begin(), phase.records.end(), [](const RequestRecord &r) { return r.sendNs > 0; });
         if (sent >= concurrency && metrics.maxInFlight < concurrency)
             w.append(QStringLiteral("achieved concurrency %1 is below the target %2").arg(metrics.maxInFlight).arg(concurrency));

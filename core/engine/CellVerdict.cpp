@@ -1,5 +1,6 @@
 #include "engine/CellVerdict.h"
 #include "metrics/MetricCatalogue.h"
+#include "results/SweepAxis.h"
 
 namespace sb {
 
@@ -15,7 +16,7 @@ QString topError(const QMap<QString, int> &errors)
 
 QString cellOutcomeLine(const CellResult &c)
 {
-    QString line = QStringLiteral("cell %1 %2 c=%3: %4, %5 ok / %6 failed").arg(c.index).arg(c.server).arg(c.concurrency).arg(cellStatusName(c.status)).arg(c.completed).arg(c.failed);
+    QString line = QStringLiteral("cell %1 %2 %3: %4, %5 ok / %6 failed").arg(c.index).arg(c.server).arg(pointLabel(c)).arg(cellStatusName(c.status)).arg(c.completed).arg(c.failed);
     if (c.failed > 0)
         line += QStringLiteral(" (%1 %)").arg(c.errorRate * 100, 0, 'f', 1);
     if (hasMeasurements(c.status)) {

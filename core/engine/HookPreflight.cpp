@@ -1,4 +1,5 @@
 #include "engine/HookPreflight.h"
+#include "engine/CalibrationReport.h"
 #include "engine/EmbeddedMocks.h"
 #include "hooks/HookPresets.h"
 #include "hooks/HookRunner.h"
@@ -29,6 +30,10 @@ protected:
         }
         ControlClient client;
         HookRunner runner(client, &cancel);
+        // The prompt calibration a run would do, shown per server (engine/CalibrationReport).
+        Dataset dataset;
+        QString datasetError;
+        const bool haveDataset = m_spec.workload.dataset && loadDataset(*m_spec.workload.dataset, m_spec.sourcePath, &dataset, &datasetError);
         for (int i = 0; i < m_spec.servers.size() && !cancel; ++i) {
             ServerSpec server = m_spec.servers[i];
             // One attempt is enough to learn whether the route exists and answers.
@@ -76,6 +81,8 @@ protected:
                     hints.append(QStringLiteral("no answer from %1 (%2): is the server running there, and is the URL right?")
                                      .arg(o.origin, o.message.left(200)));
             hints.removeDuplicates();
+            if (!mocks.baseUrls(i).isEmpty() && datasetError.isEmpty())
+                hints += calibrationReport(client, server, mocks.baseUrls(i).first(), m_spec.workload, haveDataset ? &dataset : nullptr, &cancel);
             Q_EMIT m_owner->serverChecked(server.name, outcomes, hints);
         }
         Q_EMIT m_owner->finished();

@@ -14,6 +14,7 @@
 #include <QHash>
 #include <QJsonObject>
 #include <atomic>
+#include <functional>
 
 namespace sb {
 
@@ -22,6 +23,8 @@ struct PromptCalibration {
     int fillerChars = -1;    // -1 = not calibrated (word heuristic)
     int measuredTokens = -1; // the server's count of the chosen prompt
     int probes = 0;          // requests sent
+    int tokenizeCalls = 0;   // POST /tokenize calls (the cheaper path, when the server has it)
+    bool viaTokenize = false; // the search ran on /tokenize, checked by probes
     QString error;           // why calibration failed (requests then use the word heuristic)
     bool ok() const { return fillerChars >= 0; }
     QJsonObject toJson() const;
@@ -54,10 +57,21 @@ public:
     // `baseUrl`: the server's OpenAI base URL; `tag`: a prompt tag of the benchmark's shape.
     PromptCalibration calibrate(const ServerSpec &server, const QString &baseUrl, const WorkloadSpec &w, const QByteArray &tag);
     // The server's prompt token count for a filler of `chars` characters; -1 and *error on failure.
+    // -2 (and *error) for an HTTP 400: the prompt is past the server's context limit (or
+    // otherwise refused); the search then shrinks instead of failing.
     int probe(const ServerSpec &server, const QString &baseUrl, const WorkloadSpec &w, const QByteArray &tag, int chars, QString *error,
               int ticket = 0);
+    // The server's token count of the same prompt by its /tokenize route (vLLM: the chat
+    // template applied; llama.cpp: the text alone — probes measure the difference); -1 when
+    // the route is missing or answers something else.
+    int tokenize(const ServerSpec &server, const QString &baseUrl, const WorkloadSpec &w, const QByteArray &tag, int chars, QString *error,
+                 int ticket = 0);
 
 private:
+    // Finds the filler length whose mean count by `measure` is closest to `target` (bracket,
+    // then interpolation); false and c.error when it cannot.
+    bool search(double target, const std::function<double(int)> &measure, PromptCalibration &c, int *best, double *value);
+
     ControlClient &m_client;
     const std::atomic<bool> *m_cancel;
 };

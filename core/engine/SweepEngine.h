@@ -45,6 +45,7 @@ struct ProgressSnapshot {
     int cellsDone = 0;
     QString server;
     int concurrency = 0;
+    QString point;             // results/SweepAxis.h pointLabel(): "c=8" or "8 req/s"
     RunPhase phase = RunPhase::Starting;
     int requestsDone = 0;      // measured requests finished in this cell
     int requestsTarget = 0;    // 0 when the cell runs by duration

@@ -1,12 +1,16 @@
 #include "engine/SweepEngineWorker.h"
 #include "results/HookSeverity.h"
 #include "engine/CellRunner.h"
+#include "engine/OpenLoopCell.h"
 #include "engine/Reachability.h"
+#include "engine/SloSearchCells.h"
+#include "results/SloSearch.h"
 #include "hooks/HookPresets.h"
 #include "io/ReadLimits.h"
 #include "load/RequestFactory.h"
 #include "results/ResultsStore.h"
 #include "results/SpecFingerprint.h"
+#include "results/SweepAxis.h"
 #include <QDateTime>
 #include <QDir>
 #include <QMutexLocker>
@@ -52,9 +56,8 @@ bool SweepEngineWorker::startMocks(QString *error)
 }
 
 int SweepEngineWorker::calibratedFiller(const ServerSpec &server, const CellContext &ctx, PromptCalibrator &calibrator,
-                                        CalibrationStore &store, CellResult &cell)
+                                        CalibrationStore &store, CellResult &cell, const WorkloadSpec &w)
 {
-    const WorkloadSpec &w = m_spec.workload;
     if (!w.calibratePrompts || ctx.baseUrls.isEmpty())
         return -1;
     const QString key = calibrationKey(server, w);
@@ -172,7 +175,7 @@ bool SweepEngineWorker::previousCells(SweepResults *previous, QStringList *specC
 
 void SweepEngineWorker::planCells(const SweepResults &previous, const QStringList &specChanges)
 {
-    // Server-major, concurrency in the given order.
+    // Server-major, points (concurrency levels or request rates) in the given order.
     QMutexLocker lock(&m_mutex);
     m_results = SweepResults();
     m_results.toolVersion = QStringLiteral(SWEEPBENCH_VERSION);
@@ -181,20 +184,40 @@ void SweepEngineWorker::planCells(const SweepResults &previous, const QStringLis
     m_results.host = hostInfo();
     m_results.specFingerprint = specFingerprint(m_spec);
     m_results.shard = m_options.shard;
+    // A kept open-loop cell must have been measured with this spec's arrivals (they are not in the
+    // spec fingerprint: results/SpecFingerprint.h covers workload and servers).
+    const auto sameArrivals = [this](const CellResult &old) {
+        const OpenLoopSpec o = repeatArrivals(m_spec.openLoop, old.repeat);
+        return !old.openLoop || (old.openLoop->arrival == toString(o.arrival) && old.openLoop->seed == o.seed
+                                 && old.openLoop->maxConcurrency == o.maxConcurrency
+                                 && (o.arrival != Arrival::Gamma || old.openLoop->burstiness == o.burstiness));
+    };
     int index = 0;
     for (int s = 0; s < m_spec.servers.size(); ++s) {
-        for (int c : std::as_const(m_spec.concurrency)) {
+        // The repeats of a point run back to back, each a cell of its own with its own hooks.
+        for (qsizetype k = 0; k < m_spec.cellsPerServer(); ++k) {
+            const qsizetype p = k / std::max(1, m_spec.repeats);
+            const int rep = int(k % std::max(1, m_spec.repeats));
             CellResult cell;
             cell.index = index;
+            cell.repeat = rep;
             cell.server = m_spec.servers[s].name;
             QStringList origins;
             for (const HookTarget &t : hookTargetsFor(m_spec.servers[s], m_mocks.baseUrls(s)))
                 origins.append(t.origin);
             cell.origin = origins.join(QStringLiteral(", "));
-            cell.concurrency = c;
-            cell.recordsPath = ResultsStore::cellDirName(index, cell.server, c) + QStringLiteral("/records.jsonl");
+            if (m_spec.openLoop.active()) { // a rate point; its connections are the max_concurrency cap
+                cell.concurrency = m_spec.openLoop.maxConcurrency;
+                cell.openLoop = OpenLoopResult();
+                cell.openLoop->targetRate = m_spec.openLoop.rates[p];
+            } else {
+                cell.concurrency = m_spec.concurrency[p];
+            }
+            const QString tag = m_spec.repeats > 1 ? pointTag(cell) + QStringLiteral("-n%1").arg(rep + 1) : pointTag(cell);
+            cell.recordsPath = ResultsStore::cellDirName(index, cell.server, tag) + QStringLiteral("/records.jsonl");
             for (const auto &old : std::as_const(previous.cells)) {
-                if (old.server != cell.server || old.concurrency != c || !hasMeasurements(old.status))
+                if (old.server != cell.server || axisOf(old) != axisOf(cell) || pointValue(old) != pointValue(cell) || old.repeat != rep
+                    || !sameArrivals(old) || !hasMeasurements(old.status))
                     continue;
                 cell = old, cell.index = index;
                 if (!specChanges.isEmpty())
@@ -214,7 +237,7 @@ int SweepEngineWorker::runSweep()
     m_startNs = steadyNowNs();
     ResultsStore store(m_outDir);
     QString error;
-    const qsizetype plannedCells = m_spec.servers.size() * m_spec.concurrency.size();
+    const qsizetype plannedCells = m_spec.servers.size() * m_spec.cellsPerServer();
     if (plannedCells > kMaxResultsCells)
         return stop(kCannotStart, QStringLiteral("the sweep has %1 cells; one results folder holds at most %2 (split the sweep)")
                                       .arg(plannedCells).arg(kMaxResultsCells));
@@ -222,6 +245,8 @@ int SweepEngineWorker::runSweep()
     QStringList specChanges;
     // Checked before anything is written: a refused resume leaves the folder exactly as it was.
     if (m_options.resume && !previousCells(&previous, &specChanges, &error))
+        return stop(kCannotStart, error);
+    if (!loadWorkloadDataset(&error)) // a bad dataset is refused before anything is written
         return stop(kCannotStart, error);
     if (!store.prepare(&error) || !store.writeSpec(m_spec, &error))
         return stop(kWriteFailed, error);
@@ -243,7 +268,9 @@ int SweepEngineWorker::runSweep()
     ControlClient control;
     HookRunner hooks(control, &m_cancel);
     CellRunner runner(load, hooks, store, m_cancel);
-    const int cellCount = int(m_results.cells.size());
+    // The SLO search appends cells after the planned ones (engine/SloSearchCells.h).
+    int cellCount = int(m_results.cells.size());
+    const int plannedCount = cellCount;
     int cellsDone = 0;
     bool aborted = false;
     ServerReachability reachability;
@@ -256,7 +283,7 @@ int SweepEngineWorker::runSweep()
             Q_EMIT m_owner->cellFinished(cell);
             continue;
         }
-        const int serverIndex = i / int(m_spec.concurrency.size());
+        const int serverIndex = i < plannedCount ? i / int(m_spec.cellsPerServer()) : serverIndexOf(m_spec, cell.server);
         if (!ownsServer(serverIndex)) { // another shard's cell: left pending for `sweepbench merge`
             ++cellsDone;
             continue;
@@ -277,7 +304,8 @@ int SweepEngineWorker::runSweep()
                 cell.status = CellStatus::Failed;
                 cell.reason = blocked;
             } else {
-                ctx.fillerChars = calibratedFiller(server, ctx, calibrator, calibrations, cell);
+                ctx.plan = workloadPlan(server, ctx, calibrator, calibrations, cell); // lengths, filler, dataset entries
+                ctx.fillerChars = ctx.plan->fill().charsFor(m_spec.workload.inputTokens);
                 ctx.traceDir = resolveTraceDir(serverIndex);
                 ctx.startBody = resolvedProfilerStartBody(server, m_outDir);
                 ctx.secrets = secrets;
@@ -288,6 +316,7 @@ int SweepEngineWorker::runSweep()
                 base.cellsDone = cellsDone;
                 base.server = server.name;
                 base.concurrency = cell.concurrency;
+                base.point = pointLabel(cell);
                 CellCallbacks cb;
                 cb.phase = [&](RunPhase phase) {
                     base.phase = phase;
@@ -295,8 +324,8 @@ int SweepEngineWorker::runSweep()
                 };
                 cb.hook = [&](const HookOutcome &o) {
                     Q_EMIT m_owner->hookCalled(CellKey{i, server.name, cell.concurrency}, o);
-                    Q_EMIT m_owner->logMessage(QStringLiteral("[%1 c=%2] %3 %4 -> %5 (HTTP %6, %7 attempt(s), %8 ms)")
-                                                   .arg(server.name).arg(cell.concurrency).arg(hookKindName(o.hook), o.path, hookVerdictText(o))
+                    Q_EMIT m_owner->logMessage(QStringLiteral("[%1 %2] %3 %4 -> %5 (HTTP %6, %7 attempt(s), %8 ms)")
+                                                   .arg(server.name, pointLabel(cell)).arg(hookKindName(o.hook), o.path, hookVerdictText(o))
                                                    .arg(o.status).arg(o.attempts).arg(qRound(o.latencyMs)));
                 };
                 cb.live = [&](const LiveCounters &live, std::int64_t target) {
@@ -331,10 +360,19 @@ int SweepEngineWorker::runSweep()
             skipRemaining(i + 1, QStringLiteral("not run: the sweep stopped because results could not be written"));
             return stop(kWriteFailed, writeError);
         }
+        if (i + 1 == cellCount && m_spec.sloSearch.enabled && !m_cancel && !aborted) {
+            QMutexLocker lock(&m_mutex);
+            if (auto next = nextSloSearchCell(m_spec, m_results, [this](int s) { return ownsServer(s); })) {
+                m_results.cells.append(*next);
+                ++cellCount;
+            }
+        }
     }
     {
         QMutexLocker lock(&m_mutex);
         m_results.finishedAt = QDateTime::currentDateTimeUtc();
+        if (m_spec.sloSearch.enabled)
+            m_results.sloSearch = sloSearchJson(m_results, m_spec);
     }
     if (!store.writeResults(snapshot(), &error))
         return stop(kWriteFailed, error);
@@ -346,7 +384,7 @@ int SweepEngineWorker::runSweep()
     const auto cells = snapshot().cells;
     bool allCompleted = true;
     for (int i = 0; i < cells.size(); ++i)
-        if (ownsServer(i / int(m_spec.concurrency.size())))
+        if (ownsServer(serverIndexOf(m_spec, cells[i].server)))
             allCompleted = allCompleted && cells[i].status == CellStatus::Completed;
     return allCompleted ? kAllCompleted : kNotAllCompleted;
 }

@@ -35,8 +35,14 @@ private:
     QString resolveTraceDir(int serverIndex) const;
     void publish(const CellResult &cell);
     // The calibrated filler for this server's prompts (calibrating on first use), or -1.
+    // `w`: the workload with the one input length to calibrate.
     int calibratedFiller(const ServerSpec &server, const CellContext &ctx, PromptCalibrator &calibrator, CalibrationStore &store,
-                         CellResult &cell);
+                         CellResult &cell, const WorkloadSpec &w);
+    // SweepEngineWorkload.cpp: the dataset, read once before anything is written, and each
+    // cell's workload plan (calibrating every length the workload needs on first use).
+    bool loadWorkloadDataset(QString *error);
+    std::shared_ptr<const WorkloadPlan> workloadPlan(const ServerSpec &server, const CellContext &ctx, PromptCalibrator &calibrator,
+                                                     CalibrationStore &store, CellResult &cell);
     void skipRemaining(int from, const QString &reason); // in memory only (the UI's view)
     void emitProgress(ProgressSnapshot s);
 
@@ -52,6 +58,7 @@ private:
     ShardPlan m_shardPlan;
     qint64 m_lastProgressMs = 0;
     std::int64_t m_startNs = 0;
+    std::shared_ptr<const Dataset> m_dataset; // workload.dataset, loaded by runSweep
 };
 
 } // namespace sb

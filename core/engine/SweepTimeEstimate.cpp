@@ -54,12 +54,34 @@ double estimateCellSeconds(const SweepSpec &spec, const ServerSpec &server, int 
     return cell + kHooksPerCellS;
 }
 
+double estimateRateCellSeconds(const SweepSpec &spec, const ServerSpec &server, double rate)
+{
+    if (!(rate > 0))
+        return 0;
+    // Open loop: the schedule sets the time (requests / R, or the duration), plus one request to
+    // drain; the warmup is closed-loop at up to max_concurrency.
+    const WorkloadSpec &w = spec.workload;
+    const double sending = w.durationS > 0 ? w.durationS : double(w.requestsPerCell > 0 ? w.requestsPerCell : kDefaultRequests) / rate;
+    SweepSpec one = spec;
+    one.workload.durationS = 0;
+    one.workload.warmupRequests = 0;
+    one.workload.requestsPerCell = 1;
+    double cell = sending + estimateCellSeconds(one, server, 1);
+    if (w.warmupRequests > 0) {
+        one.workload.requestsPerCell = w.warmupRequests;
+        cell += estimateCellSeconds(one, server, std::max(1, std::min(spec.openLoop.maxConcurrency, w.warmupRequests))) - kHooksPerCellS;
+    }
+    return cell;
+}
+
 double estimateServerSeconds(const SweepSpec &spec, const ServerSpec &server)
 {
     double s = 0;
     for (int c : spec.concurrency)
         s += estimateCellSeconds(spec, server, c);
-    return s;
+    for (double r : spec.openLoop.rates)
+        s += estimateRateCellSeconds(spec, server, r);
+    return s * std::max(1, spec.repeats); // every repeat is a whole cell
 }
 
 int assumedTokensPerStreamSecond() { return int(1 / kPerTokenS); }

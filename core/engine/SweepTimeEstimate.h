@@ -10,7 +10,9 @@ namespace sb {
 // per request (a mid-size model decoding at ~50 tok/s per stream), C at once; plus warmup and
 // ~1 s of hooks per cell.
 double estimateCellSeconds(const SweepSpec &spec, const ServerSpec &server, int concurrency);
-// Every sweep point of one server.
+// One open-loop rate point: requests / R (or duration_s) plus one request's time, and warmup.
+double estimateRateCellSeconds(const SweepSpec &spec, const ServerSpec &server, double rate);
+// Every sweep point of one server, times sweep.repeats.
 double estimateServerSeconds(const SweepSpec &spec, const ServerSpec &server);
 // The decoding speed assumed for real servers, for the sentence that states the assumption.
 int assumedTokensPerStreamSecond();

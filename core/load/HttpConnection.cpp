@@ -1,4 +1,5 @@
 #include "load/HttpConnection.h"
+#include "load/DueTimer.h"
 #include "load/RecordLine.h"
 #include "load/StampedSocket.h"
 #include "spec/SpecRules.h"
@@ -15,6 +16,9 @@ namespace {
 constexpr int kJsonlFlush = 256 * 1024;
 constexpr std::int64_t kIdleMarginNs = 500'000'000; // reconnect this long before a server's keep-alive timeout
 constexpr int kDeadReuseLimit = 2;
+// Open loop: a fresh connection is opened this long before its request is due, so connecting
+// is not schedule lag, yet not so early that an idle server closes it first.
+constexpr std::int64_t kPreconnectNs = 100'000'000;
 } // namespace
 
 HttpConnection::HttpConnection(std::shared_ptr<PhaseState> state, WorkerData *data, int targetIndex, IoReactor *reactor, QObject *parent)
@@ -25,6 +29,8 @@ HttpConnection::HttpConnection(std::shared_ptr<PhaseState> state, WorkerData *da
     m_timeout.setTimerType(Qt::CoarseTimer);
     connect(&m_timeout, &QTimer::timeout, this, &HttpConnection::onTimeout);
     m_gapsUs.reserve(256);
+    if (m_state->config.schedule)
+        m_due = std::make_unique<DueTimer>(m_reactor, [this] { onDue(); });
 }
 
 HttpConnection::~HttpConnection() = default;
@@ -46,13 +52,42 @@ void HttpConnection::next()
     m_rec = RequestRecord();
     m_rec.ticket = ticket;
     m_rec.queueNs = steadyNowNs();
-    m_rec.inputTokens = m_target.factory->promptTokens();
+    const RequestShape shape = m_target.factory->shape(ticket); // requested lengths, kept beside the measured
+    m_rec.inputTokens = shape.inputTokens;
+    m_rec.requestedInputTokens = shape.inputTokens;
+    m_rec.requestedOutputTokens = shape.outputTokens;
+    if (m_state->config.schedule) {
+        m_rec.scheduledNs = m_state->startNs + m_state->config.schedule->offsetNs(ticket);
+        onDue();
+        return;
+    }
     if (m_connected && !reusable())
         dropConnection();
     if (m_connected)
         send();
     else
         connectSocket();
+}
+
+void HttpConnection::onDue()
+{
+    if (m_retired || m_busy)
+        return;
+    const std::int64_t now = steadyNowNs();
+    if (!m_connected && m_rec.scheduledNs - now > kPreconnectNs) {
+        m_due->arm(m_rec.scheduledNs - kPreconnectNs);
+        return;
+    }
+    if (m_connected && now < m_rec.scheduledNs) {
+        m_due->arm(m_rec.scheduledNs);
+        return;
+    }
+    if (m_connected && !reusable())
+        dropConnection();
+    if (m_connected)
+        send();
+    else
+        connectSocket(); // onConnected() waits for the due time or sends
 }
 
 bool HttpConnection::reusable()
@@ -150,6 +185,12 @@ void HttpConnection::onConnected()
             m_socket = nullptr;
             m_raw = new StampedSocket(fd, m_reactor, [this] { onStampedReadable(); }, this);
         }
+    }
+    if (m_due && steadyNowNs() < m_rec.scheduledNs) { // connected ahead of an open-loop request's time
+        m_busy = false;
+        m_timeout.stop();
+        m_due->arm(m_rec.scheduledNs);
+        return;
     }
     send();
 }
@@ -426,6 +467,8 @@ void HttpConnection::retire()
         return;
     m_retired = true;
     m_timeout.stop();
+    if (m_due)
+        m_due->disarm();
     dropConnection();
     m_state->connectionDone();
 }

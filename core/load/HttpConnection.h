@@ -1,7 +1,10 @@
 #pragma once
 // One benchmark connection: a closed loop that takes a ticket, sends a request, reads the
 // response (SSE or JSON) with exact timestamps, records it, and immediately sends the next.
-// C of these give exactly C requests in flight. Lives on one IO thread.
+// C of these give exactly C requests in flight. Lives on one IO thread. In an open-loop phase
+// the connection is a slot of the max_concurrency cap: it takes the next ticket when free and
+// sends it at the ticket's scheduled time (at once when that has passed: the request waited in
+// the client queue for a free slot).
 //
 // Keep-alive is used, but never trusted: an idle connection is checked before reuse (the peer
 // may have closed it, or sent bytes nobody asked for), `Connection: close` and `Keep-Alive:
@@ -21,6 +24,7 @@ class QTcpSocket;
 
 namespace sb {
 
+class DueTimer;
 class IoReactor;
 class StampedSocket;
 struct ChunkInfo;
@@ -36,6 +40,8 @@ public:
 
 private:
     void next();
+    // Open loop: connects shortly before the request's scheduled time and sends at it.
+    void onDue();
     bool reusable();
     void connectSocket();
     void onConnected();
@@ -71,6 +77,7 @@ private:
     QTcpSocket *m_socket = nullptr;       // connecting, and TLS connections
     StampedSocket *m_raw = nullptr;       // plain TCP once connected: reads carry kernel stamps
     QTimer m_timeout;
+    std::unique_ptr<DueTimer> m_due; // open loop only
     HttpResponseParser m_parser;
     SseParser m_sse;
     bool m_busy = false;      // a request is outstanding

@@ -6,6 +6,10 @@
 
 namespace sb {
 
+namespace {
+constexpr std::int64_t kOpenLoopLeadNs = 100'000'000;
+} // namespace
+
 LoadGenerator::LoadGenerator(int ioThreads)
 {
     if (ioThreads <= 0)
@@ -57,6 +61,10 @@ PhaseOutcome LoadGenerator::runPhase(const PhaseConfig &config, const std::funct
     const int nThreads = std::min<int>(int(m_workers.size()), std::max(1, config.concurrency));
     auto state = std::make_shared<PhaseState>(config, nThreads);
     state->startNs = steadyNowNs();
+    // Open loop: request 0 is due a little after the IO threads got the phase, so they can open
+    // its connection first; from the phase start it would be late by the thread hand-over.
+    if (config.schedule)
+        state->startNs += kOpenLoopLeadNs;
     if (config.durationS > 0)
         state->deadlineNs = state->startNs + std::int64_t(config.durationS * 1e9);
     state->addConnections(config.concurrency);
@@ -84,7 +92,7 @@ PhaseOutcome LoadGenerator::runPhase(const PhaseConfig &config, const std::funct
             live.finished = state->finished.load();
             live.inFlight = state->inFlight.load();
             live.outputTokens = state->outputTokens.load();
-            live.elapsedS = double(steadyNowNs() - state->startNs) / 1e9;
+            live.elapsedS = std::max(0.0, double(steadyNowNs() - state->startNs) / 1e9);
             const int n = state->ttftCount.load();
             live.ttftAvgMs = n ? double(state->ttftSumUs.load()) / n / 1000.0 : 0;
             const int done = std::max(1, live.finished);

@@ -2,6 +2,7 @@
 // State shared by the IO threads while one load phase runs. Hot counters are atomics; each IO
 // worker owns its WorkerData exclusively during the phase, so recording needs no lock.
 #include "io/DurableWrite.h"
+#include "load/ArrivalSchedule.h"
 #include "load/RequestFactory.h"
 #include "load/RequestRecord.h"
 #include "metrics/LogHistogram.h"
@@ -59,6 +60,10 @@ struct PhaseConfig {
     // Scrubbed from every stored error sample (a server may echo the key in a 401 body or an
     // SSE error event); null = nothing to scrub.
     std::shared_ptr<const SecretSet> secrets;
+    // Open loop: request k is sent at startNs + schedule->offsetNs(k), on one of `concurrency`
+    // connections (the max_concurrency cap); a request due while all are busy waits for the
+    // next free one (its queue time is recorded apart). Null = closed loop.
+    std::shared_ptr<ArrivalSchedule> schedule;
 };
 
 struct WorkerData {

@@ -1,4 +1,5 @@
 #include "load/RecordLine.h"
+#include <algorithm>
 #include <charconv>
 
 namespace sb {
@@ -13,6 +14,10 @@ void appendRecordLine(QByteArray &out, const RecordLineInput &in)
     if (!in.origin.isEmpty())
         out += ",\"origin\":\"" + in.origin + '"';
     out += ",\"send_ns\":" + QByteArray::number(rel(r.sendNs));
+    if (r.scheduledNs > 0) { // open loop: when it was due, and how long it waited for a free slot
+        out += ",\"scheduled_ns\":" + QByteArray::number(r.scheduledNs - base);
+        out += ",\"queue_ns\":" + QByteArray::number(std::max<std::int64_t>(0, r.queueNs - r.scheduledNs));
+    }
     out += ",\"first_token_ns\":" + QByteArray::number(r.firstTokenNs >= 0 ? rel(r.firstTokenNs) : -1);
     out += ",\"end_ns\":" + QByteArray::number(rel(r.endNs));
     const bool timed = r.sendNs > 0;
@@ -26,6 +31,8 @@ void appendRecordLine(QByteArray &out, const RecordLineInput &in)
     out += ",\"error\":" + (in.errorJson.isEmpty() ? QByteArray("\"\"") : in.errorJson);
     out += ",\"input_tokens\":" + QByteArray::number(r.inputTokens);
     out += ",\"output_tokens\":" + QByteArray::number(r.outputTokens);
+    out += ",\"requested_input_tokens\":" + (r.requestedInputTokens >= 0 ? QByteArray::number(r.requestedInputTokens) : QByteArray("null"));
+    out += ",\"requested_output_tokens\":" + (r.requestedOutputTokens >= 0 ? QByteArray::number(r.requestedOutputTokens) : QByteArray("null"));
     out += ",\"cached_tokens\":" + (r.cachedTokens >= 0 ? QByteArray::number(r.cachedTokens) : QByteArray("null"));
     out += r.usageTokens ? ",\"token_source\":\"usage\"" : ",\"token_source\":\"counted\"";
     out += r.resent ? ",\"resent\":true" : ",\"resent\":false";

@@ -3,6 +3,8 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QUrl>
+#include <algorithm>
+#include <cmath>
 
 namespace sb {
 
@@ -62,16 +64,15 @@ QString resolveApiKey(const ServerSpec &server)
 
 RequestFactory::RequestFactory(const ServerSpec &server, const ServerTarget &target, const WorkloadSpec &w,
                                const QByteArray &uniqueTag, int fillerChars)
-    : m_tag(uniqueTag), m_offset(qHash(uniqueTag) % 100000000u)
+    : m_chat(server.endpoint == Endpoint::Chat), m_fixedFiller(fillerChars), m_outputTokens(w.outputTokens), m_tag(uniqueTag),
+      m_offset(qHash(uniqueTag) % 100000000u)
 {
-    // Body: build the JSON once with a marker prompt, then split around it.
+    // Body: build the JSON once with markers for the prompt value and max_tokens, then split
+    // around them; per request only the two slots are filled.
     static const QString kMarker = QStringLiteral("@@PROMPT@@");
-    QJsonObject body{{QStringLiteral("model"), server.model}, {QStringLiteral("max_tokens"), w.outputTokens}};
-    if (server.endpoint == Endpoint::Chat)
-        body.insert(QStringLiteral("messages"),
-                    QJsonArray{QJsonObject{{QStringLiteral("role"), QStringLiteral("user")}, {QStringLiteral("content"), kMarker}}});
-    else
-        body.insert(QStringLiteral("prompt"), kMarker);
+    static const QByteArray kMaxTokensMarker = "1999999937";
+    QJsonObject body{{QStringLiteral("model"), server.model}, {QStringLiteral("max_tokens"), 1999999937}};
+    body.insert(m_chat ? QStringLiteral("messages") : QStringLiteral("prompt"), kMarker);
     if (w.ignoreEos)
         body.insert(QStringLiteral("ignore_eos"), true);
     if (w.streaming) {
@@ -79,23 +80,24 @@ RequestFactory::RequestFactory(const ServerSpec &server, const ServerTarget &tar
         body.insert(QStringLiteral("stream_options"), QJsonObject{{QStringLiteral("include_usage"), true}});
     }
     const QByteArray json = QJsonDocument(body).toJson(QJsonDocument::Compact);
-    const int at = json.indexOf(kMarker.toUtf8());
-    m_bodyStart = json.left(at);
-    m_bodyEnd = json.mid(at + kMarker.size());
+    const QByteArray promptSlot = '"' + kMarker.toUtf8() + '"';
+    const qsizetype p = json.indexOf(promptSlot), m = json.indexOf(kMaxTokensMarker);
+    m_maxTokensFirst = m < p;
+    const qsizetype first = std::min(p, m), second = std::max(p, m);
+    const qsizetype firstLen = m_maxTokensFirst ? kMaxTokensMarker.size() : promptSlot.size();
+    const qsizetype secondLen = m_maxTokensFirst ? promptSlot.size() : kMaxTokensMarker.size();
+    m_body[0] = json.left(first);
+    m_body[1] = json.mid(first + firstLen, second - first - firstLen);
+    m_body[2] = json.mid(second + secondLen);
 
     const bool shared = w.prompts == PromptMode::SharedPrefix;
-    const int prefixWords = shared ? std::min(w.sharedPrefixTokens, w.inputTokens - 1) : 0;
-    m_sharedPrefix = words(prefixWords, 3);
-    if (fillerChars >= 0) {
-        // Calibrated: cut the same word sequence at the character count the server's tokenizer
-        // turned into the requested length (about 6 characters per word covers any tokenizer
-        // with at least one character per token).
-        m_filler = words(fillerChars / 4 + 2, 11).left(fillerChars);
-    } else {
-        // The unique tag counts as one word; the filler makes up the rest of the requested length.
-        m_filler = words(std::max(0, w.inputTokens - 1 - prefixWords), 11);
-        m_filler.chop(1); // no trailing space
-    }
+    m_prefixWords = shared ? std::min(w.sharedPrefixTokens, w.inputTokens - 1) : 0;
+    m_sharedPrefix = words(m_prefixWords, 3);
+    // Calibrated: the filler is the same word sequence cut at the character count the server's
+    // tokenizer turned into the requested length (about 6 characters per word covers any
+    // tokenizer with at least one character per token). Not calibrated: one word per token, the
+    // unique lead counting as one.
+    growFiller(std::max(0, fillerChars), std::max(0, w.inputTokens - 1 - m_prefixWords));
     m_promptTokens = w.inputTokens;
 
     m_head = "POST " + target.path + " HTTP/1.1\r\nHost: " + target.host.toUtf8() + ':' + QByteArray::number(target.port) +
@@ -109,7 +111,50 @@ RequestFactory::RequestFactory(const ServerSpec &server, const ServerTarget &tar
         m_head += name.toUtf8() + ": " + value.toUtf8() + "\r\n";
 }
 
-QByteArray RequestFactory::body(int ticket) const
+void RequestFactory::growFiller(int chars, int wordCount)
+{
+    const int needWords = std::max(wordCount, chars / 4 + 2);
+    if (int(m_wordEnds.size()) > needWords)
+        return;
+    m_filler = words(needWords, 11);
+    m_wordEnds.assign(std::size_t(needWords) + 1, 0);
+    int k = 0;
+    for (qsizetype i = 0; i < m_filler.size(); ++i)
+        if (m_filler.at(i) == ' ')
+            m_wordEnds[std::size_t(++k)] = int(i + 1);
+}
+
+void RequestFactory::usePlan(std::shared_ptr<const WorkloadPlan> plan, bool warmup)
+{
+    m_plan = std::move(plan);
+    m_warmup = warmup;
+    if (!m_plan)
+        return;
+    // One buffer for the longest prompt of the plan, built here, not per request.
+    const int longest = m_plan->maxInputTokens();
+    growFiller(std::max(0, m_plan->fill().charsFor(longest)), std::max(0, longest - 1 - m_prefixWords));
+}
+
+RequestShape RequestFactory::shape(int ticket) const
+{
+    if (m_plan)
+        return m_plan->at(ticket, m_warmup);
+    RequestShape s;
+    s.inputTokens = m_promptTokens;
+    s.outputTokens = m_outputTokens;
+    s.fillerChars = m_fixedFiller;
+    return s;
+}
+
+QByteArray RequestFactory::filler(const RequestShape &s) const
+{
+    if (s.fillerChars >= 0)
+        return m_filler.left(s.fillerChars);
+    const int n = std::clamp(s.inputTokens - 1 - m_prefixWords, 0, int(m_wordEnds.size()) - 1);
+    return n > 0 ? m_filler.left(m_wordEnds[std::size_t(n)] - 1) : QByteArray(); // no trailing space
+}
+
+QByteArray RequestFactory::syntheticText(int ticket, const RequestShape &s) const
 {
     // The request number, scrambled, leads the unique part: prompts of one cell then differ from
     // their first character after the template, so they share no prefix a server could cache
@@ -123,14 +168,70 @@ QByteArray RequestFactory::body(int ticket) const
     for (qsizetype k = unique.size() - 1; k > 0; --k)
         unique.insert(k, ' ');
     unique += ' ' + m_tag;
+    const QByteArray fill = filler(s);
+    QByteArray text;
+    text.reserve(m_sharedPrefix.size() + unique.size() + fill.size() + 1);
+    text += m_sharedPrefix;
+    text += unique;
+    text += ' ';
+    text += fill;
+    return text;
+}
+
+QByteArray RequestFactory::blockText(const RequestShape &s) const
+{
+    // A mooncake request: input_length tokens in blocks of block_tokens, one per hash_id. Equal
+    // ids give equal text (shared prefixes, so the trace's cache reuse is reproduced); the
+    // cell's tag leads the first block, so no cell reuses another's. Full blocks have the
+    // calibrated size of block_tokens; the last takes the rest of the calibrated total.
+    const DatasetEntry &e = *s.entry;
+    const int block = m_plan->dataset()->blockTokens;
+    const FillerMap &fill = m_plan->fill();
+    const double perToken = fill.calibrated() ? fill.charsPerToken() : 6.0; // ~6 characters a word
+    // Calibration sized the filler after a synthetic prompt's lead (8 spaced digits, the tag,
+    // two spaces): the same total in characters, here in blocks.
+    const qsizetype lead = 15 + 2 + m_tag.size();
+    const qsizetype total = fill.calibrated() ? fill.charsFor(e.inputTokens) + lead : qsizetype(6) * e.inputTokens;
+    const qsizetype perBlock = std::max<qsizetype>(1, std::llround(perToken * block));
+    const qsizetype blocks = (e.inputTokens + block - 1) / block;
+    // The lead has a synthetic prompt's shape (8 spaced digits, the tag) so the calibrated
+    // mapping fits; its digits are constant, so requests of a cell can share blocks after it.
+    QByteArray text = "0 0 0 0 0 0 0 0 " + m_tag + ' ';
+    for (qsizetype i = 0; i < blocks && text.size() < total; ++i) {
+        // Blocks past the trace's list are this entry's own ('~', never equal to a listed id's).
+        const bool listed = i < qsizetype(e.hashIds.size());
+        const quint64 id = listed ? e.hashIds[std::size_t(i)] : quint64(e.line) * 100003u + quint64(i);
+        QByteArray b = (listed ? '#' : '~') + QByteArray::number(id) + ' ';
+        const int seed = int(id % 36u);
+        const qsizetype want = i + 1 < blocks ? perBlock : total - text.size();
+        while (b.size() < want)
+            b += words(int(want / 4 + 2), seed);
+        text += b.left(std::max<qsizetype>(0, want));
+    }
+    return text;
+}
+
+QByteArray RequestFactory::body(int ticket) const
+{
+    const RequestShape s = shape(ticket);
+    QByteArray prompt; // the JSON value of `messages` (chat) or `prompt` (completions)
+    if (s.entry && !s.entry->messagesJson.isEmpty())
+        prompt = m_chat ? s.entry->messagesJson : s.entry->promptTextJson();
+    else if (s.entry && !s.entry->textJson.isEmpty())
+        prompt = m_chat ? "[{\"content\":" + s.entry->textJson + ",\"role\":\"user\"}]" : s.entry->textJson;
+    else {
+        // Synthetic and mooncake text needs no JSON escaping: digits, ASCII words, the tag.
+        const QByteArray text = s.entry ? blockText(s) : syntheticText(ticket, s);
+        prompt = m_chat ? "[{\"content\":\"" + text + "\",\"role\":\"user\"}]" : '"' + text + '"';
+    }
+    const QByteArray maxTokens = QByteArray::number(s.outputTokens);
     QByteArray body;
-    body.reserve(m_bodyStart.size() + m_sharedPrefix.size() + unique.size() + m_filler.size() + m_bodyEnd.size() + 2);
-    body += m_bodyStart;
-    body += m_sharedPrefix;
-    body += unique;
-    body += ' ';
-    body += m_filler;
-    body += m_bodyEnd;
+    body.reserve(m_body[0].size() + m_body[1].size() + m_body[2].size() + prompt.size() + maxTokens.size());
+    body += m_body[0];
+    body += m_maxTokensFirst ? maxTokens : prompt;
+    body += m_body[1];
+    body += m_maxTokensFirst ? prompt : maxTokens;
+    body += m_body[2];
     return body;
 }
 

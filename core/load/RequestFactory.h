@@ -3,8 +3,11 @@
 // headers, JSON around the prompt, filler text) are built once; per request only the unique
 // prompt tag and Content-Length change, so building is a few appends.
 #include "spec/SweepSpec.h"
+#include "workload/WorkloadPlan.h"
 #include <QByteArray>
 #include <QString>
+#include <memory>
+#include <vector>
 
 namespace sb {
 
@@ -33,6 +36,12 @@ public:
     // real tokenizers miss by 17 % to 125 %.
     RequestFactory(const ServerSpec &server, const ServerTarget &target, const WorkloadSpec &workload,
                    const QByteArray &uniqueTag, int fillerChars = -1);
+    // Per-request lengths, filler and dataset entries (workload/WorkloadPlan); without a plan
+    // every request asks for input_tokens with `fillerChars` and max_tokens output_tokens.
+    // `warmup`: the warmup phase's draws and entries, never the measured phase's.
+    void usePlan(std::shared_ptr<const WorkloadPlan> plan, bool warmup);
+    // What request number `ticket` asks for (its requested lengths go into its record).
+    RequestShape shape(int ticket) const;
     // Whole request (headers + body) for request number `ticket`.
     QByteArray build(int ticket) const;
     // The JSON body alone (for calibration probes sent through the control client).
@@ -44,11 +53,27 @@ public:
     int promptTokens() const { return m_promptTokens; }
 
 private:
+    // The synthetic prompt's text (shared prefix, unique lead, filler) for one request.
+    QByteArray syntheticText(int ticket, const RequestShape &s) const;
+    // A mooncake entry's prompt: one block of text per hash_id, identical for equal ids.
+    QByteArray blockText(const RequestShape &s) const;
+    QByteArray filler(const RequestShape &s) const;
+    void growFiller(int chars, int words);
+
     QByteArray m_head;      // request line + fixed headers, up to "Content-Length: "
-    QByteArray m_bodyStart; // JSON up to the prompt's opening quote
+    // The JSON body around two slots, the prompt value and max_tokens' number, in body order:
+    // m_body[0] slot m_body[1] slot m_body[2].
+    QByteArray m_body[3];
+    bool m_maxTokensFirst = false;
+    bool m_chat = true;
     QByteArray m_sharedPrefix;
-    QByteArray m_filler;
-    QByteArray m_bodyEnd;   // closing quote and the rest of the JSON
+    QByteArray m_filler;     // a word sequence long enough for the longest prompt
+    std::vector<int> m_wordEnds; // m_filler's offset after k words (uncalibrated prompts are k words)
+    int m_fixedFiller = -1;  // fillerChars of the constructor (no plan)
+    int m_prefixWords = 0;
+    int m_outputTokens = 0;
+    std::shared_ptr<const WorkloadPlan> m_plan;
+    bool m_warmup = false;
     QByteArray m_tag;
     std::uint64_t m_offset = 0; // of the request-number scramble, from the tag
     int m_promptTokens = 0;

@@ -28,6 +28,7 @@ const char *errorKindName(ErrorKind kind);
 
 struct RequestRecord {
     std::int64_t queueNs = 0;       // slot became free and the request was taken (steady clock)
+    std::int64_t scheduledNs = 0;   // open loop: when the request was due (steady clock); 0 = closed loop
     std::int64_t sendNs = 0;        // request bytes handed to the socket (the send that got the answer)
     std::int64_t firstTokenNs = -1; // first chunk with non-empty content; -1 = none
     std::int64_t lastTokenNs = -1;  // last content chunk
@@ -37,6 +38,8 @@ struct RequestRecord {
     std::int32_t outputTokens = 0;  // from usage, else counted content chunks
     std::int32_t cachedTokens = -1; // usage.prompt_tokens_details.cached_tokens; -1 = not reported
     std::int32_t ticket = 0;        // request number within the phase
+    std::int32_t requestedInputTokens = -1;  // the prompt length asked for; -1 = a dataset's text
+    std::int32_t requestedOutputTokens = -1; // max_tokens sent
     ErrorKind error = ErrorKind::None;
     bool usageTokens = false;       // outputTokens came from the server's usage block
     bool resent = false;            // re-sent once: its reused keep-alive connection was dead

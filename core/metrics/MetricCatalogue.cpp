@@ -32,6 +32,12 @@ const QList<MetricInfo> &allMetrics()
          unit::tokens, QStringLiteral("Output tokens per request"), false, Better::Neither, 0},
         {tag::inputLength, QStringLiteral("Input length"), QStringLiteral("ISL"), QStringLiteral("input_sequence_length"),
          unit::tokens, QStringLiteral("Input tokens per request"), false, Better::Neither, 0},
+        {tag::requestedInputLength, QStringLiteral("Requested input length"), QStringLiteral("ISL asked"),
+         QStringLiteral("requested_input_sequence_length"), unit::tokens,
+         QStringLiteral("Input tokens each request asked for (the workload's length distribution)"), false, Better::Neither, 0},
+        {tag::requestedOutputLength, QStringLiteral("Requested output length"), QStringLiteral("OSL asked"),
+         QStringLiteral("requested_output_sequence_length"), unit::tokens,
+         QStringLiteral("max_tokens each request asked for (the workload's length distribution)"), false, Better::Neither, 0},
     };
     return metrics;
 }

@@ -24,6 +24,13 @@ inline const QString goodput = QStringLiteral("goodput");
 inline const QString goodFraction = QStringLiteral("good_request_fraction");
 inline const QString outputLength = QStringLiteral("output_sequence_length");
 inline const QString inputLength = QStringLiteral("input_sequence_length");
+inline const QString requestedInputLength = QStringLiteral("requested_input_sequence_length");
+inline const QString requestedOutputLength = QStringLiteral("requested_output_sequence_length");
+// Short names some code uses for the same keys.
+inline const QString &isl = inputLength;
+inline const QString &osl = outputLength;
+inline const QString &requestedIsl = requestedInputLength;
+inline const QString &requestedOsl = requestedOutputLength;
 } // namespace tag
 
 // Units as results.json stores them.

@@ -1,3 +1,4 @@
+#include "results/SweepAxis.h"
 #include "report/ReportHtml.h"
 #include "report/ReportText.h"
 #include "results/HookSeverity.h"
@@ -122,6 +123,12 @@ QString notesCell(const CellResult &c)
     QStringList notes;
     if (!c.reason.isEmpty())
         notes.append(e(c.reason));
+    if (const auto &o = c.openLoop) // numbers only: nothing here needs escaping
+        notes.append(QStringLiteral("%1 arrivals, achieved %2 req/s; schedule lag p99 %3 ms; %4 queued (p99 %5 ms)")
+                         .arg(e(o->arrival), formatRate(o->achievedRate))
+                         .arg(o->lagP99Ms, 0, 'f', 2)
+                         .arg(o->queued)
+                         .arg(o->queueP99Ms, 0, 'f', 1));
     for (auto it = c.errors.cbegin(); it != c.errors.cend(); ++it) {
         QString s = QStringLiteral("%1 &times; %2").arg(QString::number(it.value()), e(it.key()));
         if (const QString sample = c.errorSamples.value(it.key()); !sample.isEmpty())
@@ -171,18 +178,18 @@ QString groupCell(const CellResult &c, const MetricGroup &g)
 QString cellTable(const ReportHtmlInput &in)
 {
     QString html = QStringLiteral(
-        "<table class=\"cells\"><thead><tr><th>#</th><th>Server</th><th>C</th><th>Status</th><th>ok / failed</th>");
+        "<table class=\"cells\"><thead><tr><th>#</th><th>Server</th><th>%1</th><th>Status</th><th>ok / failed</th>").arg(e(axisShort(axisOf(in.results))));
     for (const MetricGroup &g : metricGroups())
         html += QStringLiteral("<th>%1</th>").arg(groupHeading(g));
     html += QStringLiteral("<th>Tokens</th><th>Hooks</th><th>Records &amp; traces</th><th>Notes</th></tr></thead>\n<tbody>\n");
     for (const CellResult &c : in.results.cells) {
         html += QStringLiteral("<tr><td class=\"n\">%1</td><td>%2<br><span class=\"muted\">%3</span></td><td class=\"n\">%4</td>"
                                "<td class=\"%5\">%6</td><td class=\"n\">%7 / %8</td>")
-                    .arg(QString::number(c.index), e(c.server), e(c.origin), QString::number(c.concurrency), statusClass(c.status),
+                    .arg(QString::number(c.index), e(c.server), e(c.origin), pointNumber(c), statusClass(c.status),
                          e(cellStatusName(c.status)), QString::number(c.completed), QString::number(c.failed));
         for (const MetricGroup &g : metricGroups())
             html += groupCell(c, g);
-        html += QStringLiteral("<td>%1</td>").arg(e(c.tokenSource));
+        html += QStringLiteral("<td>%1</td>").arg(e(c.tokenSource) + QStringLiteral("<br><span class=\"muted\">%1</span>").arg(e(requestedVsMeasured(c))));
         html += QStringLiteral("<td>%1</td><td>%2</td><td>%3</td></tr>\n").arg(hookCell(c), filesCell(c, in.bundledFiles), notesCell(c));
     }
     return html + QStringLiteral("</tbody></table>\n");

@@ -15,4 +15,9 @@ QString hookVerdicts(const CellResult &cell);
 // Escapes text for HTML element content and double- or single-quoted attribute values.
 QString htmlEscape(const QString &s);
 
+// "ISL 384.9 asked, 385.0 measured (p50 380 / 381, p99 900 / 901); OSL …": the mean (and p50,
+// p99) of what the cell's requests asked for beside what the server counted; empty when the
+// cell has no requested lengths (results written before they were recorded).
+QString requestedVsMeasured(const CellResult &cell);
+
 } // namespace sb

@@ -1,3 +1,4 @@
+#include "results/SweepAxis.h"
 #include "report/ResultsCsv.h"
 #include "report/CsvField.h"
 #include "report/ReportText.h"
@@ -35,6 +36,9 @@ QByteArray resultsCsv(const SweepResults &results)
     for (const Column &c : cols)
         header.append(metricCsvHeader(*c.metric, c.stat));
     header << QStringLiteral("token_source") << QStringLiteral("hook_verdicts") << QStringLiteral("source_tool");
+    // Open-loop (request-rate) cells; empty for closed-loop ones. Last, so older readers' columns stay put.
+    header << QStringLiteral("request_rate") << QStringLiteral("achieved_rate_req_s") << QStringLiteral("schedule_lag_p99_ms")
+           << QStringLiteral("queue_p99_ms") << QStringLiteral("cap_hit");
 
     QString out = header.join(QLatin1Char(',')) + QLatin1String("\r\n");
     for (const CellResult &cell : results.cells) {
@@ -44,6 +48,11 @@ QByteArray resultsCsv(const SweepResults &results)
         for (const Column &c : cols)
             row.append(formatFixed(cellValue(cell, c.metric->key, c.stat), kCsvDecimals));
         row << csvField(cell.tokenSource) << csvField(hookVerdicts(cell)) << csvField(results.sourceTool);
+        if (const auto &o = cell.openLoop)
+            row << formatRate(o->targetRate) << formatFixed(o->achievedRate, 3) << formatFixed(o->lagP99Ms, 3) << formatFixed(o->queueP99Ms, 3)
+                << (o->capHit ? QStringLiteral("true") : QStringLiteral("false"));
+        else
+            row << QString() << QString() << QString() << QString() << QString();
         out += row.join(QLatin1Char(',')) + QLatin1String("\r\n");
     }
     return out.toUtf8();

@@ -1,7 +1,10 @@
+#include "results/SweepAxis.h"
 #include "report/SummaryCommand.h"
 #include "report/DisplayText.h"
+#include "report/RepeatSummary.h"
 #include "report/ReportText.h"
 #include "report/ResultsLoader.h"
+#include <QJsonArray>
 #include <QTextStream>
 #include <cstdio>
 
@@ -29,7 +32,7 @@ QString formatSummaryTable(const SweepResults &results)
                                                      {tag::latency, QStringLiteral("p50")},
                                                      {tag::outputThroughput, QStringLiteral("avg")},
                                                      {tag::requestThroughput, QStringLiteral("avg")}};
-    QStringList header{QStringLiteral("server"), QStringLiteral("C"), QStringLiteral("status"), QStringLiteral("ok/failed")};
+    QStringList header{QStringLiteral("server"), axisShort(axisOf(results)), QStringLiteral("status"), QStringLiteral("ok/failed")};
     QList<bool> rightAligned{false, true, false, true};
     for (const auto &[key, stat] : metrics) {
         header.append(metricColumnTitle(*findMetric(key), stat, true));
@@ -39,7 +42,7 @@ QString formatSummaryTable(const SweepResults &results)
     rightAligned.append(false);
     QList<QStringList> rows;
     for (const CellResult &c : results.cells) {
-        QStringList row{printable(c.server), QString::number(c.concurrency), cellStatusName(c.status),
+        QStringList row{printable(c.server), pointNumber(c), cellStatusName(c.status),
                         QStringLiteral("%1/%2").arg(c.completed).arg(c.failed)};
         for (const auto &[key, stat] : metrics)
             row.append(formatFixed(cellValue(c, key, stat), findMetric(key)->decimals, kDash));
@@ -66,6 +69,14 @@ QString formatSummaryTable(const SweepResults &results)
     out += line(rule);
     for (const QStringList &r : rows)
         out += line(r);
+    out += formatRepeatSummary(results);
+    // The SLO search's findings (results/SloSearch.h), as the engine stored them.
+    if (const QJsonArray servers = results.sloSearch.value(QStringLiteral("servers")).toArray(); !servers.isEmpty()) {
+        out += QStringLiteral("\nSLO search (%1; search cells are marked slo_search in results.json):\n")
+                   .arg(printable(results.sloSearch.value(QStringLiteral("slo")).toString()));
+        for (const auto &s : servers)
+            out += QStringLiteral("  %1\n").arg(printable(s.toObject().value(QStringLiteral("sentence")).toString()));
+    }
     return out;
 }
 

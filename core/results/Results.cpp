@@ -1,6 +1,8 @@
 #include "results/Results.h"
 #include "io/ReadLimits.h"
+#include "results/PointSummary.h"
 #include <QJsonArray>
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
@@ -117,7 +119,7 @@ QJsonObject toJson(const CellResult &c)
     QJsonArray hooks;
     for (const auto &h : c.hooks)
         hooks.append(toJson(h));
-    return QJsonObject{
+    QJsonObject cell{
         {QStringLiteral("index"), c.index},
         {QStringLiteral("server"), c.server},
         {QStringLiteral("origin"), c.origin},
@@ -141,6 +143,15 @@ QJsonObject toJson(const CellResult &c)
         {QStringLiteral("started_at"), isoUtc(c.startedAt)},
         {QStringLiteral("finished_at"), isoUtc(c.finishedAt)},
     };
+    cell.insert(QStringLiteral("request_rate"), c.openLoop ? QJsonValue(c.openLoop->targetRate) : QJsonValue(QJsonValue::Null));
+    cell.insert(QStringLiteral("repeat"), c.repeat);
+    if (c.sloSearch)
+        cell.insert(QStringLiteral("slo_search"), true);
+    if (!c.timeSlices.isEmpty())
+        cell.insert(QStringLiteral("time_slices"), c.timeSlices);
+    if (c.openLoop)
+        cell.insert(QStringLiteral("open_loop"), toJson(*c.openLoop));
+    return cell;
 }
 
 CellResult cellResultFromJson(const QJsonObject &o)
@@ -150,6 +161,13 @@ CellResult cellResultFromJson(const QJsonObject &o)
     c.server = o.value(QStringLiteral("server")).toString();
     c.origin = o.value(QStringLiteral("origin")).toString();
     c.concurrency = o.value(QStringLiteral("concurrency")).toInt();
+    c.repeat = std::max(0, o.value(QStringLiteral("repeat")).toInt());
+    c.sloSearch = o.value(QStringLiteral("slo_search")).toBool();
+    c.timeSlices = o.value(QStringLiteral("time_slices")).toArray();
+    if (const QJsonValue rate = o.value(QStringLiteral("request_rate")); rate.isDouble()) {
+        c.openLoop = openLoopResultFromJson(o.value(QStringLiteral("open_loop")).toObject());
+        c.openLoop->targetRate = rate.toDouble();
+    }
     // An unknown status (a newer writer's) is shown as failed rather than as measured data.
     const QString status = o.value(QStringLiteral("status")).toString();
     c.status = status.isEmpty() ? CellStatus::Pending : cellStatusFromString(status).value_or(CellStatus::Failed);
@@ -212,6 +230,11 @@ QJsonObject toJson(const SweepResults &r)
     };
     if (!r.specFingerprint.isEmpty())
         o.insert(QStringLiteral("spec_fingerprint"), r.specFingerprint);
+    // Derived from the cells (readers recompute it): mean and 95 % CI per point over its repeats.
+    if (!r.sloSearch.isEmpty())
+        o.insert(QStringLiteral("slo_search"), r.sloSearch);
+    if (const QList<PointSummary> points = summarizePoints(r); hasRepeats(points))
+        o.insert(QStringLiteral("points"), pointsJson(points));
     if (r.shard.sharded())
         o.insert(QStringLiteral("shard"), QJsonObject{{QStringLiteral("index"), r.shard.index}, {QStringLiteral("count"), r.shard.count}});
     if (!r.mergedFrom.isEmpty())
@@ -243,6 +266,7 @@ bool sweepResultsFromJson(const QJsonObject &o, SweepResults *out, QString *erro
     r.finishedAt = fromIso(o.value(QStringLiteral("finished_at")));
     r.host = o.value(QStringLiteral("host")).toObject();
     r.specFingerprint = o.value(QStringLiteral("spec_fingerprint")).toObject();
+    r.sloSearch = o.value(QStringLiteral("slo_search")).toObject();
     if (o.contains(QStringLiteral("shard"))) {
         const QJsonObject shard = o.value(QStringLiteral("shard")).toObject();
         const int index = shard.value(QStringLiteral("index")).toInt(-1), count = shard.value(QStringLiteral("count")).toInt(0);

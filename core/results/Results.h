@@ -3,6 +3,7 @@
 // Plain data shared by the engine (writer), the GUI, reports and importers (readers).
 #include "results/CellStatus.h"
 #include "results/HookVocabulary.h"
+#include "results/OpenLoopResult.h"
 #include "results/ShardId.h"
 #include <QDateTime>
 #include <QJsonArray>
@@ -12,6 +13,7 @@
 #include <QMap>
 #include <QString>
 #include <QStringList>
+#include <optional>
 
 namespace sb {
 
@@ -53,7 +55,10 @@ struct CellResult {
     int index = 0;
     QString server;
     QString origin;
-    int concurrency = 0;
+    int concurrency = 0;                  // closed loop: the point; open loop: the max_concurrency cap
+    std::optional<OpenLoopResult> openLoop; // set for a request-rate point ("request_rate" in JSON; null = closed loop)
+    int repeat = 0;                       // which run of its point (0-based; `sweep.repeats`)
+    bool sloSearch = false;               // added by the SLO search (results/SloSearch.h), not a planned point
     CellStatus status = CellStatus::Pending;
     QString reason;
     int completed = 0;
@@ -79,6 +84,7 @@ struct CellResult {
     QDateTime startedAt, finishedAt;
     double clientCpuMax = 0;              // busiest client IO thread's CPU share during the phase
     double clientWaitMax = 0;             // largest share of the phase a client IO thread waited for a CPU
+    QJsonArray timeSlices;                // metrics/TimeSlices.h, as stored ("time_slices")
 };
 
 struct SweepResults {
@@ -94,6 +100,7 @@ struct SweepResults {
     QJsonArray mergedFrom;       // `sweepbench merge`: one entry per shard folder merged in
     QList<CellResult> cells;
 
+    QJsonObject sloSearch;      // results/SloSearch.h sloSearchJson(); empty without sweep.slo_search
     QStringList serverNames() const; // in first-appearance order
 };
 

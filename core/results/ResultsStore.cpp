@@ -72,10 +72,15 @@ JsonFileCaps ResultsStore::resultsFileCaps()
 
 QString ResultsStore::cellDirName(int index, const QString &server, int concurrency)
 {
+    return cellDirName(index, server, QStringLiteral("c%1").arg(concurrency));
+}
+
+QString ResultsStore::cellDirName(int index, const QString &server, const QString &pointTag)
+{
     static const QRegularExpression unsafe(QStringLiteral("[^A-Za-z0-9._-]+"));
     QString safe = server;
     safe.replace(unsafe, QStringLiteral("_"));
-    return QStringLiteral("cells/%1-%2-c%3").arg(index, 3, 10, QLatin1Char('0')).arg(safe.left(60)).arg(concurrency);
+    return QStringLiteral("cells/%1-%2-%3").arg(index, 3, 10, QLatin1Char('0')).arg(safe.left(60), pointTag);
 }
 
 QString ResultsStore::absolute(const QString &relative) const

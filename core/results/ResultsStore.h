@@ -26,6 +26,8 @@ public:
 
     // Relative folder of a cell: cells/003-vllm-a-c64 (server names made filesystem-safe).
     static QString cellDirName(int index, const QString &server, int concurrency);
+    // `pointTag`: results/SweepAxis.h pointTag() ("c8", "r2.5").
+    static QString cellDirName(int index, const QString &server, const QString &pointTag);
     QString absolute(const QString &relative) const;
 
 private:

@@ -1,3 +1,4 @@
+#include "results/SweepAxis.h"
 #include "results/ShardMerge.h"
 #include "io/DurableWrite.h"
 #include "results/ResultsStore.h"
@@ -115,8 +116,8 @@ bool mergeShardFolders(const QStringList &folders, bool allowMissing, MergedShar
             if (c.status == CellStatus::Pending)
                 continue; // another shard's cell, or one this shard never reached
             if (!m.cellSource[i].isEmpty())
-                return fail(error, QStringLiteral("cell %1 (%2, c=%3) was run by two shards: %4 and %5")
-                                       .arg(i).arg(c.server).arg(c.concurrency).arg(QDir::toNativeSeparators(m.cellSource[i]), QDir::toNativeSeparators(folder)));
+                return fail(error, QStringLiteral("cell %1 (%2, %3) was run by two shards: %4 and %5")
+                                       .arg(i).arg(c.server, pointLabel(c)).arg(QDir::toNativeSeparators(m.cellSource[i]), QDir::toNativeSeparators(folder)));
             r.cells[i] = c;
             m.cellSource[i] = folder;
         }

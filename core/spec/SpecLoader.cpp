@@ -9,6 +9,7 @@
 #include "spec/YamlDocument.h"
 #include <QFile>
 #include <algorithm>
+#include <type_traits>
 
 namespace sb {
 
@@ -21,8 +22,9 @@ void parseWorkload(Context &ctx, const YAML::Node &node, const QString &path, Wo
 {
     MapReader m(ctx, node, path, kWorkloadKeys, placeHint);
     m.boolean(QStringLiteral("streaming"), w.streaming);
-    m.integer(QStringLiteral("input_tokens"), w.inputTokens, spec::expectPositiveInt());
-    m.integer(QStringLiteral("output_tokens"), w.outputTokens, spec::expectPositiveInt());
+    readLengths(m, QStringLiteral("input_tokens"), w.inputTokens, w.inputLengths);
+    readLengths(m, QStringLiteral("output_tokens"), w.outputTokens, w.outputLengths);
+    readWorkloadSource(m, w);
     m.boolean(QStringLiteral("ignore_eos"), w.ignoreEos);
     m.boolean(QStringLiteral("calibrate_prompts"), w.calibratePrompts);
     m.integer(QStringLiteral("requests_per_cell"), w.requestsPerCell, spec::expectPositiveInt());
@@ -53,29 +55,81 @@ void parseWorkload(Context &ctx, const YAML::Node &node, const QString &path, Wo
     }
 }
 
+// Reads a list of numbers (`sweep.concurrency` or `sweep.request_rate`); a bad entry keeps its
+// slot (as 0) so later indices still match the source.
+template <typename T>
+void readPointList(Context &ctx, const YAML::Node &list, const QString &listPath, QList<T> &out, const QString &what)
+{
+    int i = 0;
+    for (const auto &item : list) {
+        const QString itemPath = indexPath(listPath, i++);
+        ctx.remember(itemPath, toPos(item.Mark()));
+        T v = 0;
+        if constexpr (std::is_same_v<T, int>)
+            readInt(ctx, item, itemPath, v, what);
+        else
+            readNumber(ctx, item, itemPath, v, what);
+        out.append(v);
+    }
+}
+
+// The open-loop keys (request_rate and what shapes its arrivals); docs/spec-reference.md.
+void parseOpenLoop(Context &ctx, const MapReader &m, OpenLoopSpec &o)
+{
+    readEnum(m, QStringLiteral("arrival"), o.arrival, &arrivalFromString, arrivalNames());
+    m.number(QStringLiteral("burstiness"), o.burstiness, spec::expectBurstiness());
+    m.integer(QStringLiteral("seed"), o.seed, spec::expectSeed());
+    m.integer(QStringLiteral("max_concurrency"), o.maxConcurrency, spec::expectConcurrency());
+    const YAML::Node *r = m.find(QStringLiteral("request_rate"));
+    const QString rPath = m.path(QStringLiteral("request_rate"));
+    if (!r->IsSequence()) {
+        ctx.error(ctx.locate(rPath), rPath, QStringLiteral("expected a list of request rates in requests/s, e.g. [2, 8, 32], got %1").arg(describe(*r)));
+        return;
+    }
+    readPointList(ctx, *r, rPath, o.rates, spec::expectRequestRate());
+}
+
 void parseSweep(Context &ctx, const YAML::Node &node, const QString &path, SweepSpec &spec)
 {
     MapReader m(ctx, node, path, kSweepKeys, placeHint);
     readEnum(m, QStringLiteral("on_hook_failure"), spec.onHookFailure, &policyFromString, {"skip_cell", "abort", "continue"});
     m.number(QStringLiteral("max_error_rate"), spec.maxErrorRate, spec::expectFraction());
+    m.integer(QStringLiteral("repeats"), spec.repeats, spec::expectRepeats());
+    if (const YAML::Node *s = m.find(QStringLiteral("slo_search"))) {
+        const QString sPath = m.path(QStringLiteral("slo_search"));
+        if (!s->IsMap()) {
+            ctx.error(ctx.locate(sPath), sPath, QStringLiteral("expected a mapping {percentile, resolution}, got %1").arg(describe(*s)));
+        } else {
+            spec.sloSearch.enabled = true;
+            MapReader r(ctx, *s, sPath, {QStringLiteral("percentile"), QStringLiteral("resolution")});
+            r.integer(QStringLiteral("percentile"), spec.sloSearch.percentile, spec::expectSloPercentile());
+            r.number(QStringLiteral("resolution"), spec.sloSearch.resolution, spec::expectPositiveNumber());
+        }
+    }
     const YAML::Node *c = m.find(QStringLiteral("concurrency"));
     const QString cPath = m.path(QStringLiteral("concurrency"));
+    // Both lists are read when both are written: the validator names the conflict (the GUI
+    // designer gets the same check).
+    if (m.has(QStringLiteral("request_rate"))) {
+        parseOpenLoop(ctx, m, spec.openLoop);
+        if (!c)
+            return;
+    } else {
+        for (const char *key : {"arrival", "burstiness", "seed", "max_concurrency"})
+            if (m.has(QLatin1String(key)))
+                ctx.error(m.keyPos(QLatin1String(key)), m.path(QLatin1String(key)), QStringLiteral("only allowed with request_rate (an open-loop sweep)"));
+    }
     if (!c) {
-        ctx.error(ctx.locate(path), cPath, QStringLiteral("missing required key; expected a list of concurrency levels, e.g. [1, 2, 4, 8]"));
+        ctx.error(ctx.locate(path), cPath,
+                  QStringLiteral("missing required key; expected a list of concurrency levels, e.g. [1, 2, 4, 8], "
+                                 "or request_rate: a list of request rates in requests/s"));
         return;
     }
     if (!c->IsSequence()) {
         ctx.error(ctx.locate(cPath), cPath, QStringLiteral("expected a list of concurrency levels, e.g. [1, 2, 4, 8], got %1").arg(describe(*c)));
         return;
     }
-    int i = 0;
-    for (const auto &item : *c) {
-        const QString itemPath = indexPath(cPath, i++);
-        ctx.remember(itemPath, toPos(item.Mark()));
-        int v = 0; // a bad entry keeps its slot (as 0) so later indices still match the source
-        readInt(ctx, item, itemPath, v, spec::expectConcurrency());
-        spec.concurrency.append(v);
-    }
+    readPointList(ctx, *c, cPath, spec.concurrency, spec::expectConcurrency());
 }
 
 void parseServers(Context &ctx, const YAML::Node &node, const QString &path, SweepSpec &spec)
@@ -123,7 +177,7 @@ void parseRoot(Context &ctx, const YAML::Node &root, SweepSpec &spec)
     if (!m.has(QStringLiteral("servers")))
         ctx.error(ctx.locate(QString()), QStringLiteral("servers"), QStringLiteral("missing required key; expected a list of servers"));
     if (!m.has(QStringLiteral("sweep")))
-        ctx.error(ctx.locate(QString()), QStringLiteral("sweep"), QStringLiteral("missing required key; expected a mapping with concurrency: [...]"));
+        ctx.error(ctx.locate(QString()), QStringLiteral("sweep"), QStringLiteral("missing required key; expected a mapping with concurrency: [...] or request_rate: [...]"));
 }
 
 // Parses the text into `root`; reports a syntax error with its position and returns false.

@@ -33,6 +33,12 @@ void readEnum(const yaml::MapReader &m, const QString &key, E &out, std::optiona
     reportBadEnum(m.context(), *n, m.path(key), allowed);
 }
 
+// `input_tokens` / `output_tokens`: a number (into `fixed`) or a distribution (spec/WorkloadShapes.h;
+// `fixed` then holds its mean, rounded). SpecWorkloadParser.cpp.
+void readLengths(const yaml::MapReader &m, const QString &key, int &fixed, std::optional<LengthDistribution> &dist);
+// `seed` and `dataset` of the workload section.
+void readWorkloadSource(const yaml::MapReader &m, WorkloadSpec &w);
+
 ServerSpec parseServer(yaml::Context &ctx, const YAML::Node &node, const QString &path);
 void parseResetHook(yaml::Context &ctx, const YAML::Node &node, const QString &path, ResetHookSpec &out);
 void parseProfilerHook(yaml::Context &ctx, const YAML::Node &node, const QString &path, ProfilerHookSpec &out);

@@ -35,6 +35,17 @@ inline QString expectNonNegativeInt() { return QStringLiteral("an integer ≥ 0"
 inline QString expectPositiveNumber() { return QStringLiteral("a number > 0"); }
 inline QString expectNonNegativeNumber() { return QStringLiteral("a number ≥ 0"); }
 inline QString expectFraction() { return QStringLiteral("a fraction from 0 to 1 (0.01 = 1 %)"); }
+// Open-loop points: a rate above this is a typo (no client keeps up with it); a burstiness
+// outside these bounds makes gamma gaps that are all zero or all equal.
+inline constexpr double kMaxRequestRate = 100000;
+inline constexpr double kMinBurstiness = 0.01, kMaxBurstiness = 100;
+inline QString expectRequestRate() { return QStringLiteral("a number of requests per second > 0 and ≤ %1").arg(kMaxRequestRate); }
+inline QString expectBurstiness() { return QStringLiteral("a number from %1 to %2 (1 = Poisson, < 1 burstier)").arg(kMinBurstiness).arg(kMaxBurstiness); }
+inline constexpr int kSloPercentiles[] = {50, 75, 90, 95, 99};
+inline QString expectSloPercentile() { return QStringLiteral("one of 50, 75, 90, 95, 99"); }
+inline constexpr int kMaxRepeats = 100;
+inline QString expectRepeats() { return QStringLiteral("an integer from 1 to %1").arg(kMaxRepeats); }
+inline QString expectSeed() { return QStringLiteral("an integer ≥ 0"); }
 inline QString expectConcurrency() { return QStringLiteral("an integer from 1 to %1").arg(kMaxConcurrency); }
 
 } // namespace sb::spec

@@ -18,9 +18,10 @@ const QStringList kProfilerKeys = {"enabled",    "start_path", "stop_path", "tim
                                    "start_body", "trace_dir"};
 const QStringList kWorkloadKeys = {"streaming",   "input_tokens",      "output_tokens", "ignore_eos",
                                    "requests_per_cell", "duration_s",  "warmup_requests", "request_timeout_s",
-                                   "prompts",     "shared_prefix_tokens", "slo",             "calibrate_prompts"};
+                                   "prompts",     "shared_prefix_tokens", "slo",             "calibrate_prompts",
+                                   "seed",        "dataset"};
 const QStringList kSloKeys = {"time_to_first_token", "inter_token_latency", "request_latency"};
-const QStringList kSweepKeys = {"concurrency", "on_hook_failure", "max_error_rate"};
+const QStringList kSweepKeys = {"concurrency", "request_rate", "arrival", "burstiness", "seed", "max_concurrency", "repeats", "slo_search", "on_hook_failure", "max_error_rate"};
 
 QString placeHint(const QString &key)
 {

@@ -208,6 +208,8 @@ void checkWorkload(Checker &c, const WorkloadSpec &w)
     } else if (w.sharedPrefixTokens != 0) {
         c.error(QStringLiteral("workload.shared_prefix_tokens"), QStringLiteral("only allowed with prompts: shared_prefix"));
     }
+    for (const ShapeProblem &p : workloadShapeProblems(w)) // distributions, seed, dataset
+        c.error(p.path, p.message);
     if (w.slo.ttftMs)
         c.positive(QStringLiteral("workload.slo.time_to_first_token"), *w.slo.ttftMs);
     if (w.slo.itlMs)
@@ -236,6 +238,37 @@ void checkConcurrency(Checker &c, const QList<int> &levels)
     }
 }
 
+// `sweep.request_rate` and its companions (docs/spec-reference.md); exactly one of the two axes.
+void checkSweepAxis(Checker &c, const SweepSpec &spec)
+{
+    const OpenLoopSpec &o = spec.openLoop;
+    if (!o.active()) {
+        checkConcurrency(c, spec.concurrency);
+        return;
+    }
+    if (!spec.concurrency.isEmpty())
+        c.error(QStringLiteral("sweep.request_rate"), QStringLiteral("a sweep has either concurrency (closed loop) or request_rate (open loop), "
+                                                                     "not both; use two sweeps to measure both"));
+    QList<double> seen;
+    for (int i = 0; i < o.rates.size(); ++i) {
+        const QString p = QStringLiteral("sweep.request_rate[%1]").arg(i);
+        const double v = o.rates[i];
+        if (!(v > 0 && v <= spec::kMaxRequestRate))
+            c.error(p, QStringLiteral("expected %1, got %2").arg(spec::expectRequestRate()).arg(v));
+        else if (const qsizetype first = seen.indexOf(v); first >= 0)
+            c.error(p, QStringLiteral("duplicate request rate %1 (also at index %2)").arg(v).arg(first));
+        seen.append(v);
+    }
+    if (!(o.burstiness >= spec::kMinBurstiness && o.burstiness <= spec::kMaxBurstiness))
+        c.error(QStringLiteral("sweep.burstiness"), QStringLiteral("expected %1, got %2").arg(spec::expectBurstiness()).arg(o.burstiness));
+    else if (o.arrival != Arrival::Gamma && o.burstiness != 1.0)
+        c.error(QStringLiteral("sweep.burstiness"), QStringLiteral("only used with arrival: gamma (poisson is gamma with burstiness 1)"));
+    if (o.seed < 0)
+        c.error(QStringLiteral("sweep.seed"), QStringLiteral("expected %1, got %2").arg(spec::expectSeed()).arg(o.seed));
+    if (o.maxConcurrency < 1 || o.maxConcurrency > spec::kMaxConcurrency)
+        c.error(QStringLiteral("sweep.max_concurrency"), QStringLiteral("expected %1, got %2").arg(spec::expectConcurrency()).arg(o.maxConcurrency));
+}
+
 } // namespace
 
 QList<SpecDiagnostic> validateSpec(const SweepSpec &spec)
@@ -260,7 +293,20 @@ QList<SpecDiagnostic> validateSpec(const SweepSpec &spec)
                                                    "no traffic").arg(s.urls.size()).arg(*lowest));
     }
     checkWorkload(c, spec.workload);
-    checkConcurrency(c, spec.concurrency);
+    checkSweepAxis(c, spec);
+    if (const SloSearchSpec &s = spec.sloSearch; s.enabled) {
+        const QString p = QStringLiteral("sweep.slo_search");
+        if (!spec.workload.slo.any())
+            c.error(p, QStringLiteral("needs at least one SLO in workload.slo (time_to_first_token, inter_token_latency or request_latency)"));
+        if (std::find(std::begin(spec::kSloPercentiles), std::end(spec::kSloPercentiles), s.percentile) == std::end(spec::kSloPercentiles))
+            c.error(p + QStringLiteral(".percentile"), QStringLiteral("expected %1, got %2").arg(spec::expectSloPercentile()).arg(s.percentile));
+        if (!(s.resolution > 0) || (!spec.openLoop.active() && s.resolution < 1))
+            c.error(p + QStringLiteral(".resolution"), QStringLiteral("expected a number > 0 (≥ 1 for concurrency), got %1").arg(s.resolution));
+        if (spec.repeats > 1)
+            c.error(p, QStringLiteral("not with repeats > 1 (the search runs each point once)"));
+    }
+    if (spec.repeats < 1 || spec.repeats > spec::kMaxRepeats)
+        c.error(QStringLiteral("sweep.repeats"), QStringLiteral("expected %1, got %2").arg(spec::expectRepeats()).arg(spec.repeats));
     if (!(spec.maxErrorRate >= 0 && spec.maxErrorRate <= 1))
         c.error(QStringLiteral("sweep.max_error_rate"), QStringLiteral("expected %1, got %2").arg(spec::expectFraction()).arg(spec.maxErrorRate));
     return c.diags;

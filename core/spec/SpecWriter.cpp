@@ -125,14 +125,58 @@ void writeServer(YAML::Emitter &out, const ServerSpec &s, SecretPolicy secrets)
     out << YAML::EndMap;
 }
 
+// A distribution in the form it was written (spec/WorkloadShapes.h), else the number.
+void writeLengths(YAML::Emitter &out, const char *k, int fixed, const std::optional<LengthDistribution> &d)
+{
+    if (!d) {
+        num(out, k, fixed);
+        return;
+    }
+    key(out, k);
+    if (d->kind == LengthKind::Choices) {
+        out << YAML::Flow << YAML::BeginSeq;
+        for (const LengthChoice &c : d->choices) {
+            if (c.weight == 1) {
+                out << formatNumber(c.value);
+                continue;
+            }
+            out << YAML::BeginMap;
+            num(out, "value", c.value);
+            num(out, "weight", c.weight);
+            out << YAML::EndMap;
+        }
+        out << YAML::EndSeq;
+        return;
+    }
+    out << YAML::Flow << YAML::BeginMap;
+    if (d->kind == LengthKind::Normal) {
+        num(out, "mean", d->mean);
+        num(out, "stddev", d->stddev);
+    }
+    num(out, "min", d->min);
+    num(out, "max", d->max);
+    out << YAML::EndMap;
+}
+
 void writeWorkload(YAML::Emitter &out, const WorkloadSpec &w)
 {
     // Every workload key is written: the block is short and says exactly what will run.
     key(out, "workload");
     out << YAML::BeginMap;
     boolean(out, "streaming", w.streaming);
-    num(out, "input_tokens", w.inputTokens);
-    num(out, "output_tokens", w.outputTokens);
+    writeLengths(out, "input_tokens", w.inputTokens, w.inputLengths);
+    writeLengths(out, "output_tokens", w.outputTokens, w.outputLengths);
+    if (w.seed != 0 || w.inputLengths || w.outputLengths)
+        num(out, "seed", double(w.seed));
+    if (w.dataset) {
+        key(out, "dataset");
+        out << YAML::BeginMap;
+        str(out, "format", toString(w.dataset->format));
+        str(out, "path", w.dataset->path);
+        if (w.dataset->blockTokens != 512)
+            num(out, "block_tokens", w.dataset->blockTokens);
+        out << YAML::EndMap;
+    }
     boolean(out, "ignore_eos", w.ignoreEos);
     if (!w.calibratePrompts)
         boolean(out, "calibrate_prompts", false);
@@ -159,6 +203,22 @@ void writeWorkload(YAML::Emitter &out, const WorkloadSpec &w)
     out << YAML::EndMap;
 }
 
+void writeOpenLoop(YAML::Emitter &out, const OpenLoopSpec &o)
+{
+    key(out, "request_rate");
+    out << YAML::Flow << YAML::BeginSeq;
+    for (double r : o.rates)
+        out << r;
+    out << YAML::EndSeq;
+    str(out, "arrival", toString(o.arrival));
+    if (o.arrival == Arrival::Gamma)
+        num(out, "burstiness", o.burstiness);
+    key(out, "seed");
+    out << o.seed;
+    key(out, "max_concurrency");
+    out << o.maxConcurrency;
+}
+
 } // namespace
 
 QByteArray saveSpecYaml(const SweepSpec &spec, SecretPolicy secrets)
@@ -178,11 +238,27 @@ QByteArray saveSpecYaml(const SweepSpec &spec, SecretPolicy secrets)
     writeWorkload(out, spec.workload);
     key(out, "sweep");
     out << YAML::BeginMap;
-    key(out, "concurrency");
-    out << YAML::Flow << YAML::BeginSeq;
-    for (int c : spec.concurrency)
-        out << c;
-    out << YAML::EndSeq;
+    if (spec.openLoop.active()) {
+        writeOpenLoop(out, spec.openLoop);
+    } else {
+        key(out, "concurrency");
+        out << YAML::Flow << YAML::BeginSeq;
+        for (int c : spec.concurrency)
+            out << c;
+        out << YAML::EndSeq;
+    }
+    if (spec.repeats != 1) {
+        key(out, "repeats");
+        out << spec.repeats;
+    }
+    if (spec.sloSearch.enabled) {
+        key(out, "slo_search");
+        out << YAML::Flow << YAML::BeginMap;
+        key(out, "percentile");
+        out << spec.sloSearch.percentile;
+        num(out, "resolution", spec.sloSearch.resolution);
+        out << YAML::EndMap;
+    }
     str(out, "on_hook_failure", toString(spec.onHookFailure));
     if (spec.maxErrorRate != SweepSpec().maxErrorRate)
         num(out, "max_error_rate", spec.maxErrorRate);

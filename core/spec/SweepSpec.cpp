@@ -30,7 +30,18 @@ const std::pair<ResetPlacement, const char *> kPlacements[] = {{ResetPlacement::
 const std::pair<HookFailurePolicy, const char *> kPolicies[] = {
     {HookFailurePolicy::SkipCell, "skip_cell"}, {HookFailurePolicy::Abort, "abort"}, {HookFailurePolicy::Continue, "continue"}};
 const std::pair<PromptMode, const char *> kPromptModes[] = {{PromptMode::Unique, "unique"}, {PromptMode::SharedPrefix, "shared_prefix"}};
+const std::pair<Arrival, const char *> kArrivals[] = {{Arrival::Constant, "constant"}, {Arrival::Poisson, "poisson"}, {Arrival::Gamma, "gamma"}};
 } // namespace
+
+QString toString(Arrival a) { return name(a, kArrivals); }
+std::optional<Arrival> arrivalFromString(const QString &s) { return lookup(s, kArrivals); }
+QStringList arrivalNames()
+{
+    QStringList out;
+    for (const auto &[value, text] : kArrivals)
+        out.append(QString::fromLatin1(text));
+    return out;
+}
 
 QString toString(Endpoint e) { return name(e, kEndpoints); }
 QString toString(Flavor f) { return name(f, kFlavors); }

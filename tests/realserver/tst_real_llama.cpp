@@ -2,6 +2,7 @@
 // (C = 1, 4, 8, 16 on both endpoints, streaming and not) completes with no failed request, counts
 // the reconnects llama-server forces after every stream, takes ISL/OSL from usage, stores request
 // ids, and the llamacpp reset (erase every slot) is proven by cached_tokens == 0 afterwards.
+#include "LengthChecks.h"
 #include "RealServer.h"
 #include "TestSupport.h"
 #include <QDir>
@@ -199,6 +200,37 @@ private Q_SLOTS:
                      qPrintable(QStringLiteral("request %1 without a reset: cached_tokens %2")
                                     .arg(i)
                                     .arg(records.at(i).value("cached_tokens").toInt(-1))));
+    }
+
+    // Prompts sized on llama-server's own tokenizer (issue 16): fixed lengths within 1 % on both
+    // endpoints (chat template included), a clipped normal's mean within 2 % of what was drawn,
+    // every request's max_tokens honoured.
+    void lengthsHitTheirTargets_data()
+    {
+        QTest::addColumn<QString>("endpoint");
+        QTest::addColumn<QString>("input");
+        QTest::addColumn<double>("tolerance");
+        QTest::newRow("chat-64") << "chat" << "64" << 0.01;
+        QTest::newRow("chat-256") << "chat" << "256" << 0.01;
+        QTest::newRow("chat-1024") << "chat" << "1024" << 0.01;
+        QTest::newRow("completions-256") << "completions" << "256" << 0.01;
+        QTest::newRow("chat-normal") << "chat" << "{mean: 384, stddev: 160, min: 64, max: 1024}" << 0.02;
+        QTest::newRow("completions-uniform") << "completions" << "{min: 64, max: 1024}" << 0.02;
+    }
+    void lengthsHitTheirTargets()
+    {
+        QFETCH(QString, endpoint);
+        QFETCH(QString, input);
+        QFETCH(double, tolerance);
+        const QString tag = QStringLiteral("len-") + QString::fromUtf8(QTest::currentDataTag());
+        const LengthOutcome o = runLengthSweep(m_work.path(), tag, lengthSweepSpec(m_server.port(), "llamacpp", endpoint, input,
+                                                                                   "{min: 4, max: 16}", 24, 8));
+        QVERIFY2(o.problem.isEmpty(), qPrintable(o.problem));
+        qInfo("%s: requested mean ISL %.1f, measured %.1f (%+.2f %%), worst request %+.0f tokens; OSL %.1f of %.1f; calibration %s",
+              qPrintable(tag), o.requested, o.measured, (o.measured - o.requested) / o.requested * 100, o.worstOff, o.measuredOut,
+              o.requestedOut, qPrintable(o.calibration));
+        QVERIFY(std::abs(o.measured - o.requested) <= tolerance * o.requested);
+        QCOMPARE(o.measuredOut, o.requestedOut); // the model never emits EOS
     }
 
     void hooksCheckWithSlotSavePath()

@@ -4,6 +4,7 @@
 // /start_profile gets the real 409 and the outcome says so; after our reset, vLLM's own prefix-cache
 // counters show no hit for a repeated prompt; a server that dies mid-sweep fails the later cells
 // quickly and says why.
+#include "LengthChecks.h"
 #include "RealServer.h"
 #include "TestSupport.h"
 #include <QDir>
@@ -245,6 +246,34 @@ private Q_SLOTS:
               queries() - q3);
         QVERIFY2(queries() > q3, "the prefix cache was not queried");
         QCOMPARE(h4, h2);
+    }
+
+    // Prompts sized on vLLM's own BPE tokenizer (issue 16), where a word is ~2.25 tokens: fixed
+    // lengths within 1 % (chat template included), a distribution's mean within 2 %. Brief: one
+    // cell each.
+    void lengthsHitTheirTargets_data()
+    {
+        QTest::addColumn<QString>("endpoint");
+        QTest::addColumn<QString>("input");
+        QTest::addColumn<double>("tolerance");
+        QTest::newRow("chat-256") << "chat" << "256" << 0.01;
+        QTest::newRow("completions-1024") << "completions" << "1024" << 0.01;
+        QTest::newRow("chat-normal") << "chat" << "{mean: 384, stddev: 160, min: 64, max: 1024}" << 0.02;
+    }
+    void lengthsHitTheirTargets()
+    {
+        QFETCH(QString, endpoint);
+        QFETCH(QString, input);
+        QFETCH(double, tolerance);
+        const QString tag = QStringLiteral("len-") + QString::fromUtf8(QTest::currentDataTag());
+        const LengthOutcome o = runLengthSweep(m_work.path(), tag, lengthSweepSpec(m_server.port(), "vllm", endpoint, input,
+                                                                                   "{min: 4, max: 16}", 16, 8));
+        QVERIFY2(o.problem.isEmpty(), qPrintable(o.problem));
+        qInfo("%s: requested mean ISL %.1f, measured %.1f (%+.2f %%), worst request %+.0f tokens; OSL %.1f of %.1f; calibration %s",
+              qPrintable(tag), o.requested, o.measured, (o.measured - o.requested) / o.requested * 100, o.worstOff, o.measuredOut,
+              o.requestedOut, qPrintable(o.calibration));
+        QVERIFY(std::abs(o.measured - o.requested) <= tolerance * o.requested);
+        QVERIFY(o.measuredOut >= 0.98 * o.requestedOut); // ignore_eos is sent
     }
 
     // Last: kills the shared server. After the first cell the server dies (SIGKILL, as a crashed

@@ -3,7 +3,11 @@
 #include "charts/ChartStyle.h"
 #include "charts/MetricFormat.h"
 #include "charts/PointLabelLayer.h"
+#include "results/RepeatStats.h"
+#include "results/SweepAxis.h"
 #include <QChart>
+#include <QJsonArray>
+#include <QJsonObject>
 #include <QLegendMarker>
 #include <QLineSeries>
 #include <QLogValueAxis>
@@ -18,7 +22,7 @@ namespace {
 
 const QString &kThroughput = tag::outputThroughput;
 
-// One curve: the cells of one server in one set, in concurrency order.
+// One curve: the cells of one server in one set, in point order (concurrency or request rate).
 struct Curve {
     int setIndex = 0;
     QString server;
@@ -30,6 +34,7 @@ struct Curve {
 
 QList<Curve> curvesOf(const QList<ChartSeriesInput> &sets)
 {
+    const SweepAxis axis = chartAxis(sets);
     // Colour by server across all sets: the same server keeps its colour when sets are overlaid.
     QStringList allServers;
     for (const auto &set : sets)
@@ -48,10 +53,10 @@ QList<Curve> curvesOf(const QList<ChartSeriesInput> &sets)
             c.style = set.styleIndex;
             // Failed, cancelled and skipped cells hold no real figures: they are not points.
             for (const CellResult &cell : set.results.cells)
-                if (cell.server == server && hasMeasurements(cell.status))
+                if (cell.server == server && hasMeasurements(cell.status) && axisOf(cell) == axis)
                     c.cells.append(&cell);
             std::stable_sort(c.cells.begin(), c.cells.end(),
-                             [](const CellResult *a, const CellResult *b) { return a->concurrency < b->concurrency; });
+                             [](const CellResult *a, const CellResult *b) { return pointValue(*a) < pointValue(*b); });
             curves.append(c);
         }
     }
@@ -99,15 +104,17 @@ struct CurvePoints {
 // requests failed than the spec's max_error_rate allows.
 const QColor kDegradedColor(0xb2, 0x6a, 0x00);
 
-// Adds the line (no legend entry) and the scatter (legend, tags, labels) of one curve.
-QScatterSeries *addCurve(QChart *chart, QAbstractAxis *x, QAbstractAxis *y, const Curve &c, const CurvePoints &p)
+// Adds the line (no legend entry) and the scatter (legend, tags, labels) of one curve. The line
+// goes through `linePoints` when given (the means of repeated runs), else through the points.
+QScatterSeries *addCurve(QChart *chart, QAbstractAxis *x, QAbstractAxis *y, const Curve &c, const CurvePoints &p,
+                         const QList<QPointF> *linePoints = nullptr)
 {
     auto *line = new QLineSeries;
     QPen pen(c.color);
     pen.setWidthF(2.0);
     pen.setStyle(setPenStyle(c.style));
     line->setPen(pen);
-    line->replace(p.points); // one bulk replace, never per-point append (quadratic)
+    line->replace(linePoints ? *linePoints : p.points); // one bulk replace, never per-point append (quadratic)
     auto *scatter = new QScatterSeries;
     scatter->setName(c.legend);
     scatter->setColor(c.color);
@@ -128,6 +135,68 @@ QScatterSeries *addCurve(QChart *chart, QAbstractAxis *x, QAbstractAxis *y, cons
     for (QLegendMarker *m : chart->legend()->markers(line))
         m->setVisible(false);
     return scatter;
+}
+
+// Repeated runs of a point (`sweep.repeats`): the mean per x, and a vertical bar over its 95 %
+// confidence interval (Student t, metrics/RepeatStats.h) where there are two runs or more. The
+// bars are line series named "errorBar", out of the legend.
+QList<QPointF> addErrorBars(QChart *chart, QAbstractAxis *x, QAbstractAxis *y, const Curve &c, const QList<QPointF> &points,
+                            double *yMin, double *yMax)
+{
+    QMap<double, std::vector<double>> byX;
+    for (const QPointF &pt : points)
+        byX[pt.x()].push_back(pt.y());
+    QList<QPointF> means;
+    for (auto it = byX.cbegin(); it != byX.cend(); ++it) {
+        const MeanCi ci = meanCi95(it.value());
+        means.append(QPointF(it.key(), ci.mean));
+        if (!(ci.n >= 2 && std::isfinite(ci.halfWidth)))
+            continue;
+        auto *bar = new QLineSeries;
+        bar->setObjectName(QStringLiteral("errorBar"));
+        QPen pen(c.color);
+        pen.setWidthF(1.5);
+        bar->setPen(pen);
+        bar->replace({QPointF(it.key(), ci.low()), QPointF(it.key(), ci.high())});
+        chart->addSeries(bar);
+        bar->attachAxis(x);
+        bar->attachAxis(y);
+        for (QLegendMarker *m : chart->legend()->markers(bar))
+            m->setVisible(false);
+        *yMin = std::min(*yMin, ci.low());
+        *yMax = std::max(*yMax, ci.high());
+    }
+    return means;
+}
+
+// The SLO search's finding (results/SloSearch.h): a ring around the highest point that met the
+// SLOs, named "sloPoint", out of the legend; the sentence is its "toolTip" property (not yet shown on hover).
+void markSloPoint(QChart *chart, QAbstractAxis *x, QAbstractAxis *y, const Curve &c, const ChartSeriesInput &set, const CurvePoints &p)
+{
+    for (const auto &v : set.results.sloSearch.value(QStringLiteral("servers")).toArray()) {
+        const QJsonObject found = v.toObject();
+        if (found.value(QStringLiteral("server")).toString() != c.server || !found.value(QStringLiteral("sustained")).isDouble())
+            continue;
+        const double at = found.value(QStringLiteral("sustained")).toDouble();
+        for (const QPointF &pt : p.points) {
+            if (pt.x() != at)
+                continue;
+            auto *ring = new QScatterSeries;
+            ring->setObjectName(QStringLiteral("sloPoint"));
+            ring->setMarkerSize(22);
+            ring->setColor(Qt::transparent);
+            ring->setBorderColor(c.color.darker(150));
+            ring->setPen(QPen(c.color.darker(150), 2.5));
+            ring->replace({pt});
+            ring->setProperty("toolTip", found.value(QStringLiteral("sentence")).toString());
+            chart->addSeries(ring);
+            ring->attachAxis(x);
+            ring->attachAxis(y);
+            for (QLegendMarker *m : chart->legend()->markers(ring))
+                m->setVisible(false);
+            return;
+        }
+    }
 }
 
 QString unitOf(const QList<ChartSeriesInput> &sets, const QString &metric)
@@ -163,6 +232,15 @@ QString pointToolTipText(const ChartSeriesInput &set, const CellResult &cell)
 }
 
 } // namespace
+
+SweepAxis chartAxis(const QList<ChartSeriesInput> &sets)
+{
+    for (const auto &set : sets)
+        if (!set.results.cells.isEmpty())
+            return axisOf(set.results);
+    return SweepAxis::Concurrency;
+}
+
 
 LatencyChoiceInfo latencyChoiceInfo(LatencyChoice choice)
 {
@@ -213,8 +291,7 @@ QChart *makeThroughputVsLatencyChart(const QList<ChartSeriesInput> &sets, Latenc
             if (!std::isfinite(lx) || !std::isfinite(ty))
                 continue; // not measured (pending, failed, imported without it)
             p.add(QPointF(lx, ty), *cell, pointToolTipText(sets.at(c.setIndex), *cell));
-            p.labels.append(cell->status == CellStatus::Degraded ? QStringLiteral("c=%1 ⚠").arg(cell->concurrency)
-                                                                 : QStringLiteral("c=%1").arg(cell->concurrency));
+            p.labels.append(cell->status == CellStatus::Degraded ? pointLabel(*cell) + QStringLiteral(" ⚠") : pointLabel(*cell));
             xMax = std::max(xMax, lx);
             yMax = std::max(yMax, ty);
         }
@@ -230,11 +307,14 @@ QChart *makeMetricVsConcurrencyChart(const QList<ChartSeriesInput> &sets, const 
 {
     const MetricInfo *info = findMetric(metric);
     const QString label = metricLabel(metric) + (info && info->singleValued ? QString() : QLatin1Char(' ') + stat);
-    QChart *chart = newChart(QStringLiteral("%1 vs concurrency").arg(label));
+    const SweepAxis axis = chartAxis(sets);
+    QChart *chart = newChart(QStringLiteral("%1 vs %2").arg(label, axisTitle(axis)));
     auto *x = new QLogValueAxis;
     x->setBase(2);
     x->setLabelFormat(QStringLiteral("%g"));
-    x->setTitleText(QStringLiteral("Concurrency"));
+    QString xTitle = axisTitle(axis);
+    xTitle[0] = xTitle[0].toUpper();
+    x->setTitleText(xTitle);
     auto *y = new QValueAxis;
     y->setTitleText(axisTitle(label, unitOf(sets, metric)));
     chart->addAxis(x, Qt::AlignBottom);
@@ -248,15 +328,18 @@ QChart *makeMetricVsConcurrencyChart(const QList<ChartSeriesInput> &sets, const 
         for (const CellResult *cell : c.cells) {
             const double v = cellValue(*cell, metric, stat);
             // QLogValueAxis drops a whole series holding any x <= 0: guard the axis value.
-            if (cell->concurrency <= 0 || !std::isfinite(v))
+            const double at = pointValue(*cell);
+            if (!(at > 0) || !std::isfinite(v))
                 continue;
-            p.add(QPointF(cell->concurrency, v), *cell, pointToolTipText(sets.at(c.setIndex), *cell));
-            cMin = std::min(cMin, double(cell->concurrency));
-            cMax = std::max(cMax, double(cell->concurrency));
+            p.add(QPointF(at, v), *cell, pointToolTipText(sets.at(c.setIndex), *cell));
+            cMin = std::min(cMin, at);
+            cMax = std::max(cMax, at);
             yMin = std::min(yMin, v);
             yMax = std::max(yMax, v);
         }
-        addCurve(chart, x, y, c, p);
+        const QList<QPointF> means = addErrorBars(chart, x, y, c, p.points, &yMin, &yMax);
+        addCurve(chart, x, y, c, p, means.size() < p.points.size() ? &means : nullptr); // repeats: the line joins the means
+        markSloPoint(chart, x, y, c, sets.at(c.setIndex), p);
     }
     if (cMax <= 0) {
         cMin = 1;

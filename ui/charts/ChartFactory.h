@@ -3,6 +3,7 @@
 // exporter (offscreen, SVG/PNG through ChartExport) draw the same pictures from the same data.
 // Every builder returns a new QChart (caller owns it) with animations off.
 #include "metrics/MetricCatalogue.h" // the metrics and stats a chart offers
+#include "results/SweepAxis.h"
 #include "results/Results.h"
 #include <QList>
 #include <QString>
@@ -38,6 +39,10 @@ QChart *makeThroughputVsLatencyChart(const QList<ChartSeriesInput> &sets, Latenc
 
 // metric.stat on y against concurrency on a log2 x axis, one line + scatter per server and set.
 // Points with a value <= 0 or NaN on a log axis are skipped (QLogValueAxis would drop the series).
+// The x axis of an overlay: the first set's (results/SweepAxis.h). Cells on the other axis are not
+// drawn against it: a concurrency of 8 is not a rate of 8 req/s.
+SweepAxis chartAxis(const QList<ChartSeriesInput> &sets);
+// Metric vs the sweep point: concurrency, or request rate for open-loop results (log2 x axis).
 QChart *makeMetricVsConcurrencyChart(const QList<ChartSeriesInput> &sets, const QString &metric,
                                      const QString &stat);
 

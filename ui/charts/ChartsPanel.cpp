@@ -113,7 +113,7 @@ void ChartsPanel::rebuild()
     m_throughput->replaceChart(makeThroughputVsLatencyChart(m_inputs, choice));
     m_throughput->setExportName(slug(QStringLiteral("throughput-vs-") + latencyChoiceInfo(choice).label));
     m_metric->replaceChart(makeMetricVsConcurrencyChart(m_inputs, metric, stat));
-    m_metric->setExportName(slug(metric + QLatin1Char('-') + stat + QStringLiteral("-vs-concurrency")));
+    m_metric->setExportName(slug(metric + QLatin1Char('-') + stat + QStringLiteral("-vs-") + axisKey(chartAxis(m_inputs))));
 }
 
 void ChartsPanel::setHighlight(ChartPointRef ref)

@@ -1,4 +1,5 @@
 #include "charts/MetricFormat.h"
+#include "results/SweepAxis.h"
 #include <QLocale>
 #include <cmath>
 #include <limits>
@@ -38,7 +39,7 @@ QString cellSummaryText(const CellResult &cell)
         return formatWithUnit(cellValue(cell, metric, QLatin1String(s)), m ? m->unit : QString());
     };
     QStringList lines;
-    lines << QStringLiteral("%1 · c=%2 · %3").arg(cell.server).arg(cell.concurrency).arg(cellStatusName(cell.status));
+    lines << QStringLiteral("%1 · %2 · %3").arg(cell.server, pointLabel(cell), cellStatusName(cell.status));
     lines << (cell.failed > 0 ? QStringLiteral("requests: %1 ok, %2 failed (%3 %)").arg(cell.completed).arg(cell.failed).arg(cell.errorRate * 100, 0, 'f', 1)
                               : QStringLiteral("requests: %1 ok, 0 failed").arg(cell.completed));
     if (cell.status == CellStatus::Degraded && !cell.reason.isEmpty())
@@ -54,6 +55,11 @@ QString cellSummaryText(const CellResult &cell)
     lines << statsLine(tag::itl, {"avg", "p99"});
     lines << statsLine(tag::latency, {"p50", "p99"});
     lines << QStringLiteral("output %1 · %2").arg(stat(tag::outputThroughput, "avg"), stat(tag::requestThroughput, "avg"));
+    if (const auto &o = cell.openLoop)
+        lines << QStringLiteral("open loop: achieved %1 req/s · schedule lag p99 %2 ms%3")
+                     .arg(formatRate(o->achievedRate))
+                     .arg(o->lagP99Ms, 0, 'f', 2)
+                     .arg(o->capHit ? QStringLiteral(" · max_concurrency %1 reached, %2 queued").arg(o->maxConcurrency).arg(o->queued) : QString());
     return lines.join(QLatin1Char('\n'));
 }
 

@@ -1,4 +1,5 @@
 #include "designer/SweepEstimate.h"
+#include "engine/CalibrationReport.h"
 #include "engine/SweepTimeEstimate.h"
 #include <QObject>
 #include <algorithm>
@@ -9,7 +10,7 @@ namespace sb::ui {
 SweepEstimate estimateSweep(const SweepSpec &spec)
 {
     SweepEstimate e;
-    e.cells = int(spec.servers.size() * spec.concurrency.size());
+    e.cells = int(spec.servers.size() * spec.cellsPerServer());
     int mocks = 0;
     for (const ServerSpec &server : spec.servers) {
         mocks += server.mock.isEmpty() || !flavorFromString(server.mock) ? 0 : 1;
@@ -38,12 +39,14 @@ QString estimateText(const SweepSpec &spec)
 {
     const SweepEstimate e = estimateSweep(spec);
     if (e.cells == 0)
-        return QObject::tr("No cells yet: add a server and a concurrency level");
-    return QObject::tr("%1 cells (%2 servers × %3 levels) · roughly %4 (%5)")
+        return QObject::tr("No cells yet: add a server and a concurrency level or request rate");
+    // The lengths asked for and how prompts are sized (engine/CalibrationReport).
+    return QObject::tr("%1 cells (%2 servers × %3 %4) · roughly %5 (%6) · %7")
         .arg(e.cells)
         .arg(spec.servers.size())
-        .arg(spec.concurrency.size())
-        .arg(formatDuration(e.seconds), e.assumption);
+        .arg(spec.pointCount())
+        .arg(spec.openLoop.active() ? QObject::tr("rates") : QObject::tr("levels"))
+        .arg(formatDuration(e.seconds), e.assumption, workloadEstimateLine(spec.workload));
 }
 
 } // namespace sb::ui

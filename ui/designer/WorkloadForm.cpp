@@ -1,4 +1,6 @@
 #include "designer/WorkloadForm.h"
+#include "designer/RateSweepEditor.h"
+#include "results/SweepAxis.h"
 #include "designer/ConcurrencyEditor.h"
 #include <QCheckBox>
 #include <QComboBox>
@@ -67,6 +69,16 @@ QWidget *WorkloadForm::buildSweep()
     m_description = new QLineEdit;
     m_description->setObjectName(QStringLiteral("sweepDescription"));
     m_concurrency = new ConcurrencyEditor;
+    m_rates = new RateSweepEditor;
+    m_axis = new QComboBox;
+    m_axis->setObjectName(QStringLiteral("sweepAxis"));
+    m_axis->addItem(tr("Concurrency (closed loop)"), int(SweepAxis::Concurrency));
+    m_axis->addItem(tr("Request rate (open loop)"), int(SweepAxis::RequestRate));
+    m_axis->setToolTip(tr("Closed loop keeps C requests in flight; open loop sends requests at a rate, whatever the server's answers do"));
+    m_axisStack = new QStackedWidget;
+    m_axisStack->addWidget(m_concurrency);
+    m_axisStack->addWidget(m_rates);
+    m_axisStack->setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Maximum);
     m_policy = new QComboBox;
     m_policy->setObjectName(QStringLiteral("onHookFailure"));
     for (auto p : {HookFailurePolicy::SkipCell, HookFailurePolicy::Abort, HookFailurePolicy::Continue})
@@ -74,12 +86,18 @@ QWidget *WorkloadForm::buildSweep()
     m_policy->setToolTip(tr("What a failed reset or profiler start does: skip that cell, abort the sweep, or measure anyway"));
     form->addRow(tr("Name"), m_errors.bind(QStringLiteral("name"), m_name));
     form->addRow(tr("Description"), m_errors.bind(QStringLiteral("description"), m_description));
-    form->addRow(tr("Concurrency"), m_errors.bind(QStringLiteral("sweep"), m_concurrency));
+    form->addRow(tr("Sweep over"), m_axis);
+    form->addRow(tr("Points"), m_errors.bind(QStringLiteral("sweep"), m_axisStack));
     form->addRow(tr("On hook failure"), m_errors.bind(QStringLiteral("on_hook_failure"), m_policy));
 
     for (auto *edit : {m_name, m_description})
         connect(edit, &QLineEdit::textEdited, this, &WorkloadForm::changed);
     connect(m_concurrency, &ConcurrencyEditor::edited, this, &WorkloadForm::changed);
+    connect(m_rates, &RateSweepEditor::edited, this, &WorkloadForm::changed);
+    connect(m_axis, &QComboBox::activated, this, [this](int index) {
+        m_axisStack->setCurrentIndex(index);
+        changed();
+    });
     connect(m_policy, &QComboBox::activated, this, &WorkloadForm::changed);
     return group;
 }
@@ -205,10 +223,22 @@ void WorkloadForm::setSpec(const SweepSpec &spec)
     m_name->setText(spec.name);
     m_description->setText(spec.description);
     m_concurrency->setLevels(spec.concurrency);
+    m_rates->setOpenLoop(spec.openLoop);
+    const int axis = spec.openLoop.active() ? 1 : 0;
+    m_axis->setCurrentIndex(axis);
+    m_axisStack->setCurrentIndex(axis);
     m_policy->setCurrentIndex(m_policy->findData(int(spec.onHookFailure)));
     m_streaming->setChecked(w.streaming);
     m_inputTokens->setValue(w.inputTokens);
     m_outputTokens->setValue(w.outputTokens);
+    // A distribution is edited in the YAML: the box shows its mean and is read-only, so an edit
+    // here can never be silently overridden by the distribution (spec/WorkloadShapes.h).
+    for (auto [box, dist] : {std::pair{m_inputTokens, &w.inputLengths}, std::pair{m_outputTokens, &w.outputLengths}}) {
+        // (FieldErrors owns the tooltip; the prefix shows the box holds a mean.)
+        box->setEnabled(!*dist);
+        box->setPrefix(*dist ? tr("mean ") : QString());
+        box->setWhatsThis(*dist ? tr("Drawn per request: %1 (edit it in the YAML)").arg((*dist)->describe()) : QString());
+    }
     m_ignoreEos->setChecked(w.ignoreEos);
     const int mode = w.durationS > 0 ? 1 : 0;
     m_lengthMode->setCurrentIndex(mode);
@@ -231,7 +261,14 @@ void WorkloadForm::applyTo(SweepSpec &spec) const
     WorkloadSpec &w = spec.workload;
     spec.name = m_name->text().trimmed();
     spec.description = m_description->text();
-    spec.concurrency = m_concurrency->levels();
+    // Only the chosen axis is kept (a sweep has one); the other editor keeps its text meanwhile.
+    if (m_axis->currentIndex() == 1) {
+        spec.concurrency.clear();
+        spec.openLoop = m_rates->openLoop();
+    } else {
+        spec.concurrency = m_concurrency->levels();
+        spec.openLoop = OpenLoopSpec();
+    }
     spec.onHookFailure = HookFailurePolicy(m_policy->currentData().toInt());
     w.streaming = m_streaming->isChecked();
     w.inputTokens = m_inputTokens->value();
@@ -251,7 +288,7 @@ void WorkloadForm::applyTo(SweepSpec &spec) const
 
 bool WorkloadForm::hasLocalErrors() const
 {
-    return !m_concurrency->parseError().isEmpty();
+    return m_axis->currentIndex() == 1 ? !m_rates->parseError().isEmpty() : !m_concurrency->parseError().isEmpty();
 }
 
 } // namespace sb::ui

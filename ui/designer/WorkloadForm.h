@@ -15,6 +15,7 @@ class QStackedWidget;
 namespace sb::ui {
 
 class ConcurrencyEditor;
+class RateSweepEditor;
 
 class WorkloadForm : public QWidget
 {
@@ -27,6 +28,8 @@ public:
     bool hasLocalErrors() const;
     FieldErrors &errors() { return m_errors; }
     ConcurrencyEditor *concurrencyEditor() const { return m_concurrency; }
+    RateSweepEditor *rateEditor() const { return m_rates; }
+    QComboBox *axisChoice() const { return m_axis; }
 
 Q_SIGNALS:
     void edited();
@@ -43,7 +46,10 @@ private:
 
     QLineEdit *m_name = nullptr;
     QLineEdit *m_description = nullptr;
+    QComboBox *m_axis = nullptr;          // closed loop (concurrency) or open loop (request rate)
+    QStackedWidget *m_axisStack = nullptr;
     ConcurrencyEditor *m_concurrency = nullptr;
+    RateSweepEditor *m_rates = nullptr;
     QComboBox *m_policy = nullptr;
 
     QCheckBox *m_streaming = nullptr;

@@ -1,0 +1,87 @@
+#include "engine/CalibrationReport.h"
+#include "workload/WorkloadPlan.h"
+
+namespace sb {
+
+namespace {
+QString lengths(const char *what, int fixed, const std::optional<LengthDistribution> &d, qint64 seed)
+{
+    if (!d)
+        return QStringLiteral("%1: %2 tokens").arg(QLatin1String(what)).arg(fixed);
+    return QStringLiteral("%1: %2 (mean %3 tokens, seed %4)").arg(QLatin1String(what), d->describe()).arg(d->expectedMean(), 0, 'f', 1).arg(seed);
+}
+} // namespace
+
+QString workloadEstimateLine(const WorkloadSpec &w)
+{
+    QStringList parts;
+    if (w.dataset) {
+        parts.append(QStringLiteral("prompts from the %1 dataset %2").arg(toString(w.dataset->format), w.dataset->path));
+        if (w.dataset->format != DatasetFormat::Mooncake)
+            return parts.join(QStringLiteral(" · "));
+        parts.append(w.calibratePrompts ? QStringLiteral("its input lengths sized by calibrating each model before the first cell")
+                                        : QStringLiteral("its input lengths sent as words (calibrate_prompts: false)"));
+        return parts.join(QStringLiteral(" · "));
+    }
+    parts.append(lengths("input", w.inputTokens, w.inputLengths, w.seed));
+    parts.append(lengths("output", w.outputTokens, w.outputLengths, w.seed));
+    if (!w.calibratePrompts) {
+        parts.append(QStringLiteral("prompts sent as words (calibrate_prompts: false)"));
+    } else {
+        QStringList at;
+        for (int t : calibrationTargets(w, nullptr))
+            at.append(QString::number(t));
+        parts.append(QStringLiteral("prompts calibrated per model at %1 token%2 before the first cell")
+                         .arg(at.join(QStringLiteral(", ")), at.size() == 1 && at.first() == QLatin1String("1") ? QString() : QStringLiteral("s")));
+    }
+    return parts.join(QStringLiteral(" · "));
+}
+
+QStringList describeWorkload(const SweepSpec &spec, bool *ok)
+{
+    *ok = true;
+    const WorkloadSpec &w = spec.workload;
+    QStringList out;
+    if (w.dataset) {
+        Dataset d;
+        QString error;
+        if (!loadDataset(*w.dataset, spec.sourcePath, &d, &error)) {
+            *ok = false;
+            return {QStringLiteral("dataset: ") + error};
+        }
+        out.append(QStringLiteral("dataset: ") + d.describe());
+        if (d.stats.withOutput < d.stats.entries)
+            out.append(lengths("output (entries without one)", w.outputTokens, w.outputLengths, w.seed));
+        return out;
+    }
+    out.append(lengths("input", w.inputTokens, w.inputLengths, w.seed));
+    out.append(lengths("output", w.outputTokens, w.outputLengths, w.seed));
+    return out;
+}
+
+QStringList calibrationReport(ControlClient &client, const ServerSpec &server, const QString &baseUrl, const WorkloadSpec &w,
+                              const Dataset *dataset, const std::atomic<bool> *cancel)
+{
+    if (!w.calibratePrompts)
+        return {QStringLiteral("prompt calibration: off (calibrate_prompts: false): input lengths are sent as words")};
+    const QList<int> targets = calibrationTargets(w, dataset);
+    if (targets.isEmpty())
+        return {QStringLiteral("prompt calibration: none needed (the dataset's prompts are sent as written)")};
+    PromptCalibrator calibrator(client, cancel);
+    QStringList out;
+    for (int target : targets) {
+        WorkloadSpec one = w;
+        one.inputTokens = target;
+        one.inputLengths.reset();
+        // A tag of the benchmark's width ("sb-" + 13 + "-c" + 4), never a measured prompt's.
+        const PromptCalibration c = calibrator.calibrate(server, baseUrl, one, "cb-0000000000000-c0000");
+        out.append(c.ok() ? QStringLiteral("prompt calibration: %1 tokens = %2 filler characters (server counted %3; %4 probes%5)")
+                                .arg(target).arg(c.fillerChars).arg(c.measuredTokens).arg(c.probes).arg(c.viaTokenize ? QStringLiteral(" via /tokenize") : QString())
+                          : QStringLiteral("prompt calibration: %1 tokens not calibrated: %2").arg(target).arg(c.error));
+        if (cancel && cancel->load())
+            break;
+    }
+    return out;
+}
+
+} // namespace sb

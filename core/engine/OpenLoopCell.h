@@ -1,0 +1,24 @@
+#pragma once
+// An open-loop cell (a request-rate point, docs/spec-reference.md): the phase's schedule, and
+// what its records say about how well the client kept to it.
+#include "load/ArrivalSchedule.h"
+#include "load/RequestRecord.h"
+#include "results/OpenLoopResult.h"
+#include <QStringList>
+#include <memory>
+#include <vector>
+
+namespace sb {
+
+// The arrivals of run `repeat` of a point: seed + repeat, so repeats sample the arrival process
+// too (the same seed would replay one arrival pattern and understate the spread).
+OpenLoopSpec repeatArrivals(const OpenLoopSpec &spec, int repeat);
+// The schedule of one rate point; the same (spec, rate) gives the same schedule every time.
+std::shared_ptr<ArrivalSchedule> scheduleFor(const OpenLoopSpec &spec, double ratePerS);
+// Achieved rate, schedule lag and client-queue figures from the measured requests' records.
+OpenLoopResult openLoopStats(const std::vector<RequestRecord> &records, const OpenLoopSpec &spec, double ratePerS);
+// Validity warnings: the client sent late (lag p99 above kMaxLagP99Ms), or the cap made a queue.
+QStringList openLoopWarnings(const OpenLoopResult &r);
+inline constexpr double kMaxLagP99Ms = 5;
+
+} // namespace sb

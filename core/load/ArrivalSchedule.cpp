@@ -1,0 +1,69 @@
+#include "load/ArrivalSchedule.h"
+#include <cmath>
+
+namespace sb {
+
+ArrivalSchedule::ArrivalSchedule(Arrival arrival, double ratePerS, double burstiness, std::uint64_t seed)
+    : m_arrival(arrival), m_rate(ratePerS), m_shape(arrival == Arrival::Poisson ? 1.0 : burstiness), m_rng(seed)
+{
+    m_offsets.push_back(0);
+}
+
+std::int64_t ArrivalSchedule::offsetNs(int ticket)
+{
+    if (ticket < 0)
+        return 0;
+    std::lock_guard lock(m_mutex);
+    while (m_offsets.size() <= std::size_t(ticket)) {
+        m_sumS += nextGapS();
+        m_offsets.push_back(std::llround(m_sumS * 1e9));
+    }
+    return m_offsets[std::size_t(ticket)];
+}
+
+double ArrivalSchedule::nextGapS()
+{
+    const double mean = 1.0 / m_rate;
+    switch (m_arrival) {
+    case Arrival::Constant: return mean;
+    case Arrival::Poisson: return -std::log(uniform01()) * mean;
+    case Arrival::Gamma: return gamma(m_shape) * mean / m_shape; // scale = mean / shape
+    }
+    return mean;
+}
+
+double ArrivalSchedule::uniform01()
+{
+    // 53 random bits, shifted by half a step so 0 (whose log is -inf) never comes out.
+    return (double(m_rng() >> 11) + 0.5) * 0x1.0p-53;
+}
+
+double ArrivalSchedule::normal()
+{
+    // Box-Muller; one of the pair is enough here.
+    constexpr double kTwoPi = 6.283185307179586;
+    return std::sqrt(-2.0 * std::log(uniform01())) * std::cos(kTwoPi * uniform01());
+}
+
+double ArrivalSchedule::gamma(double shape)
+{
+    // Marsaglia & Tsang (2000), "A simple method for generating gamma variables", unit scale;
+    // for shape < 1, Gamma(shape) = Gamma(shape + 1) * U^(1/shape) (their section 6).
+    if (shape < 1.0)
+        return gamma(shape + 1.0) * std::pow(uniform01(), 1.0 / shape);
+    const double d = shape - 1.0 / 3.0;
+    const double c = 1.0 / std::sqrt(9.0 * d);
+    for (;;) {
+        double x = 0, v = 0;
+        do {
+            x = normal();
+            v = 1.0 + c * x;
+        } while (v <= 0);
+        v = v * v * v;
+        const double u = uniform01();
+        if (u < 1.0 - 0.0331 * x * x * x * x || std::log(u) < 0.5 * x * x + d * (1.0 - v + std::log(v)))
+            return d * v;
+    }
+}
+
+} // namespace sb

@@ -1,0 +1,44 @@
+#pragma once
+// When each request of an open-loop phase is due (docs/spec-reference.md, `sweep.request_rate`).
+// Request k is due at the sum of k gaps after the phase start (request 0 at once). The gaps are
+// constant (1/R), exponential (Poisson arrivals) or gamma with shape = burstiness and mean 1/R —
+// the meaning vLLM's `bench serve --burstiness` gives it: coefficient of variation 1/sqrt(shape).
+//
+// The schedule is a pure function of (arrival, rate, burstiness, seed): a seeded mt19937_64 (its
+// output is fixed by the C++ standard) and our own transforms (the standard's distributions are
+// not specified bit for bit, so libstdc++ and libc++ would disagree), so a run can be repeated
+// and a test can recompute what the engine was asked to do.
+#include "spec/SweepSpec.h"
+#include <cstdint>
+#include <mutex>
+#include <random>
+#include <vector>
+
+namespace sb {
+
+class ArrivalSchedule
+{
+public:
+    ArrivalSchedule(Arrival arrival, double ratePerS, double burstiness, std::uint64_t seed);
+    // Offset of request `ticket` from the phase start, in ns. Thread-safe (the IO threads take
+    // tickets concurrently); gaps are drawn in ticket order so the answer never depends on which
+    // thread asked first.
+    std::int64_t offsetNs(int ticket);
+    double ratePerS() const { return m_rate; }
+
+private:
+    double nextGapS();
+    double uniform01();   // (0, 1)
+    double normal();
+    double gamma(double shape);
+
+    const Arrival m_arrival;
+    const double m_rate;
+    const double m_shape;
+    std::mt19937_64 m_rng;
+    std::mutex m_mutex;
+    std::vector<std::int64_t> m_offsets; // known offsets, ticket order
+    double m_sumS = 0;                   // kept in double: no rounding drift over many gaps
+};
+
+} // namespace sb

@@ -1,0 +1,14 @@
+#pragma once
+// The text form of a sweep's repeats (docs/spec-reference.md "Repeats"): per point, mean ± 95 %
+// CI of the headline figures over the runs, and per point whether two servers differ
+// significantly (Welch's t-test on the run values). Printed under the cell table by `summary`,
+// `run` and `demo`; empty when no point ran twice.
+#include "results/Results.h"
+
+namespace sb {
+
+QString formatRepeatSummary(const SweepResults &results);
+// The figure the significance lines test: the tail TTFT each run measured.
+inline constexpr const char *kSignificanceKey = "time_to_first_token.p99";
+
+} // namespace sb

@@ -1,0 +1,36 @@
+#pragma once
+// SLO search over a sweep's measured cells (docs/spec-reference.md "SLO search"): per server, the
+// highest point whose cell meets every workload.slo at the chosen percentile — found below the
+// lowest point that misses one — the next point to try (bisection between the two, until they are
+// the resolution apart), and the sentence that says it ("a sustains 8 concurrent at TTFT p99 ≤
+// 50 ms").
+#include "results/SweepAxis.h"
+#include "spec/SweepSpec.h"
+#include <QJsonObject>
+#include <optional>
+
+namespace sb {
+
+// Completed (not degraded: its failed requests are not in the percentiles) and every set SLO's
+// metric at `percentile` within its limit.
+bool meetsSlo(const CellResult &cell, const SloSpec &slo, int percentile);
+
+struct SloFinding {
+    QString server;
+    SweepAxis axis = SweepAxis::Concurrency;
+    std::optional<double> sustained; // highest point meeting the SLOs below the first miss
+    std::optional<double> firstMiss; // lowest point missing one
+    double highestTested = 0;
+    QString sentence;
+};
+
+SloFinding findSlo(const SweepResults &results, const QString &server, const SloSpec &slo, int percentile);
+// The point to measure next for `server`, or none when the bracket is resolved (or there is none).
+// Concurrency points are whole numbers.
+std::optional<double> nextSloPoint(const SloFinding &f, const SloSearchSpec &search);
+// "TTFT p99 ≤ 200 ms and ITL p99 ≤ 20 ms"
+QString sloText(const SloSpec &slo, int percentile);
+// results.json "slo_search": the SLOs, the percentile and one finding per server.
+QJsonObject sloSearchJson(const SweepResults &results, const SweepSpec &spec);
+
+} // namespace sb

@@ -1,0 +1,69 @@
+#pragma once
+// What a workload's requests look like beyond one fixed length: per-request input/output length
+// distributions (`input_tokens: {mean, stddev, min, max}` …) and datasets (`workload.dataset`).
+// Plain data plus the seeded sampling rule, so the spec, the engine and the designer share one
+// definition (docs/spec-reference.md "Length distributions" and "Datasets").
+#include <QList>
+#include <QString>
+#include <QStringList>
+#include <cstdint>
+#include <optional>
+
+namespace sb {
+
+enum class LengthKind { Uniform, Normal, Choices };
+
+struct LengthChoice {
+    int value = 0;
+    double weight = 1;
+};
+
+// `{min, max}` (uniform), `{mean, stddev, min, max}` (normal, drawn again while outside
+// [min, max]), or a list of lengths / `{value, weight}` entries (a histogram).
+struct LengthDistribution {
+    LengthKind kind = LengthKind::Uniform;
+    double mean = 0;
+    double stddev = 0;
+    int min = 1;
+    int max = 0;
+    QList<LengthChoice> choices;
+
+    // The length of request `ticket`: a pure function of (seed, stream, ticket), so every cell and
+    // every server sends the same lengths in the same order for a seed, whatever the order in
+    // which connections take tickets. `stream` keeps input and output draws independent.
+    int sample(std::uint64_t seed, std::uint64_t stream, std::int64_t ticket) const;
+    double expectedMean() const; // of the distribution as drawn (the clipped normal's is estimated)
+    int lowest() const;
+    int highest() const;
+    // "normal mean 256 stddev 64 in [64, 512]" — for logs, the designer and `validate`.
+    QString describe() const;
+};
+
+constexpr std::uint64_t kInputStream = 1;
+constexpr std::uint64_t kOutputStream = 2;
+constexpr int kMaxLength = 1000000;       // tokens; a bound on any requested length
+constexpr int kMaxLengthChoices = 10000;  // entries of a histogram list
+
+enum class DatasetFormat { Jsonl, ShareGpt, Mooncake };
+QString toString(DatasetFormat f);
+std::optional<DatasetFormat> datasetFormatFromString(const QString &s);
+QStringList datasetFormatNames();
+
+// `workload.dataset: {format: jsonl|sharegpt|mooncake, path: FILE, block_tokens: 512}`
+struct DatasetSpec {
+    DatasetFormat format = DatasetFormat::Jsonl;
+    QString path;          // relative paths are relative to the spec file's folder
+    int blockTokens = 512; // mooncake: tokens per hash_id block (the trace's block size)
+};
+
+struct WorkloadSpec;
+// Range problems of a distribution / of the workload's shapes, as (key path, message): the
+// validator reports them, the loader only uses a distribution's mean when it has none.
+struct ShapeProblem {
+    QString path;
+    QString message;
+};
+QList<ShapeProblem> lengthProblems(const LengthDistribution &d, const QString &path);
+QList<ShapeProblem> workloadShapeProblems(const WorkloadSpec &w);
+
+} // namespace sb

@@ -1,0 +1,60 @@
+#pragma once
+// What request number `ticket` of a phase asks for: its input length, its max_tokens, the filler
+// that makes its prompt that long on the server's tokenizer, or its dataset entry. One plan per
+// server (it holds that model's calibration), shared read-only by the IO threads.
+#include "spec/SweepSpec.h"
+#include "workload/Dataset.h"
+#include <QList>
+#include <QPair>
+#include <memory>
+
+namespace sb {
+
+// Filler characters for a prompt of N tokens, from calibration anchors (tokens, characters)
+// measured on the server (engine/PromptCalibration): exact at each anchor, linear between them
+// and beyond the ends along the nearest segment (token counts grow about linearly with
+// characters). Without anchors: not calibrated (-1, prompts are words).
+class FillerMap
+{
+public:
+    FillerMap() = default;
+    explicit FillerMap(QList<QPair<int, int>> anchors);
+    bool calibrated() const { return !m_anchors.isEmpty(); }
+    int charsFor(int tokens) const;  // ≥ 0, or -1 when not calibrated
+    double charsPerToken() const;    // the marginal cost of a token; 0 when unknown
+    const QList<QPair<int, int>> &anchors() const { return m_anchors; }
+
+private:
+    QList<QPair<int, int>> m_anchors; // sorted by tokens, distinct tokens
+};
+
+struct RequestShape {
+    int inputTokens = -1;   // requested prompt length in tokens; -1 = the dataset's text, not counted
+    int outputTokens = 1;   // sent as max_tokens
+    int fillerChars = -1;   // synthetic prompts: filler length; -1 = words (not calibrated)
+    const DatasetEntry *entry = nullptr;
+};
+
+class WorkloadPlan
+{
+public:
+    WorkloadPlan(const WorkloadSpec &w, FillerMap fill, std::shared_ptr<const Dataset> dataset = {});
+    RequestShape at(std::int64_t ticket, bool warmup) const;
+    const FillerMap &fill() const { return m_fill; }
+    const Dataset *dataset() const { return m_dataset.get(); }
+    // The longest input any request asks for (prompt buffers are built for it once).
+    int maxInputTokens() const { return m_maxInput; }
+
+private:
+    WorkloadSpec m_w;
+    FillerMap m_fill;
+    std::shared_ptr<const Dataset> m_dataset;
+    int m_maxInput = 0;
+};
+
+// The input lengths calibration must measure for this workload so that FillerMap serves every
+// request: the one length; a histogram's few values each; else the lowest, middle and highest
+// (a mooncake dataset's input lengths likewise). Empty = nothing to calibrate (text datasets).
+QList<int> calibrationTargets(const WorkloadSpec &w, const Dataset *dataset);
+
+} // namespace sb
