@@ -1,8 +1,9 @@
 #include "CliCommon.h"
+#include "results/HookSeverity.h"
 #include "report/DisplayText.h"
 #include "Commands.h"
 #include "engine/CalibrationReport.h"
-#include "hooks/HookPreflight.h"
+#include "engine/HookPreflight.h"
 #include "hooks/HookPresets.h"
 #include "spec/SpecIO.h"
 #include <QCommandLineParser>
@@ -163,8 +164,8 @@ int runHooksCommand(const QStringList &args)
         for (const auto &o : outcomes) {
             allOk = allOk && o.ok;
             out() << QStringLiteral("%1 %2 %3 %4 %5 %6 %7\n")
-                         .arg(server, -16).arg(o.origin, -26).arg(o.hook, -15).arg(o.path, -24).arg(o.status, 4)
-                         .arg((o.ok ? QStringLiteral("✓ ") : QStringLiteral("✗ ")) + o.verdict, -15)
+                         .arg(server, -16).arg(o.origin, -26).arg(hookKindName(o.hook), -15).arg(o.path, -24).arg(o.status, 4)
+                         .arg((o.ok ? QStringLiteral("✓ ") : QStringLiteral("✗ ")) + hookVerdictText(o), -15)
                          .arg(displaySafe(o.message, DisplayLines::Single)); // server text
         }
         for (const auto &h : hints) {

@@ -112,11 +112,11 @@ int runSweepHeadless(const SweepSpec &spec, const RunOptions &options)
         if (p.cellIndex < 0)
             return;
         const qint64 now = QDateTime::currentMSecsSinceEpoch();
-        if (!tty && now - lastLine < 5000 && p.phase == QLatin1String("measure"))
+        if (!tty && now - lastLine < 5000 && p.phase == RunPhase::Measure)
             return; // logs and CI: a line every few seconds is plenty
         lastLine = now;
         const QString line = QStringLiteral("[%1/%2] %3 %4 %5 %6/%7 in flight %8  ETA %9")
-                                 .arg(p.cellIndex + 1).arg(p.cellCount).arg(p.server, p.point, p.phase)
+                                 .arg(p.cellIndex + 1).arg(p.cellCount).arg(p.server, p.point, runPhaseName(p.phase))
                                  .arg(p.requestsDone).arg(p.requestsTarget > 0 ? QString::number(p.requestsTarget) : QStringLiteral("-"))
                                  .arg(p.inFlight).arg(formatEta(p.etaS));
         err() << (tty ? "\r\033[K" : "") << line << (tty ? "" : "\n");

@@ -1,4 +1,5 @@
 #include "engine/CellRunner.h"
+#include "results/HookSeverity.h"
 #include "engine/OpenLoopCell.h"
 #include "engine/CellValidity.h"
 #include "io/DurableWrite.h"
@@ -7,8 +8,8 @@
 #include "engine/ResetProof.h"
 #include "hooks/TraceListing.h"
 #include "load/RequestFactory.h"
-#include "metrics/CellMetrics.h"
-#include "metrics/TimeSlices.h"
+#include "engine/CellMetrics.h"
+#include "engine/TimeSlices.h"
 #include <QDir>
 #include <QFile>
 
@@ -17,7 +18,7 @@ namespace sb {
 namespace {
 QString describeHookFailure(const HookOutcome &o)
 {
-    return QStringLiteral("%1 %2: %3").arg(o.hook, o.verdict, o.message);
+    return QStringLiteral("%1 %2: %3").arg(hookKindName(o.hook), hookVerdictText(o), o.message);
 }
 
 // Server-provided text lands in these fields (hook answers, echoed error bodies, named paths):
@@ -96,7 +97,7 @@ void CellRunner::record(CellResult &cell, const CellCallbacks &cb, const HookOut
 
 const HookOutcome *CellRunner::runResets(const CellContext &ctx, CellResult &cell, const CellCallbacks &cb, const QString &placement)
 {
-    cb.phase(QStringLiteral("reset"));
+    cb.phase(RunPhase::Reset);
     std::optional<qsizetype> failed;
     for (const HookTarget &target : ctx.hooks) {
         if (m_cancel)
@@ -115,7 +116,7 @@ const HookOutcome *CellRunner::runResets(const CellContext &ctx, CellResult &cel
 QList<const HookTarget *> CellRunner::startProfilers(const CellContext &ctx, CellResult &cell, const CellCallbacks &cb,
                                                      std::optional<HookOutcome> *failure)
 {
-    cb.phase(QStringLiteral("profiler_start"));
+    cb.phase(RunPhase::ProfilerStart);
     QList<const HookTarget *> started;
     for (const HookTarget &target : ctx.hooks) {
         if (m_cancel)
@@ -130,7 +131,7 @@ QList<const HookTarget *> CellRunner::startProfilers(const CellContext &ctx, Cel
         // One origin without a window makes the cell's traces incomplete: close the windows
         // already opened, newest first, so no server is left profiling (and filling its disk).
         if (!started.isEmpty())
-            cb.phase(QStringLiteral("profiler_stop"));
+            cb.phase(RunPhase::ProfilerStop);
         for (auto it = started.crbegin(); it != started.crend(); ++it) {
             HookOutcome stop = m_hooks.profilerStop(**it);
             stop.placement = QStringLiteral("rollback");
@@ -146,7 +147,7 @@ QList<const HookTarget *> CellRunner::startProfilers(const CellContext &ctx, Cel
 void CellRunner::stopProfilers(const CellContext &ctx, const QList<const HookTarget *> &started, const TraceSnapshot &traces,
                                CellResult &cell, const CellCallbacks &cb)
 {
-    cb.phase(QStringLiteral("profiler_stop"));
+    cb.phase(RunPhase::ProfilerStop);
     QStringList named;
     for (auto it = started.crbegin(); it != started.crend(); ++it) { // newest window first
         const HookOutcome o = m_hooks.profilerStop(**it, &named);
@@ -181,7 +182,7 @@ bool CellRunner::run(const CellContext &ctx, CellResult &cell, const CellCallbac
             skipMeasure = hookFailed(ctx, cell, *failed, &abortSweep);
 
     if (!skipMeasure && w.warmupRequests > 0 && !m_cancel) {
-        cb.phase(QStringLiteral("warmup"));
+        cb.phase(RunPhase::Warmup);
         const PhaseTargets warmTargets(ctx, ctx.promptTag + "-w", true);
         PhaseConfig warm;
         warm.targets = warmTargets.targets;
@@ -243,7 +244,7 @@ void CellRunner::checkResetProof(const std::vector<RequestRecord> &records, cons
     if (proof.verdict.isEmpty())
         return;
     for (HookOutcome &o : cell.hooks) {
-        if (o.hook != QLatin1String("reset_kv_cache") || o.placement != placement || !o.ok)
+        if (o.hook != HookKind::Reset || o.placement != placement || !o.ok)
             continue;
         o.cacheProof = proof.verdict;
         if (proof.verdict == QLatin1String("contradicted")) {
@@ -259,7 +260,7 @@ void CellRunner::checkResetProof(const std::vector<RequestRecord> &records, cons
 void CellRunner::measure(const CellContext &ctx, CellResult &cell, const CellCallbacks &cb, const QString &proofPlacement)
 {
     const WorkloadSpec &w = ctx.spec->workload;
-    cb.phase(QStringLiteral("measure"));
+    cb.phase(RunPhase::Measure);
     const PhaseTargets targets(ctx, ctx.promptTag, false);
     QDir().mkpath(m_store.absolute(cell.recordsPath.section(QLatin1Char('/'), 0, -2)));
     const QString recordsFinal = m_store.absolute(cell.recordsPath);

@@ -32,7 +32,7 @@ struct CellContext {
 };
 
 struct CellCallbacks {
-    std::function<void(const QString &phase)> phase;
+    std::function<void(RunPhase phase)> phase;
     std::function<void(const HookOutcome &)> hook;
     std::function<void(const LiveCounters &, std::int64_t target)> live;
 };

@@ -81,7 +81,7 @@ bool CellServerMetrics::finish(const ServerSpec &server, const WorkloadSpec &w, 
         // Off, or known missing: a reset cannot be judged by counters.
         if (!proofPlacement.isEmpty())
             for (HookOutcome &o : cell.hooks)
-                if (o.hook == QLatin1String("reset_kv_cache") && o.placement == proofPlacement && o.ok)
+                if (o.hook == HookKind::Reset && o.placement == proofPlacement && o.ok)
                     o.metricsVerdict = QStringLiteral("no_metrics");
         return true;
     }
@@ -117,7 +117,7 @@ bool CellServerMetrics::finish(const ServerSpec &server, const WorkloadSpec &w, 
         double allowance = 0;
         const QString verdict = judgeReset(sum.family ? sum.cacheHitDelta : std::nullopt, measured, w, &allowance);
         for (HookOutcome &o : cell.hooks) {
-            if (o.hook != QLatin1String("reset_kv_cache") || o.placement != proofPlacement || !o.ok)
+            if (o.hook != HookKind::Reset || o.placement != proofPlacement || !o.ok)
                 continue;
             o.metricsVerdict = verdict;
             if (verdict == QLatin1String("no_metrics"))

@@ -1,4 +1,5 @@
 #include "engine/CellValidity.h"
+#include "metrics/MetricCatalogue.h"
 #include <algorithm>
 #include <cmath>
 
@@ -23,20 +24,20 @@ QStringList lengthWarnings(const CellMetricsOutput &metrics, const WorkloadSpec 
     };
     // Measured against what the same requests asked for (a distribution's draws, a dataset's
     // lengths); the spec's one length when the records carry none.
-    const auto requested = [&](const char *tag, int fallback) {
-        const MetricStats r = metrics.metrics.value(QLatin1String(tag));
+    const auto requested = [&](const QString &key, int fallback) {
+        const MetricStats r = metrics.metrics.value(key);
         return r.count > 0 ? r.avg : double(fallback);
     };
-    const MetricStats isl = metrics.metrics.value(QStringLiteral("input_sequence_length"));
-    const bool islAsked = !w.dataset || metrics.metrics.value(QStringLiteral("requested_input_sequence_length")).count > 0;
-    const double wantIn = requested("requested_input_sequence_length", w.inputTokens);
+    const MetricStats isl = metrics.metrics.value(tag::inputLength);
+    const bool islAsked = !w.dataset || metrics.metrics.value(tag::requestedInputLength).count > 0;
+    const double wantIn = requested(tag::requestedInputLength, w.inputTokens);
     if (isl.count > 0 && islAsked && wantIn > 0 && std::abs(isl.avg - wantIn) > kLengthTolerance * wantIn)
         out.append(QStringLiteral("measured input length %1 tokens is %2 % off the requested %3")
                        .arg(describe(isl))
                        .arg((isl.avg - wantIn) / wantIn * 100, 0, 'f', 1)
                        .arg(wantIn, 0, 'f', w.inputLengths || w.dataset ? 1 : 0));
-    const MetricStats osl = metrics.metrics.value(QStringLiteral("output_sequence_length"));
-    const double wantOut = requested("requested_output_sequence_length", w.outputTokens);
+    const MetricStats osl = metrics.metrics.value(tag::outputLength);
+    const double wantOut = requested(tag::requestedOutputLength, w.outputTokens);
     if (osl.count > 0 && wantOut > 0 && osl.avg < (1 - kLengthTolerance) * wantOut)
         out.append(QStringLiteral("measured output length %1 tokens is short of max_tokens %2: the server stopped early (EOS; %3)")
                        .arg(describe(osl))

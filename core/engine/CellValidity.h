@@ -2,7 +2,7 @@
 // Can a cell's numbers be trusted? Checks that the client really held C requests in flight and
 // was not itself the bottleneck, and says so in the cell's warnings (issue 8 item 4).
 #include "load/LoadGenerator.h"
-#include "metrics/CellMetrics.h"
+#include "engine/CellMetrics.h"
 #include <QStringList>
 
 namespace sb {

@@ -1,4 +1,5 @@
 #include "engine/CellVerdict.h"
+#include "metrics/MetricCatalogue.h"
 #include "results/SweepAxis.h"
 
 namespace sb {
@@ -19,8 +20,8 @@ QString cellOutcomeLine(const CellResult &c)
     if (c.failed > 0)
         line += QStringLiteral(" (%1 %)").arg(c.errorRate * 100, 0, 'f', 1);
     if (hasMeasurements(c.status)) {
-        const MetricStats ttft = c.metrics.value(QStringLiteral("time_to_first_token"));
-        const MetricStats tput = c.metrics.value(QStringLiteral("output_token_throughput"));
+        const MetricStats ttft = c.metrics.value(tag::ttft);
+        const MetricStats tput = c.metrics.value(tag::outputThroughput);
         if (ttft.count > 0) // none without streaming
             line += QStringLiteral(", TTFT p50 %1 ms").arg(ttft.p50, 0, 'f', 1);
         line += QStringLiteral(", %1 tok/s").arg(tput.avg, 0, 'f', 0);

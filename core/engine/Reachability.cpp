@@ -8,8 +8,8 @@ namespace sb {
 void ServerReachability::noteCell(const CellResult &cell, const QList<HookTarget> &targets)
 {
     for (const HookOutcome &o : cell.hooks)
-        if (!o.ok && o.status == 0 && (o.verdict == QLatin1String("error") || o.verdict == QLatin1String("timeout")))
-            m_down.insert(o.origin, QStringLiteral("in cell %1: %2 %3").arg(cell.index).arg(o.hook, o.message));
+        if (!o.ok && o.status == 0 && (o.verdict == HookVerdict::Error || o.verdict == HookVerdict::Timeout))
+            m_down.insert(o.origin, QStringLiteral("in cell %1: %2 %3").arg(cell.index).arg(hookKindName(o.hook), o.message));
     // Measured, and not one request got through: the whole server went away.
     const int unreachable = cell.errors.value(QStringLiteral("connection")) + cell.errors.value(QStringLiteral("timeout"));
     if (hasMeasurements(cell.status) || cell.completed > 0 || cell.failed == 0 || unreachable < cell.failed)

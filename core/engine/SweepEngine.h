@@ -3,6 +3,7 @@
 // measured phase -> profiler stop -> results on disk (docs/ARCHITECTURE.md §5). Thread-safe control API;
 // all signals are emitted from the engine thread, so connect them queued (the default across
 // threads) and never block the UI on the engine.
+#include "engine/RunPhase.h"
 #include "results/ShardId.h"
 #include "results/Results.h"
 #include "spec/SweepSpec.h"
@@ -30,6 +31,13 @@ struct RunOptions {
     ShardId shard;
 };
 
+// Which cell a signal is about: enough to name it without the plan (server, concurrency).
+struct CellKey {
+    int index = -1; // 0-based cell index (CellResult::index)
+    QString server;
+    int concurrency = 0;
+};
+
 // What the UI shows while running. Sent at most ~10 times a second.
 struct ProgressSnapshot {
     int cellIndex = -1;        // 0-based index of the running cell
@@ -38,7 +46,7 @@ struct ProgressSnapshot {
     QString server;
     int concurrency = 0;
     QString point;             // results/SweepAxis.h pointLabel(): "c=8" or "8 req/s"
-    QString phase;             // starting | reset | warmup | profiler_start | measure | profiler_stop | saving | done
+    RunPhase phase = RunPhase::Starting;
     int requestsDone = 0;      // measured requests finished in this cell
     int requestsTarget = 0;    // 0 when the cell runs by duration
     double cellFraction = 0;   // 0..1 progress of the running cell
@@ -70,7 +78,7 @@ public:
 
 Q_SIGNALS:
     void progress(const sb::ProgressSnapshot &snapshot);
-    void hookCalled(int cellIndex, const sb::HookOutcome &outcome);
+    void hookCalled(const sb::CellKey &cell, const sb::HookOutcome &outcome);
     void cellFinished(const sb::CellResult &cell);
     void logMessage(const QString &line);
     // One of exitcode::*; for kCannotStart and kWriteFailed failureMessage() says why.
@@ -83,5 +91,4 @@ private:
 } // namespace sb
 
 Q_DECLARE_METATYPE(sb::ProgressSnapshot)
-Q_DECLARE_METATYPE(sb::HookOutcome)
-Q_DECLARE_METATYPE(sb::CellResult)
+Q_DECLARE_METATYPE(sb::CellKey)

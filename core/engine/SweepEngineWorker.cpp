@@ -1,4 +1,5 @@
 #include "engine/SweepEngineWorker.h"
+#include "results/HookSeverity.h"
 #include "engine/CellRunner.h"
 #include "engine/OpenLoopCell.h"
 #include "engine/Reachability.h"
@@ -107,7 +108,7 @@ void SweepEngineWorker::skipRemaining(int from, const QString &reason)
 void SweepEngineWorker::emitProgress(ProgressSnapshot s)
 {
     const qint64 nowMs = QDateTime::currentMSecsSinceEpoch();
-    const bool phaseChange = s.phase != QLatin1String("measure") && s.phase != QLatin1String("warmup");
+    const bool phaseChange = s.phase != RunPhase::Measure && s.phase != RunPhase::Warmup;
     if (!phaseChange && nowMs - m_lastProgressMs < 100)
         return; // the UI needs ~10 updates a second, not one per request
     m_lastProgressMs = nowMs;
@@ -317,19 +318,19 @@ int SweepEngineWorker::runSweep()
                 base.concurrency = cell.concurrency;
                 base.point = pointLabel(cell);
                 CellCallbacks cb;
-                cb.phase = [&](const QString &phase) {
+                cb.phase = [&](RunPhase phase) {
                     base.phase = phase;
                     emitProgress(base);
                 };
                 cb.hook = [&](const HookOutcome &o) {
-                    Q_EMIT m_owner->hookCalled(i, o);
+                    Q_EMIT m_owner->hookCalled(CellKey{i, server.name, cell.concurrency}, o);
                     Q_EMIT m_owner->logMessage(QStringLiteral("[%1 %2] %3 %4 -> %5 (HTTP %6, %7 attempt(s), %8 ms)")
-                                                   .arg(server.name, pointLabel(cell)).arg(o.hook, o.path, o.verdict)
+                                                   .arg(server.name, pointLabel(cell)).arg(hookKindName(o.hook), o.path, hookVerdictText(o))
                                                    .arg(o.status).arg(o.attempts).arg(qRound(o.latencyMs)));
                 };
                 cb.live = [&](const LiveCounters &live, std::int64_t target) {
                     ProgressSnapshot s = base;
-                    s.phase = QStringLiteral("measure");
+                    s.phase = RunPhase::Measure;
                     s.requestsDone = live.finished;
                     s.requestsTarget = int(target);
                     s.inFlight = live.inFlight;
@@ -376,7 +377,7 @@ int SweepEngineWorker::runSweep()
     if (!store.writeResults(snapshot(), &error))
         return stop(kWriteFailed, error);
     ProgressSnapshot done;
-    done.phase = QStringLiteral("done");
+    done.phase = RunPhase::Done;
     done.cellCount = cellCount;
     done.cellsDone = cellCount;
     emitProgress(done);

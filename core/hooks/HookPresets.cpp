@@ -97,9 +97,9 @@ std::optional<QJsonObject> resolvedProfilerStartBody(const ServerSpec &server, c
     return body;
 }
 
-QString routeMissingHint(Flavor flavor, const QString &hook)
+QString routeMissingHint(Flavor flavor, HookKind hook)
 {
-    const bool reset = hook == QLatin1String("reset_kv_cache");
+    const bool reset = hook == HookKind::Reset;
     switch (flavor) {
     case Flavor::Vllm:
         return reset ? QStringLiteral("vLLM serves /reset_prefix_cache only with VLLM_SERVER_DEV_MODE=1; restart it with that set")
@@ -117,19 +117,6 @@ QString routeMissingHint(Flavor flavor, const QString &hook)
     case Flavor::Openai:
         return QStringLiteral("this server has no such route; check the path or disable the hook");
     }
-    return {};
-}
-
-QString checkHookPath(const QString &path)
-{
-    if (path.isEmpty())
-        return QStringLiteral("expected a path starting with '/'");
-    if (path.contains(QLatin1String("://")))
-        return QStringLiteral("expected a relative path (no scheme or host); hooks go to the server's own origin");
-    if (!path.startsWith(QLatin1Char('/')))
-        return QStringLiteral("expected a path starting with '/'");
-    if (path.contains(QLatin1Char(' ')) || path.contains(QLatin1Char('#')))
-        return QStringLiteral("expected a path without spaces or fragments");
     return {};
 }
 

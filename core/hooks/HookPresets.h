@@ -1,5 +1,6 @@
 #pragma once
 // Flavor presets for control routes (docs/ARCHITECTURE.md §6) and the hints shown when a route is missing.
+#include "results/HookVocabulary.h"
 #include "spec/SweepSpec.h"
 
 namespace sb {
@@ -33,12 +34,7 @@ QString llamacppPromptCacheHint();
 // GET /slots call (needs slots enabled), else an erase (needs --slot-save-path).
 QString llamacppNotSupportedHint(bool listing);
 
-// Hint for a 404 on a hook route ("route_missing"), per flavor. `hook` is
-// "reset_kv_cache", "profiler_start" or "profiler_stop".
-QString routeMissingHint(Flavor flavor, const QString &hook);
-
-// Checks a relative hook path: must start with '/', must not contain "://". Returns an error
-// message or an empty string.
-QString checkHookPath(const QString &path);
+// Hint for a 404 on a hook route (HookVerdict::RouteMissing), per flavor and hook.
+QString routeMissingHint(Flavor flavor, HookKind hook);
 
 } // namespace sb

@@ -18,17 +18,17 @@ bool isRetryableStatus(int status)
     return status == 409 || status == 423 || status == 429 || status == 503;
 }
 
-QString verdictForStatus(const ControlResponse &r)
+HookVerdict verdictForStatus(const ControlResponse &r)
 {
     if (r.timedOut) // also a 200 whose body never ended
-        return QStringLiteral("timeout");
+        return HookVerdict::Timeout;
     if (!r.complete()) // no status, oversize, truncated, cancelled
-        return QStringLiteral("error");
+        return HookVerdict::Error;
     if (r.status == 404)
-        return QStringLiteral("route_missing");
+        return HookVerdict::RouteMissing;
     if (isRetryableStatus(r.status))
-        return QStringLiteral("busy");
-    return QStringLiteral("error");
+        return HookVerdict::Busy;
+    return HookVerdict::Error;
 }
 } // namespace
 
@@ -70,7 +70,7 @@ QList<QPair<QByteArray, QByteArray>> controlHeaders(const HookTarget &target)
     return h;
 }
 
-QString HookRunner::describe(const HookTarget &target, const QString &hook, const ControlResponse &r, const QString &verdict) const
+QString HookRunner::describe(const HookTarget &target, HookKind hook, const ControlResponse &r, HookVerdict verdict) const
 {
     QString msg;
     if (r.status == 0)
@@ -82,7 +82,7 @@ QString HookRunner::describe(const HookTarget &target, const QString &hook, cons
     const QString body = QString::fromUtf8(r.body.left(400)).simplified().left(200);
     if (!body.isEmpty())
         msg += QStringLiteral(": ") + body;
-    if (verdict == QLatin1String("route_missing"))
+    if (verdict == HookVerdict::RouteMissing)
         msg += QStringLiteral(" — ") + routeMissingHint(target.server->flavor, hook);
     return target.secrets.scrub(msg);
 }
@@ -90,7 +90,7 @@ QString HookRunner::describe(const HookTarget &target, const QString &hook, cons
 HookRunner::Verdict HookRunner::judgeReset(const ServerSpec &server, const ControlResponse &r)
 {
     if (r.cancelled)
-        return {QStringLiteral("error"), false, false};
+        return {HookVerdict::Error, false, false};
     if (!r.complete()) // an answer that never ended may be retried; an oversize one will not shrink
         return {verdictForStatus(r), false, !r.oversize};
     if (r.status >= 200 && r.status < 300) {
@@ -98,12 +98,12 @@ HookRunner::Verdict HookRunner::judgeReset(const ServerSpec &server, const Contr
         const QJsonDocument doc = QJsonDocument::fromJson(r.body);
         if (doc.isObject() && doc.object().contains(QStringLiteral("success"))
             && !doc.object().value(QStringLiteral("success")).toBool())
-            return {QStringLiteral("refused"), false, true};
-        return {QStringLiteral("ok"), true, false};
+            return {HookVerdict::Refused, false, true};
+        return {HookVerdict::Ok, true, false};
     }
     if (r.status == 400 && server.flavor == Flavor::Sglang) // "Flush cache failed.": not idle
-        return {QStringLiteral("busy"), false, true};
-    const QString v = verdictForStatus(r);
+        return {HookVerdict::Busy, false, true};
+    const HookVerdict v = verdictForStatus(r);
     const bool retry = r.status == 0 || isRetryableStatus(r.status);
     return {v, false, retry};
 }
@@ -135,7 +135,7 @@ HookOutcome HookRunner::reset(const HookTarget &target, const QString &placement
     if (isSlotEraseReset(server))
         return resetSlots(target, placement);
     HookOutcome out;
-    out.hook = QStringLiteral("reset_kv_cache");
+    out.hook = HookKind::Reset;
     out.origin = target.origin;
     out.method = QStringLiteral("POST");
     out.path = effectiveResetPath(server);
@@ -170,7 +170,7 @@ HookOutcome HookRunner::reset(const HookTarget &target, const QString &placement
     return out;
 }
 
-HookOutcome HookRunner::call(const HookTarget &target, const QString &hook, const QString &path,
+HookOutcome HookRunner::call(const HookTarget &target, HookKind hook, const QString &path,
                              const std::optional<QByteArray> &body, double timeoutS, QByteArray *answer)
 {
     HookOutcome out;
@@ -185,8 +185,8 @@ HookOutcome HookRunner::call(const HookTarget &target, const QString &hook, cons
     out.status = r.status;
     out.latencyMs = r.latencyMs;
     out.ok = r.complete() && r.status >= 200 && r.status < 300;
-    out.verdict = out.ok ? QStringLiteral("ok") : verdictForStatus(r);
-    out.message = describe(target, hook, r, out.verdict);
+    out.verdict = out.ok ? HookVerdict::Ok : verdictForStatus(r);
+    out.message = describe(target, hook, r, *out.verdict);
     if (answer && r.complete()) // a cut or oversize answer is not read at all
         *answer = r.body;
     return out;
@@ -199,18 +199,18 @@ HookOutcome HookRunner::profilerStart(const HookTarget &target, const std::optio
     std::optional<QByteArray> bytes;
     if (body)
         bytes = QJsonDocument(*body).toJson(QJsonDocument::Compact);
-    return call(target, QStringLiteral("profiler_start"), effectiveProfilerStartPath(server), bytes, server.profiler.timeoutS);
+    return call(target, HookKind::ProfilerStart, effectiveProfilerStartPath(server), bytes, server.profiler.timeoutS);
 }
 
 HookOutcome HookRunner::profilerStop(const HookTarget &target, QStringList *pathsInAnswer)
 {
     const ServerSpec &server = *target.server;
     QByteArray answer;
-    HookOutcome out = call(target, QStringLiteral("profiler_stop"), effectiveProfilerStopPath(server), std::nullopt,
+    HookOutcome out = call(target, HookKind::ProfilerStop, effectiveProfilerStopPath(server), std::nullopt,
                            server.profiler.stopTimeoutS, &answer);
     if (stoppedItself(server, out.status, answer)) {
         out.ok = true;
-        out.verdict = QStringLiteral("ok");
+        out.verdict = HookVerdict::Ok;
         out.message = QStringLiteral("the window had already closed itself after start_body.num_steps steps; ") + out.message;
     }
     if (pathsInAnswer) {

@@ -47,18 +47,18 @@ public:
 
 private:
     struct Verdict {
-        QString verdict;
+        HookVerdict verdict = HookVerdict::Error;
         bool ok = false;
         bool retry = false;
     };
     static Verdict judgeReset(const ServerSpec &server, const ControlResponse &r);
     HookOutcome resetSlots(const HookTarget &target, const QString &placement); // HookRunnerSlots.cpp
     static bool stoppedItself(const ServerSpec &server, int status, const QByteArray &answer);
-    HookOutcome call(const HookTarget &target, const QString &hook, const QString &path, const std::optional<QByteArray> &body,
+    HookOutcome call(const HookTarget &target, HookKind hook, const QString &path, const std::optional<QByteArray> &body,
                      double timeoutS, QByteArray *answer = nullptr);
     QUrl urlFor(const HookTarget &target, const QString &path) const;
     QList<QPair<QByteArray, QByteArray>> headersFor(const HookTarget &target) const;
-    QString describe(const HookTarget &target, const QString &hook, const ControlResponse &r, const QString &verdict) const;
+    QString describe(const HookTarget &target, HookKind hook, const ControlResponse &r, HookVerdict verdict) const;
     bool sleepCancellable(double seconds);
 
     ControlClient &m_client;

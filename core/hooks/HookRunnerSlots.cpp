@@ -48,7 +48,7 @@ HookOutcome HookRunner::resetSlots(const HookTarget &target, const QString &plac
 {
     const ServerSpec &server = *target.server;
     HookOutcome out;
-    out.hook = QStringLiteral("reset_kv_cache");
+    out.hook = HookKind::Reset;
     out.origin = target.origin;
     out.method = QStringLiteral("POST");
     out.path = slotErasePathPattern();
@@ -83,20 +83,20 @@ HookOutcome HookRunner::resetSlots(const HookTarget &target, const QString &plac
         out.ok = false;
         QString msg = what + QStringLiteral(": ");
         if (r.status == 0) {
-            out.verdict = r.timedOut ? QStringLiteral("timeout") : QStringLiteral("error");
+            out.verdict = r.timedOut ? HookVerdict::Timeout : HookVerdict::Error;
             msg += r.transportError;
         } else {
             msg += QStringLiteral("HTTP %1").arg(r.status);
             if (const QString body = bodyExcerpt(r); !body.isEmpty())
                 msg += QStringLiteral(": ") + body;
             if (r.status == 501) { // llama-server: the route exists, the server was not started for it
-                out.verdict = QStringLiteral("route_missing");
+                out.verdict = HookVerdict::RouteMissing;
                 msg += QStringLiteral(" — ") + llamacppNotSupportedHint(listing);
             } else if (r.status == 404) {
-                out.verdict = QStringLiteral("route_missing");
+                out.verdict = HookVerdict::RouteMissing;
                 msg += QStringLiteral(" — ") + routeMissingHint(Flavor::Llamacpp, out.hook);
             } else {
-                out.verdict = isRetryable(r) ? QStringLiteral("busy") : QStringLiteral("error");
+                out.verdict = isRetryable(r) ? HookVerdict::Busy : HookVerdict::Error;
             }
         }
         if (callAttempts > 1)
@@ -144,7 +144,7 @@ HookOutcome HookRunner::resetSlots(const HookTarget &target, const QString &plac
     }
     if (!problem.isEmpty()) {
         out.ok = false;
-        out.verdict = QStringLiteral("error");
+        out.verdict = HookVerdict::Error;
         QString msg = QStringLiteral("GET %1 answered HTTP %2 but not a slot list (%3)").arg(listPath).arg(list.status).arg(problem);
         if (const QString body = bodyExcerpt(list); !body.isEmpty())
             msg += QStringLiteral(": ") + body;
@@ -167,7 +167,7 @@ HookOutcome HookRunner::resetSlots(const HookTarget &target, const QString &plac
         const std::optional<int> erased = nonNegativeInt(o.value(QLatin1String("n_erased")));
         if (!answeredId || *answeredId != id || !erased) {
             out.ok = false;
-            out.verdict = QStringLiteral("error");
+            out.verdict = HookVerdict::Error;
             QString msg = what + QStringLiteral(" answered HTTP %1 without {\"id_slot\": %2, \"n_erased\": N}").arg(r.status).arg(id);
             if (const QString body = bodyExcerpt(r); !body.isEmpty())
                 msg += QStringLiteral(": ") + body;
@@ -177,7 +177,7 @@ HookOutcome HookRunner::resetSlots(const HookTarget &target, const QString &plac
         erasedTokens += *erased;
     }
     out.ok = true;
-    out.verdict = QStringLiteral("ok");
+    out.verdict = HookVerdict::Ok;
     out.message = QStringLiteral("erased %1 slot%2 (%3 tokens)").arg(ids.size()).arg(ids.size() == 1 ? QString() : QStringLiteral("s")).arg(erasedTokens);
     if (out.attempts > ids.size() + 1)
         out.message += QStringLiteral(" in %1 calls").arg(out.attempts);

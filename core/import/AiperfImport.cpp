@@ -1,6 +1,7 @@
 #include "import/AiperfImport.h"
 #include "import/ImportCommon.h"
 #include "io/LineReader.h"
+#include "metrics/MetricCatalogue.h"
 #include <QDir>
 #include <QDirIterator>
 #include <QFile>
@@ -233,7 +234,7 @@ bool loadAiperfFolder(const QString &dir, LoadedResults *out, QString *error)
         QJsonObject run;
         if (!readJsonObject(file, &run, error))
             return false;
-        if (!run.contains(QStringLiteral("request_latency")) && !run.contains(QStringLiteral("time_to_first_token"))
+        if (!run.contains(tag::latency) && !run.contains(tag::ttft)
             && !run.contains(QStringLiteral("aiperf_version"))) {
             *error = QStringLiteral("%1 is not an AIPerf profile export").arg(QDir::toNativeSeparators(file));
             return false;

@@ -8,7 +8,7 @@
 // Counts: request_count (successful) and error_request_count; 0.13.0's completed_request_count
 // is their sum (tests/fixtures/aiperf-0.13.0 holds real output of each case).
 // AIPerf's metric tags are ours, so metrics are taken as they are, unknown ones included.
-#include "report/ResultsLoader.h"
+#include "results/LoadedResults.h"
 
 namespace sb {
 

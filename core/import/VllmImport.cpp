@@ -1,5 +1,6 @@
 #include "import/VllmImport.h"
 #include "import/ImportCommon.h"
+#include "metrics/MetricCatalogue.h"
 #include <QDir>
 #include <QFileInfo>
 #include <QRegularExpression>
@@ -11,23 +12,26 @@ namespace sb {
 namespace {
 struct Rename {
     const char *vllm;
-    const char *tag;
+    const QString &tag; // the catalogue's key (vLLM's own name where SweepBench has none)
 };
+const QString kTotalTokenThroughput = QStringLiteral("total_token_throughput");
+const QString kTotalIsl = QStringLiteral("total_isl");
+const QString kTotalOsl = QStringLiteral("total_osl");
 // Percentile-metric groups: mean_<g>_ms, median_<g>_ms, std_<g>_ms, p<N>_<g>_ms.
 const Rename kGroups[] = {
-    {"ttft", "time_to_first_token"},
-    {"tpot", "inter_token_latency"},
-    {"itl", "inter_chunk_latency"},
-    {"e2el", "request_latency"},
+    {"ttft", tag::ttft},
+    {"tpot", tag::itl},
+    {"itl", tag::interChunk},
+    {"e2el", tag::latency},
 };
 // Single values (throughputs and totals).
 const Rename kScalars[] = {
-    {"request_throughput", "request_throughput"},
-    {"output_throughput", "output_token_throughput"},
-    {"request_goodput", "goodput"},
-    {"total_token_throughput", "total_token_throughput"},
-    {"total_input_tokens", "total_isl"},
-    {"total_output_tokens", "total_osl"},
+    {"request_throughput", tag::requestThroughput},
+    {"output_throughput", tag::outputThroughput},
+    {"request_goodput", tag::goodput},
+    {"total_token_throughput", kTotalTokenThroughput},
+    {"total_input_tokens", kTotalIsl},
+    {"total_output_tokens", kTotalOsl},
 };
 // Keys that are not metrics (configuration, counters we store elsewhere, per-request arrays).
 const char *const kNotMetrics[] = {"date", "endpoint_type", "backend", "label", "model_id", "tokenizer_id", "num_prompts",
@@ -36,7 +40,7 @@ const char *const kNotMetrics[] = {"date", "endpoint_type", "backend", "label", 
 
 QString unitFor(const QString &tag)
 {
-    if (tag == QLatin1String("request_throughput") || tag == QLatin1String("goodput"))
+    if (tag == tag::requestThroughput || tag == tag::goodput)
         return QStringLiteral("requests/sec");
     if (tag.endsWith(QLatin1String("throughput")) || tag == QLatin1String("max_output_tokens_per_s"))
         return QStringLiteral("tokens/sec");
@@ -76,7 +80,7 @@ QString tagForGroup(const QString &group)
 {
     for (const auto &g : kGroups)
         if (group == QLatin1String(g.vllm))
-            return QLatin1String(g.tag);
+            return g.tag;
     return group; // client_queue_time, e2el_including_client_queue, ...: kept as named
 }
 
@@ -128,14 +132,14 @@ CellResult vllmCell(const QJsonObject &o)
         if (m.hasMatch() && isKnownStat(m.captured(1))) {
             const QString tag = tagForGroup(m.captured(2));
             if (!groups.contains(tag))
-                groups.insert(tag, emptyStats(QStringLiteral("ms")));
+                groups.insert(tag, emptyStats(unit::ms));
             setStat(&groups[tag], m.captured(1), v);
             continue;
         }
         QString tag = key;
         for (const auto &s : kScalars)
             if (key == QLatin1String(s.vllm))
-                tag = QLatin1String(s.tag);
+                tag = s.tag;
         MetricStats s;
         s.unit = unitFor(tag);
         s.onlyAvg = true;

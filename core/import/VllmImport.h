@@ -7,7 +7,7 @@
 //   output_throughput -> output_token_throughput, request_goodput -> goodput.
 // Anything else numeric (total_token_throughput, client_queue_time, max_output_tokens_per_s, ...)
 // is kept under its own name.
-#include "report/ResultsLoader.h"
+#include "results/LoadedResults.h"
 #include <QJsonObject>
 
 namespace sb {

@@ -1,4 +1,5 @@
 #include "metrics/Stats.h"
+#include "metrics/MetricCatalogue.h"
 #include "metrics/LogHistogram.h"
 #include <algorithm>
 #include <cmath>
@@ -55,7 +56,7 @@ MetricStats computeStats(std::vector<double> &values, const QString &unit)
 MetricStats statsFromHistogramMs(const LogHistogram &h)
 {
     MetricStats s;
-    s.unit = QStringLiteral("ms");
+    s.unit = unit::ms;
     s.count = qint64(h.count());
     if (h.count() == 0)
         return s;

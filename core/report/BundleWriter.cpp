@@ -248,6 +248,13 @@ bool writeBundle(const QString &resultsPath, const QString &zipPath, const Bundl
             *error = err;
         return false;
     }
+    return writeBundle(*loaded, zipPath, options, report, error);
+}
+
+bool writeBundle(const LoadedResults &set, const QString &zipPath, const BundleOptions &options, BundleReport *report, QString *error)
+{
+    QString err;
+    const LoadedResults *loaded = &set; // the caller's set: what it charted is what is bundled
     BundleReport rep;
     rep.warnings = options.warnings;
     StrippedSpec stripped;

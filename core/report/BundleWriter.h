@@ -3,6 +3,7 @@
 // results.csv, cells/*/records.jsonl, charts supplied by the caller (the UI layer renders them),
 // report.html and manifest.json. Widgets-free so the core tests can exercise it.
 #include "report/ReportHtml.h"
+#include "results/LoadedResults.h"
 #include <QByteArray>
 #include <QList>
 #include <QString>
@@ -36,6 +37,10 @@ struct BundleReport {
 // Loads `resultsPath` (any format loadResults reads: an imported AIPerf or vLLM result becomes a
 // SweepBench results.json in the bundle) and writes the zip atomically (temp file beside zipPath, renamed over it only when complete).
 bool writeBundle(const QString &resultsPath, const QString &zipPath, const BundleOptions &options,
+                 BundleReport *report, QString *error);
+// The same from a set the caller has loaded already (the GUI renders the charts from it): the
+// set is loaded once per export, and the charts and the bundle show the same results.
+bool writeBundle(const LoadedResults &loaded, const QString &zipPath, const BundleOptions &options,
                  BundleReport *report, QString *error);
 
 // Lower level: zip exactly these files (atomic, errors checked after every close).

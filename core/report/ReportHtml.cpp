@@ -2,6 +2,7 @@
 #include "report/ReportHtml.h"
 #include "servermetrics/ServerMetricCatalogue.h"
 #include "report/ReportText.h"
+#include "results/HookSeverity.h"
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QUrl>
@@ -61,6 +62,18 @@ QString metaRows(const ReportHtmlInput &in)
     return html;
 }
 
+// The page's colour for a hook outcome: the same judgement as every other view.
+QString severityClass(HookSeverity s)
+{
+    switch (s) {
+    case HookSeverity::Ok:
+    case HookSeverity::Retried: return QStringLiteral("ok");
+    case HookSeverity::Warning: return QStringLiteral("warn");
+    case HookSeverity::Failed: break;
+    }
+    return QStringLiteral("bad");
+}
+
 QString hookCell(const CellResult &c)
 {
     if (c.hooks.isEmpty())
@@ -68,7 +81,7 @@ QString hookCell(const CellResult &c)
     QString html = QStringLiteral("<ul>");
     for (const HookOutcome &h : c.hooks) {
         html += QStringLiteral("<li><span class=\"%1\">%2 %3</span> %4 %5 &rarr; %6, %7 attempt(s), %8 ms")
-                    .arg(h.ok ? QStringLiteral("ok") : QStringLiteral("bad"), e(h.hook), e(h.verdict), e(h.method), e(h.path),
+                    .arg(severityClass(hookSeverity(h)), e(hookKindName(h.hook)), e(hookVerdictText(h)), e(h.method), e(h.path),
                          h.status ? QString::number(h.status) : QStringLiteral("no response"), QString::number(h.attempts),
                          formatFixed(h.latencyMs, 1, QStringLiteral("?")));
         if (!h.placement.isEmpty())
@@ -132,27 +145,56 @@ QString notesCell(const CellResult &c)
     return notes.join(QStringLiteral("<br>"));
 }
 
+// The metric columns of the cell table: one column per metric, its stats side by side.
+struct MetricGroup {
+    QString metric;
+    QStringList stats;
+};
+const QList<MetricGroup> &metricGroups()
+{
+    static const QList<MetricGroup> groups = {
+        {tag::ttft, {QStringLiteral("p50"), QStringLiteral("p90"), QStringLiteral("p99")}},
+        {tag::itl, {QStringLiteral("avg"), QStringLiteral("p99")}},
+        {tag::latency, {QStringLiteral("p50"), QStringLiteral("p99")}},
+        {tag::outputThroughput, {QStringLiteral("avg")}},
+        {tag::requestThroughput, {QStringLiteral("avg")}},
+        {tag::goodput, {QStringLiteral("avg")}},
+    };
+    return groups;
+}
+
+QString groupHeading(const MetricGroup &g)
+{
+    const MetricInfo *m = findMetric(g.metric);
+    if (m->singleValued)
+        return e(m->shortLabel);
+    return e(QStringLiteral("%1 %2 %3").arg(m->shortLabel, g.stats.join(QStringLiteral(" / ")), shortUnit(m->unit)));
+}
+
+QString groupCell(const CellResult &c, const MetricGroup &g)
+{
+    const int decimals = findMetric(g.metric)->decimals;
+    QStringList values;
+    for (const QString &stat : g.stats)
+        values.append(num(cellValue(c, g.metric, stat), decimals));
+    return QStringLiteral("<td class=\"n\">%1</td>").arg(values.join(QStringLiteral(" / ")));
+}
+
 QString cellTable(const ReportHtmlInput &in)
 {
     QString html = QStringLiteral(
-        "<table class=\"cells\"><thead><tr><th>#</th><th>Server</th><th>%1</th><th>Status</th><th>ok / failed</th>"
-        "<th>TTFT p50 / p90 / p99 ms</th><th>ITL avg / p99 ms</th><th>Latency p50 / p99 ms</th><th>Out tok/s</th>"
-        "<th>Req/s</th><th>Goodput req/s</th><th>Tokens</th><th>Hooks</th><th>Records &amp; traces</th><th>Notes</th></tr></thead>\n<tbody>\n").arg(e(axisShort(axisOf(in.results))));
+        "<table class=\"cells\"><thead><tr><th>#</th><th>Server</th><th>%1</th><th>Status</th><th>ok / failed</th>").arg(e(axisShort(axisOf(in.results))));
+    for (const MetricGroup &g : metricGroups())
+        html += QStringLiteral("<th>%1</th>").arg(groupHeading(g));
+    html += QStringLiteral("<th>Tokens</th><th>Hooks</th><th>Records &amp; traces</th><th>Notes</th></tr></thead>\n<tbody>\n");
     for (const CellResult &c : in.results.cells) {
         html += QStringLiteral("<tr><td class=\"n\">%1</td><td>%2<br><span class=\"muted\">%3</span></td><td class=\"n\">%4</td>"
                                "<td class=\"%5\">%6</td><td class=\"n\">%7 / %8</td>")
                     .arg(QString::number(c.index), e(c.server), e(c.origin), pointNumber(c), statusClass(c.status),
                          e(cellStatusName(c.status)), QString::number(c.completed), QString::number(c.failed));
-        html += QStringLiteral("<td class=\"n\">%1 / %2 / %3</td><td class=\"n\">%4 / %5</td><td class=\"n\">%6 / %7</td>")
-                    .arg(num(cellValue(c, tag::ttft, QStringLiteral("p50")), 2), num(cellValue(c, tag::ttft, QStringLiteral("p90")), 2),
-                         num(cellValue(c, tag::ttft, QStringLiteral("p99")), 2), num(cellValue(c, tag::itl, QStringLiteral("avg")), 3),
-                         num(cellValue(c, tag::itl, QStringLiteral("p99")), 3), num(cellValue(c, tag::latency, QStringLiteral("p50")), 1),
-                         num(cellValue(c, tag::latency, QStringLiteral("p99")), 1));
-        html += QStringLiteral("<td class=\"n\">%1</td><td class=\"n\">%2</td><td class=\"n\">%3</td><td>%4</td>")
-                    .arg(num(cellValue(c, tag::outputThroughput, QStringLiteral("avg")), 1),
-                         num(cellValue(c, tag::requestThroughput, QStringLiteral("avg")), 2),
-                         num(cellValue(c, tag::goodput, QStringLiteral("avg")), 2),
-                         e(c.tokenSource) + QStringLiteral("<br><span class=\"muted\">%1</span>").arg(e(requestedVsMeasured(c))));
+        for (const MetricGroup &g : metricGroups())
+            html += groupCell(c, g);
+        html += QStringLiteral("<td>%1</td>").arg(e(c.tokenSource) + QStringLiteral("<br><span class=\"muted\">%1</span>").arg(e(requestedVsMeasured(c))));
         html += QStringLiteral("<td>%1</td><td>%2</td><td>%3</td></tr>\n").arg(hookCell(c), filesCell(c, in.bundledFiles), notesCell(c));
     }
     return html + QStringLiteral("</tbody></table>\n");

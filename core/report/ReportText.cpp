@@ -1,16 +1,8 @@
 #include "report/ReportText.h"
+#include "results/HookSeverity.h"
 #include <cmath>
-#include <limits>
 
 namespace sb {
-
-double cellValue(const CellResult &cell, const QString &metric, const QString &stat)
-{
-    const auto it = cell.metrics.constFind(metric);
-    if (it == cell.metrics.cend())
-        return std::numeric_limits<double>::quiet_NaN();
-    return it->value(stat);
-}
 
 QString requestedVsMeasured(const CellResult &cell)
 {
@@ -37,7 +29,7 @@ QString hookVerdicts(const CellResult &cell)
 {
     QStringList parts;
     for (const HookOutcome &h : cell.hooks)
-        parts.append(h.hook + QLatin1Char('=') + (h.verdict.isEmpty() ? (h.ok ? QStringLiteral("ok") : QStringLiteral("error")) : h.verdict)
+        parts.append(hookKindName(h.hook) + QLatin1Char('=') + hookVerdictText(h)
                      + (h.metricsVerdict.isEmpty() ? QString() : QStringLiteral("/metrics:") + h.metricsVerdict));
     return parts.join(QLatin1Char(' '));
 }

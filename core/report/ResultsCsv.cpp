@@ -7,24 +7,22 @@
 namespace sb {
 
 namespace {
+// results.csv is a data file: every metric at 3 decimals (0.001 ms, 0.001 req/s).
+constexpr int kCsvDecimals = 3;
+
 struct Column {
-    QString header;
-    QString metric;
+    const MetricInfo *metric;
     QString stat;
-    int decimals;
 };
 
 QList<Column> metricColumns()
 {
     QList<Column> cols;
-    const struct { QString metric; QString prefix; } latencies[] = {
-        {tag::ttft, QStringLiteral("ttft")}, {tag::itl, QStringLiteral("itl")}, {tag::latency, QStringLiteral("request_latency")}};
-    for (const auto &l : latencies)
+    for (const QString &key : {tag::ttft, tag::itl, tag::latency})
         for (const QString &stat : {QStringLiteral("avg"), QStringLiteral("p50"), QStringLiteral("p90"), QStringLiteral("p99")})
-            cols.append({QStringLiteral("%1_%2_ms").arg(l.prefix, stat), l.metric, stat, 3});
-    cols.append({QStringLiteral("output_token_throughput_tok_s"), tag::outputThroughput, QStringLiteral("avg"), 2});
-    cols.append({QStringLiteral("request_throughput_req_s"), tag::requestThroughput, QStringLiteral("avg"), 3});
-    cols.append({QStringLiteral("goodput_req_s"), tag::goodput, QStringLiteral("avg"), 3});
+            cols.append({findMetric(key), stat});
+    for (const QString &key : {tag::outputThroughput, tag::requestThroughput, tag::goodput})
+        cols.append({findMetric(key), QStringLiteral("avg")});
     return cols;
 }
 } // namespace
@@ -36,7 +34,7 @@ QByteArray resultsCsv(const SweepResults &results)
                        QStringLiteral("status"), QStringLiteral("reason"), QStringLiteral("completed"), QStringLiteral("failed"),
                        QStringLiteral("duration_s")};
     for (const Column &c : cols)
-        header.append(c.header);
+        header.append(metricCsvHeader(*c.metric, c.stat));
     header << QStringLiteral("token_source") << QStringLiteral("hook_verdicts") << QStringLiteral("source_tool");
     // Open-loop (request-rate) cells; empty for closed-loop ones. Last, so older readers' columns stay put.
     header << QStringLiteral("request_rate") << QStringLiteral("achieved_rate_req_s") << QStringLiteral("schedule_lag_p99_ms")
@@ -48,7 +46,7 @@ QByteArray resultsCsv(const SweepResults &results)
                         QString::number(cell.concurrency), csvField(cellStatusName(cell.status)),       csvField(cell.reason),
                         QString::number(cell.completed), QString::number(cell.failed), formatFixed(cell.durationS, 3)};
         for (const Column &c : cols)
-            row.append(formatFixed(cellValue(cell, c.metric, c.stat), c.decimals));
+            row.append(formatFixed(cellValue(cell, c.metric->key, c.stat), kCsvDecimals));
         row << csvField(cell.tokenSource) << csvField(hookVerdicts(cell)) << csvField(results.sourceTool);
         if (const auto &o = cell.openLoop)
             row << formatRate(o->targetRate) << formatFixed(o->achievedRate, 3) << formatFixed(o->lagP99Ms, 3) << formatFixed(o->queueP99Ms, 3)

@@ -45,15 +45,9 @@ void sanitizeRecordPaths(SweepResults *r)
 
 bool loadOurFolder(const QString &dir, LoadedResults *out, QString *error)
 {
-    QJsonObject o;
-    if (!readJsonFile(dir + QLatin1Char('/') + kResultsFile, &o, error, ResultsStore::resultsFileCaps()))
-        return false;
     SweepResults r;
-    QString why;
-    if (!sweepResultsFromJson(o, &r, &why)) {
-        *error = QStringLiteral("%1: %2").arg(QDir::toNativeSeparators(dir + QLatin1Char('/') + kResultsFile), why);
+    if (!ResultsStore::readResults(dir, &r, error)) // the one reader of results.json (results/ResultsStore)
         return false;
-    }
     sanitizeRecordPaths(&r);
     out->results = r;
     out->folder = QFileInfo(dir).absoluteFilePath();

@@ -26,22 +26,28 @@ const QString kDash = QStringLiteral("-");
 
 QString formatSummaryTable(const SweepResults &results)
 {
-    const QStringList header{QStringLiteral("server"),      axisShort(axisOf(results)),          QStringLiteral("status"),
-                             QStringLiteral("ok/failed"),   QStringLiteral("TTFT p50 ms"), QStringLiteral("TTFT p99 ms"),
-                             QStringLiteral("ITL avg ms"),  QStringLiteral("lat p50 ms"),  QStringLiteral("out tok/s"),
-                             QStringLiteral("req/s"),       QStringLiteral("hooks")};
-    const QList<bool> rightAligned{false, true, false, true, true, true, true, true, true, true, false};
+    const QList<std::pair<QString, QString>> metrics{{tag::ttft, QStringLiteral("p50")},
+                                                     {tag::ttft, QStringLiteral("p99")},
+                                                     {tag::itl, QStringLiteral("avg")},
+                                                     {tag::latency, QStringLiteral("p50")},
+                                                     {tag::outputThroughput, QStringLiteral("avg")},
+                                                     {tag::requestThroughput, QStringLiteral("avg")}};
+    QStringList header{QStringLiteral("server"), axisShort(axisOf(results)), QStringLiteral("status"), QStringLiteral("ok/failed")};
+    QList<bool> rightAligned{false, true, false, true};
+    for (const auto &[key, stat] : metrics) {
+        header.append(metricColumnTitle(*findMetric(key), stat, true));
+        rightAligned.append(true);
+    }
+    header.append(QStringLiteral("hooks"));
+    rightAligned.append(false);
     QList<QStringList> rows;
     for (const CellResult &c : results.cells) {
-        rows.append({printable(c.server), pointNumber(c), cellStatusName(c.status),
-                     QStringLiteral("%1/%2").arg(c.completed).arg(c.failed),
-                     formatFixed(cellValue(c, tag::ttft, QStringLiteral("p50")), 2, kDash),
-                     formatFixed(cellValue(c, tag::ttft, QStringLiteral("p99")), 2, kDash),
-                     formatFixed(cellValue(c, tag::itl, QStringLiteral("avg")), 3, kDash),
-                     formatFixed(cellValue(c, tag::latency, QStringLiteral("p50")), 1, kDash),
-                     formatFixed(cellValue(c, tag::outputThroughput, QStringLiteral("avg")), 1, kDash),
-                     formatFixed(cellValue(c, tag::requestThroughput, QStringLiteral("avg")), 2, kDash),
-                     printable(hookVerdicts(c))});
+        QStringList row{printable(c.server), pointNumber(c), cellStatusName(c.status),
+                        QStringLiteral("%1/%2").arg(c.completed).arg(c.failed)};
+        for (const auto &[key, stat] : metrics)
+            row.append(formatFixed(cellValue(c, key, stat), findMetric(key)->decimals, kDash));
+        row.append(printable(hookVerdicts(c)));
+        rows.append(row);
     }
     QList<int> widths;
     for (int i = 0; i < header.size(); ++i) {

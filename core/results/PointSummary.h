@@ -3,7 +3,7 @@
 // and 95 % confidence interval of each per-run figure, and whether two servers differ at a point
 // (Welch's t-test on the run values). Derived from the cells, so it works for any results file;
 // results.json also carries it as "points" when some point ran more than once.
-#include "metrics/RepeatStats.h"
+#include "results/RepeatStats.h"
 #include "results/SweepAxis.h"
 #include <QJsonArray>
 #include <QList>

@@ -69,11 +69,11 @@ MetricStats metricStatsFromJson(const QJsonObject &o)
 
 QJsonObject toJson(const HookOutcome &h)
 {
-    QJsonObject o{{QStringLiteral("hook"), h.hook},         {QStringLiteral("origin"), h.origin},
+    QJsonObject o{{QStringLiteral("hook"), hookKindName(h.hook)},         {QStringLiteral("origin"), h.origin},
                   {QStringLiteral("method"), h.method},     {QStringLiteral("path"), h.path},
                   {QStringLiteral("status"), h.status},     {QStringLiteral("ok"), h.ok},
                   {QStringLiteral("attempts"), h.attempts}, {QStringLiteral("latency_ms"), h.latencyMs},
-                  {QStringLiteral("verdict"), h.verdict},   {QStringLiteral("message"), h.message},
+                  {QStringLiteral("verdict"), h.verdict ? hookVerdictName(*h.verdict) : QString()},   {QStringLiteral("message"), h.message},
                   {QStringLiteral("at"), isoUtc(h.at)}};
     if (!h.placement.isEmpty())
         o.insert(QStringLiteral("placement"), h.placement);
@@ -86,10 +86,13 @@ QJsonObject toJson(const HookOutcome &h)
     return o;
 }
 
-HookOutcome hookOutcomeFromJson(const QJsonObject &o)
+std::optional<HookOutcome> hookOutcomeFromJson(const QJsonObject &o)
 {
+    const std::optional<HookKind> kind = hookKindFromString(o.value(QStringLiteral("hook")).toString());
+    if (!kind)
+        return std::nullopt;
     HookOutcome h;
-    h.hook = o.value(QStringLiteral("hook")).toString();
+    h.hook = *kind;
     h.origin = o.value(QStringLiteral("origin")).toString();
     h.method = o.value(QStringLiteral("method")).toString();
     h.path = o.value(QStringLiteral("path")).toString();
@@ -97,7 +100,7 @@ HookOutcome hookOutcomeFromJson(const QJsonObject &o)
     h.ok = o.value(QStringLiteral("ok")).toBool();
     h.attempts = o.value(QStringLiteral("attempts")).toInt();
     h.latencyMs = o.value(QStringLiteral("latency_ms")).toDouble();
-    h.verdict = o.value(QStringLiteral("verdict")).toString();
+    h.verdict = hookVerdictFromString(o.value(QStringLiteral("verdict")).toString()); // unknown: judged by `ok`
     h.message = o.value(QStringLiteral("message")).toString();
     h.placement = o.value(QStringLiteral("placement")).toString();
     h.cacheProof = o.value(QStringLiteral("cache_proof")).toString();
@@ -205,7 +208,11 @@ CellResult cellResultFromJson(const QJsonObject &o)
     for (auto it = metrics.begin(); it != metrics.end(); ++it)
         c.metrics.insert(it.key(), metricStatsFromJson(it.value().toObject()));
     for (const auto &h : o.value(QStringLiteral("hooks")).toArray())
-        c.hooks.append(hookOutcomeFromJson(h.toObject()));
+        if (const auto hook = hookOutcomeFromJson(h.toObject()))
+            c.hooks.append(*hook);
+        else // a newer build's hook: said, not silently dropped
+            c.warnings.append(QStringLiteral("a hook call of unknown kind \"%1\" is not shown")
+                                  .arg(h.toObject().value(QStringLiteral("hook")).toString().left(64)));
     for (const auto &t : o.value(QStringLiteral("traces")).toArray())
         c.traces.append(t.toString());
     for (const auto &w : o.value(QStringLiteral("warnings")).toArray())

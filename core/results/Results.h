@@ -2,11 +2,13 @@
 // Results of a sweep, as stored in OUT/results.json ("sweepbench-results/1").
 // Plain data shared by the engine (writer), the GUI, reports and importers (readers).
 #include "results/CellStatus.h"
+#include "results/HookVocabulary.h"
 #include "results/OpenLoopResult.h"
 #include "results/ShardId.h"
 #include <QDateTime>
 #include <QJsonArray>
 #include <QJsonObject>
+#include <QMetaType>
 #include <QList>
 #include <QMap>
 #include <QString>
@@ -31,7 +33,7 @@ struct MetricStats {
 
 // One control-hook call (possibly retried) in one cell.
 struct HookOutcome {
-    QString hook;      // reset_kv_cache | profiler_start | profiler_stop
+    HookKind hook = HookKind::Reset;
     QString origin;    // scheme://host:port
     QString method;    // POST | GET
     QString path;      // path with query
@@ -39,7 +41,7 @@ struct HookOutcome {
     bool ok = false;
     int attempts = 0;
     double latencyMs = 0; // total time spent, all attempts
-    QString verdict;   // ok | refused | busy | route_missing | timeout | error
+    std::optional<HookVerdict> verdict; // none in results written before verdicts were recorded
     QString message;   // short, redacted
     QString placement; // reset only: before_warmup | after_warmup
     QDateTime at;      // when the first attempt was sent (UTC)
@@ -114,7 +116,8 @@ struct SweepResults {
 QJsonObject toJson(const MetricStats &s);
 MetricStats metricStatsFromJson(const QJsonObject &o);
 QJsonObject toJson(const HookOutcome &h);
-HookOutcome hookOutcomeFromJson(const QJsonObject &o);
+// Empty for a hook this build does not know (the caller says so rather than guess).
+std::optional<HookOutcome> hookOutcomeFromJson(const QJsonObject &o);
 QJsonObject toJson(const CellResult &c);
 CellResult cellResultFromJson(const QJsonObject &o);
 QJsonObject toJson(const SweepResults &r);
@@ -123,3 +126,8 @@ QJsonObject toJson(const SweepResults &r);
 bool sweepResultsFromJson(const QJsonObject &o, SweepResults *out, QString *error);
 
 } // namespace sb
+
+// Declared with the types, not with one of the signals carrying them: any QObject header (the
+// engine's, the hook check's) may be moc'ed first (docs/ARCHITECTURE.md §4).
+Q_DECLARE_METATYPE(sb::HookOutcome)
+Q_DECLARE_METATYPE(sb::CellResult)

@@ -1,6 +1,6 @@
 // validateSpec: semantic checks on an in-memory spec. Runs on every GUI edit, so it only walks
 // the structs (no I/O, no YAML). Messages name the key path; the loader adds file:line:column.
-#include "hooks/HookPresets.h"
+#include "spec/HookPath.h"
 #include "spec/KeySuggest.h"
 #include "spec/SpecIO.h"
 #include "spec/SpecRules.h"

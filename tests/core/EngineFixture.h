@@ -38,6 +38,7 @@ struct RunResult {
     int exitCode = -1;
     sb::SweepResults results;
     QList<sb::HookOutcome> hookSignals;
+    QList<sb::CellKey> hookCells; // the cell each hookSignals entry was sent for
 };
 
 inline RunResult runSweep(const sb::SweepSpec &spec, const QString &outDir, bool resume = false, int timeoutMs = 180000)
@@ -45,7 +46,10 @@ inline RunResult runSweep(const sb::SweepSpec &spec, const QString &outDir, bool
     RunResult r;
     sb::SweepEngine engine(spec, sb::RunOptions{outDir, resume});
     QSignalSpy finished(&engine, &sb::SweepEngine::finished);
-    QObject::connect(&engine, &sb::SweepEngine::hookCalled, &engine, [&](int, const sb::HookOutcome &o) { r.hookSignals.append(o); });
+    QObject::connect(&engine, &sb::SweepEngine::hookCalled, &engine, [&](const sb::CellKey &cell, const sb::HookOutcome &o) {
+        r.hookSignals.append(o);
+        r.hookCells.append(cell);
+    });
     engine.start();
     if (!finished.wait(timeoutMs)) {
         engine.cancel();

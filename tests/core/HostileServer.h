@@ -1,11 +1,15 @@
 #pragma once
-// A small HTTP/1.1 server for tests that misbehaves on purpose: each accepted connection runs a
+// The one HTTP/1.1 test peer that misbehaves on purpose: each accepted connection runs a
 // test-supplied handler on its own thread with blocking POSIX sockets, so a test can close at
-// the worst moment, lie about lengths, never send a newline, or answer twice. Loopback only;
-// every read and write is bounded, and the server stops (closing every connection) when it is
-// destroyed. Header-only, test use only.
+// the worst moment, lie about lengths, never send a newline, answer twice, or block whatever
+// thread the code under test blocks. Loopback only; every read and write is bounded, and the
+// server stops (closing every connection) when it is destroyed. Header-only, test use only.
+//  - hostile::Server: the handler gets the connection (hostile::Conn) and reads what it wants;
+//  - sbtest::BlockingHttpPeer: the same server, reading one request per connection first and
+//    recording it, for control-plane tests that only care about the answer.
 #include <QByteArray>
 #include <QList>
+#include <QString>
 #include <arpa/inet.h>
 #include <atomic>
 #include <cerrno>
@@ -21,6 +25,19 @@
 #include <vector>
 
 namespace hostile {
+
+// Writes all of `bytes`; false once the peer is gone or `stop` is set (never raises SIGPIPE).
+inline bool sendAll(int fd, const QByteArray &bytes, const std::atomic<bool> *stop = nullptr)
+{
+    qsizetype off = 0;
+    while (off < bytes.size() && !(stop && *stop)) {
+        const ssize_t n = ::send(fd, bytes.constData() + off, std::size_t(bytes.size() - off), MSG_NOSIGNAL);
+        if (n <= 0)
+            return false;
+        off += n;
+    }
+    return off == bytes.size();
+}
 
 class Conn
 {
@@ -51,17 +68,8 @@ public:
                 return {};
         }
     }
-    bool write(const QByteArray &bytes)
-    {
-        qsizetype off = 0;
-        while (off < bytes.size() && !m_stop) {
-            const ssize_t n = ::send(m_fd, bytes.constData() + off, std::size_t(bytes.size() - off), MSG_NOSIGNAL);
-            if (n <= 0)
-                return false;
-            off += n;
-        }
-        return off == bytes.size();
-    }
+    bool write(const QByteArray &bytes) { return sendAll(m_fd, bytes, &m_stop); }
+    int fd() const { return m_fd; }
     // Waits until the client closes (or the server stops, or timeoutMs): true when it closed.
     bool waitClientClose(int timeoutMs)
     {
@@ -148,6 +156,7 @@ public:
     }
     quint16 port() const { return m_port; }
     int connections() const { return m_accepted; }
+    bool stopping() const { return m_stop; }
     QByteArray url() const { return "http://127.0.0.1:" + QByteArray::number(m_port); }
 
 private:
@@ -221,3 +230,91 @@ inline QByteArray headerValue(const QByteArray &request, const QByteArray &name)
 }
 
 } // namespace hostile
+
+namespace sbtest {
+
+// A request-level view of hostile::Server: each connection reads one request (headers and a
+// Content-Length body), records it and hands it to the handler, which writes what it likes on
+// the socket; the connection is closed when the handler returns.
+class BlockingHttpPeer
+{
+public:
+    struct Request {
+        QByteArray method, target, head, body;
+        QByteArray header(const QByteArray &name) const
+        {
+            for (const QByteArray &line : head.split('\n')) {
+                const int colon = line.indexOf(':');
+                if (colon > 0 && line.left(colon).trimmed().compare(name, Qt::CaseInsensitive) == 0)
+                    return line.mid(colon + 1).trimmed();
+            }
+            return {};
+        }
+    };
+    using Handler = std::function<void(BlockingHttpPeer &server, int fd, const Request &request)>;
+
+    explicit BlockingHttpPeer(Handler handler) : m_handler(std::move(handler)), m_server([this](hostile::Conn &c) { serve(c); }) {}
+    BlockingHttpPeer(const BlockingHttpPeer &) = delete;
+    BlockingHttpPeer &operator=(const BlockingHttpPeer &) = delete;
+
+    quint16 port() const { return m_server.port(); }
+    QString url() const { return QString::fromLatin1(m_server.url()); }
+    bool stopping() const { return m_server.stopping(); }
+    QList<Request> requests() const
+    {
+        std::lock_guard lock(m_mutex);
+        return m_requests;
+    }
+
+    static bool send(int fd, const QByteArray &data) { return hostile::sendAll(fd, data); }
+    // Keeps the connection open, saying nothing, until the peer closes it or the server stops.
+    void holdSilent(int fd) const
+    {
+        char buf[4096];
+        while (!stopping()) {
+            pollfd p{fd, POLLIN, 0};
+            if (::poll(&p, 1, 20) > 0 && ::recv(fd, buf, sizeof buf, 0) <= 0)
+                return;
+        }
+    }
+    // Sends `piece` again and again until the peer stops reading or the server stops.
+    void flood(int fd, const QByteArray &piece) const
+    {
+        while (!stopping() && send(fd, piece)) {
+        }
+    }
+    static QByteArray response(int status, const QByteArray &contentType, const QByteArray &body)
+    {
+        return "HTTP/1.1 " + QByteArray::number(status) + " X\r\nContent-Type: " + contentType
+               + "\r\nConnection: close\r\nContent-Length: " + QByteArray::number(body.size()) + "\r\n\r\n" + body;
+    }
+
+private:
+    void serve(hostile::Conn &c)
+    {
+        const QByteArray raw = c.readRequest(60000); // empty when the client left or the server stops
+        if (raw.isEmpty())
+            return;
+        Request r;
+        const qsizetype headEnd = raw.indexOf("\r\n\r\n");
+        r.head = raw.left(headEnd);
+        const QList<QByteArray> first = r.head.left(r.head.indexOf('\r')).split(' ');
+        r.method = first.value(0);
+        r.target = first.value(1);
+        r.body = raw.mid(headEnd + 4);
+        {
+            std::lock_guard lock(m_mutex);
+            m_requests.append(r);
+        }
+        m_handler(*this, c.fd(), r);
+        ::shutdown(c.fd(), SHUT_WR);
+    }
+
+    // Declared before m_server: its threads use them, and it is destroyed (joined) first.
+    Handler m_handler;
+    mutable std::mutex m_mutex;
+    QList<Request> m_requests;
+    hostile::Server m_server;
+};
+
+} // namespace sbtest

@@ -51,7 +51,7 @@ class TestDurableRun : public QObject
                 onCellFinished(c);
         }, Qt::DirectConnection);
         if (onPhase)
-            QObject::connect(&engine, &SweepEngine::progress, &engine, [&](const ProgressSnapshot &p) { onPhase(p.phase); }, Qt::DirectConnection);
+            QObject::connect(&engine, &SweepEngine::progress, &engine, [&](const ProgressSnapshot &p) { onPhase(runPhaseName(p.phase)); }, Qt::DirectConnection);
         engine.start();
         if (!finished.wait(180000)) {
             engine.cancel();

@@ -247,7 +247,7 @@ private Q_SLOTS:
             calls << QString::fromLatin1(e.target);
         QCOMPARE(calls, (QStringList{"/start_profile", "/stop_profile"}));
         QCOMPARE(disk.cells[0].hooks.size(), 2);
-        QCOMPARE(disk.cells[0].hooks[1].hook, QStringLiteral("profiler_stop"));
+        QCOMPARE(disk.cells[0].hooks[1].hook, HookKind::ProfilerStop);
         QVERIFY(disk.cells[0].hooks[1].ok);
         QCOMPARE(mock->stats().inFlight, 0);
     }

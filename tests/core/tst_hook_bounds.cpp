@@ -3,10 +3,10 @@
 // files under trace_dir (after `..` and symlinks) are listed; paths a server names elsewhere are
 // warned about, never linked.
 #include "EngineFixture.h"
-#include "BlockingHttpPeer.h"
+#include "HostileServer.h"
 #include "TestSupport.h"
 #include "hooks/ControlClient.h"
-#include "hooks/HookPreflight.h"
+#include "engine/HookPreflight.h"
 #include "hooks/HookRunner.h"
 #include "hooks/TraceListing.h"
 #include "report/ReportHtml.h"
@@ -70,12 +70,12 @@ private Q_SLOTS:
         HookRunner runner(client, nullptr);
         const HookTarget target = hookTargetsFor(spec, spec.urls).first();
         const HookOutcome reset = runner.reset(target, QStringLiteral("before_warmup"));
-        QCOMPARE(reset.verdict, QStringLiteral("timeout"));
+        QCOMPARE(reset.verdict, std::optional(HookVerdict::Timeout));
         QVERIFY(!reset.ok);
         QCOMPARE(reset.status, 200); // what arrived is still recorded
         QVERIFY2(reset.message.contains(QStringLiteral("body did not end")), qPrintable(reset.message));
         const HookOutcome start = runner.profilerStart(target);
-        QCOMPARE(start.verdict, QStringLiteral("timeout"));
+        QCOMPARE(start.verdict, std::optional(HookVerdict::Timeout));
         QVERIFY(!start.ok);
     }
 
@@ -91,7 +91,7 @@ private Q_SLOTS:
         HookRunner runner(client, nullptr);
         QStringList named;
         const HookOutcome stop = runner.profilerStop(hookTargetsFor(spec, spec.urls).first(), &named);
-        QCOMPARE(stop.verdict, QStringLiteral("timeout"));
+        QCOMPARE(stop.verdict, std::optional(HookVerdict::Timeout));
         QVERIFY(!stop.ok);
     }
 
@@ -114,7 +114,7 @@ private Q_SLOTS:
         QVERIFY(raw.body.size() <= kMaxControlBodyBytes);
         HookRunner runner(client, nullptr);
         const HookOutcome reset = runner.reset(hookTargetsFor(spec, spec.urls).first(), QStringLiteral("before_warmup"));
-        QCOMPARE(reset.verdict, QStringLiteral("error"));
+        QCOMPARE(reset.verdict, std::optional(HookVerdict::Error));
         QVERIFY(!reset.ok);
         QCOMPARE(reset.attempts, 1); // an oversize answer is not retried: it will not shrink
         QVERIFY2(reset.message.contains(QStringLiteral("oversize")), qPrintable(reset.message));
@@ -132,7 +132,7 @@ private Q_SLOTS:
         HookRunner runner(client, nullptr);
         QStringList named;
         const HookOutcome stop = runner.profilerStop(hookTargetsFor(spec, spec.urls).first(), &named);
-        QCOMPARE(stop.verdict, QStringLiteral("error"));
+        QCOMPARE(stop.verdict, std::optional(HookVerdict::Error));
         QVERIFY(!stop.ok);
         QVERIFY2(stop.message.contains(QStringLiteral("oversize")), qPrintable(stop.message));
     }
@@ -154,7 +154,7 @@ private Q_SLOTS:
         const HookTarget target = hookTargetsFor(spec, spec.urls).first();
         const HookOutcome reset = runner.reset(target, QStringLiteral("before_warmup"));
         QVERIFY2(!reset.ok, qPrintable(reset.message));
-        QCOMPARE(reset.verdict, QStringLiteral("error"));
+        QCOMPARE(reset.verdict, std::optional(HookVerdict::Error));
         QVERIFY2(reset.message.contains(QStringLiteral("truncated")), qPrintable(reset.message));
         const HookOutcome start = runner.profilerStart(target);
         QVERIFY2(!start.ok, qPrintable(start.message));
@@ -171,7 +171,7 @@ private Q_SLOTS:
         HookRunner runner(client, nullptr);
         const HookOutcome reset = runner.reset(hookTargetsFor(spec, spec.urls).first(), QStringLiteral("before_warmup"));
         QVERIFY2(reset.ok, qPrintable(reset.message));
-        QCOMPARE(reset.verdict, QStringLiteral("ok"));
+        QCOMPARE(reset.verdict, std::optional(HookVerdict::Ok));
     }
 
     void hooksCheckShowsTheTimeoutAsAFailure()
@@ -195,7 +195,7 @@ private Q_SLOTS:
         const auto outcomes = checked.value(0).value(1).value<QList<HookOutcome>>();
         QCOMPARE(outcomes.size(), 1);
         QVERIFY(!outcomes[0].ok); // `hooks check` prints ✗ and exits 1 on !ok
-        QCOMPARE(outcomes[0].verdict, QStringLiteral("timeout"));
+        QCOMPARE(outcomes[0].verdict, std::optional(HookVerdict::Timeout));
     }
 
     void linkableTracesResolveDotsAndLinks()

@@ -4,7 +4,7 @@
 #include "EngineFixture.h"
 #include "TestSupport.h"
 #include "hooks/ControlClient.h"
-#include "hooks/HookPreflight.h"
+#include "engine/HookPreflight.h"
 #include "hooks/HookRunner.h"
 #include <QFile>
 #include <QJsonArray>
@@ -72,7 +72,7 @@ private Q_SLOTS:
         QCOMPARE(calls(*b), QStringList({"/reset_prefix_cache", "/start_profile", "/stop_profile"}));
         QStringList seen;
         for (const HookOutcome &h : cell.hooks)
-            seen << h.hook + QLatin1Char('@') + h.origin;
+            seen << hookKindName(h.hook) + QLatin1Char('@') + h.origin;
         QCOMPARE(seen, QStringList({"reset_kv_cache@" + origin(*a), "reset_kv_cache@" + origin(*b),
                                     "profiler_start@" + origin(*a), "profiler_start@" + origin(*b),
                                     "profiler_stop@" + origin(*b), "profiler_stop@" + origin(*a)}));
@@ -111,9 +111,9 @@ private Q_SLOTS:
         QCOMPARE(cell.hooks.size(), 5);
         QCOMPARE(cell.hooks[2].origin, origin(*c));
         QCOMPARE(cell.hooks[2].status, 404);
-        QCOMPARE(cell.hooks[2].verdict, QStringLiteral("route_missing"));
+        QCOMPARE(cell.hooks[2].verdict, std::optional(HookVerdict::RouteMissing));
         // The rollback: b (started last) first, then a; both recorded as rollback stops.
-        QCOMPARE(cell.hooks[3].hook, QStringLiteral("profiler_stop"));
+        QCOMPARE(cell.hooks[3].hook, HookKind::ProfilerStop);
         QCOMPARE(cell.hooks[3].origin, origin(*b));
         QCOMPARE(cell.hooks[4].origin, origin(*a));
         for (int i : {3, 4}) {
@@ -125,6 +125,12 @@ private Q_SLOTS:
         QCOMPARE(calls(*b), QStringList({"/start_profile", "/stop_profile"}));
         QVERIFY(b->controlEvents()[1].receivedNs < a->controlEvents()[1].receivedNs);
         QCOMPARE(r.hookSignals.size(), 5);
+        // Each signal names its cell, so a view need not rebuild it from progress snapshots.
+        for (const CellKey &k : r.hookCells) {
+            QCOMPARE(k.index, cell.index);
+            QCOMPARE(k.server, cell.server);
+            QCOMPARE(k.concurrency, cell.concurrency);
+        }
     }
 
     void failedResetOnOneOriginSkipsTheCell()
@@ -143,7 +149,7 @@ private Q_SLOTS:
         QCOMPARE(cell.status, sb::CellStatus::Failed);
         QCOMPARE(cell.hooks.size(), 2); // no profiler window for a cell that is not measured
         QCOMPARE(cell.hooks[1].origin, origin(*b));
-        QCOMPARE(cell.hooks[1].verdict, QStringLiteral("route_missing"));
+        QCOMPARE(cell.hooks[1].verdict, std::optional(HookVerdict::RouteMissing));
         QCOMPARE(a->stats().requests + b->stats().requests, 0);
     }
 
@@ -166,7 +172,7 @@ private Q_SLOTS:
         QCOMPARE(outcomes[0].origin, origin(*a));
         QVERIFY(outcomes[0].ok);
         QCOMPARE(outcomes[1].origin, origin(*b));
-        QCOMPARE(outcomes[1].verdict, QStringLiteral("route_missing"));
+        QCOMPARE(outcomes[1].verdict, std::optional(HookVerdict::RouteMissing));
         QVERIFY(checked.value(0).value(2).toStringList().join(' ').contains(QStringLiteral("VLLM_SERVER_DEV_MODE=1")));
     }
 
@@ -184,10 +190,10 @@ private Q_SLOTS:
         const CellResult &cell = r.results.cells[0];
         QCOMPARE(cell.status, sb::CellStatus::Completed);
         const HookOutcome stop = cell.hooks.last();
-        QCOMPARE(stop.hook, QStringLiteral("profiler_stop"));
+        QCOMPARE(stop.hook, HookKind::ProfilerStop);
         QCOMPARE(stop.status, 400); // "Profiling is not in progress": the window closed itself
         QVERIFY(stop.ok);
-        QCOMPARE(stop.verdict, QStringLiteral("ok"));
+        QCOMPARE(stop.verdict, std::optional(HookVerdict::Ok));
         QVERIFY2(stop.message.contains(QStringLiteral("already closed itself")), qPrintable(stop.message));
         for (const QString &w : cell.warnings)
             QVERIFY2(!w.contains(QStringLiteral("profiler stop failed")), qPrintable(w));

@@ -3,8 +3,9 @@
 #include "EngineFixture.h"
 #include "TestSupport.h"
 #include "hooks/ControlClient.h"
-#include "hooks/HookPreflight.h"
+#include "engine/HookPreflight.h"
 #include "hooks/HookPresets.h"
+#include "spec/HookPath.h"
 #include "spec/SecretSet.h"
 #include <QDir>
 #include <QFileInfo>
@@ -88,7 +89,7 @@ private Q_SLOTS:
         busy.join();
         QCOMPARE(r.exitCode, 0);
         const HookOutcome reset = r.results.cells[0].hooks.value(0);
-        QCOMPARE(reset.hook, QStringLiteral("reset_kv_cache"));
+        QCOMPARE(reset.hook, HookKind::Reset);
         QVERIFY(reset.ok);
         QVERIFY2(reset.attempts >= 2, qPrintable(QString::number(reset.attempts))); // not "ok after 1 attempt"
         QVERIFY(mock->stats().resetsRefused >= 1);
@@ -113,7 +114,7 @@ private Q_SLOTS:
         QCOMPARE(r.exitCode, 1);
         QCOMPARE(cell.status, sb::CellStatus::Failed); // skip_cell: no measured traffic
         QCOMPARE(cell.completed, 0);
-        QCOMPARE(cell.hooks[0].verdict, QStringLiteral("refused"));
+        QCOMPARE(cell.hooks[0].verdict, std::optional(HookVerdict::Refused));
         QVERIFY(!cell.hooks[0].ok);
         QCOMPARE(cell.hooks[0].attempts, 2);
         QCOMPARE(cell.hooks[0].status, 200);
@@ -162,7 +163,7 @@ private Q_SLOTS:
         const RunResult r = runSweep(smallSpec({server}, {1}, 2), out.path());
         busy.join();
         const HookOutcome reset = r.results.cells[0].hooks.value(0);
-        QCOMPARE(reset.verdict, QStringLiteral("timeout"));
+        QCOMPARE(reset.verdict, std::optional(HookVerdict::Timeout));
         QCOMPARE(reset.status, 0);
         QVERIFY(!reset.ok);
         QCOMPARE(reset.attempts, 2); // timeouts are retried within the budget
@@ -240,7 +241,7 @@ private Q_SLOTS:
         const CellResult &cell = r.results.cells[0];
         QCOMPARE(cell.hooks[0].status, 404);
         QVERIFY(!cell.hooks[0].ok);
-        QCOMPARE(cell.hooks[0].verdict, QStringLiteral("route_missing"));
+        QCOMPARE(cell.hooks[0].verdict, std::optional(HookVerdict::RouteMissing));
         QCOMPARE(cell.hooks[0].attempts, 1); // not retried
         QVERIFY(cell.hooks[0].message.contains(QStringLiteral("enable_block_reuse")));
         QVERIFY(cell.status != sb::CellStatus::Completed);
@@ -308,7 +309,7 @@ private Q_SLOTS:
         const CellResult &cell = r.results.cells[0];
         QCOMPARE(cell.status, sb::CellStatus::Completed); // its data is kept
         QCOMPARE(cell.completed, 4);
-        QCOMPARE(cell.hooks[1].verdict, QStringLiteral("route_missing"));
+        QCOMPARE(cell.hooks[1].verdict, std::optional(HookVerdict::RouteMissing));
         QVERIFY(cell.warnings.join(' ').contains(QStringLiteral("profiler stop failed")));
     }
 
@@ -341,8 +342,8 @@ private Q_SLOTS:
         const auto outcomes = checked[0][1].value<QList<HookOutcome>>();
         const auto hints = checked[0][2].toStringList();
         QCOMPARE(outcomes.size(), 2); // reset and start; no stop after a failed start
-        QCOMPARE(outcomes[0].verdict, QStringLiteral("route_missing"));
-        QCOMPARE(outcomes[1].verdict, QStringLiteral("route_missing"));
+        QCOMPARE(outcomes[0].verdict, std::optional(HookVerdict::RouteMissing));
+        QCOMPARE(outcomes[1].verdict, std::optional(HookVerdict::RouteMissing));
         QVERIFY(hints.join(' ').contains(QStringLiteral("VLLM_SERVER_DEV_MODE=1")));
         QVERIFY(hints.join(' ').contains(QStringLiteral("profiler")));
     }

@@ -4,7 +4,7 @@
 #include "EngineFixture.h"
 #include "TestSupport.h"
 #include "hooks/ControlClient.h"
-#include "hooks/HookPreflight.h"
+#include "engine/HookPreflight.h"
 #include "hooks/HookPresets.h"
 #include "hooks/HookRunner.h"
 #include "spec/SpecIO.h"
@@ -172,7 +172,7 @@ private Q_SLOTS:
         mock->clearControlEvents();
         const HookOutcome o = resetOnce(llamaServer(mock->url().toString()));
         QVERIFY2(o.ok, qPrintable(o.message));
-        QCOMPARE(o.verdict, QStringLiteral("ok"));
+        QCOMPARE(o.verdict, std::optional(HookVerdict::Ok));
         QCOMPARE(o.attempts, 9); // the list, then eight erases
         QCOMPARE(o.path, QStringLiteral("/slots/{id}?action=erase"));
         QVERIFY2(o.message.startsWith(QStringLiteral("erased 8 slots (16 tokens)")), qPrintable(o.message)); // (6 + 3 - 1) * 2
@@ -193,7 +193,7 @@ private Q_SLOTS:
         const HookOutcome o = resetOnce(llamaServer(mock->url().toString()));
         QVERIFY(!o.ok);
         QCOMPARE(o.status, 501);
-        QCOMPARE(o.verdict, QStringLiteral("route_missing"));
+        QCOMPARE(o.verdict, std::optional(HookVerdict::RouteMissing));
         QVERIFY2(o.message.contains(QStringLiteral("--slot-save-path")), qPrintable(o.message));
         QCOMPARE(o.attempts, 2); // the list, then the first erase: no point erasing the rest
         QVERIFY2(!o.message.contains(QStringLiteral("gave up")), qPrintable(o.message)); // nothing was retried
@@ -223,7 +223,7 @@ private Q_SLOTS:
             server.answers.insert("POST /slots/0?action=erase", {200, c.erase0});
             const HookOutcome o = resetOnce(llamaServer(server.url()));
             QVERIFY2(!o.ok, c.what);
-            QCOMPARE(o.verdict, QStringLiteral("error"));
+            QCOMPARE(o.verdict, std::optional(HookVerdict::Error));
             QVERIFY2(o.message.contains(QLatin1String(c.expect)), qPrintable(QStringLiteral("%1: %2").arg(c.what, o.message)));
         }
         // A second slot's wrong answer fails the reset too, after the first one was erased.
@@ -238,7 +238,7 @@ private Q_SLOTS:
         CannedServer noSlots;
         noSlots.answers.insert("GET /slots", {501, R"({"error":{"code":501,"message":"This server does not support slots endpoint. Start it with `--slots`","type":"not_supported_error"}})"});
         const HookOutcome list = resetOnce(llamaServer(noSlots.url()));
-        QCOMPARE(list.verdict, QStringLiteral("route_missing"));
+        QCOMPARE(list.verdict, std::optional(HookVerdict::RouteMissing));
         QVERIFY2(list.message.contains(llamacppNotSupportedHint(true)), qPrintable(list.message));
     }
 
@@ -253,7 +253,7 @@ private Q_SLOTS:
         QVERIFY(!o.ok);
         QVERIFY2(o.attempts > 1, qPrintable(o.message));
         QVERIFY(o.message.startsWith(QStringLiteral("gave up after")));
-        QCOMPARE(o.verdict, QStringLiteral("busy"));
+        QCOMPARE(o.verdict, std::optional(HookVerdict::Busy));
     }
 
     void preflightMeasuresTheHostPromptCache()
@@ -277,7 +277,7 @@ private Q_SLOTS:
         // Without --slot-save-path: the reset fails with the hint, and nothing is claimed.
         auto noSave = startLlama([](MockConfig &c) { c.slotSavePath = false; });
         const Preflight d = runPreflight(llamaServer(noSave->url().toString()));
-        QCOMPARE(d.outcomes[0].verdict, QStringLiteral("route_missing"));
+        QCOMPARE(d.outcomes[0].verdict, std::optional(HookVerdict::RouteMissing));
         QVERIFY(d.hints.contains(llamacppNotSupportedHint(false)));
         QVERIFY(!d.hints.join(' ').contains(QStringLiteral("still had")));
 
@@ -291,7 +291,7 @@ private Q_SLOTS:
         prof.reset.enabled = false;
         prof.profiler.enabled = true;
         const Preflight f = runPreflight(prof);
-        QVERIFY(f.hints.contains(routeMissingHint(Flavor::Llamacpp, QStringLiteral("profiler_start"))));
+        QVERIFY(f.hints.contains(routeMissingHint(Flavor::Llamacpp, HookKind::ProfilerStart)));
     }
 
     void sweepOfTheLlamacppMockCompletes()

@@ -1,7 +1,7 @@
 // Metric math against hand-computed values (docs/ARCHITECTURE.md §7 definitions).
 #include "TestSupport.h"
 #include "engine/CellValidity.h"
-#include "metrics/CellMetrics.h"
+#include "engine/CellMetrics.h"
 #include "metrics/LogHistogram.h"
 #include "metrics/Stats.h"
 #include <QTest>

@@ -2,7 +2,7 @@
 // against the printed table, the 95 % CI of known samples, a CI that narrows as runs are added,
 // Welch's test on a worked example, and the per-point summary and comparison of a result set.
 #include "TestSupport.h"
-#include "metrics/RepeatStats.h"
+#include "results/RepeatStats.h"
 #include "report/RepeatSummary.h"
 #include "results/PointSummary.h"
 #include <QTest>

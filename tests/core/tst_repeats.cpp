@@ -5,7 +5,7 @@
 // mock is nearly deterministic, so tiny real differences may test significant.)
 #include "EngineFixture.h"
 #include "TestSupport.h"
-#include "metrics/RepeatStats.h"
+#include "results/RepeatStats.h"
 #include "report/SummaryCommand.h"
 #include "results/PointSummary.h"
 #include "results/ResultsStore.h"

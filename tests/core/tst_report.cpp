@@ -57,6 +57,27 @@ private Q_SLOTS:
     }
     void init() { sbtest::failOnQtWarnings(); }
 
+    void bundleFromTheLoadedSet()
+    {
+        // The GUI loads a set once, charts it and bundles that same set: the bundle is written
+        // from the caller's LoadedResults, not from a second load of the folder.
+        const QString folder = m_dir.filePath(QStringLiteral("res-loaded"));
+        QVERIFY(sbtest::writeSampleFolder(folder));
+        QString error;
+        std::optional<LoadedResults> loaded = loadResults(folder, &error);
+        QVERIFY2(loaded, qPrintable(error));
+        QVERIFY(QFile::remove(folder + QStringLiteral("/results.json"))); // a second load would fail now
+        loaded->results.sweepName = QStringLiteral("as-loaded");
+        const QString zip = m_dir.filePath(QStringLiteral("out-loaded/loaded.zip"));
+        BundleReport report;
+        QVERIFY2(writeBundle(*loaded, zip, BundleOptions(), &report, &error), qPrintable(error));
+        const auto files = readZip(zip);
+        QVERIFY(files.value(QStringLiteral("report.html")).contains("as-loaded"));
+        QCOMPARE(files.value(QStringLiteral("results.csv")), resultsCsv(loaded->results));
+        // The path form still loads for itself, and says so when it cannot.
+        QVERIFY(!writeBundle(folder, zip, BundleOptions(), nullptr, &error));
+    }
+
     void bundleHoldsEveryFile()
     {
         const QString folder = m_dir.filePath(QStringLiteral("res1"));

@@ -2,7 +2,7 @@
 // body, in an SSE error event, in a hook answer) gets them scrubbed from results.json,
 // records.jsonl and the export zip; an export that cannot know a key refuses to run.
 #include "EngineFixture.h"
-#include "BlockingHttpPeer.h"
+#include "HostileServer.h"
 #include "TestSupport.h"
 #include "report/BundleWriter.h"
 #include "spec/SecretSet.h"

@@ -199,7 +199,7 @@ private slots:
         HookRunner hooks(control, &cancel);
         CellRunner runner(load, hooks, store, cancel);
         CellCallbacks cb;
-        cb.phase = [](const QString &) {};
+        cb.phase = [](RunPhase) {};
         cb.hook = [](const HookOutcome &) {};
         cb.live = [](const LiveCounters &, std::int64_t) {};
 

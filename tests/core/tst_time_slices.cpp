@@ -2,7 +2,7 @@
 // means and TTFT percentiles of a known set of requests; the slice widens past kMaxTimeSlices;
 // results.json round-trips them.
 #include "TestSupport.h"
-#include "metrics/TimeSlices.h"
+#include "engine/TimeSlices.h"
 #include "results/Results.h"
 #include <QJsonObject>
 #include <QTest>

@@ -38,7 +38,7 @@ inline sb::MetricStats avgOnly(double v, const QString &unit)
 inline sb::HookOutcome hook(const QString &kind, bool ok, int attempts, int status, const QString &verdict)
 {
     sb::HookOutcome h;
-    h.hook = kind;
+    h.hook = *sb::hookKindFromString(kind);
     h.origin = QStringLiteral("http://127.0.0.1:8000");
     h.method = QStringLiteral("POST");
     h.path = kind == QLatin1String("reset_kv_cache") ? QStringLiteral("/reset_prefix_cache")
@@ -48,7 +48,7 @@ inline sb::HookOutcome hook(const QString &kind, bool ok, int attempts, int stat
     h.ok = ok;
     h.attempts = attempts;
     h.latencyMs = 12.5 * attempts;
-    h.verdict = verdict;
+    h.verdict = sb::hookVerdictFromString(verdict);
     h.message = ok ? QString() : QStringLiteral("server said no");
     h.at = QDateTime(QDate(2026, 1, 2), QTime(3, 4, 5), Qt::UTC);
     return h;

@@ -5,7 +5,7 @@
 #include "TestSupport.h"
 #include "charts/ChartFactory.h"
 #include "charts/PointLabelLayer.h"
-#include "metrics/RepeatStats.h"
+#include "results/RepeatStats.h"
 #include <QChart>
 #include <QJsonArray>
 #include <QJsonObject>

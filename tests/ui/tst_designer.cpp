@@ -130,13 +130,13 @@ private Q_SLOTS:
         QCOMPARE(model.rowVerdict(0), QStringLiteral("pending"));
         QCOMPARE(model.rowVerdict(1), QStringLiteral("off"));
         HookOutcome reset;
-        reset.hook = QStringLiteral("reset_kv_cache");
-        reset.verdict = QStringLiteral("route_missing");
+        reset.hook = HookKind::Reset;
+        reset.verdict = HookVerdict::RouteMissing;
         reset.status = 404;
         reset.attempts = 1;
         HookOutcome start = reset;
-        start.hook = QStringLiteral("profiler_start");
-        start.verdict = QStringLiteral("ok");
+        start.hook = HookKind::ProfilerStart;
+        start.verdict = HookVerdict::Ok;
         start.ok = true;
         start.status = 200;
         model.setServerChecked(QStringLiteral("a"), {reset, start}, {QStringLiteral("restart with VLLM_SERVER_DEV_MODE=1")});

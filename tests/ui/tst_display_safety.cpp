@@ -32,10 +32,10 @@ CellResult hostileCell()
     c.status = CellStatus::Failed;
     c.reason = kHostile;
     HookOutcome h;
-    h.hook = QStringLiteral("reset_kv_cache");
+    h.hook = HookKind::Reset;
     h.method = QStringLiteral("POST");
     h.path = QStringLiteral("/reset");
-    h.verdict = QStringLiteral("refused");
+    h.verdict = HookVerdict::Refused;
     h.status = 200;
     h.attempts = 1;
     h.message = kHostile;

@@ -6,7 +6,10 @@
 #include "charts/ChartsPanel.h"
 #include "charts/InteractiveChartView.h"
 #include "results/CellDetail.h"
-#include "results/CellRecords.h"
+#include "results/HookSeverity.h"
+#include "run/HookLogModel.h"
+#include "style/Theme.h"
+#include "load/CellRecords.h"
 #include "results/DistributionPane.h"
 #include "results/ResultsTableModel.h"
 #include "results/ResultsTableView.h"
@@ -124,6 +127,35 @@ private Q_SLOTS:
         const QImage ok = hookStateIcon(HookState::Ok).pixmap(16).toImage();
         const QImage bad = hookStateIcon(HookState::Failed).pixmap(16).toImage();
         QVERIFY(ok != bad);
+    }
+
+    void oneHookJudgementEverywhere()
+    {
+        // A reset whose route is missing (stock trtllm-serve): the table, the Run tab's hook log
+        // and the detail pane used to call it ⚠, ✗ and red. One severity, one icon set now.
+        CellResult c = sbtest::makeCell(0, 0, 1);
+        c.hooks << sbtest::hook(QStringLiteral("reset_kv_cache"), false, 1, 404, QStringLiteral("route_missing"))
+                << sbtest::hook(QStringLiteral("profiler_stop"), false, 1, 404, QStringLiteral("route_missing"));
+        QCOMPARE(hookSeverity(c.hooks[0]), HookSeverity::Failed);
+        QCOMPARE(hookSeverity(c.hooks[1]), HookSeverity::Warning);
+        M model;
+        SweepResults r;
+        r.cells << c;
+        model.setResults(r);
+        QCOMPARE(model.index(0, M::ResetColumn).data(M::HookStateRole).toInt(), int(HookState::Failed));
+        QCOMPARE(model.index(0, M::ProfilerStopColumn).data(M::HookStateRole).toInt(), int(HookState::Warning));
+        ui::HookLogModel log;
+        log.append({{0, c.server, 1, c.hooks[0]}, {0, c.server, 1, c.hooks[1]}});
+        for (int i : {0, 1}) {
+            const int column = i == 0 ? M::ResetColumn : M::ProfilerStopColumn;
+            const QImage table = model.index(0, column).data(Qt::DecorationRole).value<QIcon>().pixmap(16).toImage();
+            const QImage logged = log.index(i, ui::HookLogModel::Verdict).data(Qt::DecorationRole).value<QIcon>().pixmap(16).toImage();
+            QVERIFY(!table.isNull());
+            QCOMPARE(logged, table);
+        }
+        const QString detail = cellDetailHtml(c, QString());
+        QVERIFY2(detail.contains(ui::hookSeverityColor(HookSeverity::Failed).name()), qPrintable(detail));
+        QVERIFY2(detail.contains(ui::hookSeverityColor(HookSeverity::Warning).name()), qPrintable(detail));
     }
 
     void csv()

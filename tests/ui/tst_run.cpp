@@ -23,9 +23,9 @@ namespace {
 HookOutcome outcome(const QString &hook, bool ok, const QString &verdict, int attempts = 1)
 {
     HookOutcome o;
-    o.hook = hook;
+    o.hook = *hookKindFromString(hook);
     o.ok = ok;
-    o.verdict = verdict;
+    o.verdict = hookVerdictFromString(verdict);
     o.status = ok ? 200 : 404;
     o.attempts = attempts;
     o.latencyMs = 3.5;
@@ -142,8 +142,8 @@ private Q_SLOTS:
         // The engine still stops profilers on cancel: any start that happened has a stop.
         int starts = 0, stops = 0;
         for (const HookLogModel::Entry &e : tab.hookLog()->entries()) {
-            starts += e.outcome.hook == QLatin1String("profiler_start") && e.outcome.ok;
-            stops += e.outcome.hook == QLatin1String("profiler_stop");
+            starts += e.outcome.hook == HookKind::ProfilerStart && e.outcome.ok;
+            stops += e.outcome.hook == HookKind::ProfilerStop;
         }
         QCOMPARE(stops, starts);
         QCOMPARE(running.count(), 2);

@@ -3,7 +3,7 @@
 #include "charts/ChartStyle.h"
 #include "charts/MetricFormat.h"
 #include "charts/PointLabelLayer.h"
-#include "metrics/RepeatStats.h"
+#include "results/RepeatStats.h"
 #include "results/SweepAxis.h"
 #include <QChart>
 #include <QJsonArray>
@@ -20,7 +20,7 @@ namespace sb {
 
 namespace {
 
-const QString kThroughput = QStringLiteral("output_token_throughput");
+const QString &kThroughput = tag::outputThroughput;
 
 // One curve: the cells of one server in one set, in point order (concurrency or request rate).
 struct Curve {
@@ -244,20 +244,20 @@ SweepAxis chartAxis(const QList<ChartSeriesInput> &sets)
 
 LatencyChoiceInfo latencyChoiceInfo(LatencyChoice choice)
 {
-    const QString ttft = QStringLiteral("time_to_first_token");
-    const QString itl = QStringLiteral("inter_token_latency");
-    const QString lat = QStringLiteral("request_latency");
+    const auto info = [](const QString &metric, const QString &stat) {
+        return LatencyChoiceInfo{metric, stat, metricLabel(metric) + QLatin1Char(' ') + stat};
+    };
     switch (choice) {
-    case LatencyChoice::TtftP50: return {ttft, QStringLiteral("p50"), QStringLiteral("TTFT p50")};
-    case LatencyChoice::TtftP90: return {ttft, QStringLiteral("p90"), QStringLiteral("TTFT p90")};
-    case LatencyChoice::TtftP99: return {ttft, QStringLiteral("p99"), QStringLiteral("TTFT p99")};
-    case LatencyChoice::ItlAvg: return {itl, QStringLiteral("avg"), QStringLiteral("ITL avg")};
-    case LatencyChoice::ItlP50: return {itl, QStringLiteral("p50"), QStringLiteral("ITL p50")};
-    case LatencyChoice::ItlP99: return {itl, QStringLiteral("p99"), QStringLiteral("ITL p99")};
-    case LatencyChoice::LatencyP50: return {lat, QStringLiteral("p50"), QStringLiteral("Request latency p50")};
-    case LatencyChoice::LatencyP99: return {lat, QStringLiteral("p99"), QStringLiteral("Request latency p99")};
+    case LatencyChoice::TtftP50: return info(tag::ttft, QStringLiteral("p50"));
+    case LatencyChoice::TtftP90: return info(tag::ttft, QStringLiteral("p90"));
+    case LatencyChoice::TtftP99: return info(tag::ttft, QStringLiteral("p99"));
+    case LatencyChoice::ItlAvg: return info(tag::itl, QStringLiteral("avg"));
+    case LatencyChoice::ItlP50: return info(tag::itl, QStringLiteral("p50"));
+    case LatencyChoice::ItlP99: return info(tag::itl, QStringLiteral("p99"));
+    case LatencyChoice::LatencyP50: return info(tag::latency, QStringLiteral("p50"));
+    case LatencyChoice::LatencyP99: return info(tag::latency, QStringLiteral("p99"));
     }
-    return {ttft, QStringLiteral("p50"), QStringLiteral("TTFT p50")};
+    return info(tag::ttft, QStringLiteral("p50"));
 }
 
 QList<LatencyChoice> allLatencyChoices()
@@ -266,51 +266,16 @@ QList<LatencyChoice> allLatencyChoices()
             LatencyChoice::ItlP50,  LatencyChoice::ItlP99,  LatencyChoice::LatencyP50, LatencyChoice::LatencyP99};
 }
 
-QStringList chartableMetrics()
-{
-    return {QStringLiteral("output_token_throughput"), QStringLiteral("request_throughput"),
-            QStringLiteral("time_to_first_token"),     QStringLiteral("inter_token_latency"),
-            QStringLiteral("request_latency"),         QStringLiteral("inter_chunk_latency"),
-            QStringLiteral("goodput"),                 QStringLiteral("good_request_fraction"),
-            QStringLiteral("output_sequence_length"),  QStringLiteral("input_sequence_length")};
-}
-
-QStringList chartableStats(const QString &metric)
-{
-    static const QStringList onlyAvg = {QStringLiteral("output_token_throughput"), QStringLiteral("request_throughput"),
-                                        QStringLiteral("goodput"), QStringLiteral("good_request_fraction")};
-    if (onlyAvg.contains(metric))
-        return {QStringLiteral("avg")};
-    return {QStringLiteral("avg"), QStringLiteral("p50"), QStringLiteral("p90"), QStringLiteral("p95"),
-            QStringLiteral("p99"), QStringLiteral("min"), QStringLiteral("max"), QStringLiteral("std")};
-}
-
-QString metricLabel(const QString &metric)
-{
-    static const QHash<QString, QString> labels = {
-        {QStringLiteral("output_token_throughput"), QStringLiteral("Output throughput")},
-        {QStringLiteral("request_throughput"), QStringLiteral("Request throughput")},
-        {QStringLiteral("time_to_first_token"), QStringLiteral("TTFT")},
-        {QStringLiteral("inter_token_latency"), QStringLiteral("ITL")},
-        {QStringLiteral("request_latency"), QStringLiteral("Request latency")},
-        {QStringLiteral("inter_chunk_latency"), QStringLiteral("Inter-chunk latency")},
-        {QStringLiteral("goodput"), QStringLiteral("Goodput")},
-        {QStringLiteral("good_request_fraction"), QStringLiteral("Good request fraction")},
-        {QStringLiteral("output_sequence_length"), QStringLiteral("Output length")},
-        {QStringLiteral("input_sequence_length"), QStringLiteral("Input length")},
-    };
-    return labels.value(metric, metric);
-}
-
 QChart *makeThroughputVsLatencyChart(const QList<ChartSeriesInput> &sets, LatencyChoice choice)
 {
     const LatencyChoiceInfo lc = latencyChoiceInfo(choice);
-    QChart *chart = newChart(QStringLiteral("Output throughput vs %1").arg(lc.label));
+    QChart *chart = newChart(QStringLiteral("%1 vs %2").arg(metricLabel(kThroughput), lc.label));
     auto *x = new QValueAxis;
     auto *y = new QValueAxis;
     x->setTitleText(axisTitle(lc.label, unitOf(sets, lc.metric)));
+    const MetricInfo &throughput = *findMetric(kThroughput);
     QString yUnit = unitOf(sets, kThroughput);
-    y->setTitleText(axisTitle(QStringLiteral("Output throughput"), yUnit.isEmpty() ? QStringLiteral("tok/s") : yUnit));
+    y->setTitleText(axisTitle(throughput.label, yUnit.isEmpty() ? shortUnit(throughput.unit) : yUnit));
     chart->addAxis(x, Qt::AlignBottom);
     chart->addAxis(y, Qt::AlignLeft);
     auto *labels = new PointLabelLayer(chart);
@@ -321,8 +286,8 @@ QChart *makeThroughputVsLatencyChart(const QList<ChartSeriesInput> &sets, Latenc
     for (const Curve &c : curves) {
         CurvePoints p;
         for (const CellResult *cell : c.cells) {
-            const double lx = cellMetric(*cell, lc.metric, lc.stat);
-            const double ty = cellMetric(*cell, kThroughput, QStringLiteral("avg"));
+            const double lx = cellValue(*cell, lc.metric, lc.stat);
+            const double ty = cellValue(*cell, kThroughput, QStringLiteral("avg"));
             if (!std::isfinite(lx) || !std::isfinite(ty))
                 continue; // not measured (pending, failed, imported without it)
             p.add(QPointF(lx, ty), *cell, pointToolTipText(sets.at(c.setIndex), *cell));
@@ -340,9 +305,8 @@ QChart *makeThroughputVsLatencyChart(const QList<ChartSeriesInput> &sets, Latenc
 
 QChart *makeMetricVsConcurrencyChart(const QList<ChartSeriesInput> &sets, const QString &metric, const QString &stat)
 {
-    const QString label = metricLabel(metric) + (stat == QLatin1String("avg") && chartableStats(metric).size() == 1
-                                                     ? QString()
-                                                     : QLatin1Char(' ') + stat);
+    const MetricInfo *info = findMetric(metric);
+    const QString label = metricLabel(metric) + (info && info->singleValued ? QString() : QLatin1Char(' ') + stat);
     const SweepAxis axis = chartAxis(sets);
     QChart *chart = newChart(QStringLiteral("%1 vs %2").arg(label, axisTitle(axis)));
     auto *x = new QLogValueAxis;
@@ -362,7 +326,7 @@ QChart *makeMetricVsConcurrencyChart(const QList<ChartSeriesInput> &sets, const 
     for (const Curve &c : curves) {
         CurvePoints p;
         for (const CellResult *cell : c.cells) {
-            const double v = cellMetric(*cell, metric, stat);
+            const double v = cellValue(*cell, metric, stat);
             // QLogValueAxis drops a whole series holding any x <= 0: guard the axis value.
             const double at = pointValue(*cell);
             if (!(at > 0) || !std::isfinite(v))

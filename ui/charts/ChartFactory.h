@@ -2,6 +2,7 @@
 // Builders of the result charts. One place so the Results view, the Compare view and the report
 // exporter (offscreen, SVG/PNG through ChartExport) draw the same pictures from the same data.
 // Every builder returns a new QChart (caller owns it) with animations off.
+#include "metrics/MetricCatalogue.h" // the metrics and stats a chart offers
 #include "results/SweepAxis.h"
 #include "results/Results.h"
 #include <QList>
@@ -44,10 +45,5 @@ SweepAxis chartAxis(const QList<ChartSeriesInput> &sets);
 // Metric vs the sweep point: concurrency, or request rate for open-loop results (log2 x axis).
 QChart *makeMetricVsConcurrencyChart(const QList<ChartSeriesInput> &sets, const QString &metric,
                                      const QString &stat);
-
-// Metrics and stats the metric chart offers, in menu order (AIPerf tags; onlyAvg ones take "avg").
-QStringList chartableMetrics();
-QStringList chartableStats(const QString &metric);
-QString metricLabel(const QString &metric); // "TTFT", "Output tok/s", ...
 
 } // namespace sb

@@ -36,8 +36,8 @@ ChartsPanel::ChartsPanel(QWidget *parent)
     for (LatencyChoice c : allLatencyChoices())
         m_latencyCombo->addItem(latencyChoiceInfo(c).label, int(c));
     m_latencyCombo->setCurrentIndex(m_latencyCombo->findData(int(LatencyChoice::TtftP99)));
-    for (const QString &m : chartableMetrics())
-        m_metricCombo->addItem(metricLabel(m), m);
+    for (const MetricInfo &m : allMetrics())
+        m_metricCombo->addItem(m.label, m.key);
     refillStats();
 
     auto *controls = new QHBoxLayout;
@@ -76,7 +76,8 @@ void ChartsPanel::refillStats()
     const QString previous = m_statCombo->currentText();
     const QSignalBlocker block(m_statCombo);
     m_statCombo->clear();
-    m_statCombo->addItems(chartableStats(metric));
+    const MetricInfo *info = findMetric(metric);
+    m_statCombo->addItems(info ? metricStats(*info) : distributionStats());
     const int keep = m_statCombo->findText(previous.isEmpty() ? QStringLiteral("p99") : previous);
     m_statCombo->setCurrentIndex(keep >= 0 ? keep : 0);
 }

@@ -26,33 +26,17 @@ QString formatNumber(double v)
     return c.toString(v, 'g', 3);
 }
 
-QString shortUnit(const QString &unit)
-{
-    if (unit == QLatin1String("tokens/s") || unit == QLatin1String("tokens/sec"))
-        return QStringLiteral("tok/s");
-    if (unit == QLatin1String("requests/s") || unit == QLatin1String("requests/sec"))
-        return QStringLiteral("req/s");
-    return unit;
-}
-
 QString formatWithUnit(double v, const QString &unit)
 {
     const QString u = shortUnit(unit);
     return u.isEmpty() || std::isnan(v) ? formatNumber(v) : formatNumber(v) + QLatin1Char(' ') + u;
 }
 
-double cellMetric(const CellResult &cell, const QString &metric, const QString &stat)
-{
-    const auto it = cell.metrics.constFind(metric);
-    return it == cell.metrics.cend() ? std::numeric_limits<double>::quiet_NaN() : it->value(stat);
-}
-
 QString cellSummaryText(const CellResult &cell)
 {
-    auto stat = [&](const char *metric, const char *s) {
-        const auto it = cell.metrics.constFind(QLatin1String(metric));
-        const QString unit = it == cell.metrics.cend() ? QString() : it->unit;
-        return formatWithUnit(cellMetric(cell, QLatin1String(metric), QLatin1String(s)), unit);
+    auto stat = [&](const QString &metric, const char *s) {
+        const MetricInfo *m = findMetric(metric);
+        return formatWithUnit(cellValue(cell, metric, QLatin1String(s)), m ? m->unit : QString());
     };
     QStringList lines;
     lines << QStringLiteral("%1 · %2 · %3").arg(cell.server, pointLabel(cell), cellStatusName(cell.status));
@@ -60,12 +44,17 @@ QString cellSummaryText(const CellResult &cell)
                               : QStringLiteral("requests: %1 ok, 0 failed").arg(cell.completed));
     if (cell.status == CellStatus::Degraded && !cell.reason.isEmpty())
         lines << cell.reason;
-    lines << QStringLiteral("TTFT p50 %1 · p90 %2 · p99 %3")
-                 .arg(stat("time_to_first_token", "p50"), stat("time_to_first_token", "p90"),
-                      stat("time_to_first_token", "p99"));
-    lines << QStringLiteral("ITL avg %1 · p99 %2").arg(stat("inter_token_latency", "avg"), stat("inter_token_latency", "p99"));
-    lines << QStringLiteral("latency p50 %1 · p99 %2").arg(stat("request_latency", "p50"), stat("request_latency", "p99"));
-    lines << QStringLiteral("output %1 · %2").arg(stat("output_token_throughput", "avg"), stat("request_throughput", "avg"));
+    // One line per latency with its stats, then the rates: labels and units from the catalogue.
+    const auto statsLine = [&](const QString &metric, std::initializer_list<const char *> stats) {
+        QStringList parts;
+        for (const char *s : stats)
+            parts << QStringLiteral("%1 %2").arg(QLatin1String(s), stat(metric, s));
+        return metricLabel(metric) + QLatin1Char(' ') + parts.join(QStringLiteral(" · "));
+    };
+    lines << statsLine(tag::ttft, {"p50", "p90", "p99"});
+    lines << statsLine(tag::itl, {"avg", "p99"});
+    lines << statsLine(tag::latency, {"p50", "p99"});
+    lines << QStringLiteral("output %1 · %2").arg(stat(tag::outputThroughput, "avg"), stat(tag::requestThroughput, "avg"));
     if (const auto &o = cell.openLoop)
         lines << QStringLiteral("open loop: achieved %1 req/s · schedule lag p99 %2 ms%3")
                      .arg(formatRate(o->achievedRate))

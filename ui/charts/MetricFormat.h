@@ -1,5 +1,6 @@
 #pragma once
 // Number formatting shared by charts, table and detail pane, so a value reads the same everywhere.
+#include "metrics/MetricCatalogue.h" // shortUnit, cellValue
 #include "results/Results.h"
 #include <QString>
 
@@ -9,9 +10,6 @@ namespace sb {
 QString formatNumber(double v);
 // Value with unit: "12.3 ms", "1,234 tok/s"; units "tokens/s" and "requests/s" are shortened.
 QString formatWithUnit(double v, const QString &unit);
-QString shortUnit(const QString &unit);
-// metric.stat of a cell, NaN when missing.
-double cellMetric(const CellResult &cell, const QString &metric, const QString &stat);
 // Multi-line plain text describing a cell's key numbers (chart tooltips).
 QString cellSummaryText(const CellResult &cell);
 

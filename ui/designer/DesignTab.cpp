@@ -6,7 +6,7 @@
 #include "designer/ServerTableModel.h"
 #include "designer/SweepEstimate.h"
 #include "designer/WorkloadForm.h"
-#include "hooks/HookPreflight.h"
+#include "engine/HookPreflight.h"
 #include "spec/SpecIO.h"
 #include "style/Theme.h"
 #include <QHeaderView>

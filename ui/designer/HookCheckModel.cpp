@@ -1,15 +1,16 @@
 #include "designer/HookCheckModel.h"
 #include "report/DisplayText.h"
 #include "style/Theme.h"
+#include <algorithm>
 
 namespace sb::ui {
 
 QString hookOutcomeToolTip(const HookOutcome &o)
 {
     QStringList lines;
-    lines << QStringLiteral("%1 %2 %3").arg(o.hook, o.method, o.path);
+    lines << QStringLiteral("%1 %2 %3").arg(hookKindName(o.hook), o.method, o.path);
     lines << QObject::tr("verdict: %1, HTTP %2, %3 attempt(s), %4 ms")
-                 .arg(o.verdict, o.status ? QString::number(o.status) : QObject::tr("no answer"))
+                 .arg(hookVerdictText(o), o.status ? QString::number(o.status) : QObject::tr("no answer"))
                  .arg(o.attempts)
                  .arg(o.latencyMs, 0, 'f', 1);
     if (!o.placement.isEmpty())
@@ -55,7 +56,7 @@ void HookCheckModel::keepOnly(const QStringList &servers)
     }
 }
 
-const HookOutcome *HookCheckModel::outcome(const Row &row, const QString &hook) const
+const HookOutcome *HookCheckModel::outcome(const Row &row, HookKind hook) const
 {
     for (const HookOutcome &o : row.outcomes)
         if (o.hook == hook)
@@ -70,14 +71,16 @@ QString HookCheckModel::rowVerdict(int r) const
         return QStringLiteral("off");
     if (!row.checked)
         return QStringLiteral("pending");
-    QString worst = QStringLiteral("ok");
-    for (const HookOutcome &o : row.outcomes) {
-        if (!o.ok)
-            return QStringLiteral("failed");
-        if (o.verdict != QLatin1String("ok") || o.attempts > 1)
-            worst = QStringLiteral("warning");
+    HookSeverity worst = HookSeverity::Ok;
+    for (const HookOutcome &o : row.outcomes)
+        worst = std::max(worst, hookSeverity(o));
+    switch (worst) {
+    case HookSeverity::Ok: return QStringLiteral("ok");
+    case HookSeverity::Retried:
+    case HookSeverity::Warning: return QStringLiteral("warning");
+    case HookSeverity::Failed: break;
     }
-    return worst;
+    return QStringLiteral("failed");
 }
 
 int HookCheckModel::rowCount(const QModelIndex &parent) const
@@ -102,9 +105,10 @@ QVariant HookCheckModel::data(const QModelIndex &index, int role) const
             return row.hints.join(role == Qt::DisplayRole ? QStringLiteral("; ") : QStringLiteral("\n"));
         return {};
     }
-    static const char *hooks[] = {"", "reset_kv_cache", "profiler_start", "profiler_stop"};
+    static const HookKind hooks[] = {HookKind::Reset /* Server: answered above */, HookKind::Reset, HookKind::ProfilerStart,
+                                     HookKind::ProfilerStop};
     const bool on = index.column() == Reset ? row.resetOn : row.profilerOn;
-    const HookOutcome *o = outcome(row, QString::fromLatin1(hooks[index.column()]));
+    const HookOutcome *o = outcome(row, hooks[index.column()]);
     switch (role) {
     case Qt::DisplayRole:
         if (!on)
@@ -113,16 +117,16 @@ QVariant HookCheckModel::data(const QModelIndex &index, int role) const
             return tr("checking…");
         if (!o)
             return tr("not called");
-        return o->status ? QStringLiteral("%1 · %2 · %3 ms").arg(o->verdict).arg(o->status).arg(o->latencyMs, 0, 'f', 0)
-                         : QStringLiteral("%1 · %2 ms").arg(o->verdict).arg(o->latencyMs, 0, 'f', 0);
+        return o->status ? QStringLiteral("%1 · %2 · %3 ms").arg(hookVerdictText(*o)).arg(o->status).arg(o->latencyMs, 0, 'f', 0)
+                         : QStringLiteral("%1 · %2 ms").arg(hookVerdictText(*o)).arg(o->latencyMs, 0, 'f', 0);
     case Qt::DecorationRole:
         if (!on)
             return {};
         if (!row.checked)
-            return verdictIcon(QStringLiteral("pending"), false);
+            return hookPendingIcon();
         if (!o)
-            return verdictIcon(QStringLiteral("skipped"), false);
-        return verdictIcon(o->attempts > 1 && o->ok ? QStringLiteral("warning") : o->verdict, o->ok);
+            return hookSkippedIcon();
+        return hookSeverityIcon(hookSeverity(*o));
     case Qt::ToolTipRole:
         return o ? hookOutcomeToolTip(*o) : QVariant();
     default:

@@ -37,7 +37,7 @@ public:
     QVariant headerData(int section, Qt::Orientation orientation, int role) const override;
 
 private:
-    const HookOutcome *outcome(const Row &row, const QString &hook) const;
+    const HookOutcome *outcome(const Row &row, HookKind hook) const;
     QList<Row> m_rows;
 };
 

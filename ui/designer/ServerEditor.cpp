@@ -17,8 +17,8 @@ namespace sb::ui {
 QStringList gateWarnings(const ServerSpec &s)
 {
     QStringList out;
-    const QString reset = QStringLiteral("reset_kv_cache");
-    const QString start = QStringLiteral("profiler_start");
+    const HookKind reset = HookKind::Reset;
+    const HookKind start = HookKind::ProfilerStart;
     // Embedded mocks open every route; the gates concern real servers.
     if (!s.mock.isEmpty())
         return out;

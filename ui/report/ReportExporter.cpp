@@ -31,7 +31,7 @@ bool exportReport(const QString &resultsFolder, const QString &zipPath, QString 
     }
     options.warnings = warnings;
     BundleReport report;
-    if (!writeBundle(resultsFolder, zipPath, options, &report, &err)) {
+    if (!writeBundle(*loaded, zipPath, options, &report, &err)) {
         if (error)
             *error = err;
         return false;

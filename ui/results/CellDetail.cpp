@@ -2,6 +2,7 @@
 #include "report/DisplayText.h"
 #include "charts/MetricFormat.h"
 #include "results/HookSummary.h"
+#include "style/Theme.h"
 #include <QDir>
 #include <QUrl>
 
@@ -21,9 +22,7 @@ QString fileLink(const QString &path)
 
 QString hookRowColor(const HookOutcome &h)
 {
-    if (h.ok)
-        return h.attempts > 1 ? QStringLiteral("#8a6100") : QStringLiteral("#1a7f37");
-    return h.hook == QLatin1String("profiler_stop") ? QStringLiteral("#8a6100") : QStringLiteral("#cf222e");
+    return ui::hookSeverityColor(hookSeverity(h)).name();
 }
 } // namespace
 
@@ -57,14 +56,14 @@ QString cellDetailHtml(const CellResult &cell, const QString &folder)
         // Concatenated, not chained arg(): paths may hold "%2F"-like text that arg() would eat.
         h += QStringLiteral("<ul>");
         for (const HookOutcome &o : cell.hooks) {
-            const QString verdict = o.verdict.isEmpty() ? (o.ok ? QStringLiteral("ok") : QStringLiteral("error")) : o.verdict;
-            h += QStringLiteral("<li><b>") + esc(o.hook) + QStringLiteral("</b>");
+            const QString verdict = hookVerdictText(o);
+            h += QStringLiteral("<li><b>") + esc(hookKindName(o.hook)) + QStringLiteral("</b>");
             if (!o.placement.isEmpty())
                 h += QStringLiteral(" (") + esc(o.placement) + QLatin1Char(')');
             h += QStringLiteral(": <b style='color:") + hookRowColor(o) + QStringLiteral("'>") + esc(verdict) + QStringLiteral("</b> — ");
             h += (o.status > 0 ? QStringLiteral("HTTP ") + QString::number(o.status) : QStringLiteral("no response"));
             h += QStringLiteral(" · ") + QString::number(o.attempts) + (o.attempts == 1 ? QStringLiteral(" attempt") : QStringLiteral(" attempts"));
-            h += QStringLiteral(" · ") + formatWithUnit(o.latencyMs, QStringLiteral("ms"));
+            h += QStringLiteral(" · ") + formatWithUnit(o.latencyMs, unit::ms);
             h += QStringLiteral("<br><small><code>") + esc(o.method) + QLatin1Char(' ') + esc(o.origin) + esc(o.path)
                  + QStringLiteral("</code>");
             if (o.at.isValid())

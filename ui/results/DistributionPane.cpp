@@ -1,6 +1,7 @@
 #include "results/DistributionPane.h"
 #include "charts/DistributionChart.h"
 #include "charts/InteractiveChartView.h"
+#include "metrics/MetricCatalogue.h"
 #include <QChart>
 #include <QComboBox>
 #include <QHBoxLayout>
@@ -21,7 +22,7 @@ DistributionPane::DistributionPane(QWidget *parent)
     m_view->setObjectName(QStringLiteral("distributionChart"));
     m_metric->setObjectName(QStringLiteral("distributionMetric"));
     m_kind->setObjectName(QStringLiteral("distributionKind"));
-    m_metric->addItems({tr("TTFT"), tr("ITL"), tr("Request latency")});
+    m_metric->addItems({metricLabel(tag::ttft), metricLabel(tag::itl), metricLabel(tag::latency)});
     m_kind->addItem(tr("Histogram"), int(DistributionKind::Histogram));
     m_kind->addItem(tr("CDF"), int(DistributionKind::Cdf));
     m_status->setTextInteractionFlags(Qt::TextSelectableByMouse);
@@ -103,11 +104,11 @@ void DistributionPane::redraw()
 {
     const auto kind = DistributionKind(m_kind->currentData().toInt());
     switch (m_metric->currentIndex()) {
-    case 1: m_view->replaceChart(makeDistributionChart(m_samples.itlMs, tr("ITL"), QStringLiteral("ms"), kind)); break;
+    case 1: m_view->replaceChart(makeDistributionChart(m_samples.itlMs, metricLabel(tag::itl), unit::ms, kind)); break;
     case 2:
-        m_view->replaceChart(makeDistributionChart(m_samples.latencyMs, tr("Request latency"), QStringLiteral("ms"), kind));
+        m_view->replaceChart(makeDistributionChart(m_samples.latencyMs, metricLabel(tag::latency), unit::ms, kind));
         break;
-    default: m_view->replaceChart(makeDistributionChart(m_samples.ttftMs, tr("TTFT"), QStringLiteral("ms"), kind)); break;
+    default: m_view->replaceChart(makeDistributionChart(m_samples.ttftMs, metricLabel(tag::ttft), unit::ms, kind)); break;
     }
     m_view->setExportName(QStringLiteral("distribution"));
 }

@@ -2,7 +2,7 @@
 // TTFT / ITL / latency distribution of the selected cell, read from its records.jsonl on a worker
 // thread (files reach hundreds of MB on long cells); the last selection wins, stale reads are
 // dropped when they finish.
-#include "results/CellRecords.h"
+#include "load/CellRecords.h"
 #include <QFutureWatcher>
 #include <QWidget>
 

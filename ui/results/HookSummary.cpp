@@ -2,9 +2,7 @@
 #include "report/DisplayText.h"
 #include "servermetrics/ServerMetricCatalogue.h"
 #include "charts/MetricFormat.h"
-#include <QPainter>
-#include <QPainterPath>
-#include <QPixmap>
+#include "style/Theme.h"
 
 namespace sb {
 
@@ -16,65 +14,13 @@ int severity(HookState s)
 
 HookState stateOf(const HookOutcome &h)
 {
-    if (h.ok)
-        return h.attempts > 1 ? HookState::Retried : HookState::Ok;
-    // A missing stop is a warning (traces may be incomplete, numbers are fine); a missing route
-    // means the server simply lacks the feature, which the preflight already reported.
-    if (h.hook == QLatin1String("profiler_stop") || h.verdict == QLatin1String("route_missing"))
-        return HookState::Warning;
+    switch (hookSeverity(h)) {
+    case HookSeverity::Ok: return HookState::Ok;
+    case HookSeverity::Retried: return HookState::Retried;
+    case HookSeverity::Warning: return HookState::Warning;
+    case HookSeverity::Failed: break;
+    }
     return HookState::Failed;
-}
-
-QPixmap paintGlyph(HookState state, int px)
-{
-    QPixmap pm(px, px);
-    pm.fill(Qt::transparent);
-    QPainter p(&pm);
-    p.setRenderHint(QPainter::Antialiasing);
-    const qreal s = px;
-    QColor fill;
-    switch (state) {
-    case HookState::Ok: fill = QColor(0x1a, 0x7f, 0x37); break;
-    case HookState::Retried: fill = QColor(0x1a, 0x7f, 0x37); break;
-    case HookState::Warning: fill = QColor(0xbf, 0x87, 0x00); break;
-    case HookState::Failed: fill = QColor(0xcf, 0x22, 0x2e); break;
-    case HookState::None: return pm;
-    }
-    QPen stroke(Qt::white, s * 0.13, Qt::SolidLine, Qt::RoundCap, Qt::RoundJoin);
-    if (state == HookState::Warning) {
-        QPainterPath tri;
-        tri.moveTo(s * 0.5, s * 0.06);
-        tri.lineTo(s * 0.96, s * 0.92);
-        tri.lineTo(s * 0.04, s * 0.92);
-        tri.closeSubpath();
-        p.fillPath(tri, fill);
-        p.setPen(stroke);
-        p.drawLine(QPointF(s * 0.5, s * 0.36), QPointF(s * 0.5, s * 0.6));
-        p.drawPoint(QPointF(s * 0.5, s * 0.78));
-        return pm;
-    }
-    p.setPen(Qt::NoPen);
-    p.setBrush(fill);
-    p.drawEllipse(QRectF(s * 0.04, s * 0.04, s * 0.92, s * 0.92));
-    p.setPen(stroke);
-    if (state == HookState::Failed) {
-        p.drawLine(QPointF(s * 0.32, s * 0.32), QPointF(s * 0.68, s * 0.68));
-        p.drawLine(QPointF(s * 0.68, s * 0.32), QPointF(s * 0.32, s * 0.68));
-    } else {
-        QPainterPath tick;
-        tick.moveTo(s * 0.27, s * 0.52);
-        tick.lineTo(s * 0.44, s * 0.68);
-        tick.lineTo(s * 0.73, s * 0.34);
-        p.setBrush(Qt::NoBrush);
-        p.drawPath(tick);
-        if (state == HookState::Retried) {
-            // An amber badge: it worked, but not at once.
-            p.setPen(QPen(Qt::white, s * 0.06));
-            p.setBrush(QColor(0xbf, 0x87, 0x00));
-            p.drawEllipse(QRectF(s * 0.62, s * 0.0, s * 0.38, s * 0.38));
-        }
-    }
-    return pm;
 }
 } // namespace
 
@@ -95,10 +41,10 @@ QString describeHookOutcome(const HookOutcome &h)
     QStringList parts;
     parts << (h.status > 0 ? QStringLiteral("HTTP %1").arg(h.status) : QStringLiteral("no response"));
     parts << (h.attempts == 1 ? QStringLiteral("1 attempt") : QStringLiteral("%1 attempts").arg(h.attempts));
-    parts << formatWithUnit(h.latencyMs, QStringLiteral("ms"));
+    parts << formatWithUnit(h.latencyMs, unit::ms);
     QString s = QStringLiteral("%1 %2 %3: %4 (%5)")
                     .arg(h.method, h.path, h.origin.isEmpty() ? QString() : QStringLiteral("@ ") + h.origin,
-                         h.verdict.isEmpty() ? (h.ok ? QStringLiteral("ok") : QStringLiteral("error")) : h.verdict,
+                         hookVerdictText(h),
                          parts.join(QStringLiteral(" · ")));
     s.replace(QStringLiteral("  "), QStringLiteral(" "));
     if (!h.placement.isEmpty())
@@ -110,7 +56,7 @@ QString describeHookOutcome(const HookOutcome &h)
     return s;
 }
 
-HookSummary summarizeHooks(const CellResult &cell, const QString &kind)
+HookSummary summarizeHooks(const CellResult &cell, HookKind kind)
 {
     HookSummary sum;
     QStringList lines;
@@ -123,7 +69,7 @@ HookSummary summarizeHooks(const CellResult &cell, const QString &kind)
         if (severity(st) >= severity(sum.state)) {
             sum.state = st;
             worstAttempts = h.attempts;
-            worstVerdict = h.verdict;
+            worstVerdict = hookVerdictText(h);
         }
         lines << describeHookOutcome(h);
     }
@@ -140,13 +86,14 @@ HookSummary summarizeHooks(const CellResult &cell, const QString &kind)
 
 QIcon hookStateIcon(HookState state)
 {
-    // Several sizes so QIcon picks a crisp one for the view's icon size and DPR. Not cached in a
-    // static: pixmaps must not outlive the QGuiApplication (models cache them instead).
-    QIcon icon;
-    if (state != HookState::None)
-        for (int px : {16, 24, 32, 48})
-            icon.addPixmap(paintGlyph(state, px));
-    return icon;
+    switch (state) {
+    case HookState::None: return {};
+    case HookState::Ok: return ui::hookSeverityIcon(HookSeverity::Ok);
+    case HookState::Retried: return ui::hookSeverityIcon(HookSeverity::Retried);
+    case HookState::Warning: return ui::hookSeverityIcon(HookSeverity::Warning);
+    case HookState::Failed: break;
+    }
+    return ui::hookSeverityIcon(HookSeverity::Failed);
 }
 
 } // namespace sb

@@ -12,8 +12,8 @@ enum class HookState {
     None,    // hook not configured for this cell
     Ok,      // every call succeeded at the first attempt
     Retried, // succeeded, but only after retries (vLLM {"success": false}, SGLang 400 while busy)
-    Warning, // failed where failure is tolerated (profiler stop), or route missing
-    Failed,  // reset or profiler start failed: the cell's numbers may be wrong or missing
+    Warning, // HookSeverity::Warning: a profiler stop failed
+    Failed,  // HookSeverity::Failed: a reset or profiler start failed (route_missing too)
 };
 
 struct HookSummary {
@@ -22,10 +22,8 @@ struct HookSummary {
     QString toolTip; // every outcome: verdict, HTTP status, attempts, latency, message
 };
 
-// kind: reset_kv_cache | profiler_start | profiler_stop
-HookSummary summarizeHooks(const CellResult &cell, const QString &kind);
-// Painted glyphs (no font dependency): ✓ green, ✓ with an amber badge when retried, ⚠ amber, ✗ red.
-// Builds pixmaps on each call: cache the result.
+HookSummary summarizeHooks(const CellResult &cell, HookKind kind);
+// The state's icon from the one hook icon set (ui::hookSeverityIcon); empty for None.
 QIcon hookStateIcon(HookState state);
 QString hookStateName(HookState state);
 // "HTTP 200 · 2 attempts · 12 ms · ok — message"

@@ -13,16 +13,16 @@ namespace sb {
 namespace {
 struct MetricColumn {
     int column;
-    const char *metric;
+    const QString &metric; // catalogue key: heading, tooltip and unit come from there
     const char *stat;
 };
 const MetricColumn kMetricColumns[] = {
-    {ResultsTableModel::TtftP50Column, "time_to_first_token", "p50"},
-    {ResultsTableModel::TtftP99Column, "time_to_first_token", "p99"},
-    {ResultsTableModel::ItlAvgColumn, "inter_token_latency", "avg"},
-    {ResultsTableModel::LatencyP50Column, "request_latency", "p50"},
-    {ResultsTableModel::OutputThroughputColumn, "output_token_throughput", "avg"},
-    {ResultsTableModel::RequestThroughputColumn, "request_throughput", "avg"},
+    {ResultsTableModel::TtftP50Column, tag::ttft, "p50"},
+    {ResultsTableModel::TtftP99Column, tag::ttft, "p99"},
+    {ResultsTableModel::ItlAvgColumn, tag::itl, "avg"},
+    {ResultsTableModel::LatencyP50Column, tag::latency, "p50"},
+    {ResultsTableModel::OutputThroughputColumn, tag::outputThroughput, "avg"},
+    {ResultsTableModel::RequestThroughputColumn, tag::requestThroughput, "avg"},
 };
 
 const MetricColumn *metricColumn(int column)
@@ -106,13 +106,12 @@ int ResultsTableModel::columnCount(const QModelIndex &parent) const
     return parent.isValid() ? 0 : ColumnCount;
 }
 
-QString ResultsTableModel::hookKind(int column) const
+HookKind ResultsTableModel::hookKind(int column) const
 {
     switch (column) {
-    case ResetColumn: return QStringLiteral("reset_kv_cache");
-    case ProfilerStartColumn: return QStringLiteral("profiler_start");
-    case ProfilerStopColumn: return QStringLiteral("profiler_stop");
-    default: return QString();
+    case ProfilerStartColumn: return HookKind::ProfilerStart;
+    case ProfilerStopColumn: return HookKind::ProfilerStop;
+    default: return HookKind::Reset; // ResetColumn; callers ask for hook columns only
     }
 }
 
@@ -129,7 +128,7 @@ QVariant ResultsTableModel::rawData(const CellResult &cell, int column) const
     if (const MetricColumn *m = metricColumn(column)) {
         if (!hasMeasurements(cell.status)) // a failed or cancelled cell has no figures to show
             return {};
-        const double v = cellMetric(cell, QLatin1String(m->metric), QLatin1String(m->stat));
+        const double v = cellValue(cell, m->metric, QLatin1String(m->stat));
         return std::isnan(v) ? QVariant() : QVariant(v);
     }
     switch (column) {
@@ -237,9 +236,17 @@ QVariant ResultsTableModel::headerData(int section, Qt::Orientation orientation,
 {
     if (orientation != Qt::Horizontal || section < 0 || section >= ColumnCount)
         return QAbstractTableModel::headerData(section, orientation, role);
+    if (const MetricColumn *m = metricColumn(section)) {
+        const MetricInfo &info = *findMetric(m->metric);
+        if (role == Qt::DisplayRole)
+            return metricColumnTitle(info, QString::fromLatin1(m->stat), false);
+        if (role == Qt::ToolTipRole)
+            return metricColumnToolTip(info, QString::fromLatin1(m->stat));
+        return QAbstractTableModel::headerData(section, orientation, role);
+    }
     static const char *const titles[ColumnCount] = {
-        "Server", "Conc.", "Status", "OK", "Failed", "TTFT p50", "TTFT p99", "ITL avg",
-        "Latency p50", "Out tok/s", "Req/s", "Reset", "Prof. start", "Prof. stop", "Traces",
+        "Server", "Conc.", "Status", "OK", "Failed", "", "", "",
+        "", "", "", "Reset", "Prof. start", "Prof. stop", "Traces",
     };
     static const char *const tips[ColumnCount] = {
         "Server entry of the sweep",
@@ -247,12 +254,7 @@ QVariant ResultsTableModel::headerData(int section, Qt::Orientation orientation,
         "completed | failed | skipped | cancelled | pending",
         "Successful requests in the measured phase",
         "Failed requests (hover for the kinds)",
-        "Time to first token (first non-empty content chunk), median, ms",
-        "Time to first token, 99th percentile, ms",
-        "Inter-token latency: (latency − TTFT) / (output tokens − 1), mean, ms",
-        "Request latency (send to last byte), median, ms",
-        "Output tokens per second over the measured phase",
-        "Successful requests per second over the measured phase",
+        "", "", "", "", "", "", // metric columns: from the catalogue
         "KV-cache reset hook",
         "Profiler start hook",
         "Profiler stop hook",

@@ -57,7 +57,7 @@ public:
 private:
     QVariant displayData(const CellResult &cell, int column) const;
     QVariant rawData(const CellResult &cell, int column) const;
-    QString hookKind(int column) const;
+    HookKind hookKind(int column) const; // of a hook column
     QIcon icon(HookState state) const;
 
     QList<CellResult> m_cells;

@@ -44,7 +44,7 @@ QVariant HookLogModel::data(const QModelIndex &index, int role) const
     if (role == Qt::ToolTipRole)
         return hookOutcomeToolTip(o);
     if (role == Qt::DecorationRole && index.column() == Verdict)
-        return verdictIcon(o.ok && o.attempts > 1 ? QStringLiteral("warning") : o.verdict, o.ok);
+        return ui::hookSeverityIcon(hookSeverity(o));
     if (role == Qt::TextAlignmentRole && (index.column() == Status || index.column() == Attempts || index.column() == Latency))
         return int(Qt::AlignRight | Qt::AlignVCenter);
     if (role != Qt::DisplayRole)
@@ -55,8 +55,8 @@ QVariant HookLogModel::data(const QModelIndex &index, int role) const
         if (e.server.isEmpty())
             return e.cellIndex >= 0 ? QStringLiteral("#%1").arg(e.cellIndex + 1) : QString();
         return QStringLiteral("#%1 %2 c=%3").arg(e.cellIndex + 1).arg(displaySafe(e.server, DisplayLines::Single)).arg(e.concurrency);
-    case Hook: return o.placement.isEmpty() ? o.hook : QStringLiteral("%1 (%2)").arg(o.hook, o.placement);
-    case Verdict: return o.verdict;
+    case Hook: return o.placement.isEmpty() ? hookKindName(o.hook) : QStringLiteral("%1 (%2)").arg(hookKindName(o.hook), o.placement);
+    case Verdict: return hookVerdictText(o);
     case Status: return o.status ? QVariant(o.status) : QVariant(QStringLiteral("—"));
     case Attempts: return o.attempts;
     case Latency: return QStringLiteral("%1 ms").arg(o.latencyMs, 0, 'f', 1);

@@ -2,6 +2,7 @@
 #include "report/DisplayText.h"
 #include "designer/SweepEstimate.h"
 #include "engine/CellVerdict.h"
+#include "metrics/MetricCatalogue.h"
 #include "run/HookLogModel.h"
 #include "run/LiveChart.h"
 #include "style/Theme.h"
@@ -180,7 +181,6 @@ bool RunTab::start(const SweepSpec &spec, const QString &outDir)
     m_pendingSnapshot.reset();
     m_pendingHooks.clear();
     m_pendingLog.clear();
-    m_cellNames.clear();
     m_statusCounts.clear();
     m_last = {};
     m_hookLog->clear();
@@ -193,11 +193,9 @@ bool RunTab::start(const SweepSpec &spec, const QString &outDir)
     // Engine signals arrive queued from its thread; each handler only buffers.
     connect(engine, &SweepEngine::progress, this, [this](const ProgressSnapshot &s) {
         m_pendingSnapshot = s;
-        if (s.cellIndex >= 0)
-            m_cellNames.insert(s.cellIndex, {s.server, s.concurrency});
         scheduleFlush();
     });
-    connect(engine, &SweepEngine::hookCalled, this, [this](int cell, const HookOutcome &o) {
+    connect(engine, &SweepEngine::hookCalled, this, [this](const CellKey &cell, const HookOutcome &o) {
         m_pendingHooks.append({cell, o});
         scheduleFlush();
     });
@@ -206,7 +204,6 @@ bool RunTab::start(const SweepSpec &spec, const QString &outDir)
         scheduleFlush();
     });
     connect(engine, &SweepEngine::cellFinished, this, [this](const CellResult &cell) {
-        m_cellNames.insert(cell.index, {cell.server, cell.concurrency});
         m_statusCounts[cell.status] += 1;
         // Every finished cell says how it ended in the log, a problem cell with its reason.
         m_pendingLog.append(cellOutcomeLine(cell));
@@ -280,11 +277,12 @@ void RunTab::flush()
                                  .arg(s.cellIndex + 1)
                                  .arg(s.server)
                                  .arg(s.concurrency)
-                                 .arg(s.phase, requests));
-        m_figures->setText(tr("<b>%1</b> tok/s &nbsp;·&nbsp; TTFT avg <b>%2</b> ms &nbsp;·&nbsp; latency avg <b>%3</b> ms &nbsp;·&nbsp; <b>%4</b> in flight")
-                               .arg(fmt(s.liveOutputTokensPerS, 0), fmt(s.liveTtftAvgMs, 1), fmt(s.liveLatencyAvgMs, 0))
+                                 .arg(runPhaseName(s.phase), requests));
+        m_figures->setText(tr("<b>%1</b> %2 &nbsp;·&nbsp; %3 avg <b>%4</b> %5 &nbsp;·&nbsp; %6 avg <b>%7</b> %5 &nbsp;·&nbsp; <b>%8</b> in flight")
+                               .arg(fmt(s.liveOutputTokensPerS, 0), shortUnit(unit::tokensPerS), metricLabel(tag::ttft),
+                                    fmt(s.liveTtftAvgMs, 1), unit::ms, metricLabel(tag::latency), fmt(s.liveLatencyAvgMs, 0))
                                .arg(s.inFlight));
-        if (s.phase == QLatin1String("measure"))
+        if (s.phase == RunPhase::Measure)
             m_chart->addSample(m_clock.elapsed() / 1000.0, s.liveOutputTokensPerS, s.inFlight);
     }
     m_chart->flush();
@@ -292,10 +290,8 @@ void RunTab::flush()
     if (!m_pendingHooks.isEmpty()) {
         QList<HookLogModel::Entry> batch;
         batch.reserve(m_pendingHooks.size());
-        for (const auto &[cell, outcome] : std::as_const(m_pendingHooks)) {
-            const auto name = m_cellNames.value(cell, {cell == m_last.cellIndex ? m_last.server : QString(), m_last.concurrency});
-            batch.append({cell, name.first, name.second, outcome});
-        }
+        for (const auto &[cell, outcome] : std::as_const(m_pendingHooks))
+            batch.append({cell.index, cell.server, cell.concurrency, outcome}); // the signal names its cell
         m_pendingHooks.clear();
         const bool atBottom = m_hookView->verticalScrollBar()->value() == m_hookView->verticalScrollBar()->maximum();
         m_hookLog->append(batch);

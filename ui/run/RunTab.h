@@ -75,9 +75,8 @@ private:
     // Buffered between ticks; the timer flushes them in one go.
     QTimer *m_flushTimer = nullptr;
     std::optional<ProgressSnapshot> m_pendingSnapshot;
-    QList<QPair<int, HookOutcome>> m_pendingHooks;
+    QList<QPair<CellKey, HookOutcome>> m_pendingHooks;
     QStringList m_pendingLog;
-    QHash<int, QPair<QString, int>> m_cellNames; // cell index -> (server, concurrency)
     QMap<CellStatus, int> m_statusCounts;        // of the cells finished in this run
     ProgressSnapshot m_last;
 

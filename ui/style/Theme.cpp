@@ -93,34 +93,42 @@ QIcon themedIcon(const QString &name)
     return svgIcon(name, QApplication::palette().color(QPalette::WindowText));
 }
 
-QIcon verdictIcon(const QString &verdict, bool ok)
+namespace {
+QIcon verdictFileIcon(const QString &file)
 {
     initResources();
     static QHash<QString, QIcon> cache;
-    QString file;
-    if (verdict == QLatin1String("pending"))
-        file = QStringLiteral("verdict-pending");
-    else if (verdict == QLatin1String("skipped"))
-        file = QStringLiteral("verdict-skip");
-    else if (ok && verdict == QLatin1String("ok"))
-        file = QStringLiteral("verdict-ok");
-    else if (ok || verdict == QLatin1String("busy") || verdict == QLatin1String("warning"))
-        file = QStringLiteral("verdict-warn");
-    else
-        file = QStringLiteral("verdict-fail");
     auto it = cache.find(file);
     if (it == cache.end())
         it = cache.insert(file, svgIcon(file, Qt::black));
     return *it;
 }
+} // namespace
 
-QString verdictGlyph(const QString &verdict, bool ok)
+QIcon hookSeverityIcon(HookSeverity severity)
 {
-    if (ok && verdict == QLatin1String("ok"))
-        return QStringLiteral("✓");
-    if (ok || verdict == QLatin1String("busy") || verdict == QLatin1String("warning"))
-        return QStringLiteral("⚠");
-    return QStringLiteral("✗");
+    switch (severity) {
+    case HookSeverity::Ok: return verdictFileIcon(QStringLiteral("verdict-ok"));
+    case HookSeverity::Retried: return verdictFileIcon(QStringLiteral("verdict-retried"));
+    case HookSeverity::Warning: return verdictFileIcon(QStringLiteral("verdict-warn"));
+    case HookSeverity::Failed: break;
+    }
+    return verdictFileIcon(QStringLiteral("verdict-fail"));
+}
+
+QIcon hookPendingIcon() { return verdictFileIcon(QStringLiteral("verdict-pending")); }
+QIcon hookSkippedIcon() { return verdictFileIcon(QStringLiteral("verdict-skip")); }
+
+QColor hookSeverityColor(HookSeverity severity)
+{
+    // Darker than the icons' fills: these colour text on the pane's background.
+    switch (severity) {
+    case HookSeverity::Ok: return QColor(0x1a, 0x7f, 0x37);
+    case HookSeverity::Retried:
+    case HookSeverity::Warning: return QColor(0x8a, 0x61, 0x00);
+    case HookSeverity::Failed: break;
+    }
+    return QColor(0xcf, 0x22, 0x2e);
 }
 
 } // namespace sb::ui

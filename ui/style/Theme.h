@@ -1,6 +1,8 @@
 #pragma once
 // Light/dark palettes and the SVG icon set. Toolbar icons are drawn in the palette's text colour
 // (the SVGs use `currentColor`), so they stay legible after a palette switch.
+#include "results/HookSeverity.h"
+#include <QColor>
 #include <QIcon>
 #include <QString>
 
@@ -20,10 +22,13 @@ ThemeMode currentTheme();
 // Icon from ui/icons/<name>.svg, recoloured for the current palette.
 QIcon themedIcon(const QString &name);
 
-// Verdict icons for hook outcomes: ok | refused | busy | route_missing | timeout | error | pending | skipped.
-// ✓ for ok, ⚠ for soft problems (busy, retried), ✗ for failures.
-QIcon verdictIcon(const QString &verdict, bool ok);
-// Same mapping as a short glyph for plain text contexts ("✓", "✗", "⚠").
-QString verdictGlyph(const QString &verdict, bool ok);
+// The one icon set for hook outcomes (ui/icons/verdict-*.svg), by the one severity judgement
+// (results/HookSeverity): ✓ ok, ✓ with an amber badge when retried, ⚠ warning, ✗ failed.
+// Used by the results table, the Run tab's hook log and the hook check.
+QIcon hookSeverityIcon(HookSeverity severity);
+QIcon hookPendingIcon(); // a call not made yet
+QIcon hookSkippedIcon(); // a call not made at all (an earlier one failed)
+// The colour of a verdict written in rich text (the cell detail pane).
+QColor hookSeverityColor(HookSeverity severity);
 
 } // namespace sb::ui

@@ -1,6 +1,8 @@
 #pragma once
-// Per-request samples of one cell, read from its records.jsonl for the distribution plot.
-// Blocking file IO: call it on a worker thread (QtConcurrent::run), never on the UI thread.
+// Per-request samples of one cell, read from its records.jsonl for the distribution plot: the
+// reader of the lines load/RecordLine writes, beside it so the format has one home
+// (docs/ARCHITECTURE.md §8). Blocking file IO: call it on a worker thread (QtConcurrent::run),
+// never on the UI thread.
 #include <QList>
 #include <QString>
 

@@ -1,4 +1,4 @@
-#include "metrics/TimeSlices.h"
+#include "engine/TimeSlices.h"
 #include "metrics/Stats.h"
 #include <QJsonObject>
 #include <algorithm>

@@ -1,4 +1,4 @@
-#include "results/CellRecords.h"
+#include "load/CellRecords.h"
 #include "io/BoundedRead.h"
 #include "io/LineReader.h"
 #include <QFile>

@@ -1,4 +1,4 @@
-#include "metrics/RepeatStats.h"
+#include "results/RepeatStats.h"
 #include <cmath>
 #include <limits>
 #include <numeric>

@@ -1,4 +1,4 @@
-#include "hooks/HookPreflight.h"
+#include "engine/HookPreflight.h"
 #include "engine/CalibrationReport.h"
 #include "engine/EmbeddedMocks.h"
 #include "hooks/HookPresets.h"
@@ -41,7 +41,7 @@ protected:
             QList<HookOutcome> outcomes;
             QStringList hints;
             if (server.reset.enabled && server.flavor == Flavor::Trtllm)
-                hints.append(routeMissingHint(Flavor::Trtllm, QStringLiteral("reset_kv_cache")));
+                hints.append(routeMissingHint(Flavor::Trtllm, HookKind::Reset));
             // Every origin of the server is checked: one misconfigured replica spoils a sweep.
             for (const HookTarget &target : hookTargetsFor(server, mocks.baseUrls(i))) {
                 if (server.reset.enabled && isSlotEraseReset(server)) {
@@ -67,17 +67,17 @@ protected:
                 }
             }
             if (server.profiler.enabled && server.flavor == Flavor::Llamacpp)
-                hints.append(routeMissingHint(Flavor::Llamacpp, QStringLiteral("profiler_start")));
+                hints.append(routeMissingHint(Flavor::Llamacpp, HookKind::ProfilerStart));
             for (const auto &o : outcomes)
                 for (const bool listing : {true, false}) // a slot route's hint is in its message
                     if (o.message.contains(llamacppNotSupportedHint(listing)))
                         hints.append(llamacppNotSupportedHint(listing));
             for (const auto &o : outcomes)
-                if (o.verdict == QLatin1String("route_missing") && !isSlotEraseReset(server))
+                if (o.verdict == HookVerdict::RouteMissing && !isSlotEraseReset(server))
                     hints.append(routeMissingHint(server.flavor, o.hook));
             // No HTTP answer at all: the advice is about the server, not the hook.
             for (const auto &o : outcomes)
-                if (!o.ok && o.status == 0 && !o.origin.isEmpty() && o.verdict != QLatin1String("timeout"))
+                if (!o.ok && o.status == 0 && !o.origin.isEmpty() && o.verdict != HookVerdict::Timeout)
                     hints.append(QStringLiteral("no answer from %1 (%2): is the server running there, and is the URL right?")
                                      .arg(o.origin, o.message.left(200)));
             hints.removeDuplicates();

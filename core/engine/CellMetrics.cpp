@@ -1,4 +1,5 @@
-#include "metrics/CellMetrics.h"
+#include "engine/CellMetrics.h"
+#include "metrics/MetricCatalogue.h"
 #include "metrics/Stats.h"
 #include <algorithm>
 #include <cmath>
@@ -123,29 +124,28 @@ CellMetricsOutput computeCellMetrics(const CellMetricsInput &in)
     inFlightStats(records, durationNs, in.concurrency, out);
     out.tokenSource = usage && counted ? QStringLiteral("mixed") : usage ? QStringLiteral("usage") : counted ? QStringLiteral("counted") : QString();
 
-    const QString ms = QStringLiteral("ms"), tokens = QStringLiteral("tokens");
     if (in.streaming) {
-        out.metrics.insert(QStringLiteral("time_to_first_token"), computeStats(ttft, ms));
-        out.metrics.insert(QStringLiteral("inter_token_latency"), computeStats(itl, ms));
+        out.metrics.insert(tag::ttft, computeStats(ttft, unit::ms));
+        out.metrics.insert(tag::itl, computeStats(itl, unit::ms));
         if (in.interChunkUs)
-            out.metrics.insert(QStringLiteral("inter_chunk_latency"), statsFromHistogramMs(*in.interChunkUs));
+            out.metrics.insert(tag::interChunk, statsFromHistogramMs(*in.interChunkUs));
     }
-    out.metrics.insert(QStringLiteral("request_latency"), computeStats(latency, ms));
-    out.metrics.insert(QStringLiteral("output_sequence_length"), computeStats(osl, tokens));
-    out.metrics.insert(QStringLiteral("input_sequence_length"), computeStats(isl, tokens));
+    out.metrics.insert(tag::latency, computeStats(latency, unit::ms));
+    out.metrics.insert(tag::outputLength, computeStats(osl, unit::tokens));
+    out.metrics.insert(tag::inputLength, computeStats(isl, unit::tokens));
     if (!requestedIsl.empty())
-        out.metrics.insert(QStringLiteral("requested_input_sequence_length"), computeStats(requestedIsl, tokens));
+        out.metrics.insert(tag::requestedInputLength, computeStats(requestedIsl, unit::tokens));
     if (!requestedOsl.empty())
-        out.metrics.insert(QStringLiteral("requested_output_sequence_length"), computeStats(requestedOsl, tokens));
+        out.metrics.insert(tag::requestedOutputLength, computeStats(requestedOsl, unit::tokens));
     const double seconds = out.durationS;
-    out.metrics.insert(QStringLiteral("output_token_throughput"),
-                       singleValue(seconds > 0 ? outputTokens / seconds : 0, QStringLiteral("tokens/s")));
-    out.metrics.insert(QStringLiteral("request_throughput"),
-                       singleValue(seconds > 0 ? out.completed / seconds : 0, QStringLiteral("requests/s")));
+    out.metrics.insert(tag::outputThroughput,
+                       singleValue(seconds > 0 ? outputTokens / seconds : 0, unit::tokensPerS));
+    out.metrics.insert(tag::requestThroughput,
+                       singleValue(seconds > 0 ? out.completed / seconds : 0, unit::requestsPerS));
     if (in.slo.any()) {
-        out.metrics.insert(QStringLiteral("goodput"), singleValue(seconds > 0 ? good / seconds : 0, QStringLiteral("requests/s")));
-        out.metrics.insert(QStringLiteral("good_request_fraction"),
-                           singleValue(out.completed ? double(good) / out.completed : 0, QStringLiteral("fraction")));
+        out.metrics.insert(tag::goodput, singleValue(seconds > 0 ? good / seconds : 0, unit::requestsPerS));
+        out.metrics.insert(tag::goodFraction,
+                           singleValue(out.completed ? double(good) / out.completed : 0, unit::fraction));
     }
     return out;
 }

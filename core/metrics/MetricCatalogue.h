@@ -1,0 +1,85 @@
+#pragma once
+// The one table of every metric the product shows (docs/ARCHITECTURE.md §7): its key in
+// results.json (the AIPerf tag), labels, unit, display precision, which stats it has and which
+// way is better. The results table, charts, Compare, the CLI summary, results.csv and
+// report.html take names and units from here only, so adding a metric is one entry in
+// MetricCatalogue.cpp. Which metrics a view shows (its columns) stays that view's choice.
+#include "results/Results.h"
+#include <QList>
+#include <QString>
+#include <QStringList>
+#include <QStringView>
+
+namespace sb {
+
+// Keys of the metrics the code refers to by name (results.json keys, AIPerf tags).
+namespace tag {
+inline const QString ttft = QStringLiteral("time_to_first_token");
+inline const QString itl = QStringLiteral("inter_token_latency");
+inline const QString latency = QStringLiteral("request_latency");
+inline const QString interChunk = QStringLiteral("inter_chunk_latency");
+inline const QString outputThroughput = QStringLiteral("output_token_throughput");
+inline const QString requestThroughput = QStringLiteral("request_throughput");
+inline const QString goodput = QStringLiteral("goodput");
+inline const QString goodFraction = QStringLiteral("good_request_fraction");
+inline const QString outputLength = QStringLiteral("output_sequence_length");
+inline const QString inputLength = QStringLiteral("input_sequence_length");
+inline const QString requestedInputLength = QStringLiteral("requested_input_sequence_length");
+inline const QString requestedOutputLength = QStringLiteral("requested_output_sequence_length");
+// Short names some code uses for the same keys.
+inline const QString &isl = inputLength;
+inline const QString &osl = outputLength;
+inline const QString &requestedIsl = requestedInputLength;
+inline const QString &requestedOsl = requestedOutputLength;
+} // namespace tag
+
+// Units as results.json stores them.
+namespace unit {
+inline const QString ms = QStringLiteral("ms");
+inline const QString tokens = QStringLiteral("tokens");
+inline const QString tokensPerS = QStringLiteral("tokens/s");
+inline const QString requestsPerS = QStringLiteral("requests/s");
+inline const QString fraction = QStringLiteral("fraction");
+} // namespace unit
+
+enum class Better { Lower, Higher, Neither };
+
+struct MetricInfo {
+    QString key;          // results.json key
+    QString label;        // chart axes and menus: "TTFT", "Request latency", "Output throughput"
+    QString shortLabel;   // compact column heading: "TTFT", "Latency", "Out tok/s" (rates carry their unit)
+    QString csvStem;      // results.csv column stem: "ttft" -> ttft_p50_ms
+    QString unit;         // as stored in results.json: ms, tokens, tokens/s, requests/s, fraction
+    QString description;  // tooltips: what is measured, without stat and unit
+    bool singleValued = false; // one number per cell ("avg"), not a distribution
+    Better better = Better::Neither;
+    int decimals = 2;     // fixed decimals in the CLI summary and report.html
+};
+
+// Every metric, in menu order.
+const QList<MetricInfo> &allMetrics();
+// The entry for a results.json key; null for a key the catalogue does not know (imports may
+// carry more metrics than SweepBench shows).
+const MetricInfo *findMetric(QStringView key);
+
+// Stats a metric offers, in menu order: {"avg"} for single-valued ones.
+QStringList metricStats(const MetricInfo &metric);
+QStringList distributionStats();
+// "median", "99th percentile", "mean", ... for tooltips.
+QString statDescription(QStringView stat);
+
+// The label of a key, or the key itself when unknown.
+QString metricLabel(QStringView key);
+// "tokens/s" -> "tok/s", "requests/s" -> "req/s"; other units unchanged.
+QString shortUnit(const QString &unit);
+// A compact heading for metric.stat: "TTFT p50", "Out tok/s"; with the unit: "TTFT p50 ms".
+QString metricColumnTitle(const MetricInfo &metric, QStringView stat, bool withUnit);
+// A tooltip: "Time to first token (...), median, ms".
+QString metricColumnToolTip(const MetricInfo &metric, QStringView stat);
+// results.csv heading: "ttft_p50_ms", "output_token_throughput_tok_s".
+QString metricCsvHeader(const MetricInfo &metric, QStringView stat);
+
+// metric.stat of a cell; NaN when the metric or the stat is missing.
+double cellValue(const CellResult &cell, const QString &metric, const QString &stat);
+
+} // namespace sb

@@ -1,0 +1,32 @@
+#include "results/HookSeverity.h"
+
+namespace sb {
+
+HookSeverity hookSeverity(const HookOutcome &h)
+{
+    if (h.ok)
+        return h.attempts > 1 ? HookSeverity::Retried : HookSeverity::Ok;
+    // Only the stop is tolerated (§5: a failed stop is a warning); a missing reset or start route
+    // leaves the cell unmeasured or measured without a reset, whatever the reason.
+    return h.hook == HookKind::ProfilerStop ? HookSeverity::Warning : HookSeverity::Failed;
+}
+
+QString hookSeverityName(HookSeverity s)
+{
+    switch (s) {
+    case HookSeverity::Ok: return QStringLiteral("ok");
+    case HookSeverity::Retried: return QStringLiteral("ok after retries");
+    case HookSeverity::Warning: return QStringLiteral("warning");
+    case HookSeverity::Failed: return QStringLiteral("failed");
+    }
+    return QString();
+}
+
+QString hookVerdictText(const HookOutcome &h)
+{
+    if (h.verdict)
+        return hookVerdictName(*h.verdict);
+    return h.ok ? QStringLiteral("ok") : QStringLiteral("error");
+}
+
+} // namespace sb

@@ -1,0 +1,50 @@
+#include "results/HookVocabulary.h"
+
+namespace sb {
+
+namespace {
+constexpr HookKind kKinds[] = {HookKind::Reset, HookKind::ProfilerStart, HookKind::ProfilerStop};
+constexpr HookVerdict kVerdicts[] = {HookVerdict::Ok,           HookVerdict::Refused, HookVerdict::Busy,
+                                     HookVerdict::RouteMissing, HookVerdict::Timeout, HookVerdict::Error};
+} // namespace
+
+QString hookKindName(HookKind k)
+{
+    switch (k) {
+    case HookKind::Reset: return QStringLiteral("reset_kv_cache");
+    case HookKind::ProfilerStart: return QStringLiteral("profiler_start");
+    case HookKind::ProfilerStop: return QStringLiteral("profiler_stop");
+    }
+    return QString();
+}
+
+std::optional<HookKind> hookKindFromString(QStringView s)
+{
+    for (HookKind k : kKinds)
+        if (s == hookKindName(k))
+            return k;
+    return std::nullopt;
+}
+
+QString hookVerdictName(HookVerdict v)
+{
+    switch (v) {
+    case HookVerdict::Ok: return QStringLiteral("ok");
+    case HookVerdict::Refused: return QStringLiteral("refused");
+    case HookVerdict::Busy: return QStringLiteral("busy");
+    case HookVerdict::RouteMissing: return QStringLiteral("route_missing");
+    case HookVerdict::Timeout: return QStringLiteral("timeout");
+    case HookVerdict::Error: return QStringLiteral("error");
+    }
+    return QString();
+}
+
+std::optional<HookVerdict> hookVerdictFromString(QStringView s)
+{
+    for (HookVerdict v : kVerdicts)
+        if (s == hookVerdictName(v))
+            return v;
+    return std::nullopt;
+}
+
+} // namespace sb

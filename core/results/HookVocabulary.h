@@ -1,0 +1,32 @@
+#pragma once
+// The one vocabulary of control hooks: which hook a call was and what its answer meant
+// (docs/ARCHITECTURE.md §5). The enums are used everywhere in C++; the strings exist only where
+// results.json, CSV, reports and logs are written and read (the CellStatus pattern: *Name and
+// *FromString, never an ADL toString that would hide QTest's from QCOMPARE).
+#include <QString>
+#include <QStringView>
+#include <optional>
+
+namespace sb {
+
+enum class HookKind {
+    Reset,         // reset_kv_cache
+    ProfilerStart, // profiler_start
+    ProfilerStop,  // profiler_stop
+};
+
+enum class HookVerdict {
+    Ok,           // the answer says it was done
+    Refused,      // 2xx that says no (vLLM {"success": false})
+    Busy,         // retryable refusal (SGLang 400 while not idle, 409/423/429/503)
+    RouteMissing, // 404: the server lacks the route (with a per-flavor hint)
+    Timeout,      // no whole answer in time
+    Error,        // anything else (transport error, cancelled, other status)
+};
+
+QString hookKindName(HookKind k); // "reset_kv_cache", "profiler_start", "profiler_stop"
+std::optional<HookKind> hookKindFromString(QStringView s);
+QString hookVerdictName(HookVerdict v); // "ok", "refused", "busy", "route_missing", "timeout", "error"
+std::optional<HookVerdict> hookVerdictFromString(QStringView s);
+
+} // namespace sb

@@ -1,0 +1,137 @@
+// The metric catalogue is the one source of metric names, units and headings (issue 15,
+// docs/ARCHITECTURE.md §7): every metric the engine computes is in it with the unit the engine
+// stores, and the CSV, the CLI summary and report.html take their headings from it.
+#include "../fixtures/ReportTestData.h"
+#include "TestSupport.h"
+#include "engine/CellMetrics.h"
+#include "metrics/LogHistogram.h"
+#include "metrics/MetricCatalogue.h"
+#include "report/ReportHtml.h"
+#include "report/ResultsCsv.h"
+#include "report/SummaryCommand.h"
+#include <QSet>
+#include <QTest>
+#include <cmath>
+
+using namespace sb;
+
+namespace {
+constexpr std::int64_t kMs = 1'000'000;
+RequestRecord rec(std::int64_t sendMs, std::int64_t firstMs, std::int64_t endMs, int outTokens)
+{
+    RequestRecord r;
+    r.sendNs = 1000 * kMs + sendMs * kMs;
+    r.firstTokenNs = 1000 * kMs + firstMs * kMs;
+    r.endNs = 1000 * kMs + endMs * kMs;
+    r.status = 200;
+    r.outputTokens = outTokens;
+    r.inputTokens = 100;
+    r.usageTokens = true;
+    return r;
+}
+} // namespace
+
+class TestMetricCatalogue : public QObject
+{
+    Q_OBJECT
+private Q_SLOTS:
+    void init() { sbtest::failOnQtWarnings(); }
+
+    void everyComputedMetricIsCatalogued()
+    {
+        // A streaming cell with SLOs and chunk gaps produces every metric the engine knows.
+        std::vector<RequestRecord> records{rec(0, 50, 200, 16), rec(100, 160, 300, 8)};
+        LogHistogram gaps;
+        gaps.add(1000);
+        CellMetricsInput in;
+        in.records = &records;
+        in.interChunkUs = &gaps;
+        in.slo.ttftMs = 55;
+        const CellMetricsOutput out = computeCellMetrics(in);
+        QVERIFY(out.metrics.size() >= 10); // requested lengths only when the records carry them
+        CellResult cell;
+        cell.metrics = out.metrics;
+        for (auto it = out.metrics.cbegin(); it != out.metrics.cend(); ++it) {
+            const MetricInfo *m = findMetric(it.key());
+            QVERIFY2(m, qPrintable(it.key()));
+            QCOMPARE(it->unit, m->unit);
+            QCOMPARE(it->onlyAvg, m->singleValued);
+            // What a view offers exists in what the engine stored.
+            for (const QString &stat : metricStats(*m))
+                QVERIFY2(std::isfinite(cellValue(cell, m->key, stat)) || it->count == 0,
+                         qPrintable(it.key() + QLatin1Char('.') + stat));
+        }
+    }
+
+    void entriesAreWhole()
+    {
+        QSet<QString> keys, stems, labels;
+        for (const MetricInfo &m : allMetrics()) {
+            QVERIFY(!m.label.isEmpty() && !m.shortLabel.isEmpty() && !m.unit.isEmpty() && !m.description.isEmpty());
+            keys.insert(m.key);
+            stems.insert(m.csvStem);
+            labels.insert(m.label);
+            QCOMPARE(findMetric(m.key), &m);
+            QCOMPARE(metricStats(m).size(), m.singleValued ? 1 : distributionStats().size());
+        }
+        // One entry per key; no two CSV columns or menu entries could read the same.
+        QCOMPARE(keys.size(), allMetrics().size());
+        QCOMPARE(stems.size(), allMetrics().size());
+        QCOMPARE(labels.size(), allMetrics().size());
+    }
+
+    void unknownKeysReadAsThemselves()
+    {
+        // Imports carry metrics SweepBench does not show (vLLM's total_token_throughput).
+        QCOMPARE(findMetric(u"total_token_throughput"), nullptr);
+        QCOMPARE(metricLabel(u"total_token_throughput"), QStringLiteral("total_token_throughput"));
+        QVERIFY(std::isnan(cellValue(CellResult{}, tag::ttft, QStringLiteral("p50"))));
+        // A single value has no percentiles.
+        CellResult c;
+        MetricStats s;
+        s.onlyAvg = true;
+        s.avg = 5;
+        c.metrics.insert(tag::outputThroughput, s);
+        QCOMPARE(cellValue(c, tag::outputThroughput, QStringLiteral("avg")), 5.0);
+        QVERIFY(std::isnan(cellValue(c, tag::outputThroughput, QStringLiteral("p99"))));
+    }
+
+    void headingsFollowTheEntry()
+    {
+        const MetricInfo &ttft = *findMetric(tag::ttft);
+        QCOMPARE(metricColumnTitle(ttft, u"p50", false), ttft.shortLabel + QStringLiteral(" p50"));
+        QCOMPARE(metricColumnTitle(ttft, u"p50", true), ttft.shortLabel + QStringLiteral(" p50 ") + ttft.unit);
+        QCOMPARE(metricCsvHeader(ttft, u"p99"), ttft.csvStem + QStringLiteral("_p99_ms"));
+        const MetricInfo &out = *findMetric(tag::outputThroughput);
+        QCOMPARE(metricColumnTitle(out, u"avg", true), out.shortLabel);
+        QCOMPARE(metricCsvHeader(out, u"avg"), out.csvStem + QStringLiteral("_tok_s"));
+        QVERIFY(metricColumnToolTip(ttft, u"p50").contains(QStringLiteral("median")));
+        QCOMPARE(shortUnit(unit::requestsPerS), QStringLiteral("req/s"));
+    }
+
+    void everyReportHeadingComesFromTheCatalogue()
+    {
+        const SweepResults results = sbtest::sampleResults();
+        // results.csv: every metric column is a catalogue heading.
+        const QStringList csvHeader = QString::fromUtf8(resultsCsv(results)).section(QStringLiteral("\r\n"), 0, 0).split(QLatin1Char(','));
+        int metricColumns = 0;
+        for (const QString &h : csvHeader)
+            for (const MetricInfo &m : allMetrics())
+                for (const QString &stat : metricStats(m))
+                    metricColumns += h == metricCsvHeader(m, stat);
+        QCOMPARE(metricColumns, 15); // TTFT, ITL, latency x 4 stats; three rates
+        // The CLI summary and report.html name their columns the catalogue's way.
+        const QString summary = formatSummaryTable(results);
+        ReportHtmlInput in;
+        in.results = results;
+        const QString html = QString::fromUtf8(reportHtml(in));
+        for (const QString &key : {tag::ttft, tag::outputThroughput, tag::requestThroughput}) {
+            const MetricInfo &m = *findMetric(key);
+            QVERIFY2(summary.section(QLatin1Char('\n'), 0, 0).contains(metricColumnTitle(m, u"p50", true)), qPrintable(key));
+            QVERIFY2(html.contains(QStringLiteral("<th>%1").arg(m.shortLabel)), qPrintable(key));
+        }
+    }
+};
+
+QTEST_GUILESS_MAIN(TestMetricCatalogue)
+#include "tst_metric_catalogue.moc"
