@@ -241,6 +241,11 @@ int SweepEngineWorker::runSweep()
     if (plannedCells > kMaxResultsCells)
         return stop(kCannotStart, QStringLiteral("the sweep has %1 cells; one results folder holds at most %2 (split the sweep)")
                                       .arg(plannedCells).arg(kMaxResultsCells));
+    // The SLO search adds cells as results come in: shards would add different ones, and their
+    // folders could no longer be merged cell by cell.
+    if (m_options.shard.sharded() && m_spec.sloSearch.enabled)
+        return stop(kCannotStart, QStringLiteral("sweep.slo_search cannot run sharded (each shard would add its own search cells): "
+                                                 "run the search unsharded, or shard the sweep without slo_search"));
     SweepResults previous;
     QStringList specChanges;
     // Checked before anything is written: a refused resume leaves the folder exactly as it was.

@@ -281,6 +281,17 @@ private Q_SLOTS:
         QCOMPARE(again.cells.size(), 6);
     }
 
+    void anSloSearchIsNotSharded()
+    {
+        SweepSpec spec = mockSweep();
+        spec.sloSearch.enabled = true;
+        QString failure;
+        QTemporaryDir out;
+        QCOMPARE(runInto(spec, out.filePath(QStringLiteral("s")), ShardId{0, 2}, false, nullptr, &failure), int(exitcode::kCannotStart));
+        QVERIFY2(failure.contains(QLatin1String("slo_search cannot run sharded")), qPrintable(failure));
+        QVERIFY(!QFile::exists(out.filePath(QStringLiteral("s/results.json"))));
+    }
+
     void slurmJobsAreRenderedFromTheTemplates()
     {
         ClusterJobOptions o;
