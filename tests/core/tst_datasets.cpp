@@ -44,13 +44,7 @@ Dataset load(DatasetFormat format, const QString &path, QString *error)
 
 QList<QJsonObject> records(const QString &dir, const CellResult &cell)
 {
-    QList<QJsonObject> out;
-    QFile f(dir + QLatin1Char('/') + cell.recordsPath);
-    if (f.open(QIODevice::ReadOnly))
-        for (const QByteArray &line : f.readAll().split('\n'))
-            if (!line.isEmpty())
-                out.append(QJsonDocument::fromJson(line).object());
-    return out;
+    return sbtest::readJsonLines(dir + QLatin1Char('/') + cell.recordsPath);
 }
 
 SweepSpec datasetSpec(const sbtest::TokenizingServer &s, DatasetFormat format, const QString &path, int requests)

@@ -27,13 +27,7 @@ QByteArray specWithWorkload(const QByteArray &workload)
 
 QList<QJsonObject> records(const QString &dir, const CellResult &cell)
 {
-    QList<QJsonObject> out;
-    QFile f(dir + QLatin1Char('/') + cell.recordsPath);
-    if (f.open(QIODevice::ReadOnly))
-        for (const QByteArray &line : f.readAll().split('\n'))
-            if (!line.isEmpty())
-                out.append(QJsonDocument::fromJson(line).object());
-    return out;
+    return sbtest::readJsonLines(dir + QLatin1Char('/') + cell.recordsPath);
 }
 
 ServerSpec serverAt(const hostile::Server &s, const QString &name)

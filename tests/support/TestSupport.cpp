@@ -1,5 +1,6 @@
 #include "TestSupport.h"
 #include <QFile>
+#include <QJsonDocument>
 #include <QRegularExpression>
 #include <QTest>
 #include <quazip/quazip.h>
@@ -36,6 +37,15 @@ QMap<QString, QByteArray> readZip(const QString &path)
         if (f.open(QIODevice::ReadOnly))
             out.insert(zip.getCurrentFileName(), f.readAll());
     }
+    return out;
+}
+
+QList<QJsonObject> readJsonLines(const QString &path)
+{
+    QList<QJsonObject> out;
+    for (const QByteArray &line : readFile(path).split('\n'))
+        if (!line.isEmpty())
+            out.append(QJsonDocument::fromJson(line).object());
     return out;
 }
 

@@ -2,6 +2,8 @@
 // Helpers shared by the tests. Call sbtest::failOnQtWarnings() from init() so that any Qt
 // warning fails the test (the offscreen plugin's propagateSizeHints notice excepted).
 #include <QByteArray>
+#include <QJsonObject>
+#include <QList>
 #include <QMap>
 #include <QString>
 
@@ -11,6 +13,8 @@ void failOnQtWarnings();
 QString sourcePath(const QString &relative);
 // Reads a whole file; empty on failure.
 QByteArray readFile(const QString &path);
+// Each non-empty line of a JSON-lines file (records.jsonl) as an object; empty on failure.
+QList<QJsonObject> readJsonLines(const QString &path);
 // Every entry of a zip archive, by name (empty when it cannot be opened).
 QMap<QString, QByteArray> readZip(const QString &path);
 } // namespace sbtest
