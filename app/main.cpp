@@ -36,7 +36,7 @@ int runMock(const QStringList &args)
 #ifdef SWEEPBENCH_WITH_GUI
 int runGuiFromArgs(int argc, char **argv, const QStringList &args)
 {
-    sb::GuiOptions opts;
+    sb::ui::GuiOptions opts;
     for (int i = 0; i < args.size(); ++i) {
         const QString &a = args[i];
         if (a == QLatin1String("--demo")) {
@@ -62,7 +62,7 @@ int runGuiFromArgs(int argc, char **argv, const QStringList &args)
             demoArgs << QStringLiteral("--out") << opts.outDir;
         return runHeadless(argc, argv, sb::runDemoCommand, demoArgs);
     }
-    return sb::runGui(argc, argv, opts);
+    return sb::ui::runGui(argc, argv, opts);
 }
 #endif
 
@@ -96,7 +96,7 @@ int main(int argc, char **argv)
             return runHeadless(argc, argv, e.fn, rest);
 #ifdef SWEEPBENCH_WITH_GUI
     if (command == QLatin1String("export"))
-        return sb::runExportCommand(rest); // creates its own (offscreen-capable) application
+        return sb::ui::runExportCommand(rest); // creates its own (offscreen-capable) application
     return runGuiFromArgs(argc, argv, args);
 #else
     QCoreApplication app(argc, argv);

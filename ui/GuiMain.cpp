@@ -18,7 +18,7 @@
 #include <QTimer>
 #include <cstdio>
 
-namespace sb {
+namespace sb::ui {
 
 namespace {
 
@@ -147,4 +147,4 @@ int runGui(int argc, char **argv, const GuiOptions &opts)
     return app.exec();
 }
 
-} // namespace sb
+} // namespace sb::ui

@@ -3,7 +3,7 @@
 // QApplication: runGui does, so the CLI never needs a display).
 #include <QString>
 
-namespace sb {
+namespace sb::ui {
 
 struct GuiOptions {
     QString openPath;       // a spec (opens Design) or a result set (opens Results)
@@ -16,4 +16,4 @@ struct GuiOptions {
 // saved and 1 when the run could not start or the picture could not be written.
 int runGui(int argc, char **argv, const GuiOptions &opts);
 
-} // namespace sb
+} // namespace sb::ui

@@ -16,6 +16,7 @@
 #include <memory>
 
 using namespace sb;
+using namespace sb::ui;
 
 namespace {
 QList<QXYSeries *> seriesNamed(QChart *chart, const QString &objectName)

@@ -24,6 +24,7 @@
 #include <memory>
 
 using namespace sb;
+using namespace sb::ui;
 
 namespace {
 QList<QScatterSeries *> scatters(QChart *chart)

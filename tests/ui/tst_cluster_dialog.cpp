@@ -15,6 +15,7 @@
 #include <QTest>
 
 using namespace sb;
+using namespace sb::ui;
 
 namespace {
 SweepSpec threeServers()

@@ -16,6 +16,7 @@
 #include <QTest>
 
 using namespace sb;
+using namespace sb::ui;
 
 namespace {
 LoadedResults loaded(const QString &name, int servers)

@@ -7,7 +7,7 @@
 #include "designer/HookEditor.h"
 #include "designer/ServerEditor.h"
 #include "designer/ServerTableModel.h"
-#include "designer/SweepEstimate.h"
+#include "text/SweepEstimate.h"
 #include "designer/WorkloadForm.h"
 #include "spec/SpecIO.h"
 #include <QAbstractItemModelTester>

@@ -4,7 +4,7 @@
 #include "TestSupport.h"
 #include "designer/DesignTab.h"
 #include "designer/RateSweepEditor.h"
-#include "designer/SweepEstimate.h"
+#include "text/SweepEstimate.h"
 #include "designer/WorkloadForm.h"
 #include "spec/SpecIO.h"
 #include <QComboBox>

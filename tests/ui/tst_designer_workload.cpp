@@ -3,7 +3,7 @@
 // what is drawn, and the estimate names the lengths and the calibration.
 #include "TestSupport.h"
 #include "designer/DesignTab.h"
-#include "designer/SweepEstimate.h"
+#include "text/SweepEstimate.h"
 #include "spec/SpecIO.h"
 #include <QSpinBox>
 #include <QTest>

@@ -3,6 +3,7 @@
 // or NUL byte cannot hide the rest.
 #include "TestSupport.h"
 #include "designer/HookCheckModel.h"
+#include "text/HookOutcomeText.h"
 #include "results/CellDetail.h"
 #include "results/HookSummary.h"
 #include "results/ResultsTableModel.h"
@@ -11,6 +12,7 @@
 #include <QTest>
 
 using namespace sb;
+using namespace sb::ui;
 
 namespace {
 const QString kHostile = QString::fromUtf8("refused \u202Eko\u202C \x1b[2J\u2066x\u2069");

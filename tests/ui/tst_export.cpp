@@ -13,6 +13,7 @@
 #include <quazip/quazipfile.h>
 
 using namespace sb;
+using namespace sb::ui;
 
 namespace {
 using sbtest::readZip;

@@ -10,6 +10,7 @@
 #include <QTest>
 
 using namespace sb;
+using namespace sb::ui;
 
 class TestExportSecrets : public QObject {
     Q_OBJECT

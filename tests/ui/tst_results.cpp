@@ -28,6 +28,7 @@
 #include <QXYSeries>
 
 using namespace sb;
+using namespace sb::ui;
 using M = ResultsTableModel;
 
 class TestResults : public QObject

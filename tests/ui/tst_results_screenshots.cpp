@@ -13,6 +13,7 @@
 #include <QTest>
 
 using namespace sb;
+using namespace sb::ui;
 
 namespace {
 void save(QWidget *w, const QString &name)

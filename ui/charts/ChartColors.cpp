@@ -3,7 +3,7 @@
 #include <QChart>
 #include <QLegend>
 
-namespace sb {
+namespace sb::ui {
 
 void applyChartColors(QChart *chart, const QPalette &palette)
 {
@@ -41,4 +41,4 @@ bool chartIsDark(const QChart *chart)
     return brush.style() != Qt::NoBrush && c.lightness() < 128;
 }
 
-} // namespace sb
+} // namespace sb::ui

@@ -7,11 +7,11 @@
 
 class QChart;
 
-namespace sb {
+namespace sb::ui {
 
 void applyChartColors(QChart *chart, const QPalette &palette);
 
 // True when the chart's background is dark (labels drawn over it should be lightened).
 bool chartIsDark(const QChart *chart);
 
-} // namespace sb
+} // namespace sb::ui

@@ -10,7 +10,7 @@
 #include <QGraphicsLayout>
 #include <memory>
 
-namespace sb {
+namespace sb::ui {
 
 namespace {
 // Renders the chart item alone (not the rest of the scene) into the painter at `size`.
@@ -95,4 +95,4 @@ bool saveChart(QChart *chart, const QString &path, QSize size, QString *error)
     return true;
 }
 
-} // namespace sb
+} // namespace sb::ui

@@ -9,10 +9,10 @@ QT_BEGIN_NAMESPACE
 class QChart;
 QT_END_NAMESPACE
 
-namespace sb {
+namespace sb::ui {
 
 // Renders `chart` at `size` (device-independent pixels) into `path`. The chart keeps its scene and
 // geometry: a chart shown in a view is rendered at the new size and restored afterwards.
 bool saveChart(QChart *chart, const QString &path, QSize size, QString *error);
 
-} // namespace sb
+} // namespace sb::ui

@@ -16,7 +16,7 @@
 #include <algorithm>
 #include <cmath>
 
-namespace sb {
+namespace sb::ui {
 
 namespace {
 
@@ -351,4 +351,4 @@ QChart *makeMetricVsConcurrencyChart(const QList<ChartSeriesInput> &sets, const 
     return chart;
 }
 
-} // namespace sb
+} // namespace sb::ui

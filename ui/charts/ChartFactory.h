@@ -12,7 +12,7 @@ QT_BEGIN_NAMESPACE
 class QChart;
 QT_END_NAMESPACE
 
-namespace sb {
+namespace sb::ui {
 
 // One result set on a chart. Colours follow the server, the line style/marker follows styleIndex,
 // so sets overlaid in Compare stay apart while one server keeps its colour.
@@ -46,4 +46,4 @@ SweepAxis chartAxis(const QList<ChartSeriesInput> &sets);
 QChart *makeMetricVsConcurrencyChart(const QList<ChartSeriesInput> &sets, const QString &metric,
                                      const QString &stat);
 
-} // namespace sb
+} // namespace sb::ui

@@ -4,7 +4,7 @@
 #include <QXYSeries>
 #include <limits>
 
-namespace sb {
+namespace sb::ui {
 
 namespace {
 constexpr char kSetIndex[] = "sbSetIndex";
@@ -115,4 +115,4 @@ QList<ChartPointRef> highlightedPoints(const QChart *chart)
     return out;
 }
 
-} // namespace sb
+} // namespace sb::ui

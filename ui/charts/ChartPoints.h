@@ -12,7 +12,7 @@ class QChart;
 class QXYSeries;
 QT_END_NAMESPACE
 
-namespace sb {
+namespace sb::ui {
 
 struct ChartPointRef {
     int setIndex = -1;
@@ -39,4 +39,4 @@ int highlightCell(QChart *chart, ChartPointRef ref);
 // Highlighted refs, for tests and for keeping the highlight across rebuilds.
 QList<ChartPointRef> highlightedPoints(const QChart *chart);
 
-} // namespace sb
+} // namespace sb::ui

@@ -1,7 +1,7 @@
 #include "charts/ChartStyle.h"
 #include <QList>
 
-namespace sb {
+namespace sb::ui {
 
 QColor serverColor(int serverIndex)
 {
@@ -43,4 +43,4 @@ qreal setMarkerSize(int styleIndex)
     }
 }
 
-} // namespace sb
+} // namespace sb::ui

@@ -5,11 +5,11 @@
 #include <QColor>
 #include <QScatterSeries>
 
-namespace sb {
+namespace sb::ui {
 
 QColor serverColor(int serverIndex);
 Qt::PenStyle setPenStyle(int styleIndex);
 QScatterSeries::MarkerShape setMarkerShape(int styleIndex);
 qreal setMarkerSize(int styleIndex); // triangles and stars look smaller at equal size
 
-} // namespace sb
+} // namespace sb::ui

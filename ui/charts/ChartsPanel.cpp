@@ -8,7 +8,7 @@
 #include <QTimer>
 #include <QVBoxLayout>
 
-namespace sb {
+namespace sb::ui {
 
 namespace {
 QString slug(QString s)
@@ -133,4 +133,4 @@ void ChartsPanel::setMetric(const QString &metric, const QString &stat)
     m_statCombo->setCurrentIndex(m_statCombo->findText(stat));
 }
 
-} // namespace sb
+} // namespace sb::ui

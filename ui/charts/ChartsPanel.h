@@ -11,7 +11,7 @@ class QComboBox;
 class QTimer;
 QT_END_NAMESPACE
 
-namespace sb {
+namespace sb::ui {
 
 class InteractiveChartView;
 
@@ -37,7 +37,7 @@ public:
     InteractiveChartView *metricView() const { return m_metric; }
 
 Q_SIGNALS:
-    void pointClicked(sb::ChartPointRef ref);
+    void pointClicked(sb::ui::ChartPointRef ref);
 
 private:
     void scheduleRebuild();
@@ -54,4 +54,4 @@ private:
     int m_rebuilds = 0;
 };
 
-} // namespace sb
+} // namespace sb::ui

@@ -9,7 +9,7 @@
 #include <cmath>
 #include <limits>
 
-namespace sb {
+namespace sb::ui {
 
 double percentileSorted(const QList<double> &sorted, double p)
 {
@@ -140,4 +140,4 @@ QChart *makeDistributionChart(const QList<double> &samples, const QString &label
     return chart;
 }
 
-} // namespace sb
+} // namespace sb::ui

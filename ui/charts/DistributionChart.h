@@ -8,7 +8,7 @@ QT_BEGIN_NAMESPACE
 class QChart;
 QT_END_NAMESPACE
 
-namespace sb {
+namespace sb::ui {
 
 enum class DistributionKind { Histogram, Cdf };
 
@@ -18,4 +18,4 @@ QChart *makeDistributionChart(const QList<double> &samples, const QString &label
 // Linear-interpolated percentile (numpy's default, as the summaries) of sorted values; NaN if empty.
 double percentileSorted(const QList<double> &sorted, double p);
 
-} // namespace sb
+} // namespace sb::ui

@@ -11,7 +11,7 @@
 #include <QToolTip>
 #include <QXYSeries>
 
-namespace sb {
+namespace sb::ui {
 
 InteractiveChartView::InteractiveChartView(QWidget *parent)
     : QChartView(parent)
@@ -86,4 +86,4 @@ void InteractiveChartView::contextMenuEvent(QContextMenuEvent *event)
     menu.exec(event->globalPos());
 }
 
-} // namespace sb
+} // namespace sb::ui

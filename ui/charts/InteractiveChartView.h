@@ -5,7 +5,7 @@
 #include "charts/ChartPoints.h"
 #include <QChartView>
 
-namespace sb {
+namespace sb::ui {
 
 class InteractiveChartView : public QChartView
 {
@@ -21,7 +21,7 @@ public:
     bool exportTo(const QString &path, QString *error);
 
 Q_SIGNALS:
-    void pointClicked(sb::ChartPointRef ref);
+    void pointClicked(sb::ui::ChartPointRef ref);
 
 protected:
     void contextMenuEvent(QContextMenuEvent *event) override;
@@ -33,4 +33,4 @@ private:
     QString m_exportName = QStringLiteral("chart");
 };
 
-} // namespace sb
+} // namespace sb::ui

@@ -4,7 +4,7 @@
 #include <cmath>
 #include <limits>
 
-namespace sb {
+namespace sb::ui {
 
 QString formatNumber(double v)
 {
@@ -63,4 +63,4 @@ QString cellSummaryText(const CellResult &cell)
     return lines.join(QLatin1Char('\n'));
 }
 
-} // namespace sb
+} // namespace sb::ui

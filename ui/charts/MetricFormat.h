@@ -4,7 +4,7 @@
 #include "results/Results.h"
 #include <QString>
 
-namespace sb {
+namespace sb::ui {
 
 // "12.3", "1,234", "0.0421"; "—" for NaN. Significant digits adapt to magnitude.
 QString formatNumber(double v);
@@ -13,4 +13,4 @@ QString formatWithUnit(double v, const QString &unit);
 // Multi-line plain text describing a cell's key numbers (chart tooltips).
 QString cellSummaryText(const CellResult &cell);
 
-} // namespace sb
+} // namespace sb::ui

@@ -8,7 +8,7 @@
 #include <QPainter>
 #include <QXYSeries>
 
-namespace sb {
+namespace sb::ui {
 
 PointLabelLayer::PointLabelLayer(QChart *chart)
     : QGraphicsObject(chart)
@@ -88,4 +88,4 @@ void PointLabelLayer::paint(QPainter *painter, const QStyleOptionGraphicsItem *,
     }
 }
 
-} // namespace sb
+} // namespace sb::ui

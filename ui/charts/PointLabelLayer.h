@@ -12,7 +12,7 @@ class QChart;
 class QXYSeries;
 QT_END_NAMESPACE
 
-namespace sb {
+namespace sb::ui {
 
 class PointLabelLayer : public QGraphicsObject
 {
@@ -39,4 +39,4 @@ private:
     QList<Entry> m_entries;
 };
 
-} // namespace sb
+} // namespace sb::ui

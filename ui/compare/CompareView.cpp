@@ -12,7 +12,7 @@
 #include <QSplitter>
 #include <QVBoxLayout>
 
-namespace sb {
+namespace sb::ui {
 
 class CompareViewPrivate
 {
@@ -150,4 +150,4 @@ void CompareView::dropEvent(QDropEvent *event)
         QMessageBox::warning(this, tr("Add result sets"), failures.join(QLatin1Char('\n')));
 }
 
-} // namespace sb
+} // namespace sb::ui

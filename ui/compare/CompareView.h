@@ -5,7 +5,7 @@
 #include <QWidget>
 #include <memory>
 
-namespace sb {
+namespace sb::ui {
 
 class CompareViewPrivate;
 
@@ -36,4 +36,4 @@ private:
     std::unique_ptr<CompareViewPrivate> d;
 };
 
-} // namespace sb
+} // namespace sb::ui

@@ -7,7 +7,7 @@
 #include <QPixmap>
 #include <cmath>
 
-namespace sb {
+namespace sb::ui {
 
 namespace {
 // A legend key for the set: its dash pattern through its marker, in neutral grey (colours belong
@@ -143,4 +143,4 @@ Qt::ItemFlags ResultSetListModel::flags(const QModelIndex &index) const
     return index.isValid() ? f | Qt::ItemIsEditable : f;
 }
 
-} // namespace sb
+} // namespace sb::ui

@@ -5,7 +5,7 @@
 #include "report/ResultsLoader.h"
 #include <QAbstractListModel>
 
-namespace sb {
+namespace sb::ui {
 
 struct ChartSeriesInput;
 
@@ -39,4 +39,4 @@ private:
     QList<Set> m_sets;
 };
 
-} // namespace sb
+} // namespace sb::ui

@@ -4,7 +4,7 @@
 #include "designer/ServerEditor.h"
 #include "designer/ServerTableDelegate.h"
 #include "designer/ServerTableModel.h"
-#include "designer/SweepEstimate.h"
+#include "text/SweepEstimate.h"
 #include "designer/WorkloadForm.h"
 #include "engine/HookPreflight.h"
 #include "spec/SpecIO.h"

@@ -41,6 +41,4 @@ private:
     QList<Row> m_rows;
 };
 
-QString hookOutcomeToolTip(const HookOutcome &o);
-
 } // namespace sb::ui

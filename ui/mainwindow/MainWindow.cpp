@@ -2,7 +2,7 @@
 #include "compare/CompareView.h"
 #include "designer/ClusterJobDialog.h"
 #include "designer/DesignTab.h"
-#include "designer/SweepEstimate.h"
+#include "text/SweepEstimate.h"
 #include "io/DurableWrite.h"
 #include "mainwindow/PathKind.h"
 #include "mainwindow/RecentFiles.h"

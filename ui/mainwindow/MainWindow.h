@@ -8,12 +8,10 @@ class QAction;
 class QLabel;
 class QTabWidget;
 
-namespace sb {
+namespace sb::ui {
+
 class CompareView;
 class ResultsView;
-}
-
-namespace sb::ui {
 
 class DesignTab;
 class RecentFiles;

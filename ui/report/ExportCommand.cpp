@@ -7,7 +7,7 @@
 #include <QTextStream>
 #include <memory>
 
-namespace sb {
+namespace sb::ui {
 
 namespace {
 const char *kUsage = "usage: sweepbench export RESULTS -o REPORT.zip [--spec SPEC.yaml]\n"
@@ -111,4 +111,4 @@ int runExportCommand(const QStringList &args)
     return 0;
 }
 
-} // namespace sb
+} // namespace sb::ui

@@ -7,7 +7,7 @@
 #include <functional>
 #include <memory>
 
-namespace sb {
+namespace sb::ui {
 
 namespace {
 struct ChartJob {
@@ -69,4 +69,4 @@ RenderedCharts renderReportCharts(const SweepResults &results)
     return out;
 }
 
-} // namespace sb
+} // namespace sb::ui

@@ -4,7 +4,7 @@
 #include "report/BundleWriter.h"
 #include "results/Results.h"
 
-namespace sb {
+namespace sb::ui {
 
 struct RenderedCharts {
     QList<BundleFile> files;    // charts/<name>.svg and charts/<name>.png
@@ -14,4 +14,4 @@ struct RenderedCharts {
 
 RenderedCharts renderReportCharts(const SweepResults &results);
 
-} // namespace sb
+} // namespace sb::ui

@@ -4,7 +4,7 @@
 #include "report/ResultsLoader.h"
 #include <QApplication>
 
-namespace sb {
+namespace sb::ui {
 
 bool exportReport(const QString &resultsFolder, const QString &zipPath, QString *error, ExportOutcome *outcome,
                   const ExportSecrets &secrets)
@@ -43,4 +43,4 @@ bool exportReport(const QString &resultsFolder, const QString &zipPath, QString 
     return true;
 }
 
-} // namespace sb
+} // namespace sb::ui

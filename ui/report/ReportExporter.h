@@ -6,7 +6,7 @@
 #include <QString>
 #include <QStringList>
 
-namespace sb {
+namespace sb::ui {
 
 struct ExportOutcome {
     QStringList files;     // entries of the zip
@@ -25,4 +25,4 @@ struct ExportSecrets {
 bool exportReport(const QString &resultsFolder, const QString &zipPath, QString *error,
                   ExportOutcome *outcome = nullptr, const ExportSecrets &secrets = {});
 
-} // namespace sb
+} // namespace sb::ui

@@ -6,7 +6,7 @@
 #include <QDir>
 #include <QUrl>
 
-namespace sb {
+namespace sb::ui {
 
 namespace {
 // Cell text comes from servers and imported files: control and bidi characters are shown, not obeyed.
@@ -104,4 +104,4 @@ QString cellDetailHtml(const CellResult &cell, const QString &folder)
     return h;
 }
 
-} // namespace sb
+} // namespace sb::ui

@@ -4,8 +4,8 @@
 #include "results/Results.h"
 #include <QString>
 
-namespace sb {
+namespace sb::ui {
 
 QString cellDetailHtml(const CellResult &cell, const QString &folder);
 
-} // namespace sb
+} // namespace sb::ui

@@ -9,7 +9,7 @@
 #include <QtConcurrent/QtConcurrentRun>
 #include <QVBoxLayout>
 
-namespace sb {
+namespace sb::ui {
 
 DistributionPane::DistributionPane(QWidget *parent)
     : QWidget(parent)
@@ -113,4 +113,4 @@ void DistributionPane::redraw()
     m_view->setExportName(QStringLiteral("distribution"));
 }
 
-} // namespace sb
+} // namespace sb::ui

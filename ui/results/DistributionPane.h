@@ -11,7 +11,7 @@ class QComboBox;
 class QLabel;
 QT_END_NAMESPACE
 
-namespace sb {
+namespace sb::ui {
 
 class InteractiveChartView;
 
@@ -46,4 +46,4 @@ private:
     bool m_loading = false;
 };
 
-} // namespace sb
+} // namespace sb::ui

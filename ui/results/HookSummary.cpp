@@ -4,7 +4,7 @@
 #include "charts/MetricFormat.h"
 #include "style/Theme.h"
 
-namespace sb {
+namespace sb::ui {
 
 namespace {
 int severity(HookState s)
@@ -96,4 +96,4 @@ QIcon hookStateIcon(HookState state)
     return ui::hookSeverityIcon(HookSeverity::Failed);
 }
 
-} // namespace sb
+} // namespace sb::ui

@@ -6,7 +6,7 @@
 #include <QIcon>
 #include <QString>
 
-namespace sb {
+namespace sb::ui {
 
 enum class HookState {
     None,    // hook not configured for this cell
@@ -29,4 +29,4 @@ QString hookStateName(HookState state);
 // "HTTP 200 · 2 attempts · 12 ms · ok — message"
 QString describeHookOutcome(const HookOutcome &h);
 
-} // namespace sb
+} // namespace sb::ui

@@ -8,7 +8,7 @@
 #include <QPalette>
 #include <cmath>
 
-namespace sb {
+namespace sb::ui {
 
 namespace {
 struct MetricColumn {
@@ -267,4 +267,4 @@ QVariant ResultsTableModel::headerData(int section, Qt::Orientation orientation,
     return QAbstractTableModel::headerData(section, orientation, role);
 }
 
-} // namespace sb
+} // namespace sb::ui

@@ -8,7 +8,7 @@
 #include <QHash>
 #include <QIcon>
 
-namespace sb {
+namespace sb::ui {
 
 class ResultsTableModel : public QAbstractTableModel
 {
@@ -64,4 +64,4 @@ private:
     mutable QHash<int, QIcon> m_icons;
 };
 
-} // namespace sb
+} // namespace sb::ui

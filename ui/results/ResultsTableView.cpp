@@ -12,7 +12,7 @@
 #include <QSortFilterProxyModel>
 #include <algorithm>
 
-namespace sb {
+namespace sb::ui {
 
 ResultsTableView::ResultsTableView(ResultsTableModel *model, QWidget *parent)
     : QTableView(parent)
@@ -142,4 +142,4 @@ void ResultsTableView::contextMenuEvent(QContextMenuEvent *event)
     menu.exec(event->globalPos());
 }
 
-} // namespace sb
+} // namespace sb::ui

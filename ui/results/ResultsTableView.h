@@ -8,7 +8,7 @@ QT_BEGIN_NAMESPACE
 class QSortFilterProxyModel;
 QT_END_NAMESPACE
 
-namespace sb {
+namespace sb::ui {
 
 class ResultsTableModel;
 
@@ -43,4 +43,4 @@ private:
     QString m_folder;
 };
 
-} // namespace sb
+} // namespace sb::ui

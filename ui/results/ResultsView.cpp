@@ -13,7 +13,7 @@
 #include <QTextBrowser>
 #include <QVBoxLayout>
 
-namespace sb {
+namespace sb::ui {
 
 class ResultsViewPrivate
 {
@@ -197,4 +197,4 @@ int ResultsView::selectedCell() const
     return d->currentCell;
 }
 
-} // namespace sb
+} // namespace sb::ui

@@ -6,7 +6,7 @@
 #include <QWidget>
 #include <memory>
 
-namespace sb {
+namespace sb::ui {
 
 class ResultsViewPrivate;
 
@@ -38,4 +38,4 @@ private:
     std::unique_ptr<ResultsViewPrivate> d;
 };
 
-} // namespace sb
+} // namespace sb::ui

@@ -3,7 +3,7 @@
 #include "results/ResultsTableModel.h"
 #include <QAbstractItemModel>
 
-namespace sb {
+namespace sb::ui {
 
 QString tableToCsv(const QAbstractItemModel *model, const QList<int> &rows)
 {
@@ -33,4 +33,4 @@ QString tableToCsv(const QAbstractItemModel *model, const QList<int> &rows)
     return out;
 }
 
-} // namespace sb
+} // namespace sb::ui

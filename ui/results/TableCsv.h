@@ -9,9 +9,9 @@ QT_BEGIN_NAMESPACE
 class QAbstractItemModel;
 QT_END_NAMESPACE
 
-namespace sb {
+namespace sb::ui {
 
 // rows: source rows of `model` in output order; empty = all rows.
 QString tableToCsv(const QAbstractItemModel *model, const QList<int> &rows = {});
 
-} // namespace sb
+} // namespace sb::ui

@@ -6,7 +6,7 @@
 #include <QMenu>
 #include <QUrl>
 
-namespace sb {
+namespace sb::ui {
 
 void openWithDesktop(const QString &path)
 {
@@ -44,4 +44,4 @@ void addFileActions(QMenu *menu, const QStringList &paths)
                     [paths] { QApplication::clipboard()->setText(paths.join(QLatin1Char('\n'))); });
 }
 
-} // namespace sb
+} // namespace sb::ui

@@ -7,11 +7,11 @@ QT_BEGIN_NAMESPACE
 class QMenu;
 QT_END_NAMESPACE
 
-namespace sb {
+namespace sb::ui {
 
 // One submenu per file when several, flat actions when one.
 void addFileActions(QMenu *menu, const QStringList &paths);
 void openWithDesktop(const QString &path);
 void revealInFolder(const QString &path);
 
-} // namespace sb
+} // namespace sb::ui

@@ -1,6 +1,6 @@
 #include "run/HookLogModel.h"
 #include "report/DisplayText.h"
-#include "designer/HookCheckModel.h"
+#include "text/HookOutcomeText.h"
 #include "style/Theme.h"
 
 namespace sb::ui {

@@ -1,6 +1,6 @@
 #include "run/RunTab.h"
 #include "report/DisplayText.h"
-#include "designer/SweepEstimate.h"
+#include "text/SweepEstimate.h"
 #include "engine/CellVerdict.h"
 #include "metrics/MetricCatalogue.h"
 #include "run/HookLogModel.h"

@@ -1,4 +1,4 @@
-#include "designer/SweepEstimate.h"
+#include "text/SweepEstimate.h"
 #include "engine/CalibrationReport.h"
 #include "engine/SweepTimeEstimate.h"
 #include <QObject>
