@@ -241,13 +241,13 @@ bool CellRunner::run(const CellContext &ctx, CellResult &cell, const CellCallbac
 void CellRunner::checkResetProof(const std::vector<RequestRecord> &records, const QString &placement, CellResult &cell)
 {
     const ResetProof proof = judgeResetProof(records, cell.concurrency);
-    if (proof.verdict.isEmpty())
+    if (proof.verdict == CacheProof::None)
         return;
     for (HookOutcome &o : cell.hooks) {
         if (o.hook != HookKind::Reset || o.placement != placement || !o.ok)
             continue;
         o.cacheProof = proof.verdict;
-        if (proof.verdict == QLatin1String("contradicted")) {
+        if (proof.verdict == CacheProof::Contradicted) {
             o.message += QStringLiteral(" — contradicted: the first measured requests still reused %1 cached prompt tokens").arg(proof.cachedTokens);
             cell.warnings.append(QStringLiteral("the cache reset on %1 answered ok, but the first measured requests reused %2 cached prompt tokens: "
                                                 "the cache was not empty (llama.cpp: start it with --cache-ram 0)")
