@@ -275,7 +275,8 @@ void CellRunner::measure(const CellContext &ctx, CellResult &cell, const CellCal
     cfg.cancel = &m_cancel;
     cfg.secrets = ctx.secrets;
     if (cell.openLoop) // a request-rate point: cell.concurrency is the max_concurrency cap
-        cfg.schedule = scheduleFor(repeatArrivals(ctx.spec->openLoop, cell.repeat), cell.openLoop->targetRate);
+        cfg.schedule = scheduleFor(repeatArrivals(ctx.spec->openLoop, cell.repeat), cell.openLoop->targetRate,
+                                   ctx.plan && ctx.plan->dataset() ? ctx.plan->dataset()->timestampsMs() : std::vector<double>());
     const std::int64_t targetCount = cfg.requests;
     const QString seriesRelative = cell.recordsPath.section(QLatin1Char('/'), 0, -2) + QStringLiteral("/server_metrics.jsonl");
     CellServerMetrics serverMetrics(&m_metricsMissing); // scrapes from just before the first send
@@ -318,6 +319,8 @@ void CellRunner::measure(const CellContext &ctx, CellResult &cell, const CellCal
 
     if (cell.openLoop) {
         cell.openLoop = openLoopStats(out.records, repeatArrivals(ctx.spec->openLoop, cell.repeat), cell.openLoop->targetRate);
+        if (ctx.spec->openLoop.arrival == Arrival::Trace && ctx.plan && ctx.plan->dataset())
+            cell.openLoop->traceSpeed = cell.openLoop->targetRate / ArrivalSchedule::traceRate(ctx.plan->dataset()->timestampsMs());
         cell.warnings.append(openLoopWarnings(*cell.openLoop));
         cell.warnings.append(validityWarnings(out, m, cell.concurrency, /*closedLoop=*/false));
     } else {
