@@ -43,6 +43,9 @@ void InteractiveChartView::replaceChart(QChart *newChart)
         });
     }
     highlightCell(newChart, m_highlight);
+    // Qt 6.4's scatter item redraws its markers after a geometry change (window resize) without
+    // the selection and per-point size: the highlight vanished. Re-apply it whenever the plot area moves.
+    connect(newChart, &QChart::plotAreaChanged, this, [this] { highlightCell(chart(), m_highlight); });
 }
 
 void InteractiveChartView::changeEvent(QEvent *event)
