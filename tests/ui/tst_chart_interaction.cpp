@@ -126,6 +126,13 @@ private Q_SLOTS:
         const QPointF valueAfter = view.chart()->mapToValue(at);
         QVERIFY(near(valueAfter.x(), valueBefore.x(), spanBefore * 0.01));
         QVERIFY(near(valueAfter.y(), valueBefore.y(), (home[1].max - home[1].min) * 0.01));
+        // Ticks on round numbers (1, 2 or 5 × 10^k from 0), not at the zoomed range's odd ends.
+        for (QValueAxis *axis : {x, y}) {
+            QCOMPARE(axis->tickType(), QValueAxis::TicksDynamic);
+            QCOMPARE(axis->tickAnchor(), 0.0);
+            const double mantissa = axis->tickInterval() / std::pow(10.0, std::floor(std::log10(axis->tickInterval())));
+            QVERIFY2(qFuzzyCompare(mantissa, 1.0) || qFuzzyCompare(mantissa, 2.0) || qFuzzyCompare(mantissa, 5.0), qPrintable(QString::number(axis->tickInterval())));
+        }
 
         // Over the x axis (below the plot) only x zooms.
         const ChartRanges zoomed = chartRanges(view.chart());

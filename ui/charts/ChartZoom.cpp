@@ -37,10 +37,27 @@ AxisRange rangeOf(const Axis &a)
     return {l->min(), l->max()};
 }
 
+// 1, 2 or 5 times a power of ten, near a fifth of the span: ticks that read "2,500", not "2605.63".
+double niceInterval(double span)
+{
+    const double raw = span / 5;
+    const double magnitude = std::pow(10.0, std::floor(std::log10(raw)));
+    const double f = raw / magnitude;
+    return (f < 1.5 ? 1 : f < 3.5 ? 2 : f < 7.5 ? 5 : 10) * magnitude;
+}
+
 void setRange(const Axis &a, AxisRange r)
 {
-    if (auto *v = qobject_cast<QValueAxis *>(a.axis))
+    if (auto *v = qobject_cast<QValueAxis *>(a.axis)) {
         v->setRange(r.min, r.max);
+        // A zoomed range rarely starts on a round number: ticks anchored at 0 on a round
+        // interval instead of the builder's fixed count, which would label the odd ends.
+        if (const double step = niceInterval(r.max - r.min); std::isfinite(step) && step > 0) {
+            v->setTickType(QValueAxis::TicksDynamic);
+            v->setTickAnchor(0);
+            v->setTickInterval(step);
+        }
+    }
     else
         static_cast<QLogValueAxis *>(a.axis)->setRange(r.min, r.max);
 }

@@ -99,6 +99,7 @@ void InteractiveChartView::replaceChart(QChart *newChart)
     connect(newChart, &QChart::plotAreaChanged, this, [this] {
         highlightCell(chart(), m_highlight);
         fitTitles();
+        hoverAt(m_mouse); // the points moved under the mouse (axis labels of a new width)
     });
     fitTitles();
     hoverAt(m_mouse); // a refresh under a still mouse keeps the read-out
