@@ -16,6 +16,7 @@
 #include <QChart>
 #include <QCheckBox>
 #include <QJsonArray>
+#include <QLabel>
 #include <QJsonObject>
 #include <QLogValueAxis>
 #include <QScatterSeries>
@@ -422,6 +423,31 @@ private Q_SLOTS:
         wheel(view.viewport(), toView(view, view.chart()->plotArea().center()), -1);
         QVERIFY(view.isZoomed());
         QVERIFY(pixelsOf(view.grab().toImage(), selected) > 20);
+    }
+
+    // Issue 19 item 11: nothing loaded showed blank 0–1.5 axes; now the axes hide and a sentence
+    // says what to do, until the first point arrives.
+    void emptyChartsSayWhatToDo()
+    {
+        ChartsPanel panel;
+        panel.flush();
+        show(panel, {1024, 500});
+        for (InteractiveChartView *view : {panel.throughputView(), panel.metricView()}) {
+            QVERIFY(view->showsEmptyState());
+            auto *label = view->findChild<QLabel *>(QStringLiteral("emptyChart"));
+            QVERIFY(label && label->isVisible() && label->text().contains(QStringLiteral("run a sweep")));
+            for (QAbstractAxis *axis : view->chart()->axes())
+                QVERIFY(!axis->isVisible());
+        }
+        panel.setEmptyText(QStringLiteral("Add result sets to compare"));
+        QCOMPARE(panel.metricView()->findChild<QLabel *>(QStringLiteral("emptyChart"))->text(), QStringLiteral("Add result sets to compare"));
+        panel.setInputs({{QString(), sbtest::makeSweepResults(1), 0}});
+        panel.flush();
+        for (InteractiveChartView *view : {panel.throughputView(), panel.metricView()}) {
+            QVERIFY(!view->showsEmptyState());
+            for (QAbstractAxis *axis : view->chart()->axes())
+                QVERIFY(axis->isVisible());
+        }
     }
 
     void sloMarkerSaysItsSentence()

@@ -161,4 +161,10 @@ void ChartsPanel::setLogMetric(bool on)
     m_logMetric->setChecked(on);
 }
 
+void ChartsPanel::setEmptyText(const QString &text)
+{
+    m_throughput->setEmptyText(text);
+    m_metric->setEmptyText(text);
+}
+
 } // namespace sb::ui

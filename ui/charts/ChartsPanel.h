@@ -37,6 +37,8 @@ public:
     // the same switch as each chart's context menu.
     void setLogLatency(bool on);
     void setLogMetric(bool on);
+    // What both charts say when there is nothing to plot (InteractiveChartView::setEmptyText).
+    void setEmptyText(const QString &text);
 
     InteractiveChartView *throughputView() const { return m_throughput; }
     InteractiveChartView *metricView() const { return m_metric; }

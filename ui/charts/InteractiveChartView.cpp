@@ -11,6 +11,7 @@
 #include <QDir>
 #include <QEvent>
 #include <QFileDialog>
+#include <QLabel>
 #include <QMenu>
 #include <QMessageBox>
 #include <QRubberBand>
@@ -25,12 +26,24 @@ namespace sb::ui {
 namespace {
 // One wheel notch (120 eighths of a degree) shows 80 % of the span; touchpads send smaller steps.
 constexpr double kZoomPerNotch = 0.8;
+
+// Nothing drawn: no point in any series (a bar or area series counts as something).
+bool hasNothingToPlot(const QChart *chart)
+{
+    for (QAbstractSeries *s : chart->series()) {
+        auto *xy = qobject_cast<QXYSeries *>(s);
+        if (!xy || xy->count() > 0)
+            return false;
+    }
+    return true;
+}
 } // namespace
 
 InteractiveChartView::InteractiveChartView(QWidget *parent)
     : QChartView(parent)
     , m_rubberBand(new QRubberBand(QRubberBand::Rectangle, viewport()))
     , m_resetButton(new QToolButton(viewport()))
+    , m_emptyLabel(new QLabel(viewport()))
 {
     setRenderHint(QPainter::Antialiasing);
     setMinimumSize(320, 240);
@@ -44,6 +57,21 @@ InteractiveChartView::InteractiveChartView(QWidget *parent)
     m_resetButton->setCursor(Qt::ArrowCursor);
     m_resetButton->hide();
     connect(m_resetButton, &QToolButton::clicked, this, &InteractiveChartView::resetZoom);
+    m_emptyLabel->setObjectName(QStringLiteral("emptyChart"));
+    m_emptyLabel->setAlignment(Qt::AlignCenter);
+    m_emptyLabel->setWordWrap(true);
+    m_emptyLabel->setText(tr("Nothing to plot yet: run a sweep, or open or drop a results folder."));
+    m_emptyLabel->hide();
+}
+
+void InteractiveChartView::setEmptyText(const QString &text)
+{
+    m_emptyLabel->setText(text);
+}
+
+bool InteractiveChartView::showsEmptyState() const
+{
+    return !m_emptyLabel->isHidden();
 }
 
 void InteractiveChartView::replaceChart(QChart *newChart)
@@ -102,6 +130,11 @@ void InteractiveChartView::replaceChart(QChart *newChart)
         hoverAt(m_mouse); // the points moved under the mouse (axis labels of a new width)
     });
     fitTitles();
+    // Issue 19: empty Results/Compare showed blank 0–1.5 axes. Say what to do instead.
+    const bool empty = hasNothingToPlot(newChart);
+    for (QAbstractAxis *axis : newChart->axes())
+        axis->setVisible(!empty);
+    m_emptyLabel->setVisible(empty);
     hoverAt(m_mouse); // a refresh under a still mouse keeps the read-out
 }
 
@@ -294,6 +327,7 @@ void InteractiveChartView::resizeEvent(QResizeEvent *event)
     QChartView::resizeEvent(event);
     m_resetButton->adjustSize();
     m_resetButton->move(viewport()->width() - m_resetButton->width() - 8, 8);
+    m_emptyLabel->setGeometry(viewport()->rect().adjusted(24, 24, -24, -24));
 }
 
 void InteractiveChartView::hoverAt(std::optional<QPointF> viewPos)

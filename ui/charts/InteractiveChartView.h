@@ -8,7 +8,9 @@
 //    same view (throttled data refreshes) and dropped when the metric, stat or scale changes;
 //  - a crosshair and a read-out of the nearest point (charts/HoverLayer.h), repainted on mouse
 //    moves without rebuilding the chart;
-//  - a "Log scale" toggle in the context menu for views whose owner can rebuild on a log axis.
+//  - a "Log scale" toggle in the context menu for views whose owner can rebuild on a log axis;
+//  - an empty state: a chart without a single point hides its axes (no blank 0–1 frame) and says
+//    what to do instead (setEmptyText).
 #include "charts/ChartPoints.h"
 #include "charts/ChartZoom.h"
 #include "charts/HoverLayer.h"
@@ -17,6 +19,7 @@
 #include <optional>
 
 QT_BEGIN_NAMESPACE
+class QLabel;
 class QRubberBand;
 class QToolButton;
 QT_END_NAMESPACE
@@ -43,6 +46,10 @@ public:
     void setLogScaleAvailable(bool available) { m_logAvailable = available; }
     void setLogScale(bool on) { m_log = on; }
     bool logScale() const { return m_log; }
+
+    // Shown instead of empty axes when the chart has nothing to plot.
+    void setEmptyText(const QString &text);
+    bool showsEmptyState() const;
 
     HoverLayer *hoverLayer() const { return m_hover; }
     // The read-out of the point nearest the mouse; empty when none is near.
@@ -84,6 +91,7 @@ private:
     std::optional<QPointF> m_mouse; // view coordinates, while over the view
     QRubberBand *m_rubberBand;
     QToolButton *m_resetButton;
+    QLabel *m_emptyLabel;
     QPointer<HoverLayer> m_hover;
     bool m_logAvailable = false;
     bool m_log = false;
