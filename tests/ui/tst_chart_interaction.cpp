@@ -17,6 +17,9 @@
 #include <QCheckBox>
 #include <QJsonArray>
 #include <QLabel>
+#include <QMenu>
+#include <QTimer>
+#include <QContextMenuEvent>
 #include <QJsonObject>
 #include <QLogValueAxis>
 #include <QScatterSeries>
@@ -96,11 +99,13 @@ class TstChartInteraction : public QObject
 {
     Q_OBJECT
 private Q_SLOTS:
-    // As sbtest::failOnQtWarnings, and the offscreen plugin's other harmless message: hovering a
-    // point shows its tooltip, which asks the window system to raise() it.
+    // As sbtest::failOnQtWarnings, and the offscreen plugin's other harmless messages: hovering a
+    // point shows its tooltip, which asks the window system to raise() it; a context menu grabs
+    // the keyboard and mouse.
     void init()
     {
-        QTest::failOnWarning(QRegularExpression(QStringLiteral("^(?!This plugin does not support (propagateSizeHints|raise)).*")));
+        QTest::failOnWarning(QRegularExpression(
+            QStringLiteral("^(?!This plugin does not support (propagateSizeHints|raise|grabbing the keyboard|grabbing the mouse)).*")));
     }
 
     void wheelZoomsAroundTheCursorAndResets()
@@ -317,6 +322,48 @@ private Q_SLOTS:
         panel.findChild<QCheckBox *>(QStringLiteral("logLatency"))->setChecked(true);
         panel.flush();
         QVERIFY(qobject_cast<QLogValueAxis *>(panel.throughputView()->chart()->axes(Qt::Horizontal).value(0)));
+    }
+
+    // The context menu: "Reset zoom" (enabled once zoomed) and "Log scale", which rebuilds the
+    // chart on a log axis and ticks the panel's check box.
+    void contextMenuResetsAndTogglesLog()
+    {
+        ChartsPanel panel;
+        panel.setInputs({{QString(), sbtest::makeSweepResults(2), 0}});
+        panel.flush();
+        show(panel, {1200, 600});
+        InteractiveChartView *view = panel.metricView();
+        const QPoint at = toView(*view, view->chart()->plotArea().center());
+        wheel(view->viewport(), at, 2);
+        QVERIFY(view->isZoomed());
+        QStringList seen;
+        const auto openMenuAndTrigger = [&](const QString &action) {
+            QTimer::singleShot(0, this, [&seen, action] {
+                auto *menu = qobject_cast<QMenu *>(QApplication::activePopupWidget());
+                QVERIFY(menu);
+                seen.clear();
+                for (QAction *a : menu->actions()) {
+                    if (a->isSeparator())
+                        continue;
+                    seen << a->text() + (a->isEnabled() ? QString() : QStringLiteral(" (disabled)")) + (a->isChecked() ? QStringLiteral(" (checked)") : QString());
+                    if (a->text() == action)
+                        a->trigger();
+                }
+                menu->close();
+            });
+            QContextMenuEvent e(QContextMenuEvent::Mouse, at, view->viewport()->mapToGlobal(at));
+            QApplication::sendEvent(view->viewport(), &e);
+        };
+        openMenuAndTrigger(QStringLiteral("Reset zoom"));
+        QCOMPARE(seen, (QStringList{"Reset zoom", "Log scale", "Export as PNG…", "Export as SVG…"}));
+        QVERIFY(!view->isZoomed());
+        openMenuAndTrigger(QStringLiteral("Log scale"));
+        QCOMPARE(seen.first(), QStringLiteral("Reset zoom (disabled)"));
+        panel.flush();
+        QVERIFY(panel.findChild<QCheckBox *>(QStringLiteral("logMetric"))->isChecked());
+        QVERIFY(qobject_cast<QLogValueAxis *>(view->chart()->axes(Qt::Vertical).value(0)));
+        openMenuAndTrigger(QString());
+        QVERIFY(seen.contains(QStringLiteral("Log scale (checked)")));
     }
 
     void axisTitlesCarryUnitsAndFit()
