@@ -194,8 +194,9 @@ void markSloPoint(QChart *chart, QAbstractAxis *x, QAbstractAxis *y, const Curve
         auto *ring = new QScatterSeries;
         ring->setMarkerSize(22);
         ring->setColor(Qt::transparent);
-        ring->setBorderColor(c.color.darker(150));
-        ring->setPen(QPen(c.color.darker(150), 2.5));
+        // The server's own colour: series colours read on both palettes, a darker ring vanished on the dark one.
+        ring->setBorderColor(c.color);
+        ring->setPen(QPen(c.color, 2.5));
         ring->replace({p.points.at(i)});
         tagSloMarker(ring, c.setIndex, c.server, found.sentence);
         chart->addSeries(ring);
