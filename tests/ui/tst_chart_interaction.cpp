@@ -10,6 +10,7 @@
 #include "charts/ChartReadout.h"
 #include "charts/ChartZoom.h"
 #include "charts/ChartsPanel.h"
+#include <QComboBox>
 #include "charts/InteractiveChartView.h"
 #include "charts/MetricFormat.h"
 #include "charts/PointLabelLayer.h"
@@ -208,6 +209,40 @@ private Q_SLOTS:
         view.resetZoom();
         QTest::mouseClick(view.viewport(), Qt::LeftButton, {}, from);
         QVERIFY(!view.isZoomed());
+    }
+
+    // The metric menu offers the request-rate figures (schedule lag, achieved rate, client
+    // queue) only when a loaded set has request-rate cells, and error rate always.
+    void metricMenuFollowsTheSets()
+    {
+        ChartsPanel panel;
+        auto *menu = panel.findChild<QComboBox *>(QStringLiteral("metricChoice"));
+        QVERIFY(menu);
+        const auto listed = [menu] {
+            QStringList keys;
+            for (int i = 0; i < menu->count(); ++i)
+                keys.append(menu->itemData(i).toString());
+            return keys;
+        };
+        SweepResults closed = sbtest::makeSweepResults(2, {1, 4});
+        panel.setInputs({{QString(), closed, 0}});
+        QVERIFY(listed().contains(tag::errorRate));
+        QVERIFY(!listed().contains(tag::scheduleLag) && !listed().contains(tag::achievedRate) && !listed().contains(tag::queueTime));
+        SweepResults open = closed;
+        for (CellResult &c : open.cells) {
+            c.openLoop = OpenLoopResult();
+            c.openLoop->targetRate = c.concurrency;
+            c.openLoop->lagP99Ms = 0.5;
+        }
+        panel.setInputs({{QString(), open, 0}});
+        QVERIFY(listed().contains(tag::scheduleLag) && listed().contains(tag::achievedRate) && listed().contains(tag::queueTime));
+        panel.setMetric(tag::scheduleLag, QStringLiteral("p99"));
+        auto *stats = panel.findChild<QComboBox *>(QStringLiteral("statChoice"));
+        QCOMPARE(stats->count(), 3); // p50, p99, max: what the catalogue says lag has
+        // Back to a concurrency sweep: the lag is gone from the menu and the chart shows another metric.
+        panel.setInputs({{QString(), closed, 0}});
+        QVERIFY(!listed().contains(tag::scheduleLag));
+        QVERIFY(menu->currentData().toString() != tag::scheduleLag);
     }
 
     void zoomSurvivesRefreshAndResetsOnANewView()

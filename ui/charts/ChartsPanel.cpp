@@ -1,5 +1,6 @@
 #include "charts/ChartsPanel.h"
 #include "charts/InteractiveChartView.h"
+#include <algorithm>
 #include <QChart>
 #include <QCheckBox>
 #include <QComboBox>
@@ -45,9 +46,7 @@ ChartsPanel::ChartsPanel(QWidget *parent)
     for (LatencyChoice c : allLatencyChoices())
         m_latencyCombo->addItem(latencyChoiceInfo(c).label, int(c));
     m_latencyCombo->setCurrentIndex(m_latencyCombo->findData(int(LatencyChoice::TtftP99)));
-    for (const MetricInfo &m : allMetrics())
-        m_metricCombo->addItem(m.label, m.key);
-    refillStats();
+    refillMetrics();
 
     auto *controls = new QHBoxLayout;
     controls->addWidget(new QLabel(tr("Latency:"), this));
@@ -86,6 +85,34 @@ ChartsPanel::ChartsPanel(QWidget *parent)
     rebuild();
 }
 
+void ChartsPanel::refillMetrics()
+{
+    // Request-rate figures (schedule lag, achieved rate, client queue) only for sets that have
+    // request-rate cells: on a concurrency sweep they would be empty charts.
+    const bool openLoop = std::any_of(m_inputs.cbegin(), m_inputs.cend(), [](const ChartSeriesInput &in) {
+        return std::any_of(in.results.cells.cbegin(), in.results.cells.cend(), [](const CellResult &c) { return c.openLoop.has_value(); });
+    });
+    const QString current = m_metricCombo->currentData().toString();
+    QStringList keys;
+    for (const MetricInfo &m : allMetrics())
+        if (openLoop || !m.openLoopOnly)
+            keys.append(m.key);
+    QStringList listed;
+    for (int i = 0; i < m_metricCombo->count(); ++i)
+        listed.append(m_metricCombo->itemData(i).toString());
+    if (listed == keys)
+        return;
+    {
+        const QSignalBlocker block(m_metricCombo);
+        m_metricCombo->clear();
+        for (const QString &key : std::as_const(keys))
+            m_metricCombo->addItem(findMetric(key)->label, key);
+        const int keep = m_metricCombo->findData(current);
+        m_metricCombo->setCurrentIndex(keep >= 0 ? keep : 0);
+    }
+    refillStats();
+}
+
 void ChartsPanel::refillStats()
 {
     const QString metric = m_metricCombo->currentData().toString();
@@ -101,6 +128,7 @@ void ChartsPanel::refillStats()
 void ChartsPanel::setInputs(const QList<ChartSeriesInput> &inputs)
 {
     m_inputs = inputs;
+    refillMetrics();
     scheduleRebuild();
 }
 

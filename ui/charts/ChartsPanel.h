@@ -49,6 +49,7 @@ Q_SIGNALS:
 private:
     void scheduleRebuild();
     void rebuild();
+    void refillMetrics(); // the metric menu: request-rate figures only when a set has request-rate cells
     void refillStats();
 
     QList<ChartSeriesInput> m_inputs;
