@@ -1,8 +1,9 @@
 #include "designer/DesignTab.h"
+#include "designer/FormScrollArea.h"
 #include "designer/HookCheckModel.h"
 #include "designer/HookEditor.h"
 #include "designer/ServerEditor.h"
-#include "designer/ServerTableDelegate.h"
+#include "designer/ServerListDelegate.h"
 #include "designer/ServerTableModel.h"
 #include "text/SweepEstimate.h"
 #include "designer/WorkloadForm.h"
@@ -11,6 +12,9 @@
 #include "style/Theme.h"
 #include <QHeaderView>
 #include <QLabel>
+#include <QLineEdit>
+#include <QListView>
+#include <QStyle>
 #include <QPushButton>
 #include <QRegularExpression>
 #include <QScrollArea>
@@ -30,25 +34,23 @@ DesignTab::DesignTab(QWidget *parent)
     m_editor = new ServerEditor;
     m_form = new WorkloadForm;
 
-    auto *formScroll = new QScrollArea;
-    formScroll->setWidget(m_form);
-    formScroll->setWidgetResizable(true);
-    formScroll->setFrameShape(QFrame::NoFrame);
-    formScroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
-    m_form->setMinimumWidth(0);
+    auto *formScroll = new FormScrollArea(m_form);
+    formScroll->setObjectName(QStringLiteral("workloadScroll"));
 
-    auto *splitter = new QSplitter(Qt::Horizontal);
-    splitter->addWidget(buildServersPane());
-    splitter->addWidget(m_editor);
-    splitter->addWidget(formScroll);
-    splitter->setStretchFactor(0, 5);
-    splitter->setStretchFactor(1, 3);
-    splitter->setStretchFactor(2, 3);
-    splitter->setSizes({560, 400, 440});
-    splitter->setChildrenCollapsible(false);
+    m_splitter = new QSplitter(Qt::Horizontal);
+    m_splitter->setObjectName(QStringLiteral("designSplitter"));
+    m_splitter->addWidget(buildServersPane());
+    m_splitter->addWidget(m_editor);
+    m_splitter->addWidget(formScroll);
+    // The two forms keep their minimum widths (FormScrollArea); the list takes what is left.
+    m_splitter->setStretchFactor(0, 2);
+    m_splitter->setStretchFactor(1, 3);
+    m_splitter->setStretchFactor(2, 3);
+    m_splitter->setSizes({360, 500, 520});
+    m_splitter->setChildrenCollapsible(false);
 
     auto *layout = new QVBoxLayout(this);
-    layout->addWidget(splitter);
+    layout->addWidget(m_splitter);
 
     m_validateTimer = new QTimer(this);
     m_validateTimer->setSingleShot(true);
@@ -85,10 +87,9 @@ QWidget *DesignTab::buildServersPane()
     auto *layout = new QVBoxLayout(pane);
     layout->setContentsMargins(0, 0, 0, 0);
 
+    layout->addWidget(new QLabel(tr("<b>Servers</b>")));
+    // The list's buttons sit beneath it, so the pane can be narrow (1024x700, issue 19 item 6).
     auto *bar = new QHBoxLayout;
-    auto *title = new QLabel(tr("<b>Servers</b>"));
-    bar->addWidget(title);
-    bar->addStretch(1);
     auto tool = [&](const QString &icon, const QString &text, const QString &tip, void (DesignTab::*slot)()) {
         auto *b = new QToolButton;
         b->setIcon(themedIcon(icon));
@@ -103,21 +104,21 @@ QWidget *DesignTab::buildServersPane()
     tool(QStringLiteral("add"), tr("Add"), tr("Add a server"), &DesignTab::addServer);
     tool(QStringLiteral("duplicate"), tr("Duplicate"), tr("Duplicate the selected server"), &DesignTab::duplicateServer);
     tool(QStringLiteral("remove"), tr("Remove"), tr("Remove the selected server"), &DesignTab::removeServer);
-    layout->addLayout(bar);
+    bar->addStretch(1);
 
-    m_serverView = new QTableView;
-    m_serverView->setObjectName(QStringLiteral("serversTable"));
+    m_serverView = new QListView;
+    m_serverView->setObjectName(QStringLiteral("serversList"));
     m_serverView->setModel(m_servers);
-    m_serverView->setItemDelegate(new ServerTableDelegate(m_serverView));
+    m_serverView->setModelColumn(ServerTableModel::Name);
+    m_serverView->setItemDelegate(new ServerListDelegate(m_serverView));
     m_serverView->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_serverView->setSelectionMode(QAbstractItemView::SingleSelection);
-    m_serverView->setEditTriggers(QAbstractItemView::DoubleClicked | QAbstractItemView::EditKeyPressed | QAbstractItemView::AnyKeyPressed);
-    m_serverView->verticalHeader()->hide();
-    m_serverView->horizontalHeader()->setStretchLastSection(true);
-    const int widths[] = {100, 150, 130, 80, 70, 80};
-    for (int c = 0; c < int(std::size(widths)); ++c)
-        m_serverView->setColumnWidth(c, widths[c]);
+    m_serverView->setEditTriggers(QAbstractItemView::NoEditTriggers); // edited in the form beside it
+    m_serverView->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    m_serverView->setUniformItemSizes(true);
+    m_serverView->setMinimumWidth(160);
     layout->addWidget(m_serverView, 3);
+    layout->addLayout(bar);
 
     auto *checkBar = new QHBoxLayout;
     checkBar->addWidget(new QLabel(tr("<b>Hook check</b>")));
@@ -136,8 +137,11 @@ QWidget *DesignTab::buildServersPane()
     m_checkView->horizontalHeader()->setStretchLastSection(true);
     m_checkView->setSelectionMode(QAbstractItemView::NoSelection);
     m_checkView->setWordWrap(false);
-    for (int c = HookCheckModel::Reset; c <= HookCheckModel::ProfilerStop; ++c)
-        m_checkView->setColumnWidth(c, 130);
+    // Columns share the pane's width (texts elide; each cell's tooltip has the whole of it), so a
+    // narrow window shows no second, horizontal scrollbar here either.
+    m_checkView->horizontalHeader()->setSectionResizeMode(QHeaderView::Stretch);
+    m_checkView->horizontalHeader()->setMinimumSectionSize(40);
+    m_checkView->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
     layout->addWidget(m_checkView, 2);
 
     m_estimate = new QLabel;
@@ -174,7 +178,7 @@ void DesignTab::setSpec(const SweepSpec &spec)
     m_form->setSpec(spec);
     m_checkModel->clear();
     if (!spec.servers.isEmpty())
-        m_serverView->selectRow(0);
+        selectServer(0);
     onSelectionChanged();
     validateNow();
 }
@@ -185,6 +189,12 @@ SweepSpec DesignTab::spec() const
     s.servers = m_servers->servers();
     m_form->applyTo(s);
     return s;
+}
+
+void DesignTab::selectServer(int row)
+{
+    const QModelIndex i = m_servers->index(row, ServerTableModel::Name);
+    m_serverView->selectionModel()->setCurrentIndex(i, QItemSelectionModel::ClearAndSelect);
 }
 
 int DesignTab::currentRow() const
@@ -271,15 +281,17 @@ void DesignTab::addServer()
     s.model = QStringLiteral("model");
     s.flavor = Flavor::Vllm;
     const int row = m_servers->addServer(s);
-    m_serverView->selectRow(row);
-    m_serverView->edit(m_servers->index(row, ServerTableModel::Target));
+    selectServer(row);
+    // The new server's URL is what is most likely to need typing.
+    m_editor->findChild<QLineEdit *>(QStringLiteral("serverUrl"))->setFocus();
+    m_editor->findChild<QLineEdit *>(QStringLiteral("serverUrl"))->selectAll();
 }
 
 void DesignTab::duplicateServer()
 {
     const int row = m_servers->duplicateServer(currentRow());
     if (row >= 0)
-        m_serverView->selectRow(row);
+        selectServer(row);
 }
 
 void DesignTab::removeServer()
@@ -293,7 +305,7 @@ void DesignTab::removeServer()
         remaining.append(s.name);
     m_checkModel->keepOnly(remaining);
     if (m_servers->rowCount() > 0)
-        m_serverView->selectRow(std::min(row, m_servers->rowCount() - 1));
+        selectServer(std::min(row, m_servers->rowCount() - 1));
     onSelectionChanged();
 }
 

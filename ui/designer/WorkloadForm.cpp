@@ -64,6 +64,7 @@ QWidget *WorkloadForm::buildSweep()
 {
     auto *group = new QGroupBox(tr("Sweep"));
     auto *form = new QFormLayout(group);
+    form->setVerticalSpacing(2); // each field's reserved message line is most of the spacing
     m_name = new QLineEdit;
     m_name->setObjectName(QStringLiteral("sweepName"));
     m_description = new QLineEdit;
@@ -86,7 +87,7 @@ QWidget *WorkloadForm::buildSweep()
     m_policy->setToolTip(tr("What a failed reset or profiler start does: skip that cell, abort the sweep, or measure anyway"));
     form->addRow(tr("Name"), m_errors.bind(QStringLiteral("name"), m_name));
     form->addRow(tr("Description"), m_errors.bind(QStringLiteral("description"), m_description));
-    form->addRow(tr("Sweep over"), m_axis);
+    form->addRow(tr("Sweep over"), FieldErrors::pad(m_axis));
     form->addRow(tr("Points"), m_errors.bind(QStringLiteral("sweep"), m_axisStack));
     form->addRow(tr("On hook failure"), m_errors.bind(QStringLiteral("on_hook_failure"), m_policy));
 
@@ -106,6 +107,7 @@ QWidget *WorkloadForm::buildWorkload()
 {
     auto *group = new QGroupBox(tr("Workload"));
     auto *form = new QFormLayout(group);
+    form->setVerticalSpacing(2); // each field's reserved message line is most of the spacing
     m_streaming = new QCheckBox(tr("Stream responses"));
     m_streaming->setObjectName(QStringLiteral("streaming"));
     m_streaming->setToolTip(tr("Needed for TTFT and ITL"));
@@ -122,6 +124,7 @@ QWidget *WorkloadForm::buildWorkload()
     m_requests = intBox("requestsPerCell");
     m_requests->setMinimum(0); // the special text shows at the minimum: 0 = the default
     m_requests->setSpecialValueText(tr("default (100)"));
+    m_requests->setSuffix(tr(" requests"));
     m_duration = doubleBox("durationS", QStringLiteral(" s"));
     m_lengthStack = new QStackedWidget;
     m_lengthStack->addWidget(m_requests);
@@ -142,18 +145,22 @@ QWidget *WorkloadForm::buildWorkload()
     form->addRow(tr("Input length"), m_errors.bind(QStringLiteral("workload.input_tokens"), m_inputTokens));
     form->addRow(tr("Output length"), m_errors.bind(QStringLiteral("workload.output_tokens"), m_outputTokens));
     form->addRow(QString(), m_errors.bind(QStringLiteral("workload.ignore_eos"), m_ignoreEos));
-    form->addRow(tr("Cell length"), m_lengthMode);
+    form->addRow(tr("Cell length"), FieldErrors::pad(m_lengthMode));
     QWidget *lengthBox = m_errors.bind(QStringLiteral("workload.requests_per_cell"), m_lengthStack);
     m_errors.bindLabel(QStringLiteral("workload.duration_s"), lengthBox->findChild<QLabel *>(), m_duration);
     m_errors.bindLabel(QStringLiteral("workload.duration_seconds"), lengthBox->findChild<QLabel *>(), m_duration);
-    form->addRow(QString(), lengthBox);
+    // The value's own label says which of the two it is (issue 19 item 7: no unlabelled fields).
+    m_lengthLabel = new QLabel(tr("Requests per cell"));
+    m_lengthLabel->setObjectName(QStringLiteral("cellLengthLabel"));
+    m_lengthLabel->setBuddy(m_lengthStack);
+    form->addRow(m_lengthLabel, lengthBox);
     form->addRow(tr("Warmup"), m_errors.bind(QStringLiteral("workload.warmup_requests"), m_warmup));
     QWidget *timeoutBox = m_errors.bind(QStringLiteral("workload.request_timeout_s"), m_requestTimeout);
     m_errors.bindLabel(QStringLiteral("workload.request_timeout_seconds"), timeoutBox->findChild<QLabel *>(), m_requestTimeout);
     form->addRow(tr("Request timeout"), timeoutBox);
     form->addRow(tr("Prompts"), m_errors.bind(QStringLiteral("workload.prompts"), m_prompts));
     form->addRow(tr("Shared prefix"), m_errors.bind(QStringLiteral("workload.shared_prefix_tokens"), m_sharedPrefix));
-    auto *general = new QLabel;
+    auto *general = FieldErrors::messageLine();
     form->addRow(general);
     m_errors.bindLabel(QStringLiteral("workload"), general);
 
@@ -173,7 +180,7 @@ QWidget *WorkloadForm::buildWorkload()
         changed();
     });
     connect(m_lengthMode, &QComboBox::activated, this, [this](int mode) {
-        m_lengthStack->setCurrentIndex(mode);
+        showLengthMode(mode);
         // Requests and duration exclude each other: switching clears the one left behind.
         m_loading = true;
         if (mode == 0)
@@ -190,18 +197,25 @@ QWidget *WorkloadForm::buildSlo()
 {
     auto *group = new QGroupBox(tr("Service-level objectives (optional, for goodput)"));
     auto *form = new QFormLayout(group);
+    form->setVerticalSpacing(2); // each field's reserved message line is most of the spacing
     m_sloTtft = sloBox("sloTtft");
     m_sloItl = sloBox("sloItl");
     m_sloLatency = sloBox("sloLatency");
     form->addRow(tr("TTFT ≤"), m_errors.bind(QStringLiteral("workload.slo.time_to_first_token"), m_sloTtft));
     form->addRow(tr("ITL ≤"), m_errors.bind(QStringLiteral("workload.slo.inter_token_latency"), m_sloItl));
     form->addRow(tr("Latency ≤"), m_errors.bind(QStringLiteral("workload.slo.request_latency"), m_sloLatency));
-    auto *general = new QLabel;
+    auto *general = FieldErrors::messageLine();
     form->addRow(general);
     m_errors.bindLabel(QStringLiteral("workload.slo"), general);
     for (auto *box : {m_sloTtft, m_sloItl, m_sloLatency})
         connect(box, &QDoubleSpinBox::valueChanged, this, &WorkloadForm::changed);
     return group;
+}
+
+void WorkloadForm::showLengthMode(int mode)
+{
+    m_lengthStack->setCurrentIndex(mode);
+    m_lengthLabel->setText(mode == 0 ? tr("Requests per cell") : tr("Duration per cell"));
 }
 
 void WorkloadForm::changed()
@@ -242,7 +256,7 @@ void WorkloadForm::setSpec(const SweepSpec &spec)
     m_ignoreEos->setChecked(w.ignoreEos);
     const int mode = w.durationS > 0 ? 1 : 0;
     m_lengthMode->setCurrentIndex(mode);
-    m_lengthStack->setCurrentIndex(mode);
+    showLengthMode(mode);
     m_requests->setValue(w.requestsPerCell);
     m_duration->setValue(w.durationS);
     m_warmup->setValue(w.warmupRequests);

@@ -8,6 +8,7 @@
 class QCheckBox;
 class QComboBox;
 class QDoubleSpinBox;
+class QLabel;
 class QLineEdit;
 class QSpinBox;
 class QStackedWidget;
@@ -40,6 +41,7 @@ private:
     QWidget *buildSlo();
     void changed();
     void updateEnabled();
+    void showLengthMode(int mode); // 0 = requests per cell, 1 = duration per cell
 
     FieldErrors m_errors;
     bool m_loading = false;
@@ -58,6 +60,7 @@ private:
     QCheckBox *m_ignoreEos = nullptr;
     QComboBox *m_lengthMode = nullptr;
     QStackedWidget *m_lengthStack = nullptr;
+    QLabel *m_lengthLabel = nullptr;
     QSpinBox *m_requests = nullptr;
     QDoubleSpinBox *m_duration = nullptr;
     QSpinBox *m_warmup = nullptr;
