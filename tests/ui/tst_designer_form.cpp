@@ -5,6 +5,7 @@
 #include "designer/DesignTab.h"
 #include "designer/FieldErrors.h"
 #include "designer/FormScrollArea.h"
+#include "designer/HookCheckModel.h"
 #include "designer/HookEditor.h"
 #include "designer/ServerEditor.h"
 #include "designer/ServerTableModel.h"
@@ -21,6 +22,8 @@
 #include <QSpinBox>
 #include <QSplitter>
 #include <QTableView>
+#include <QSignalSpy>
+#include <QTcpServer>
 #include <QTest>
 #include <QToolButton>
 
@@ -231,6 +234,34 @@ private Q_SLOTS:
         auto *duration = tab.findChild<QDoubleSpinBox *>(QStringLiteral("durationS"));
         QCOMPARE(labelOf(duration), QStringLiteral("Duration per cell"));
         QCOMPARE(duration->suffix(), QStringLiteral(" s"));
+    }
+
+    // Issue 19 item 3: with every hook off, Check used to say "nothing to check" and an
+    // unreachable server looked fine. Now it is checked and fails, with advice in its column.
+    void checkFailsAnUnreachableServerWithHooksOff()
+    {
+        QTcpServer probe;
+        QVERIFY(probe.listen(QHostAddress::LocalHost, 0));
+        const quint16 port = probe.serverPort();
+        probe.close(); // nothing listens there now
+        SweepSpec spec = DesignTab::newSpec();
+        spec.servers[0].mock.clear();
+        spec.servers[0].urls = {QStringLiteral("http://127.0.0.1:%1").arg(port)};
+        QVERIFY(!spec.servers[0].reset.enabled && !spec.servers[0].profiler.enabled);
+        DesignTab tab;
+        tab.setSpec(spec);
+        QSignalSpy finished(&tab, &DesignTab::hookCheckFinished);
+        QSignalSpy status(&tab, &DesignTab::statusMessage);
+        tab.checkHooks();
+        QVERIFY(finished.wait(30000));
+        HookCheckModel *model = tab.hookCheckModel();
+        QCOMPARE(model->rowCount(), 1);
+        QCOMPARE(model->rowVerdict(0), QStringLiteral("failed"));
+        QVERIFY(model->index(0, HookCheckModel::Reachable).data().toString().startsWith(QStringLiteral("error")));
+        QCOMPARE(model->index(0, HookCheckModel::Reset).data().toString(), QStringLiteral("off"));
+        QVERIFY2(model->index(0, HookCheckModel::Advice).data().toString().contains(QStringLiteral("is the server running there")),
+                 qPrintable(model->index(0, HookCheckModel::Advice).data().toString()));
+        QVERIFY(status.last().first().toString().contains(QStringLiteral("failed for mock-vllm")));
     }
 
     void fitsA1024By700Window()

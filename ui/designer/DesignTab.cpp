@@ -8,6 +8,7 @@
 #include "text/SweepEstimate.h"
 #include "designer/WorkloadForm.h"
 #include "engine/HookPreflight.h"
+#include "report/DisplayText.h"
 #include "spec/SpecIO.h"
 #include "style/Theme.h"
 #include <QHeaderView>
@@ -257,6 +258,7 @@ void DesignTab::showDiagnostics()
     }
     m_servers->setRowErrors(cellErrors);
     m_editor->showDiagnostics(m_diagnostics);
+    rest += m_form->localDiagnostics(); // a dataset that does not load: at its field, FILE:LINE
     const QList<SpecDiagnostic> unplaced = m_form->errors().show(rest);
 
     // A summary line, so errors of servers not selected are not missed.
@@ -315,29 +317,29 @@ void DesignTab::checkHooks()
         return;
     const SweepSpec s = spec();
     QList<HookCheckModel::Row> rows;
-    bool any = false;
-    for (const ServerSpec &server : s.servers) {
-        rows.append({server.name, server.reset.enabled, server.profiler.enabled, false, {}, {}});
-        any |= server.reset.enabled || server.profiler.enabled;
-    }
+    for (const ServerSpec &server : s.servers)
+        rows.append({server.name, server.reset.enabled, server.profiler.enabled, false, {}, {}, false, {}, {}});
     m_checkModel->begin(rows);
-    if (!any) {
-        Q_EMIT statusMessage(tr("No server has a hook enabled: nothing to check"));
-        Q_EMIT hookCheckFinished();
-        return;
-    }
+    // Every server is checked, hooks or not: it must answer and serve its model (issue 19 item 3).
     m_preflight = new HookPreflight(s, this);
     m_checkButton->setEnabled(false);
     m_checkButton->setText(tr("Checking…"));
+    connect(m_preflight, &HookPreflight::serverReached, m_checkModel, &HookCheckModel::setServerReached);
     connect(m_preflight, &HookPreflight::serverChecked, m_checkModel, &HookCheckModel::setServerChecked);
     connect(m_preflight, &HookPreflight::finished, this, [this] {
         m_checkButton->setEnabled(true);
         m_checkButton->setText(tr("Check hooks"));
-        int failed = 0;
-        for (int r = 0; r < m_checkModel->rowCount(); ++r)
-            failed += m_checkModel->rowVerdict(r) == QLatin1String("failed");
-        Q_EMIT statusMessage(failed ? tr("Hook check: %1 server(s) failed, see the advice column").arg(failed)
-                                    : tr("Hook check passed"));
+        QStringList failed, warned;
+        for (int r = 0; r < m_checkModel->rowCount(); ++r) {
+            const QString verdict = m_checkModel->rowVerdict(r);
+            if (verdict == QLatin1String("failed"))
+                failed << m_checkModel->rows().at(r).server;
+            else if (verdict == QLatin1String("warning"))
+                warned << m_checkModel->rows().at(r).server;
+        }
+        Q_EMIT statusMessage(!failed.isEmpty() ? tr("Check failed for %1 — see the Advice column").arg(displaySafe(failed.join(QStringLiteral(", ")), DisplayLines::Single))
+                             : !warned.isEmpty() ? tr("Check passed with warnings for %1 — see the Advice column").arg(displaySafe(warned.join(QStringLiteral(", ")), DisplayLines::Single))
+                                                 : tr("Check passed: every server answers, serves its model, and its hooks work"));
         m_preflight->deleteLater();
         m_preflight = nullptr;
         Q_EMIT hookCheckFinished();
