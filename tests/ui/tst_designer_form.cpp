@@ -21,6 +21,7 @@
 #include <QScrollBar>
 #include <QSpinBox>
 #include <QSplitter>
+#include <QHeaderView>
 #include <QTableView>
 #include <QSignalSpy>
 #include <QTcpServer>
@@ -209,6 +210,22 @@ private Q_SLOTS:
         QVERIFY(tab.isValid());
     }
 
+    // Issue 19 item 1 (designer part): the status says the spec cannot run, and which field.
+    void statusNamesTheFieldThatStopsTheRun()
+    {
+        DesignTab tab;
+        tab.setSpec(twoServers());
+        QVERIFY(tab.isValid());
+        QVERIFY(!tab.problemsLabel()->text().contains(QStringLiteral("Cannot run")));
+        tab.selectServer(1);
+        tab.serverEditor()->modelEdit()->clear();
+        QTest::keyClicks(tab.serverEditor()->modelEdit(), QStringLiteral(" "));
+        tab.validateNow();
+        const QString text = tab.problemsLabel()->text();
+        QVERIFY2(text.startsWith(QStringLiteral("✗ Cannot run: 1 error(s). First: server “sglang-prod” › model")), qPrintable(text));
+        QVERIFY(!tab.problemsLabel()->isHidden());
+    }
+
     void unlabelledControlsHaveLabels()
     {
         DesignTab tab;
@@ -262,6 +279,11 @@ private Q_SLOTS:
         QVERIFY2(model->index(0, HookCheckModel::Advice).data().toString().contains(QStringLiteral("is the server running there")),
                  qPrintable(model->index(0, HookCheckModel::Advice).data().toString()));
         QVERIFY(status.last().first().toString().contains(QStringLiteral("failed for mock-vllm")));
+        // The advice is shown in full beneath the table, not in a clipped column or a tooltip.
+        auto *advice = tab.findChild<QLabel *>(QStringLiteral("hookCheckAdvice"));
+        QVERIFY(advice);
+        QVERIFY2(advice->text().startsWith(QStringLiteral("mock-vllm: no answer from http://127.0.0.1:")), qPrintable(advice->text()));
+        QVERIFY(!advice->isHidden());
     }
 
     void fitsA1024By700Window()
@@ -279,6 +301,9 @@ private Q_SLOTS:
         settle(&tab);
         QVERIFY2(tab.minimumSizeHint().width() <= 1024 - 2 * 9, qPrintable(QString::number(tab.minimumSizeHint().width())));
         // No sideways scrolling anywhere in the designer: one (vertical) scrollbar per form.
+        QTableView *check = tab.hookCheckView(); // every check column visible, none cut off
+        QVERIFY2(check->horizontalHeader()->length() <= check->viewport()->width(),
+                 qPrintable(QStringLiteral("%1 > %2").arg(check->horizontalHeader()->length()).arg(check->viewport()->width())));
         for (QAbstractScrollArea *area : tab.findChildren<QAbstractScrollArea *>())
             QVERIFY2(!area->horizontalScrollBar()->isVisible(), qPrintable(area->objectName()));
         // Each pane is at least as wide as it needs to be.

@@ -1,5 +1,6 @@
 #include "designer/DatasetEditor.h"
 #include "workload/Dataset.h"
+#include "designer/StackFit.h"
 #include <QComboBox>
 #include <QDir>
 #include <QFileDialog>
@@ -105,6 +106,7 @@ bool DatasetEditor::usesDataset() const
 void DatasetEditor::updateVisibility()
 {
     m_stack->setCurrentIndex(usesDataset() ? 1 : 0);
+    fitStackToCurrent(m_stack);
     m_blockTokens->setEnabled(datasetFormatFromString(m_format->currentText()) == DatasetFormat::Mooncake);
 }
 

@@ -12,6 +12,7 @@
 #include "spec/SpecIO.h"
 #include "style/Theme.h"
 #include <QHeaderView>
+#include <algorithm>
 #include <QLabel>
 #include <QLineEdit>
 #include <QListView>
@@ -135,15 +136,37 @@ QWidget *DesignTab::buildServersPane()
     m_checkView->setObjectName(QStringLiteral("hookCheckTable"));
     m_checkView->setModel(m_checkModel);
     m_checkView->verticalHeader()->hide();
-    m_checkView->horizontalHeader()->setStretchLastSection(true);
     m_checkView->setSelectionMode(QAbstractItemView::NoSelection);
     m_checkView->setWordWrap(false);
     // Columns share the pane's width (texts elide; each cell's tooltip has the whole of it), so a
     // narrow window shows no second, horizontal scrollbar here either.
     m_checkView->horizontalHeader()->setSectionResizeMode(QHeaderView::Stretch);
-    m_checkView->horizontalHeader()->setMinimumSectionSize(40);
+    m_checkView->horizontalHeader()->setMinimumSectionSize(24);
     m_checkView->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    // The advice is what a failed check is for: it gets the pane's whole width beneath the
+    // table (word-wrapped) instead of the last, narrowest column.
+    m_checkView->setColumnHidden(HookCheckModel::Advice, true);
     layout->addWidget(m_checkView, 2);
+    m_advice = new QLabel;
+    m_advice->setObjectName(QStringLiteral("hookCheckAdvice"));
+    m_advice->setWordWrap(true);
+    m_advice->setTextFormat(Qt::PlainText);
+    m_advice->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_advice->setVisible(false);
+    layout->addWidget(m_advice);
+    auto showAdvice = [this] {
+        QStringList lines;
+        for (int r = 0; r < m_checkModel->rowCount(); ++r) {
+            const QString hints = m_checkModel->index(r, HookCheckModel::Advice).data(Qt::ToolTipRole).toString();
+            for (const QString &h : hints.split(QLatin1Char('\n'), Qt::SkipEmptyParts))
+                lines << QStringLiteral("%1: %2").arg(m_checkModel->rows().at(r).server, h);
+        }
+        m_advice->setText(displaySafe(lines.join(QLatin1Char('\n')))); // server text: shown, not obeyed
+        m_advice->setVisible(!lines.isEmpty());
+    };
+    connect(m_checkModel, &QAbstractItemModel::dataChanged, this, showAdvice);
+    connect(m_checkModel, &QAbstractItemModel::modelReset, this, showAdvice);
+    connect(m_checkModel, &QAbstractItemModel::rowsRemoved, this, showAdvice);
 
     m_estimate = new QLabel;
     m_estimate->setObjectName(QStringLiteral("estimate"));
@@ -261,18 +284,48 @@ void DesignTab::showDiagnostics()
     rest += m_form->localDiagnostics(); // a dataset that does not load: at its field, FILE:LINE
     const QList<SpecDiagnostic> unplaced = m_form->errors().show(rest);
 
-    // A summary line, so errors of servers not selected are not missed.
+    // A summary line, so errors of servers not selected are not missed, and that says plainly
+    // that the spec cannot run and which field is first to fix (issue 19 item 1).
     int errors = 0, warnings = 0;
-    for (const SpecDiagnostic &d : std::as_const(m_diagnostics))
-        (d.isError() ? errors : warnings)++;
+    const SpecDiagnostic *firstError = nullptr;
+    const QList<SpecDiagnostic> local = m_form->localDiagnostics();
+    for (const QList<SpecDiagnostic> *list : {static_cast<const QList<SpecDiagnostic> *>(&m_diagnostics), &local})
+        for (const SpecDiagnostic &d : *list) {
+            (d.isError() ? errors : warnings)++;
+            if (d.isError() && !firstError)
+                firstError = &d;
+        }
+    if (m_editor->hasLocalErrors() || m_form->hasLocalErrors())
+        errors = std::max(errors, 1);
     QStringList lines;
-    if (errors || warnings)
-        lines << tr("%1 error(s), %2 warning(s)%3").arg(errors).arg(warnings).arg(errors ? tr(" — Run is disabled until the errors are fixed") : QString());
+    if (firstError)
+        lines << tr("✗ Cannot run: %1 error(s). First: %2 — %3")
+                     .arg(errors)
+                     .arg(displaySafe(fieldName(firstError->keyPath), DisplayLines::Single), displaySafe(firstError->message, DisplayLines::Single));
+    else if (errors)
+        lines << tr("✗ Cannot run: a field of the selected server or the sweep form is marked in red");
+    else if (warnings)
+        lines << tr("%1 warning(s); the sweep can run").arg(warnings);
+    // Problems no field shows (e.g. a sweep-wide rule) are listed in full.
     for (const SpecDiagnostic &d : unplaced)
-        lines << (d.isError() ? QStringLiteral("✗ ") : QStringLiteral("⚠ ")) + (d.keyPath.isEmpty() ? QString() : d.keyPath + QStringLiteral(": ")) + d.message;
+        if (!firstError || d.keyPath != firstError->keyPath || d.message != firstError->message)
+            lines << (d.isError() ? QStringLiteral("✗ ") : QStringLiteral("⚠ ")) + (d.keyPath.isEmpty() ? QString() : d.keyPath + QStringLiteral(": ")) + d.message;
     m_problems->setText(lines.join(QLatin1Char('\n')));
-    m_problems->setStyleSheet(errors ? QStringLiteral("color: #d0453a;") : QStringLiteral("color: #c08000;"));
+    m_problems->setStyleSheet(QStringLiteral("color: %1;").arg((errors ? errorColor() : warningColor()).name()));
     m_problems->setVisible(!lines.isEmpty());
+}
+
+QString DesignTab::fieldName(const QString &keyPath) const
+{
+    // "servers[1].model" -> "server “sglang-b” › model": the name the list shows, not an index.
+    static const QRegularExpression serverKey(QStringLiteral("^servers\\[(\\d+)\\]\\.?"));
+    const auto m = serverKey.match(keyPath);
+    const int row = m.hasMatch() ? m.captured(1).toInt() : -1;
+    if (row < 0 || row >= m_servers->rowCount())
+        return keyPath.isEmpty() ? tr("the spec") : keyPath;
+    const QString rest = keyPath.mid(m.capturedLength());
+    const QString server = tr("server “%1”").arg(m_servers->server(row).name);
+    return rest.isEmpty() ? server : server + QStringLiteral(" › ") + rest;
 }
 
 void DesignTab::addServer()
@@ -337,8 +390,8 @@ void DesignTab::checkHooks()
             else if (verdict == QLatin1String("warning"))
                 warned << m_checkModel->rows().at(r).server;
         }
-        Q_EMIT statusMessage(!failed.isEmpty() ? tr("Check failed for %1 — see the Advice column").arg(displaySafe(failed.join(QStringLiteral(", ")), DisplayLines::Single))
-                             : !warned.isEmpty() ? tr("Check passed with warnings for %1 — see the Advice column").arg(displaySafe(warned.join(QStringLiteral(", ")), DisplayLines::Single))
+        Q_EMIT statusMessage(!failed.isEmpty() ? tr("Check failed for %1 — see the advice under the check table").arg(displaySafe(failed.join(QStringLiteral(", ")), DisplayLines::Single))
+                             : !warned.isEmpty() ? tr("Check passed with warnings for %1 — see the advice under the check table").arg(displaySafe(warned.join(QStringLiteral(", ")), DisplayLines::Single))
                                                  : tr("Check passed: every server answers, serves its model, and its hooks work"));
         m_preflight->deleteLater();
         m_preflight = nullptr;

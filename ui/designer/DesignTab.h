@@ -45,6 +45,7 @@ public:
     HookCheckModel *hookCheckModel() const { return m_checkModel; }
     QListView *serverView() const { return m_serverView; }
     QTableView *hookCheckView() const { return m_checkView; }
+    QLabel *problemsLabel() const { return m_problems; }
     QSplitter *splitter() const { return m_splitter; }
     void selectServer(int row);
     int currentServer() const { return currentRow(); }
@@ -70,6 +71,7 @@ private:
     void onSelectionChanged();
     void showDiagnostics();
     int currentRow() const;
+    QString fieldName(const QString &keyPath) const; // a diagnostic's key path as the user sees it
 
     SweepSpec m_base; // non-server fields not edited anywhere (e.g. sourcePath)
     ServerTableModel *m_servers = nullptr;
@@ -81,6 +83,7 @@ private:
     WorkloadForm *m_form = nullptr;
     QLabel *m_estimate = nullptr;
     QLabel *m_problems = nullptr;
+    QLabel *m_advice = nullptr; // the check's advice, per server, beneath its table
     QPushButton *m_checkButton = nullptr;
     QTimer *m_validateTimer = nullptr;
     QPointer<HookPreflight> m_preflight;

@@ -1,4 +1,5 @@
 #include "designer/LengthEditor.h"
+#include "designer/StackFit.h"
 #include <QComboBox>
 #include <QDoubleSpinBox>
 #include <QFormLayout>
@@ -135,6 +136,7 @@ LengthEditor::LengthEditor(const QString &name, QWidget *parent)
         m_loading = true;
         m_kind->setCurrentIndex(k);
         m_stack->setCurrentIndex(k);
+        fitStackToCurrent(m_stack);
         if (k == Uniform && m_uniformMax->value() <= 0) {
             m_uniformMin->setValue(std::max(1, fixed / 2));
             m_uniformMax->setValue(std::max(1, fixed * 3 / 2));
@@ -156,6 +158,7 @@ LengthEditor::LengthEditor(const QString &name, QWidget *parent)
     for (QDoubleSpinBox *box : {m_mean, m_stddev})
         connect(box, &QDoubleSpinBox::valueChanged, this, changed);
     connect(m_choices, &QLineEdit::textEdited, this, changed);
+    fitStackToCurrent(m_stack);
 }
 
 LengthEditor::Kind LengthEditor::kind() const
@@ -190,6 +193,7 @@ void LengthEditor::setLengths(int fixed, const std::optional<LengthDistribution>
     }
     m_kind->setCurrentIndex(k);
     m_stack->setCurrentIndex(k);
+    fitStackToCurrent(m_stack);
     m_loading = false;
 }
 

@@ -12,6 +12,7 @@
 #include <QTimer>
 #include <QCheckBox>
 #include <algorithm>
+#include "designer/StackFit.h"
 #include <QComboBox>
 #include <QDoubleSpinBox>
 #include <QFormLayout>
@@ -107,6 +108,7 @@ QWidget *WorkloadForm::buildSweep()
     connect(m_rates, &RateSweepEditor::edited, this, &WorkloadForm::changed);
     connect(m_axis, &QComboBox::activated, this, [this](int index) {
         m_axisStack->setCurrentIndex(index);
+        fitStackToCurrent(m_axisStack);
         changed();
     });
     connect(m_policy, &QComboBox::activated, this, &WorkloadForm::changed);
@@ -236,6 +238,7 @@ QWidget *WorkloadForm::buildSlo()
 void WorkloadForm::showLengthMode(int mode)
 {
     m_lengthStack->setCurrentIndex(mode);
+    fitStackToCurrent(m_lengthStack);
     m_lengthLabel->setText(mode == 0 ? tr("Requests per cell") : tr("Duration per cell"));
 }
 
@@ -339,6 +342,7 @@ void WorkloadForm::setSpec(const SweepSpec &spec)
     const int axis = spec.openLoop.active() ? 1 : 0;
     m_axis->setCurrentIndex(axis);
     m_axisStack->setCurrentIndex(axis);
+    fitStackToCurrent(m_axisStack);
     m_policy->setCurrentIndex(m_policy->findData(int(spec.onHookFailure)));
     m_streaming->setChecked(w.streaming);
     m_input->setLengths(w.inputTokens, w.inputLengths);
