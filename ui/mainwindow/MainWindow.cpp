@@ -21,7 +21,6 @@
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QMimeData>
-#include <QScreen>
 #include <QSettings>
 #include <QStatusBar>
 #include <QTabWidget>
@@ -45,11 +44,7 @@ MainWindow::MainWindow(QWidget *parent)
     m_tabs->addTab(m_compare, tr("&Compare"));
     setCentralWidget(m_tabs);
     setAcceptDrops(true);
-    // Never larger than the screen (a 1024x700 screen gets a window that fits, issue 19 item 6).
-    QSize size(1400, 900);
-    if (const QScreen *screen = QGuiApplication::primaryScreen())
-        size = size.boundedTo(screen->availableGeometry().size());
-    resize(size);
+    resize(1400, 900);
     setMinimumSize(900, 600);
 
     buildActions();
