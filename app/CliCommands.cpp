@@ -10,6 +10,7 @@
 #include <QCoreApplication>
 #include <QDir>
 #include <QFile>
+#include <QHash>
 #include <QTemporaryDir>
 #include <algorithm>
 
@@ -157,21 +158,39 @@ int runHooksCommand(const QStringList &args)
                  .arg(QStringLiteral("SERVER"), -16).arg(QStringLiteral("ORIGIN"), -26).arg(QStringLiteral("HOOK"), -15)
                  .arg(QStringLiteral("PATH"), -24).arg(QStringLiteral("HTTP"), 4).arg(QStringLiteral("VERDICT"), -15)
                  .arg(QStringLiteral("MESSAGE"));
+    QHash<QString, QStringList> printedHints; // per server: not printed again after its hooks
+    auto printRow = [](const QString &server, const HookOutcome &o, const QString &mark) {
+        out() << QStringLiteral("%1 %2 %3 %4 %5 %6 %7\n")
+                     .arg(server, -16).arg(o.origin, -26).arg(hookKindName(o.hook), -15).arg(o.path, -24).arg(o.status, 4)
+                     .arg(mark + hookVerdictText(o), -15)
+                     .arg(displaySafe(o.message, DisplayLines::Single)); // server text
+    };
     // Handlers run on this thread (context &preflight), not on the checker's: see runSweepHeadless.
+    // First whether the server answers and serves the model (engine/ServerPreflight.h): judged by
+    // severity, so a server without /v1/models warns (⚠) without failing the check.
+    QObject::connect(&preflight, &HookPreflight::serverReached, &preflight, [&](const QString &server, const QList<HookOutcome> &checks, const QStringList &hints) {
+        for (const auto &o : checks) {
+            const HookSeverity severity = hookSeverity(o);
+            allOk = allOk && severity != HookSeverity::Failed;
+            printRow(server, o, severity == HookSeverity::Failed ? QStringLiteral("✗ ") : severity == HookSeverity::Warning ? QStringLiteral("⚠ ") : QStringLiteral("✓ "));
+        }
+        for (const auto &h : hints)
+            out() << "    hint: " << displaySafe(h, DisplayLines::Single) << '\n';
+        printedHints[server] = hints;
+        out().flush();
+    });
     QObject::connect(&preflight, &HookPreflight::serverChecked, &preflight, [&](const QString &server, const QList<HookOutcome> &outcomes, const QStringList &hints) {
         if (outcomes.isEmpty())
             out() << QStringLiteral("%1 (no hooks enabled)\n").arg(server, -20);
         for (const auto &o : outcomes) {
             allOk = allOk && o.ok;
-            out() << QStringLiteral("%1 %2 %3 %4 %5 %6 %7\n")
-                         .arg(server, -16).arg(o.origin, -26).arg(hookKindName(o.hook), -15).arg(o.path, -24).arg(o.status, 4)
-                         .arg((o.ok ? QStringLiteral("✓ ") : QStringLiteral("✗ ")) + hookVerdictText(o), -15)
-                         .arg(displaySafe(o.message, DisplayLines::Single)); // server text
+            printRow(server, o, o.ok ? QStringLiteral("✓ ") : QStringLiteral("✗ "));
         }
         for (const auto &h : hints) {
             // A hint the verdict's message already ends with is not printed twice; calibration
             // lines (engine/CalibrationReport) are findings, not advice.
-            const bool inAMessage = std::any_of(outcomes.begin(), outcomes.end(), [&](const HookOutcome &o) { return o.message.contains(h); });
+            const bool inAMessage = std::any_of(outcomes.begin(), outcomes.end(), [&](const HookOutcome &o) { return o.message.contains(h); })
+                                    || printedHints.value(server).contains(h);
             if (!inAMessage)
                 out() << (h.startsWith(QLatin1String("prompt calibration")) ? "    " : "    hint: ") << displaySafe(h, DisplayLines::Single) << '\n';
         }

@@ -1,6 +1,7 @@
 #include "engine/HookPreflight.h"
 #include "engine/CalibrationReport.h"
 #include "engine/EmbeddedMocks.h"
+#include "engine/ServerPreflight.h"
 #include "hooks/HookPresets.h"
 #include "hooks/HookRunner.h"
 #include "hooks/LlamacppProbe.h"
@@ -36,6 +37,20 @@ protected:
         const bool haveDataset = m_spec.workload.dataset && loadDataset(*m_spec.workload.dataset, m_spec.sourcePath, &dataset, &datasetError);
         for (int i = 0; i < m_spec.servers.size() && !cancel; ++i) {
             ServerSpec server = m_spec.servers[i];
+            QStringList unreachable; // origins whose reachability check failed (and said why)
+            {
+                // Whatever hooks are on: does the server answer, and does it serve the model?
+                QList<HookOutcome> checks;
+                QStringList checkHints;
+                const ServerSpec &spec = m_spec.servers[i];
+                for (const HookTarget &target : hookTargetsFor(spec, mocks.baseUrls(i)))
+                    checks += checkServerAnswers(client, target, spec.mock.isEmpty(), &cancel, &checkHints);
+                checkHints.removeDuplicates();
+                for (const HookOutcome &c : std::as_const(checks))
+                    if (c.hook == HookKind::Reachability && !c.ok)
+                        unreachable << c.origin;
+                Q_EMIT m_owner->serverReached(spec.name, checks, checkHints);
+            }
             // One attempt is enough to learn whether the route exists and answers.
             server.reset.maxRetryS = 0;
             QList<HookOutcome> outcomes;
@@ -77,7 +92,7 @@ protected:
                     hints.append(routeMissingHint(server.flavor, o.hook));
             // No HTTP answer at all: the advice is about the server, not the hook.
             for (const auto &o : outcomes)
-                if (!o.ok && o.status == 0 && !o.origin.isEmpty() && o.verdict != HookVerdict::Timeout)
+                if (!o.ok && o.status == 0 && !o.origin.isEmpty() && o.verdict != HookVerdict::Timeout && !unreachable.contains(o.origin))
                     hints.append(QStringLiteral("no answer from %1 (%2): is the server running there, and is the URL right?")
                                      .arg(o.origin, o.message.left(200)));
             hints.removeDuplicates();

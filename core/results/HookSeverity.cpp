@@ -6,6 +6,11 @@ HookSeverity hookSeverity(const HookOutcome &h)
 {
     if (h.ok)
         return h.attempts > 1 ? HookSeverity::Retried : HookSeverity::Ok;
+    // The model list is advisory unless it was read and lacks the model (verdict refused): a
+    // server without /v1/models (404) or with an unreadable list cannot confirm the name, which
+    // is worth a warning, not a failed check.
+    if (h.hook == HookKind::ModelList)
+        return h.verdict == HookVerdict::Refused ? HookSeverity::Failed : HookSeverity::Warning;
     // Only the stop is tolerated (§5: a failed stop is a warning); a missing reset or start route
     // leaves the cell unmeasured or measured without a reset, whatever the reason.
     return h.hook == HookKind::ProfilerStop ? HookSeverity::Warning : HookSeverity::Failed;

@@ -3,7 +3,8 @@
 namespace sb {
 
 namespace {
-constexpr HookKind kKinds[] = {HookKind::Reset, HookKind::ProfilerStart, HookKind::ProfilerStop};
+constexpr HookKind kKinds[] = {HookKind::Reset, HookKind::ProfilerStart, HookKind::ProfilerStop, HookKind::Reachability,
+                               HookKind::ModelList};
 constexpr HookVerdict kVerdicts[] = {HookVerdict::Ok,           HookVerdict::Refused, HookVerdict::Busy,
                                      HookVerdict::RouteMissing, HookVerdict::Timeout, HookVerdict::Error};
 } // namespace
@@ -14,6 +15,8 @@ QString hookKindName(HookKind k)
     case HookKind::Reset: return QStringLiteral("reset_kv_cache");
     case HookKind::ProfilerStart: return QStringLiteral("profiler_start");
     case HookKind::ProfilerStop: return QStringLiteral("profiler_stop");
+    case HookKind::Reachability: return QStringLiteral("reachability");
+    case HookKind::ModelList: return QStringLiteral("model_list");
     }
     return QString();
 }

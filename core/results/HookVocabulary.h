@@ -13,6 +13,10 @@ enum class HookKind {
     Reset,         // reset_kv_cache
     ProfilerStart, // profiler_start
     ProfilerStop,  // profiler_stop
+    // Not hooks but the preflight's checks of the server itself (`hooks check`, the designer's
+    // Check button), reported the same way so one table and one severity rule show them:
+    Reachability,  // reachability: a TCP connect and an HTTP answer from the origin
+    ModelList,     // model_list: GET /v1/models lists the spec's model
 };
 
 enum class HookVerdict {
@@ -24,7 +28,7 @@ enum class HookVerdict {
     Error,        // anything else (transport error, cancelled, other status)
 };
 
-QString hookKindName(HookKind k); // "reset_kv_cache", "profiler_start", "profiler_stop"
+QString hookKindName(HookKind k); // "reset_kv_cache", "profiler_start", "profiler_stop", "reachability", "model_list"
 std::optional<HookKind> hookKindFromString(QStringView s);
 QString hookVerdictName(HookVerdict v); // "ok", "refused", "busy", "route_missing", "timeout", "error"
 std::optional<HookVerdict> hookVerdictFromString(QStringView s);

@@ -81,10 +81,14 @@ private Q_SLOTS:
         QCOMPARE(r.code, 1); // trtllm-serve has no reset route
         const QStringList lines = r.out.split('\n', Qt::SkipEmptyParts);
         QVERIFY2(lines.value(0).startsWith("SERVER") && lines.value(0).contains("ORIGIN"), qPrintable(r.out));
-        QVERIFY2(lines.value(1).contains("http://127.0.0.1:") && lines.value(1).contains("reset_kv_cache")
-                     && lines.value(1).contains("404") && lines.value(1).contains("✗ route_missing"), qPrintable(r.out));
-        QVERIFY2(lines.value(2).contains("profiler_start") && lines.value(2).contains("✓ ok"), qPrintable(r.out));
-        QVERIFY2(lines.value(3).contains("profiler_stop") && lines.value(3).contains("✓ ok"), qPrintable(r.out));
+        // First the server itself: the embedded mock answers (no model check: it serves any name).
+        QVERIFY2(lines.value(1).contains("http://127.0.0.1:") && lines.value(1).contains("reachability")
+                     && lines.value(1).contains("✓ ok"), qPrintable(r.out));
+        QVERIFY2(!r.out.contains("model_list"), qPrintable(r.out));
+        QVERIFY2(lines.value(2).contains("http://127.0.0.1:") && lines.value(2).contains("reset_kv_cache")
+                     && lines.value(2).contains("404") && lines.value(2).contains("✗ route_missing"), qPrintable(r.out));
+        QVERIFY2(lines.value(3).contains("profiler_start") && lines.value(3).contains("✓ ok"), qPrintable(r.out));
+        QVERIFY2(lines.value(4).contains("profiler_stop") && lines.value(4).contains("✓ ok"), qPrintable(r.out));
         // The advice is said once: it ends the verdict's message, so no separate hint line repeats it.
         QVERIFY2(r.out.count("enable_block_reuse") == 1, qPrintable(r.out));
     }
@@ -96,6 +100,7 @@ private Q_SLOTS:
         const Run r = run({"hooks", "check", spec});
         QCOMPARE(r.code, 1);
         QVERIFY2(r.out.contains("hint: no answer from http://127.0.0.1:9") && r.out.contains("is the server running"), qPrintable(r.out));
+        QVERIFY2(r.out.count("hint: no answer from") == 1, qPrintable(r.out)); // said once, not per hook
     }
 
     // A run that stops before its first cell finishes before exec(): its quit must not be lost
@@ -110,13 +115,17 @@ private Q_SLOTS:
         QVERIFY2(r.code == 3 || r.code == 2, qPrintable(QStringLiteral("exit %1: %2").arg(r.code).arg(r.err)));
         QVERIFY2(r.err.contains(notAFolder), qPrintable(r.err));
     }
-    void hooksCheckWithNothingToCheckStillExits()
+    // With every hook off there is still the server to check: an unreachable one fails (it used
+    // to "pass" with nothing checked, issue 19 item 3), and the command still exits.
+    void hooksCheckWithNoHooksStillChecksTheServer()
     {
         QTemporaryDir dir;
         const QString spec = write(dir, "h.yaml", "servers:\n  - name: plain\n    url: http://127.0.0.1:9\n    model: m\n"
                                                   "sweep:\n  concurrency: [1]\n");
         const Run r = run({"hooks", "check", spec}, slowMainThread(), 30000);
-        QVERIFY2(r.code == 0, qPrintable(QStringLiteral("exit %1: %2 %3").arg(r.code).arg(r.out, r.err)));
+        QVERIFY2(r.code == 1, qPrintable(QStringLiteral("exit %1: %2 %3").arg(r.code).arg(r.out, r.err)));
+        QVERIFY2(r.out.contains("reachability") && r.out.contains("✗ error"), qPrintable(r.out));
+        QVERIFY2(r.out.contains("hint: no answer from http://127.0.0.1:9"), qPrintable(r.out));
         QVERIFY2(r.out.contains("no hooks enabled"), qPrintable(r.out));
     }
 

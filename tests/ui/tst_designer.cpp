@@ -128,7 +128,7 @@ private Q_SLOTS:
         QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
         model.begin({{QStringLiteral("a"), true, true, false, {}, {}}, {QStringLiteral("b"), false, false, false, {}, {}}});
         QCOMPARE(model.rowVerdict(0), QStringLiteral("pending"));
-        QCOMPARE(model.rowVerdict(1), QStringLiteral("off"));
+        QCOMPARE(model.rowVerdict(1), QStringLiteral("pending")); // hooks off, but it must still answer
         HookOutcome reset;
         reset.hook = HookKind::Reset;
         reset.verdict = HookVerdict::RouteMissing;
@@ -159,7 +159,7 @@ private Q_SLOTS:
         QCOMPARE(yaml(tab.spec()), yaml(spec));
         // Visiting each server in the detail panel must not change it either.
         for (int row : {1, 0}) {
-            tab.serverView()->selectRow(row);
+            tab.selectServer(row);
             QCOMPARE(tab.serverEditor()->row(), row);
         }
         QCOMPARE(yaml(tab.spec()), yaml(spec));
@@ -217,7 +217,7 @@ private Q_SLOTS:
         expected.servers[0].name = QStringLiteral("vllm-prod");
 
         // Detail panel of server 0: API key (masked), reset timeout, profiler body.
-        tab.serverView()->selectRow(0);
+        tab.selectServer(0);
         QLineEdit *key = tab.serverEditor()->apiKeyEdit();
         QCOMPARE(key->echoMode(), QLineEdit::Password);
         key->clear();
@@ -237,10 +237,10 @@ private Q_SLOTS:
         expected.servers[0].profiler.startBody = QJsonObject{{QStringLiteral("num_steps"), 3}};
 
         // Duplicate the second server, then remove the original.
-        tab.serverView()->selectRow(1);
+        tab.selectServer(1);
         tab.duplicateServer();
         tab.hookCheckModel()->begin({{tab.spec().servers[1].name, true, false, true, {}, {}}});
-        tab.serverView()->selectRow(1);
+        tab.selectServer(1);
         tab.removeServer();
         QCOMPARE(tab.hookCheckModel()->rowCount(), 0); // its check row went with it
         expected.servers[1].name = QStringLiteral("sglang-mock-2");
@@ -290,7 +290,7 @@ private Q_SLOTS:
         DesignTab tab;
         tab.setSpec(everySetting());
         tab.show();
-        tab.serverView()->selectRow(1);
+        tab.selectServer(1);
         HookEditor *hooks = tab.serverEditor()->hookEditor();
         hooks->startBodyEdit()->setPlainText(QStringLiteral("{\"num_steps\": }"));
         tab.validateNow();

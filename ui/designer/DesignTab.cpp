@@ -1,16 +1,22 @@
 #include "designer/DesignTab.h"
+#include "designer/FormScrollArea.h"
 #include "designer/HookCheckModel.h"
 #include "designer/HookEditor.h"
 #include "designer/ServerEditor.h"
-#include "designer/ServerTableDelegate.h"
+#include "designer/ServerListDelegate.h"
 #include "designer/ServerTableModel.h"
 #include "text/SweepEstimate.h"
 #include "designer/WorkloadForm.h"
 #include "engine/HookPreflight.h"
+#include "report/DisplayText.h"
 #include "spec/SpecIO.h"
 #include "style/Theme.h"
 #include <QHeaderView>
+#include <algorithm>
 #include <QLabel>
+#include <QLineEdit>
+#include <QListView>
+#include <QStyle>
 #include <QPushButton>
 #include <QRegularExpression>
 #include <QScrollArea>
@@ -30,25 +36,23 @@ DesignTab::DesignTab(QWidget *parent)
     m_editor = new ServerEditor;
     m_form = new WorkloadForm;
 
-    auto *formScroll = new QScrollArea;
-    formScroll->setWidget(m_form);
-    formScroll->setWidgetResizable(true);
-    formScroll->setFrameShape(QFrame::NoFrame);
-    formScroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
-    m_form->setMinimumWidth(0);
+    auto *formScroll = new FormScrollArea(m_form);
+    formScroll->setObjectName(QStringLiteral("workloadScroll"));
 
-    auto *splitter = new QSplitter(Qt::Horizontal);
-    splitter->addWidget(buildServersPane());
-    splitter->addWidget(m_editor);
-    splitter->addWidget(formScroll);
-    splitter->setStretchFactor(0, 5);
-    splitter->setStretchFactor(1, 3);
-    splitter->setStretchFactor(2, 3);
-    splitter->setSizes({560, 400, 440});
-    splitter->setChildrenCollapsible(false);
+    m_splitter = new QSplitter(Qt::Horizontal);
+    m_splitter->setObjectName(QStringLiteral("designSplitter"));
+    m_splitter->addWidget(buildServersPane());
+    m_splitter->addWidget(m_editor);
+    m_splitter->addWidget(formScroll);
+    // The two forms keep their minimum widths (FormScrollArea); the list takes what is left.
+    m_splitter->setStretchFactor(0, 2);
+    m_splitter->setStretchFactor(1, 3);
+    m_splitter->setStretchFactor(2, 3);
+    m_splitter->setSizes({360, 500, 520});
+    m_splitter->setChildrenCollapsible(false);
 
     auto *layout = new QVBoxLayout(this);
-    layout->addWidget(splitter);
+    layout->addWidget(m_splitter);
 
     m_validateTimer = new QTimer(this);
     m_validateTimer->setSingleShot(true);
@@ -85,10 +89,9 @@ QWidget *DesignTab::buildServersPane()
     auto *layout = new QVBoxLayout(pane);
     layout->setContentsMargins(0, 0, 0, 0);
 
+    layout->addWidget(new QLabel(tr("<b>Servers</b>")));
+    // The list's buttons sit beneath it, so the pane can be narrow (1024x700, issue 19 item 6).
     auto *bar = new QHBoxLayout;
-    auto *title = new QLabel(tr("<b>Servers</b>"));
-    bar->addWidget(title);
-    bar->addStretch(1);
     auto tool = [&](const QString &icon, const QString &text, const QString &tip, void (DesignTab::*slot)()) {
         auto *b = new QToolButton;
         b->setIcon(themedIcon(icon));
@@ -103,21 +106,21 @@ QWidget *DesignTab::buildServersPane()
     tool(QStringLiteral("add"), tr("Add"), tr("Add a server"), &DesignTab::addServer);
     tool(QStringLiteral("duplicate"), tr("Duplicate"), tr("Duplicate the selected server"), &DesignTab::duplicateServer);
     tool(QStringLiteral("remove"), tr("Remove"), tr("Remove the selected server"), &DesignTab::removeServer);
-    layout->addLayout(bar);
+    bar->addStretch(1);
 
-    m_serverView = new QTableView;
-    m_serverView->setObjectName(QStringLiteral("serversTable"));
+    m_serverView = new QListView;
+    m_serverView->setObjectName(QStringLiteral("serversList"));
     m_serverView->setModel(m_servers);
-    m_serverView->setItemDelegate(new ServerTableDelegate(m_serverView));
+    m_serverView->setModelColumn(ServerTableModel::Name);
+    m_serverView->setItemDelegate(new ServerListDelegate(m_serverView));
     m_serverView->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_serverView->setSelectionMode(QAbstractItemView::SingleSelection);
-    m_serverView->setEditTriggers(QAbstractItemView::DoubleClicked | QAbstractItemView::EditKeyPressed | QAbstractItemView::AnyKeyPressed);
-    m_serverView->verticalHeader()->hide();
-    m_serverView->horizontalHeader()->setStretchLastSection(true);
-    const int widths[] = {100, 150, 130, 80, 70, 80};
-    for (int c = 0; c < int(std::size(widths)); ++c)
-        m_serverView->setColumnWidth(c, widths[c]);
+    m_serverView->setEditTriggers(QAbstractItemView::NoEditTriggers); // edited in the form beside it
+    m_serverView->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    m_serverView->setUniformItemSizes(true);
+    m_serverView->setMinimumWidth(160);
     layout->addWidget(m_serverView, 3);
+    layout->addLayout(bar);
 
     auto *checkBar = new QHBoxLayout;
     checkBar->addWidget(new QLabel(tr("<b>Hook check</b>")));
@@ -133,12 +136,37 @@ QWidget *DesignTab::buildServersPane()
     m_checkView->setObjectName(QStringLiteral("hookCheckTable"));
     m_checkView->setModel(m_checkModel);
     m_checkView->verticalHeader()->hide();
-    m_checkView->horizontalHeader()->setStretchLastSection(true);
     m_checkView->setSelectionMode(QAbstractItemView::NoSelection);
     m_checkView->setWordWrap(false);
-    for (int c = HookCheckModel::Reset; c <= HookCheckModel::ProfilerStop; ++c)
-        m_checkView->setColumnWidth(c, 130);
+    // Columns share the pane's width (texts elide; each cell's tooltip has the whole of it), so a
+    // narrow window shows no second, horizontal scrollbar here either.
+    m_checkView->horizontalHeader()->setSectionResizeMode(QHeaderView::Stretch);
+    m_checkView->horizontalHeader()->setMinimumSectionSize(24);
+    m_checkView->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    // The advice is what a failed check is for: it gets the pane's whole width beneath the
+    // table (word-wrapped) instead of the last, narrowest column.
+    m_checkView->setColumnHidden(HookCheckModel::Advice, true);
     layout->addWidget(m_checkView, 2);
+    m_advice = new QLabel;
+    m_advice->setObjectName(QStringLiteral("hookCheckAdvice"));
+    m_advice->setWordWrap(true);
+    m_advice->setTextFormat(Qt::PlainText);
+    m_advice->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_advice->setVisible(false);
+    layout->addWidget(m_advice);
+    auto showAdvice = [this] {
+        QStringList lines;
+        for (int r = 0; r < m_checkModel->rowCount(); ++r) {
+            const QString hints = m_checkModel->index(r, HookCheckModel::Advice).data(Qt::ToolTipRole).toString();
+            for (const QString &h : hints.split(QLatin1Char('\n'), Qt::SkipEmptyParts))
+                lines << QStringLiteral("%1: %2").arg(m_checkModel->rows().at(r).server, h);
+        }
+        m_advice->setText(displaySafe(lines.join(QLatin1Char('\n')))); // server text: shown, not obeyed
+        m_advice->setVisible(!lines.isEmpty());
+    };
+    connect(m_checkModel, &QAbstractItemModel::dataChanged, this, showAdvice);
+    connect(m_checkModel, &QAbstractItemModel::modelReset, this, showAdvice);
+    connect(m_checkModel, &QAbstractItemModel::rowsRemoved, this, showAdvice);
 
     m_estimate = new QLabel;
     m_estimate->setObjectName(QStringLiteral("estimate"));
@@ -174,7 +202,7 @@ void DesignTab::setSpec(const SweepSpec &spec)
     m_form->setSpec(spec);
     m_checkModel->clear();
     if (!spec.servers.isEmpty())
-        m_serverView->selectRow(0);
+        selectServer(0);
     onSelectionChanged();
     validateNow();
 }
@@ -185,6 +213,12 @@ SweepSpec DesignTab::spec() const
     s.servers = m_servers->servers();
     m_form->applyTo(s);
     return s;
+}
+
+void DesignTab::selectServer(int row)
+{
+    const QModelIndex i = m_servers->index(row, ServerTableModel::Name);
+    m_serverView->selectionModel()->setCurrentIndex(i, QItemSelectionModel::ClearAndSelect);
 }
 
 int DesignTab::currentRow() const
@@ -247,20 +281,51 @@ void DesignTab::showDiagnostics()
     }
     m_servers->setRowErrors(cellErrors);
     m_editor->showDiagnostics(m_diagnostics);
+    rest += m_form->localDiagnostics(); // a dataset that does not load: at its field, FILE:LINE
     const QList<SpecDiagnostic> unplaced = m_form->errors().show(rest);
 
-    // A summary line, so errors of servers not selected are not missed.
+    // A summary line, so errors of servers not selected are not missed, and that says plainly
+    // that the spec cannot run and which field is first to fix (issue 19 item 1).
     int errors = 0, warnings = 0;
-    for (const SpecDiagnostic &d : std::as_const(m_diagnostics))
-        (d.isError() ? errors : warnings)++;
+    const SpecDiagnostic *firstError = nullptr;
+    const QList<SpecDiagnostic> local = m_form->localDiagnostics();
+    for (const QList<SpecDiagnostic> *list : {static_cast<const QList<SpecDiagnostic> *>(&m_diagnostics), &local})
+        for (const SpecDiagnostic &d : *list) {
+            (d.isError() ? errors : warnings)++;
+            if (d.isError() && !firstError)
+                firstError = &d;
+        }
+    if (m_editor->hasLocalErrors() || m_form->hasLocalErrors())
+        errors = std::max(errors, 1);
     QStringList lines;
-    if (errors || warnings)
-        lines << tr("%1 error(s), %2 warning(s)%3").arg(errors).arg(warnings).arg(errors ? tr(" — Run is disabled until the errors are fixed") : QString());
+    if (firstError)
+        lines << tr("✗ Cannot run: %1 error(s). First: %2 — %3")
+                     .arg(errors)
+                     .arg(displaySafe(fieldName(firstError->keyPath), DisplayLines::Single), displaySafe(firstError->message, DisplayLines::Single));
+    else if (errors)
+        lines << tr("✗ Cannot run: a field of the selected server or the sweep form is marked in red");
+    else if (warnings)
+        lines << tr("%1 warning(s); the sweep can run").arg(warnings);
+    // Problems no field shows (e.g. a sweep-wide rule) are listed in full.
     for (const SpecDiagnostic &d : unplaced)
-        lines << (d.isError() ? QStringLiteral("✗ ") : QStringLiteral("⚠ ")) + (d.keyPath.isEmpty() ? QString() : d.keyPath + QStringLiteral(": ")) + d.message;
+        if (!firstError || d.keyPath != firstError->keyPath || d.message != firstError->message)
+            lines << (d.isError() ? QStringLiteral("✗ ") : QStringLiteral("⚠ ")) + (d.keyPath.isEmpty() ? QString() : d.keyPath + QStringLiteral(": ")) + d.message;
     m_problems->setText(lines.join(QLatin1Char('\n')));
-    m_problems->setStyleSheet(errors ? QStringLiteral("color: #d0453a;") : QStringLiteral("color: #c08000;"));
+    m_problems->setStyleSheet(QStringLiteral("color: %1;").arg((errors ? errorColor() : warningColor()).name()));
     m_problems->setVisible(!lines.isEmpty());
+}
+
+QString DesignTab::fieldName(const QString &keyPath) const
+{
+    // "servers[1].model" -> "server “sglang-b” › model": the name the list shows, not an index.
+    static const QRegularExpression serverKey(QStringLiteral("^servers\\[(\\d+)\\]\\.?"));
+    const auto m = serverKey.match(keyPath);
+    const int row = m.hasMatch() ? m.captured(1).toInt() : -1;
+    if (row < 0 || row >= m_servers->rowCount())
+        return keyPath.isEmpty() ? tr("the spec") : keyPath;
+    const QString rest = keyPath.mid(m.capturedLength());
+    const QString server = tr("server “%1”").arg(m_servers->server(row).name);
+    return rest.isEmpty() ? server : server + QStringLiteral(" › ") + rest;
 }
 
 void DesignTab::addServer()
@@ -271,15 +336,17 @@ void DesignTab::addServer()
     s.model = QStringLiteral("model");
     s.flavor = Flavor::Vllm;
     const int row = m_servers->addServer(s);
-    m_serverView->selectRow(row);
-    m_serverView->edit(m_servers->index(row, ServerTableModel::Target));
+    selectServer(row);
+    // The new server's URL is what is most likely to need typing.
+    m_editor->findChild<QLineEdit *>(QStringLiteral("serverUrl"))->setFocus();
+    m_editor->findChild<QLineEdit *>(QStringLiteral("serverUrl"))->selectAll();
 }
 
 void DesignTab::duplicateServer()
 {
     const int row = m_servers->duplicateServer(currentRow());
     if (row >= 0)
-        m_serverView->selectRow(row);
+        selectServer(row);
 }
 
 void DesignTab::removeServer()
@@ -293,7 +360,7 @@ void DesignTab::removeServer()
         remaining.append(s.name);
     m_checkModel->keepOnly(remaining);
     if (m_servers->rowCount() > 0)
-        m_serverView->selectRow(std::min(row, m_servers->rowCount() - 1));
+        selectServer(std::min(row, m_servers->rowCount() - 1));
     onSelectionChanged();
 }
 
@@ -303,29 +370,29 @@ void DesignTab::checkHooks()
         return;
     const SweepSpec s = spec();
     QList<HookCheckModel::Row> rows;
-    bool any = false;
-    for (const ServerSpec &server : s.servers) {
-        rows.append({server.name, server.reset.enabled, server.profiler.enabled, false, {}, {}});
-        any |= server.reset.enabled || server.profiler.enabled;
-    }
+    for (const ServerSpec &server : s.servers)
+        rows.append({server.name, server.reset.enabled, server.profiler.enabled, false, {}, {}, false, {}, {}});
     m_checkModel->begin(rows);
-    if (!any) {
-        Q_EMIT statusMessage(tr("No server has a hook enabled: nothing to check"));
-        Q_EMIT hookCheckFinished();
-        return;
-    }
+    // Every server is checked, hooks or not: it must answer and serve its model (issue 19 item 3).
     m_preflight = new HookPreflight(s, this);
     m_checkButton->setEnabled(false);
     m_checkButton->setText(tr("Checking…"));
+    connect(m_preflight, &HookPreflight::serverReached, m_checkModel, &HookCheckModel::setServerReached);
     connect(m_preflight, &HookPreflight::serverChecked, m_checkModel, &HookCheckModel::setServerChecked);
     connect(m_preflight, &HookPreflight::finished, this, [this] {
         m_checkButton->setEnabled(true);
         m_checkButton->setText(tr("Check hooks"));
-        int failed = 0;
-        for (int r = 0; r < m_checkModel->rowCount(); ++r)
-            failed += m_checkModel->rowVerdict(r) == QLatin1String("failed");
-        Q_EMIT statusMessage(failed ? tr("Hook check: %1 server(s) failed, see the advice column").arg(failed)
-                                    : tr("Hook check passed"));
+        QStringList failed, warned;
+        for (int r = 0; r < m_checkModel->rowCount(); ++r) {
+            const QString verdict = m_checkModel->rowVerdict(r);
+            if (verdict == QLatin1String("failed"))
+                failed << m_checkModel->rows().at(r).server;
+            else if (verdict == QLatin1String("warning"))
+                warned << m_checkModel->rows().at(r).server;
+        }
+        Q_EMIT statusMessage(!failed.isEmpty() ? tr("Check failed for %1 — see the advice under the check table").arg(displaySafe(failed.join(QStringLiteral(", ")), DisplayLines::Single))
+                             : !warned.isEmpty() ? tr("Check passed with warnings for %1 — see the advice under the check table").arg(displaySafe(warned.join(QStringLiteral(", ")), DisplayLines::Single))
+                                                 : tr("Check passed: every server answers, serves its model, and its hooks work"));
         m_preflight->deleteLater();
         m_preflight = nullptr;
         Q_EMIT hookCheckFinished();

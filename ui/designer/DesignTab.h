@@ -1,5 +1,6 @@
 #pragma once
-// The Design tab: servers table + selected server's connection and hooks + workload form.
+// The Design tab: servers list (+ hook check) | the selected server's form | the sweep and
+// workload form, in a splitter whose panes keep their minimum widths (issue 19 items 6, 7).
 // Every edit re-runs validateSpec (coalesced on a zero-delay timer); errors appear beside their
 // fields, and isValid() gates the Run action.
 #include "spec/SpecDiagnostic.h"
@@ -9,6 +10,8 @@
 
 class QLabel;
 class QPushButton;
+class QListView;
+class QSplitter;
 class QTableView;
 class QTimer;
 
@@ -40,7 +43,12 @@ public:
 
     ServerTableModel *serverModel() const { return m_servers; }
     HookCheckModel *hookCheckModel() const { return m_checkModel; }
-    QTableView *serverView() const { return m_serverView; }
+    QListView *serverView() const { return m_serverView; }
+    QTableView *hookCheckView() const { return m_checkView; }
+    QLabel *problemsLabel() const { return m_problems; }
+    QSplitter *splitter() const { return m_splitter; }
+    void selectServer(int row);
+    int currentServer() const { return currentRow(); }
     ServerEditor *serverEditor() const { return m_editor; }
     WorkloadForm *workloadForm() const { return m_form; }
     bool isCheckingHooks() const;
@@ -63,16 +71,19 @@ private:
     void onSelectionChanged();
     void showDiagnostics();
     int currentRow() const;
+    QString fieldName(const QString &keyPath) const; // a diagnostic's key path as the user sees it
 
     SweepSpec m_base; // non-server fields not edited anywhere (e.g. sourcePath)
     ServerTableModel *m_servers = nullptr;
     HookCheckModel *m_checkModel = nullptr;
-    QTableView *m_serverView = nullptr;
+    QListView *m_serverView = nullptr;
+    QSplitter *m_splitter = nullptr;
     QTableView *m_checkView = nullptr;
     ServerEditor *m_editor = nullptr;
     WorkloadForm *m_form = nullptr;
     QLabel *m_estimate = nullptr;
     QLabel *m_problems = nullptr;
+    QLabel *m_advice = nullptr; // the check's advice, per server, beneath its table
     QPushButton *m_checkButton = nullptr;
     QTimer *m_validateTimer = nullptr;
     QPointer<HookPreflight> m_preflight;

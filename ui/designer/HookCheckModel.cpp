@@ -31,6 +31,19 @@ void HookCheckModel::setServerChecked(const QString &server, const QList<HookOut
     }
 }
 
+void HookCheckModel::setServerReached(const QString &server, const QList<HookOutcome> &checks, const QStringList &hints)
+{
+    for (int i = 0; i < m_rows.size(); ++i) {
+        if (m_rows[i].server != server)
+            continue;
+        m_rows[i].reached = true;
+        m_rows[i].checks = checks;
+        m_rows[i].checkHints = hints;
+        Q_EMIT dataChanged(index(i, 0), index(i, ColumnCount - 1));
+        return;
+    }
+}
+
 void HookCheckModel::keepOnly(const QStringList &servers)
 {
     for (int i = int(m_rows.size()) - 1; i >= 0; --i) {
@@ -44,22 +57,26 @@ void HookCheckModel::keepOnly(const QStringList &servers)
 
 const HookOutcome *HookCheckModel::outcome(const Row &row, HookKind hook) const
 {
-    for (const HookOutcome &o : row.outcomes)
-        if (o.hook == hook)
-            return &o;
-    return nullptr;
+    // A server with several origins has one outcome per origin: show the worst.
+    const HookOutcome *worst = nullptr;
+    for (const QList<HookOutcome> *list : {&row.checks, &row.outcomes})
+        for (const HookOutcome &o : *list)
+            if (o.hook == hook && (!worst || hookSeverity(o) > hookSeverity(*worst)))
+                worst = &o;
+    return worst;
 }
 
 QString HookCheckModel::rowVerdict(int r) const
 {
     const Row &row = m_rows.at(r);
-    if (!row.resetOn && !row.profilerOn)
-        return QStringLiteral("off");
-    if (!row.checked)
+    if (!row.checked && !row.reached)
         return QStringLiteral("pending");
     HookSeverity worst = HookSeverity::Ok;
-    for (const HookOutcome &o : row.outcomes)
-        worst = std::max(worst, hookSeverity(o));
+    for (const QList<HookOutcome> *list : {&row.checks, &row.outcomes})
+        for (const HookOutcome &o : *list)
+            worst = std::max(worst, hookSeverity(o));
+    if (worst != HookSeverity::Failed && !row.checked)
+        return QStringLiteral("pending"); // the hooks are still to come
     switch (worst) {
     case HookSeverity::Ok: return QStringLiteral("ok");
     case HookSeverity::Retried:
@@ -87,28 +104,38 @@ QVariant HookCheckModel::data(const QModelIndex &index, int role) const
     if (index.column() == Server)
         return role == Qt::DisplayRole ? QVariant(row.server) : QVariant();
     if (index.column() == Advice) {
+        QStringList hints = row.checkHints + row.hints;
+        hints.removeDuplicates();
         if (role == Qt::DisplayRole || role == Qt::ToolTipRole)
-            return row.hints.join(role == Qt::DisplayRole ? QStringLiteral("; ") : QStringLiteral("\n"));
+            return hints.join(role == Qt::DisplayRole ? QStringLiteral("; ") : QStringLiteral("\n"));
         return {};
     }
-    static const HookKind hooks[] = {HookKind::Reset /* Server: answered above */, HookKind::Reset, HookKind::ProfilerStart,
-                                     HookKind::ProfilerStop};
-    const bool on = index.column() == Reset ? row.resetOn : row.profilerOn;
-    const HookOutcome *o = outcome(row, hooks[index.column()]);
+    HookKind hook = HookKind::Reset;
+    bool on = true, arrived = row.checked;
+    switch (Column(index.column())) {
+    case Reachable: hook = HookKind::Reachability; arrived = row.reached; break;
+    case Model: hook = HookKind::ModelList; arrived = row.reached; break;
+    case Reset: hook = HookKind::Reset; on = row.resetOn; break;
+    case ProfilerStart: hook = HookKind::ProfilerStart; on = row.profilerOn; break;
+    case ProfilerStop: hook = HookKind::ProfilerStop; on = row.profilerOn; break;
+    case Server: case Advice: case ColumnCount: break;
+    }
+    const bool checked = arrived;
+    const HookOutcome *o = outcome(row, hook);
     switch (role) {
     case Qt::DisplayRole:
         if (!on)
             return tr("off");
-        if (!row.checked)
+        if (!checked)
             return tr("checking…");
         if (!o)
-            return tr("not called");
+            return index.column() == Model ? tr("not checked") : tr("not called");
         return o->status ? QStringLiteral("%1 · %2 · %3 ms").arg(hookVerdictText(*o)).arg(o->status).arg(o->latencyMs, 0, 'f', 0)
                          : QStringLiteral("%1 · %2 ms").arg(hookVerdictText(*o)).arg(o->latencyMs, 0, 'f', 0);
     case Qt::DecorationRole:
         if (!on)
             return {};
-        if (!row.checked)
+        if (!checked)
             return hookPendingIcon();
         if (!o)
             return hookSkippedIcon();
@@ -122,13 +149,17 @@ QVariant HookCheckModel::data(const QModelIndex &index, int role) const
 
 QVariant HookCheckModel::headerData(int section, Qt::Orientation orientation, int role) const
 {
-    if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
+    if (orientation != Qt::Horizontal || (role != Qt::DisplayRole && role != Qt::ToolTipRole))
         return QAbstractTableModel::headerData(section, orientation, role);
+    // Short headers, so the table fits a narrow pane; the tooltip says what each one is.
+    const bool tip = role == Qt::ToolTipRole;
     switch (section) {
     case Server: return tr("Server");
-    case Reset: return tr("Cache reset");
-    case ProfilerStart: return tr("Profiler start");
-    case ProfilerStop: return tr("Profiler stop");
+    case Reachable: return tip ? tr("Reachable: a TCP connect and an HTTP answer from each origin") : tr("Up");
+    case Model: return tip ? tr("Model: GET /v1/models lists the spec's model (a 404 there is a warning)") : tr("Model");
+    case Reset: return tip ? tr("Cache reset hook") : tr("Reset");
+    case ProfilerStart: return tip ? tr("Profiler start hook") : tr("Start");
+    case ProfilerStop: return tip ? tr("Profiler stop hook") : tr("Stop");
     case Advice: return tr("Advice");
     }
     return {};

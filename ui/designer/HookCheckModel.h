@@ -1,6 +1,7 @@
 #pragma once
-// Verdicts of the "Check hooks" preflight, one row per server: reset, profiler start and stop
-// (✓ ✗ ⚠ icons with status, latency and attempts in the tooltip) and the hints for failures.
+// Verdicts of the "Check hooks" preflight, one row per server: does it answer, does it serve the
+// model, then reset, profiler start and stop (✓ ✗ ⚠ icons with status, latency and attempts in
+// the tooltip) and the hints for failures.
 #include "results/Results.h"
 #include <QAbstractTableModel>
 
@@ -10,7 +11,7 @@ class HookCheckModel : public QAbstractTableModel
 {
     Q_OBJECT
 public:
-    enum Column { Server, Reset, ProfilerStart, ProfilerStop, Advice, ColumnCount };
+    enum Column { Server, Reachable, Model, Reset, ProfilerStart, ProfilerStop, Advice, ColumnCount };
 
     using QAbstractTableModel::QAbstractTableModel;
 
@@ -21,14 +22,18 @@ public:
         bool checked = false;
         QList<HookOutcome> outcomes;
         QStringList hints;
+        bool reached = false;      // the reachability / model answers arrived
+        QList<HookOutcome> checks; // reachability and model_list outcomes
+        QStringList checkHints;
     };
     void begin(const QList<Row> &rows);
     void setServerChecked(const QString &server, const QList<HookOutcome> &outcomes, const QStringList &hints);
+    void setServerReached(const QString &server, const QList<HookOutcome> &checks, const QStringList &hints);
     // Drops rows of servers no longer in the design: a removed server's check says nothing now.
     void keepOnly(const QStringList &servers);
     void clear();
     const QList<Row> &rows() const { return m_rows; }
-    // ok | warning | failed | pending | off: the worst verdict of a row, for summaries and tests.
+    // ok | warning | failed | pending: the worst verdict of a row, for summaries and tests.
     QString rowVerdict(int row) const;
 
     int rowCount(const QModelIndex &parent = {}) const override;
@@ -37,7 +42,7 @@ public:
     QVariant headerData(int section, Qt::Orientation orientation, int role) const override;
 
 private:
-    const HookOutcome *outcome(const Row &row, HookKind hook) const;
+    const HookOutcome *outcome(const Row &row, HookKind hook) const; // the worst of its origins
     QList<Row> m_rows;
 };
 

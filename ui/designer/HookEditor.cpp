@@ -49,6 +49,7 @@ QWidget *HookEditor::buildReset()
     m_reset->setCheckable(true);
     m_reset->setObjectName(QStringLiteral("resetGroup"));
     auto *form = new QFormLayout(m_reset);
+    form->setVerticalSpacing(2);
     m_resetPath = new QLineEdit;
     m_resetPath->setObjectName(QStringLiteral("resetPath"));
     m_resetPath->setToolTip(tr("Relative path on the server's origin; empty = the flavor preset shown in grey"));
@@ -77,7 +78,7 @@ QWidget *HookEditor::buildReset()
     form->addRow(tr("Placement"), m_errors.bind(QStringLiteral("reset_kv_cache.placement"), m_placement));
     form->addRow(tr("Timeout"), m_errors.bind(QStringLiteral("reset_kv_cache.timeout_seconds"), m_resetTimeout));
     form->addRow(tr("Retry budget"), m_errors.bind(QStringLiteral("reset_kv_cache.max_retry_seconds"), m_retryBudget));
-    auto *general = new QLabel;
+    auto *general = FieldErrors::messageLine();
     form->addRow(general);
     m_errors.bindLabel(QStringLiteral("reset_kv_cache"), general);
 
@@ -97,10 +98,11 @@ QWidget *HookEditor::buildReset()
 
 QWidget *HookEditor::buildProfiler()
 {
-    m_profiler = new QGroupBox(tr("Profile the server during each measured phase"));
+    m_profiler = new QGroupBox(tr("Profile each measured phase"));
     m_profiler->setCheckable(true);
     m_profiler->setObjectName(QStringLiteral("profilerGroup"));
     auto *form = new QFormLayout(m_profiler);
+    form->setVerticalSpacing(2);
     m_startPath = new QLineEdit;
     m_startPath->setObjectName(QStringLiteral("profilerStartPath"));
     m_stopPath = new QLineEdit;
@@ -117,16 +119,15 @@ QWidget *HookEditor::buildProfiler()
     m_body->setPlaceholderText(QStringLiteral("{\"num_steps\": 20, \"activities\": [\"CPU\", \"GPU\"]}"));
     m_body->setToolTip(tr("Optional JSON object sent to the start route (SGLang, trtllm-serve); empty = no body"));
     m_body->setFixedHeight(m_body->fontMetrics().lineSpacing() * 5 + 12);
-    m_bodyErrorLabel = new QLabel;
+    // One reserved line (FieldErrors.h): a JSON error appearing while typing moves nothing.
+    m_bodyErrorLabel = FieldErrors::messageLine();
     m_bodyErrorLabel->setObjectName(QStringLiteral("startBodyError"));
-    m_bodyErrorLabel->setStyleSheet(QStringLiteral("color: #d0453a;"));
-    m_bodyErrorLabel->setWordWrap(true);
-    m_bodyErrorLabel->setVisible(false);
+    m_bodyErrorLabel->setStyleSheet(QStringLiteral("color: %1;").arg(errorColor().name()));
     auto *bodyBox = new QWidget;
     auto *bodyLayout = new QVBoxLayout(bodyBox);
     bodyLayout->setContentsMargins(0, 0, 0, 0);
     bodyLayout->setSpacing(2);
-    bodyLayout->addWidget(m_body);
+    bodyLayout->addWidget(new FieldFrame(m_body));
     bodyLayout->addWidget(m_bodyErrorLabel);
 
     m_traceDir = new QLineEdit;
@@ -148,7 +149,7 @@ QWidget *HookEditor::buildProfiler()
     form->addRow(tr("Stop timeout"), m_errors.bind(QStringLiteral("server_profiler.stop_timeout_seconds"), m_stopTimeout));
     form->addRow(tr("Start body"), m_errors.bind(QStringLiteral("server_profiler.start_body"), bodyBox));
     form->addRow(tr("Trace folder"), m_errors.bind(QStringLiteral("server_profiler.trace_dir"), traceRow));
-    auto *general = new QLabel;
+    auto *general = FieldErrors::messageLine();
     form->addRow(general);
     m_errors.bindLabel(QStringLiteral("server_profiler"), general);
 
@@ -188,7 +189,9 @@ void HookEditor::validateBody()
         }
     }
     m_bodyErrorLabel->setText(m_bodyError);
-    m_bodyErrorLabel->setVisible(!m_bodyError.isEmpty());
+    m_bodyErrorLabel->setToolTip(m_bodyError);
+    if (auto *frame = qobject_cast<FieldFrame *>(m_body->parentWidget()))
+        frame->setState(m_bodyError.isEmpty() ? QString() : QStringLiteral("error"));
 }
 
 void HookEditor::setServer(const ServerSpec &s)

@@ -1,15 +1,18 @@
 #include "designer/ServerEditor.h"
+#include "designer/FormScrollArea.h"
 #include "designer/HookEditor.h"
 #include "designer/ServerTableModel.h"
 #include "hooks/HookPresets.h"
 #include <QAction>
+#include <QCheckBox>
 #include <QComboBox>
+#include <QDoubleSpinBox>
 #include <QFormLayout>
 #include <QGroupBox>
 #include <QLabel>
 #include <QLineEdit>
 #include <QScrollArea>
-#include <QStackedWidget>
+#include <QStyle>
 #include <QVBoxLayout>
 
 namespace sb::ui {
@@ -63,55 +66,20 @@ ServerEditor::ServerEditor(QWidget *parent)
     auto *outer = new QVBoxLayout(this);
     outer->setContentsMargins(0, 0, 0, 0);
     m_title = new QLabel;
+    m_title->setObjectName(QStringLiteral("serverTitle"));
     QFont f = m_title->font();
     f.setBold(true);
     m_title->setFont(f);
+    // A long server name must not widen the pane: the title elides via its tooltip-bearing text.
+    m_title->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
     outer->addWidget(m_title);
 
     m_body = new QWidget;
     auto *layout = new QVBoxLayout(m_body);
     layout->setContentsMargins(0, 0, 0, 0);
-
-    auto *conn = new QGroupBox(tr("Connection"));
-    auto *form = new QFormLayout(conn);
-    m_targetKind = new QComboBox;
-    m_targetKind->setObjectName(QStringLiteral("targetKind"));
-    m_targetKind->addItems({tr("Server URL"), tr("Embedded mock server")});
-    m_url = new QLineEdit;
-    m_url->setObjectName(QStringLiteral("serverUrl"));
-    m_url->setPlaceholderText(QStringLiteral("http://localhost:8000"));
-    m_url->setToolTip(tr("The server's base URL. Several replicas of one server: list their URLs separated by commas; "
-                         "the in-flight requests are spread evenly and hooks go to each origin."));
-    m_mock = new QComboBox;
-    m_mock->setObjectName(QStringLiteral("mockPersonality"));
-    m_mock->addItems(mockPersonalityNames());
-    m_mock->setToolTip(tr("The engine starts an in-process mock that behaves like this server, hooks included"));
-    m_targetStack = new QStackedWidget;
-    m_targetStack->addWidget(m_url);
-    m_targetStack->addWidget(m_mock);
-    m_targetStack->setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Fixed);
-    m_apiKey = new QLineEdit;
-    m_apiKey->setObjectName(QStringLiteral("apiKey"));
-    m_apiKey->setEchoMode(QLineEdit::Password);
-    m_apiKey->setPlaceholderText(tr("stored in the spec file; never written to results"));
-    QAction *reveal = m_apiKey->addAction(QIcon(), QLineEdit::TrailingPosition);
-    reveal->setText(tr("Show"));
-    reveal->setCheckable(true);
-    reveal->setToolTip(tr("Show or hide the key"));
-    connect(reveal, &QAction::toggled, this, [this](bool on) {
-        m_apiKey->setEchoMode(on ? QLineEdit::Normal : QLineEdit::Password);
-    });
-    m_apiKeyEnv = new QLineEdit;
-    m_apiKeyEnv->setObjectName(QStringLiteral("apiKeyEnv"));
-    m_apiKeyEnv->setPlaceholderText(tr("or the name of an environment variable, e.g. OPENAI_API_KEY"));
-
-    form->addRow(tr("Target"), m_targetKind);
-    auto *targetBox = m_errors.bind(QStringLiteral("url"), m_targetStack);
-    m_errors.bindLabel(QStringLiteral("mock"), targetBox->findChild<QLabel *>(), m_mock);
-    form->addRow(QString(), targetBox);
-    form->addRow(tr("API key"), m_errors.bind(QStringLiteral("api_key"), m_apiKey));
-    form->addRow(tr("Key variable"), m_errors.bind(QStringLiteral("api_key_env"), m_apiKeyEnv));
-    layout->addWidget(conn);
+    layout->addWidget(buildIdentity());
+    layout->addWidget(buildConnection());
+    layout->addWidget(buildMetrics());
 
     m_gates = new QLabel;
     m_gates->setObjectName(QStringLiteral("gateWarnings"));
@@ -124,22 +92,127 @@ ServerEditor::ServerEditor(QWidget *parent)
     layout->addWidget(m_hooks);
     layout->addStretch(1);
 
-    auto *scroll = new QScrollArea;
-    scroll->setWidget(m_body);
-    scroll->setWidgetResizable(true);
-    scroll->setFrameShape(QFrame::NoFrame);
+    // One scrollbar only: the form reflows to the pane's width, never scrolls sideways.
+    auto *scroll = new FormScrollArea(m_body);
+    scroll->setObjectName(QStringLiteral("serverFormScroll"));
     outer->addWidget(scroll, 1);
 
+    for (auto *edit : {m_name, m_model, m_url, m_apiKey, m_apiKeyEnv, m_metricsPath})
+        connect(edit, &QLineEdit::textEdited, this, [this] { emitEdited(); });
+    for (auto *box : {m_flavor, m_endpoint, m_mock})
+        connect(box, &QComboBox::activated, this, [this] { emitEdited(); });
     connect(m_targetKind, &QComboBox::activated, this, [this](int i) {
-        m_targetStack->setCurrentIndex(i);
+        showTargetRow(i == 1);
         emitEdited();
     });
-    connect(m_mock, &QComboBox::activated, this, [this] { emitEdited(); });
-    for (auto *edit : {m_url, m_apiKey, m_apiKeyEnv})
-        connect(edit, &QLineEdit::textEdited, this, [this] { emitEdited(); });
+    connect(m_metrics, &QGroupBox::toggled, this, [this] { emitEdited(); });
+    connect(m_metricsInterval, &QDoubleSpinBox::valueChanged, this, [this] { emitEdited(); });
     connect(m_hooks, &HookEditor::edited, this, [this] { emitEdited(); });
 
     setServer(-1, {});
+}
+
+QWidget *ServerEditor::buildIdentity()
+{
+    auto *group = new QGroupBox(tr("Server"));
+    auto *form = new QFormLayout(group);
+    form->setVerticalSpacing(2); // each field's reserved message line is most of the spacing
+    m_name = new QLineEdit;
+    m_name->setObjectName(QStringLiteral("serverName"));
+    m_name->setToolTip(tr("A unique name: it labels this server's results, charts and traces"));
+    m_model = new QLineEdit;
+    m_model->setObjectName(QStringLiteral("serverModel"));
+    m_model->setPlaceholderText(tr("the model name the server serves"));
+    m_model->setToolTip(tr("Sent as \"model\" in every request; Check hooks verifies the server lists it"));
+    m_flavor = new QComboBox;
+    m_flavor->setObjectName(QStringLiteral("serverFlavor"));
+    m_flavor->addItems(flavorNames());
+    m_flavor->setToolTip(tr("Which server software this is: picks the hook presets and the metrics names"));
+    m_endpoint = new QComboBox;
+    m_endpoint->setObjectName(QStringLiteral("serverEndpoint"));
+    m_endpoint->addItems({toString(Endpoint::Chat), toString(Endpoint::Completions)});
+    m_endpoint->setToolTip(tr("chat = /v1/chat/completions (the chat template applies); completions = /v1/completions"));
+    form->addRow(tr("Name"), m_errors.bind(QStringLiteral("name"), m_name));
+    form->addRow(tr("Model"), m_errors.bind(QStringLiteral("model"), m_model));
+    form->addRow(tr("Flavor"), m_errors.bind(QStringLiteral("flavor"), m_flavor));
+    form->addRow(tr("Endpoint"), m_errors.bind(QStringLiteral("endpoint"), m_endpoint));
+    return group;
+}
+
+QWidget *ServerEditor::buildConnection()
+{
+    auto *conn = new QGroupBox(tr("Connection"));
+    m_connForm = new QFormLayout(conn);
+    m_connForm->setVerticalSpacing(2);
+    m_targetKind = new QComboBox;
+    m_targetKind->setObjectName(QStringLiteral("targetKind"));
+    m_targetKind->addItems({tr("Server URL"), tr("Embedded mock server")});
+    m_url = new QLineEdit;
+    m_url->setObjectName(QStringLiteral("serverUrl"));
+    m_url->setPlaceholderText(QStringLiteral("http://localhost:8000"));
+    m_url->setToolTip(tr("The server's base URL. Several replicas of one server: list their URLs separated by commas; "
+                         "the in-flight requests are spread evenly and hooks go to each origin."));
+    m_mock = new QComboBox;
+    m_mock->setObjectName(QStringLiteral("mockPersonality"));
+    m_mock->addItems(mockPersonalityNames());
+    m_mock->setToolTip(tr("The engine starts an in-process mock that behaves like this server, hooks included"));
+    m_apiKey = new QLineEdit;
+    m_apiKey->setObjectName(QStringLiteral("apiKey"));
+    m_apiKey->setEchoMode(QLineEdit::Password);
+    m_apiKey->setPlaceholderText(tr("kept in the spec file only"));
+    m_apiKey->setToolTip(tr("Sent as a bearer token; stored in the spec file, never written to results, exports or logs"));
+    QAction *reveal = m_apiKey->addAction(QIcon(), QLineEdit::TrailingPosition);
+    reveal->setText(tr("Show"));
+    reveal->setCheckable(true);
+    reveal->setToolTip(tr("Show or hide the key"));
+    connect(reveal, &QAction::toggled, this, [this](bool on) {
+        m_apiKey->setEchoMode(on ? QLineEdit::Normal : QLineEdit::Password);
+    });
+    m_apiKeyEnv = new QLineEdit;
+    m_apiKeyEnv->setObjectName(QStringLiteral("apiKeyEnv"));
+    m_apiKeyEnv->setPlaceholderText(QStringLiteral("OPENAI_API_KEY"));
+    m_apiKeyEnv->setToolTip(tr("Or the name of an environment variable holding the key (read when the sweep runs)"));
+
+    m_connForm->addRow(tr("Target"), FieldErrors::pad(m_targetKind));
+    m_urlRow = m_errors.bind(QStringLiteral("url"), m_url);
+    m_mockRow = m_errors.bind(QStringLiteral("mock"), m_mock);
+    m_connForm->addRow(tr("URL"), m_urlRow);
+    m_connForm->addRow(tr("Mock flavor"), m_mockRow);
+    m_connForm->addRow(tr("API key"), m_errors.bind(QStringLiteral("api_key"), m_apiKey));
+    m_connForm->addRow(tr("Key variable"), m_errors.bind(QStringLiteral("api_key_env"), m_apiKeyEnv));
+    return conn;
+}
+
+QWidget *ServerEditor::buildMetrics()
+{
+    m_metrics = new QGroupBox(tr("Scrape server metrics"));
+    m_metrics->setObjectName(QStringLiteral("metricsGroup"));
+    m_metrics->setCheckable(true);
+    m_metrics->setToolTip(tr("The server's Prometheus endpoint (trtllm-serve: its JSON /metrics), read over the control client"));
+    auto *form = new QFormLayout(m_metrics);
+    form->setVerticalSpacing(2);
+    m_metricsPath = new QLineEdit;
+    m_metricsPath->setObjectName(QStringLiteral("metricsPath"));
+    m_metricsPath->setPlaceholderText(QStringLiteral("/metrics"));
+    m_metricsInterval = new QDoubleSpinBox;
+    m_metricsInterval->setObjectName(QStringLiteral("metricsInterval"));
+    m_metricsInterval->setRange(-1e7, 1e7); // the validator reports out-of-range values (WorkloadForm.cpp)
+    m_metricsInterval->setDecimals(2);
+    m_metricsInterval->setSingleStep(0.1);
+    m_metricsInterval->setSuffix(QStringLiteral(" s"));
+    m_metricsInterval->setToolTip(tr("Seconds between two scrapes, 0.05 to 60"));
+    form->addRow(tr("Path"), m_errors.bind(QStringLiteral("metrics.path"), m_metricsPath));
+    form->addRow(tr("Interval"), m_errors.bind(QStringLiteral("metrics.interval_s"), m_metricsInterval));
+    auto *general = FieldErrors::messageLine();
+    form->addRow(general);
+    m_errors.bindLabel(QStringLiteral("metrics"), general);
+    return m_metrics;
+}
+
+void ServerEditor::showTargetRow(bool mock)
+{
+    m_connForm->setRowVisible(m_urlRow, !mock);
+    m_connForm->setRowVisible(m_mockRow, mock);
 }
 
 void ServerEditor::setServer(int row, const ServerSpec &s)
@@ -148,19 +221,33 @@ void ServerEditor::setServer(int row, const ServerSpec &s)
     m_row = row;
     m_server = s;
     m_body->setEnabled(row >= 0);
-    m_title->setText(row >= 0 ? tr("Server “%1”").arg(s.name) : tr("Select a server to edit its connection and hooks"));
+    m_title->setText(row >= 0 ? tr("Server “%1”").arg(s.name) : tr("Select a server to edit it"));
+    m_title->setToolTip(m_title->text());
+    if (m_name->text() != s.name) // keep the cursor while the name is typed
+        m_name->setText(s.name);
+    if (m_model->text() != s.model)
+        m_model->setText(s.model);
+    m_flavor->setCurrentIndex(m_flavor->findText(toString(s.flavor)));
+    m_endpoint->setCurrentIndex(m_endpoint->findText(toString(s.endpoint)));
     const bool mock = !s.mock.isEmpty();
     m_targetKind->setCurrentIndex(mock ? 1 : 0);
-    m_targetStack->setCurrentIndex(mock ? 1 : 0);
-    m_url->setText(urlsText(s.urls));
+    showTargetRow(mock);
+    if (m_url->text() != urlsText(s.urls))
+        m_url->setText(urlsText(s.urls));
     if (mock) {
         const int i = m_mock->findText(s.mock);
         if (i < 0)
             m_mock->addItem(s.mock); // an unknown personality stays visible; validation flags it
         m_mock->setCurrentIndex(m_mock->findText(s.mock));
     }
-    m_apiKey->setText(s.apiKey);
-    m_apiKeyEnv->setText(s.apiKeyEnv);
+    if (m_apiKey->text() != s.apiKey)
+        m_apiKey->setText(s.apiKey);
+    if (m_apiKeyEnv->text() != s.apiKeyEnv)
+        m_apiKeyEnv->setText(s.apiKeyEnv);
+    m_metrics->setChecked(s.metrics.enabled);
+    if (m_metricsPath->text() != s.metrics.path)
+        m_metricsPath->setText(s.metrics.path);
+    m_metricsInterval->setValue(s.metrics.intervalS);
     m_hooks->setServer(s);
     updateGateWarnings();
     m_loading = false;
@@ -169,6 +256,12 @@ void ServerEditor::setServer(int row, const ServerSpec &s)
 ServerSpec ServerEditor::server() const
 {
     ServerSpec s = m_server;
+    s.name = m_name->text().trimmed();
+    s.model = m_model->text().trimmed();
+    if (const auto f = flavorFromString(m_flavor->currentText()))
+        s.flavor = *f;
+    if (const auto e = endpointFromString(m_endpoint->currentText()))
+        s.endpoint = *e;
     if (m_targetKind->currentIndex() == 1) {
         s.mock = m_mock->currentText();
         s.urls.clear();
@@ -178,6 +271,9 @@ ServerSpec ServerEditor::server() const
     }
     s.apiKey = m_apiKey->text();
     s.apiKeyEnv = m_apiKeyEnv->text().trimmed();
+    s.metrics.enabled = m_metrics->isChecked();
+    s.metrics.path = m_metricsPath->text().trimmed();
+    s.metrics.intervalS = m_metricsInterval->value();
     m_hooks->applyTo(s);
     return s;
 }
@@ -190,8 +286,12 @@ void ServerEditor::emitEdited()
     m_server = server();
     // Picking a mock personality sets the matching flavor, so the hook presets fit the mock.
     if (!m_server.mock.isEmpty() && m_server.mock != oldMock)
-        if (auto f = flavorFromString(m_server.mock))
+        if (auto f = flavorFromString(m_server.mock)) {
             m_server.flavor = *f;
+            m_flavor->setCurrentIndex(m_flavor->findText(toString(*f)));
+        }
+    m_title->setText(tr("Server “%1”").arg(m_server.name));
+    m_title->setToolTip(m_title->text());
     m_hooks->refreshPresets(m_server);
     updateGateWarnings();
     Q_EMIT edited(m_row, m_server);

@@ -1,14 +1,18 @@
 #pragma once
-// Detail panel of the server selected in the servers table: connection (URL or embedded mock,
-// API key masked or an environment variable), hooks, and the flavor's gate warnings.
+// The form of the server selected in the servers list (issue 19 item 7: no inline table
+// editing): name, model, flavor and endpoint; connection (URL or embedded mock, API key masked or
+// an environment variable); the server-metrics scrape; hooks; and the flavor's gate warnings.
 #include "designer/FieldErrors.h"
 #include "spec/SweepSpec.h"
 #include <QWidget>
 
+class QCheckBox;
 class QComboBox;
+class QDoubleSpinBox;
+class QFormLayout;
+class QGroupBox;
 class QLabel;
 class QLineEdit;
-class QStackedWidget;
 
 namespace sb::ui {
 
@@ -28,6 +32,10 @@ public:
 
     HookEditor *hookEditor() const { return m_hooks; }
     QLineEdit *apiKeyEdit() const { return m_apiKey; }
+    QLineEdit *nameEdit() const { return m_name; }
+    QLineEdit *modelEdit() const { return m_model; }
+    QComboBox *flavorBox() const { return m_flavor; }
+    const FieldErrors &errors() const { return m_errors; }
 
 Q_SIGNALS:
     void edited(int row, const sb::ServerSpec &server);
@@ -35,6 +43,10 @@ Q_SIGNALS:
 private:
     void emitEdited();
     void updateGateWarnings();
+    void showTargetRow(bool mock);
+    QWidget *buildIdentity();
+    QWidget *buildConnection();
+    QWidget *buildMetrics();
 
     int m_row = -1;
     bool m_loading = false;
@@ -42,12 +54,21 @@ private:
     FieldErrors m_errors;
 
     QLabel *m_title = nullptr;
+    QLineEdit *m_name = nullptr;
+    QLineEdit *m_model = nullptr;
+    QComboBox *m_flavor = nullptr;
+    QComboBox *m_endpoint = nullptr;
+    QFormLayout *m_connForm = nullptr;
+    QWidget *m_urlRow = nullptr;
+    QWidget *m_mockRow = nullptr;
     QComboBox *m_targetKind = nullptr;
-    QStackedWidget *m_targetStack = nullptr;
     QLineEdit *m_url = nullptr;
     QComboBox *m_mock = nullptr;
     QLineEdit *m_apiKey = nullptr;
     QLineEdit *m_apiKeyEnv = nullptr;
+    QGroupBox *m_metrics = nullptr;
+    QLineEdit *m_metricsPath = nullptr;
+    QDoubleSpinBox *m_metricsInterval = nullptr;
     QLabel *m_gates = nullptr;
     HookEditor *m_hooks = nullptr;
     QWidget *m_body = nullptr;

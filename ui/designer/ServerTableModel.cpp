@@ -92,7 +92,7 @@ void ServerTableModel::setRowErrors(const QHash<int, QHash<int, QString>> &error
         return;
     m_errors = errors;
     if (!m_servers.isEmpty())
-        Q_EMIT dataChanged(index(0, 0), index(rowCount() - 1, ColumnCount - 1), {Qt::BackgroundRole, Qt::ToolTipRole});
+        Q_EMIT dataChanged(index(0, 0), index(rowCount() - 1, ColumnCount - 1), {Qt::BackgroundRole, Qt::ToolTipRole, RowErrorRole});
 }
 
 QString ServerTableModel::uniqueName(const QString &base) const
@@ -147,7 +147,23 @@ QVariant ServerTableModel::data(const QModelIndex &index, int role) const
         return {};
     const ServerSpec &s = m_servers.at(index.row());
     const QString error = m_errors.value(index.row()).value(index.column());
+    auto rowErrors = [&] {
+        QStringList all;
+        const auto &cells = m_errors.value(index.row());
+        for (int c = 0; c < ColumnCount; ++c)
+            if (!cells.value(c).isEmpty())
+                all << cells.value(c);
+        return all.join(QLatin1Char('\n'));
+    };
     switch (role) {
+    case SummaryRole: {
+        QStringList parts{toString(s.flavor), targetText(s)};
+        if (!s.model.isEmpty())
+            parts << s.model;
+        return parts.join(QStringLiteral(" · "));
+    }
+    case RowErrorRole:
+        return rowErrors();
     case Qt::DisplayRole:
     case Qt::EditRole:
         switch (index.column()) {
@@ -168,6 +184,11 @@ QVariant ServerTableModel::data(const QModelIndex &index, int role) const
     case Qt::ToolTipRole:
         if (!error.isEmpty())
             return error;
+        if (index.column() == Name) {
+            // The list shows this column: its tooltip is the row's errors, else the whole summary.
+            const QString all = rowErrors();
+            return all.isEmpty() ? data(index, SummaryRole) : QVariant(all);
+        }
         if (index.column() == Target)
             return tr("An http(s) URL, or %1 for an embedded mock server")
                 .arg(QStringLiteral("mock:") + mockPersonalityNames().join(QStringLiteral(" / mock:")));

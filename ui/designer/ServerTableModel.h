@@ -1,6 +1,8 @@
 #pragma once
-// The designer's servers table: one row per ServerSpec. The model owns the list; the designer
-// replaces it in bulk on load (beginResetModel) and edits single rows through setServer().
+// The designer's servers: one row per ServerSpec. The model owns the list; the designer replaces
+// it in bulk on load (beginResetModel) and edits single rows through setServer() from the server
+// form. The designer shows it as a list (column Name with SummaryRole and RowErrorRole); the
+// columns stay for the model's other readers and its tests.
 #include "spec/SweepSpec.h"
 #include <QAbstractTableModel>
 #include <QHash>
@@ -12,6 +14,10 @@ class ServerTableModel : public QAbstractTableModel
     Q_OBJECT
 public:
     enum Column { Name, Target, Model, Endpoint, Flavor, ApiKey, Hooks, ColumnCount };
+    enum Role {
+        SummaryRole = Qt::UserRole + 1, // "vllm · http://host:8000 · model" (any column)
+        RowErrorRole,                   // every error of the row, one per line; "" = fine
+    };
 
     using QAbstractTableModel::QAbstractTableModel;
 

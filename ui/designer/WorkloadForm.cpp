@@ -2,7 +2,17 @@
 #include "designer/RateSweepEditor.h"
 #include "results/SweepAxis.h"
 #include "designer/ConcurrencyEditor.h"
+#include "designer/DatasetEditor.h"
+#include "designer/LengthEditor.h"
+#include "designer/WorkloadPreview.h"
+#include "report/DisplayText.h"
+#include "workload/Dataset.h"
+#include <QFontDatabase>
+#include <QPlainTextEdit>
+#include <QTimer>
 #include <QCheckBox>
+#include <algorithm>
+#include "designer/StackFit.h"
 #include <QComboBox>
 #include <QDoubleSpinBox>
 #include <QFormLayout>
@@ -55,6 +65,7 @@ WorkloadForm::WorkloadForm(QWidget *parent)
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(buildSweep());
     layout->addWidget(buildWorkload());
+    layout->addWidget(buildPreview());
     layout->addWidget(buildSlo());
     layout->addStretch(1);
     updateEnabled();
@@ -64,6 +75,7 @@ QWidget *WorkloadForm::buildSweep()
 {
     auto *group = new QGroupBox(tr("Sweep"));
     auto *form = new QFormLayout(group);
+    form->setVerticalSpacing(2); // each field's reserved message line is most of the spacing
     m_name = new QLineEdit;
     m_name->setObjectName(QStringLiteral("sweepName"));
     m_description = new QLineEdit;
@@ -86,7 +98,7 @@ QWidget *WorkloadForm::buildSweep()
     m_policy->setToolTip(tr("What a failed reset or profiler start does: skip that cell, abort the sweep, or measure anyway"));
     form->addRow(tr("Name"), m_errors.bind(QStringLiteral("name"), m_name));
     form->addRow(tr("Description"), m_errors.bind(QStringLiteral("description"), m_description));
-    form->addRow(tr("Sweep over"), m_axis);
+    form->addRow(tr("Sweep over"), FieldErrors::pad(m_axis));
     form->addRow(tr("Points"), m_errors.bind(QStringLiteral("sweep"), m_axisStack));
     form->addRow(tr("On hook failure"), m_errors.bind(QStringLiteral("on_hook_failure"), m_policy));
 
@@ -96,6 +108,7 @@ QWidget *WorkloadForm::buildSweep()
     connect(m_rates, &RateSweepEditor::edited, this, &WorkloadForm::changed);
     connect(m_axis, &QComboBox::activated, this, [this](int index) {
         m_axisStack->setCurrentIndex(index);
+        fitStackToCurrent(m_axisStack);
         changed();
     });
     connect(m_policy, &QComboBox::activated, this, &WorkloadForm::changed);
@@ -106,13 +119,15 @@ QWidget *WorkloadForm::buildWorkload()
 {
     auto *group = new QGroupBox(tr("Workload"));
     auto *form = new QFormLayout(group);
+    form->setVerticalSpacing(2); // each field's reserved message line is most of the spacing
     m_streaming = new QCheckBox(tr("Stream responses"));
     m_streaming->setObjectName(QStringLiteral("streaming"));
     m_streaming->setToolTip(tr("Needed for TTFT and ITL"));
-    m_inputTokens = intBox("inputTokens");
-    m_inputTokens->setSuffix(tr(" tokens"));
-    m_outputTokens = intBox("outputTokens");
-    m_outputTokens->setSuffix(tr(" tokens"));
+    m_dataset = new DatasetEditor;
+    m_input = new LengthEditor(QStringLiteral("inputTokens"));
+    m_output = new LengthEditor(QStringLiteral("outputTokens"));
+    m_seed = intBox("workloadSeed");
+    m_seed->setToolTip(tr("workload.seed: the per-request length draws; the same seed sends the same lengths in the same order"));
     m_ignoreEos = new QCheckBox(tr("Ignore EOS"));
     m_ignoreEos->setObjectName(QStringLiteral("ignoreEos"));
     m_ignoreEos->setToolTip(tr("Keep generating to max_tokens so output lengths are fixed"));
@@ -122,6 +137,7 @@ QWidget *WorkloadForm::buildWorkload()
     m_requests = intBox("requestsPerCell");
     m_requests->setMinimum(0); // the special text shows at the minimum: 0 = the default
     m_requests->setSpecialValueText(tr("default (100)"));
+    m_requests->setSuffix(tr(" requests"));
     m_duration = doubleBox("durationS", QStringLiteral(" s"));
     m_lengthStack = new QStackedWidget;
     m_lengthStack->addWidget(m_requests);
@@ -139,28 +155,42 @@ QWidget *WorkloadForm::buildWorkload()
     m_sharedPrefix->setSuffix(tr(" tokens"));
 
     form->addRow(QString(), m_errors.bind(QStringLiteral("workload.streaming"), m_streaming));
-    form->addRow(tr("Input length"), m_errors.bind(QStringLiteral("workload.input_tokens"), m_inputTokens));
-    form->addRow(tr("Output length"), m_errors.bind(QStringLiteral("workload.output_tokens"), m_outputTokens));
+    QWidget *datasetBox = m_errors.bind(QStringLiteral("workload.dataset"), m_dataset);
+    form->addRow(tr("Prompts from"), datasetBox);
+    form->addRow(tr("Input length"), m_errors.bind(QStringLiteral("workload.input_tokens"), m_input));
+    form->addRow(tr("Output length"), m_errors.bind(QStringLiteral("workload.output_tokens"), m_output));
+    form->addRow(tr("Length seed"), m_errors.bind(QStringLiteral("workload.seed"), m_seed));
     form->addRow(QString(), m_errors.bind(QStringLiteral("workload.ignore_eos"), m_ignoreEos));
-    form->addRow(tr("Cell length"), m_lengthMode);
+    form->addRow(tr("Cell length"), FieldErrors::pad(m_lengthMode));
     QWidget *lengthBox = m_errors.bind(QStringLiteral("workload.requests_per_cell"), m_lengthStack);
     m_errors.bindLabel(QStringLiteral("workload.duration_s"), lengthBox->findChild<QLabel *>(), m_duration);
     m_errors.bindLabel(QStringLiteral("workload.duration_seconds"), lengthBox->findChild<QLabel *>(), m_duration);
-    form->addRow(QString(), lengthBox);
+    // The value's own label says which of the two it is (issue 19 item 7: no unlabelled fields).
+    m_lengthLabel = new QLabel(tr("Requests per cell"));
+    m_lengthLabel->setObjectName(QStringLiteral("cellLengthLabel"));
+    m_lengthLabel->setBuddy(m_lengthStack);
+    form->addRow(m_lengthLabel, lengthBox);
     form->addRow(tr("Warmup"), m_errors.bind(QStringLiteral("workload.warmup_requests"), m_warmup));
     QWidget *timeoutBox = m_errors.bind(QStringLiteral("workload.request_timeout_s"), m_requestTimeout);
     m_errors.bindLabel(QStringLiteral("workload.request_timeout_seconds"), timeoutBox->findChild<QLabel *>(), m_requestTimeout);
     form->addRow(tr("Request timeout"), timeoutBox);
     form->addRow(tr("Prompts"), m_errors.bind(QStringLiteral("workload.prompts"), m_prompts));
     form->addRow(tr("Shared prefix"), m_errors.bind(QStringLiteral("workload.shared_prefix_tokens"), m_sharedPrefix));
-    auto *general = new QLabel;
+    auto *general = FieldErrors::messageLine();
     form->addRow(general);
     m_errors.bindLabel(QStringLiteral("workload"), general);
 
     for (auto *check : {m_streaming, m_ignoreEos})
         connect(check, &QCheckBox::toggled, this, &WorkloadForm::changed);
-    for (auto *box : {m_inputTokens, m_outputTokens, m_requests, m_warmup, m_sharedPrefix})
+    for (auto *box : {m_seed, m_requests, m_warmup, m_sharedPrefix})
         connect(box, &QSpinBox::valueChanged, this, &WorkloadForm::changed);
+    for (auto *lengths : {m_input, m_output})
+        connect(lengths, &LengthEditor::edited, this, &WorkloadForm::changed);
+    connect(m_dataset, &DatasetEditor::edited, this, &WorkloadForm::changed);
+    connect(m_dataset, &DatasetEditor::loadFinished, this, [this] {
+        updatePreview();
+        Q_EMIT edited(); // the dataset's error (or its end) is a validation change
+    });
     for (auto *box : {m_duration, m_requestTimeout})
         connect(box, &QDoubleSpinBox::valueChanged, this, &WorkloadForm::changed);
     connect(m_prompts, &QComboBox::activated, this, [this] {
@@ -173,7 +203,7 @@ QWidget *WorkloadForm::buildWorkload()
         changed();
     });
     connect(m_lengthMode, &QComboBox::activated, this, [this](int mode) {
-        m_lengthStack->setCurrentIndex(mode);
+        showLengthMode(mode);
         // Requests and duration exclude each other: switching clears the one left behind.
         m_loading = true;
         if (mode == 0)
@@ -190,13 +220,14 @@ QWidget *WorkloadForm::buildSlo()
 {
     auto *group = new QGroupBox(tr("Service-level objectives (optional, for goodput)"));
     auto *form = new QFormLayout(group);
+    form->setVerticalSpacing(2); // each field's reserved message line is most of the spacing
     m_sloTtft = sloBox("sloTtft");
     m_sloItl = sloBox("sloItl");
     m_sloLatency = sloBox("sloLatency");
     form->addRow(tr("TTFT ≤"), m_errors.bind(QStringLiteral("workload.slo.time_to_first_token"), m_sloTtft));
     form->addRow(tr("ITL ≤"), m_errors.bind(QStringLiteral("workload.slo.inter_token_latency"), m_sloItl));
     form->addRow(tr("Latency ≤"), m_errors.bind(QStringLiteral("workload.slo.request_latency"), m_sloLatency));
-    auto *general = new QLabel;
+    auto *general = FieldErrors::messageLine();
     form->addRow(general);
     m_errors.bindLabel(QStringLiteral("workload.slo"), general);
     for (auto *box : {m_sloTtft, m_sloItl, m_sloLatency})
@@ -204,15 +235,99 @@ QWidget *WorkloadForm::buildSlo()
     return group;
 }
 
+void WorkloadForm::showLengthMode(int mode)
+{
+    m_lengthStack->setCurrentIndex(mode);
+    fitStackToCurrent(m_lengthStack);
+    m_lengthLabel->setText(mode == 0 ? tr("Requests per cell") : tr("Duration per cell"));
+}
+
+QWidget *WorkloadForm::buildPreview()
+{
+    auto *group = new QGroupBox(tr("Preview"));
+    group->setObjectName(QStringLiteral("workloadPreview"));
+    auto *layout = new QVBoxLayout(group);
+    m_inputHist = new LengthHistogramView(tr("Input lengths (first 1000 requests)"));
+    m_inputHist->setObjectName(QStringLiteral("inputHistogram"));
+    m_outputHist = new LengthHistogramView(tr("Output lengths (max_tokens)"));
+    m_outputHist->setObjectName(QStringLiteral("outputHistogram"));
+    m_datasetSummary = new QLabel;
+    m_datasetSummary->setObjectName(QStringLiteral("datasetSummary"));
+    m_datasetSummary->setWordWrap(true);
+    m_datasetSummary->setTextFormat(Qt::PlainText);
+    m_promptPreview = new QPlainTextEdit;
+    m_promptPreview->setObjectName(QStringLiteral("promptPreview"));
+    m_promptPreview->setReadOnly(true);
+    m_promptPreview->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
+    m_promptPreview->setFixedHeight(m_promptPreview->fontMetrics().lineSpacing() * 4 + 12);
+    m_promptPreview->setToolTip(tr("The first measured request's prompt, as the engine builds it (synthetic prompts: before calibration to the server's tokenizer)"));
+    layout->addWidget(m_inputHist);
+    layout->addWidget(m_outputHist);
+    layout->addWidget(m_datasetSummary);
+    layout->addWidget(new QLabel(tr("First prompt")));
+    layout->addWidget(m_promptPreview);
+    // Redraws are throttled: a held-down spin arrow does not resample on every step.
+    m_previewTimer = new QTimer(this);
+    m_previewTimer->setSingleShot(true);
+    m_previewTimer->setInterval(150);
+    connect(m_previewTimer, &QTimer::timeout, this, &WorkloadForm::updatePreview);
+    return group;
+}
+
+void WorkloadForm::updatePreview()
+{
+    m_previewTimer->stop();
+    constexpr int kSamples = 1000;
+    constexpr int kBins = 24;
+    SweepSpec spec = m_previewBase;
+    applyTo(spec);
+    const std::shared_ptr<const Dataset> dataset = m_dataset->loaded();
+    const bool waiting = spec.workload.dataset && !dataset;
+    const QString why = waiting ? (m_dataset->loadError().isEmpty() ? tr("reading the dataset…") : tr("the dataset did not load"))
+                                : tr("fix the lengths to see them");
+    const QList<int> in = plannedLengths(spec.workload, true, kSamples, dataset);
+    m_inputHist->setHistogram(histogramOf(in, kBins),
+                              !in.isEmpty() ? QString() : spec.workload.dataset && dataset ? tr("text prompts: the server's tokenizer counts them") : why);
+    const QList<int> out = plannedLengths(spec.workload, false, kSamples, dataset);
+    m_outputHist->setHistogram(histogramOf(out, kBins), out.isEmpty() ? why : QString());
+    m_datasetSummary->setText(dataset ? displaySafe(dataset->describe(), DisplayLines::Single) : spec.workload.dataset ? displaySafe(m_dataset->loadError(), DisplayLines::Single) : QString());
+    m_datasetSummary->setVisible(spec.workload.dataset.has_value());
+    const QString prompt = firstPromptText(spec, dataset, 600);
+    m_promptPreview->setPlainText(prompt.isEmpty() ? why : displaySafe(prompt)); // dataset text: shown, not obeyed
+}
+
+QList<SpecDiagnostic> WorkloadForm::localDiagnostics() const
+{
+    QList<SpecDiagnostic> out;
+    if (m_dataset->usesDataset() && !m_dataset->loadError().isEmpty()) {
+        SpecDiagnostic d;
+        d.keyPath = QStringLiteral("workload.dataset.path");
+        d.message = displaySafe(m_dataset->loadError(), DisplayLines::Single); // FILE:LINE: what
+        out << d;
+    }
+    for (auto [editor, key] : {std::pair{m_input, "workload.input_tokens"}, std::pair{m_output, "workload.output_tokens"}})
+        if (!editor->parseError().isEmpty()) {
+            SpecDiagnostic d;
+            d.keyPath = QString::fromLatin1(key);
+            d.message = editor->parseError();
+            out << d;
+        }
+    return out;
+}
+
 void WorkloadForm::changed()
 {
     updateEnabled();
+    if (m_previewTimer)
+        m_previewTimer->start();
     if (!m_loading)
         Q_EMIT edited();
 }
 
 void WorkloadForm::updateEnabled()
 {
+    // A dataset's prompts have their own lengths (mooncake: input_length; text: as written).
+    m_input->setEnabled(!m_dataset->usesDataset());
     m_sharedPrefix->setEnabled(PromptMode(m_prompts->currentData().toInt()) == PromptMode::SharedPrefix);
 }
 
@@ -227,22 +342,18 @@ void WorkloadForm::setSpec(const SweepSpec &spec)
     const int axis = spec.openLoop.active() ? 1 : 0;
     m_axis->setCurrentIndex(axis);
     m_axisStack->setCurrentIndex(axis);
+    fitStackToCurrent(m_axisStack);
     m_policy->setCurrentIndex(m_policy->findData(int(spec.onHookFailure)));
     m_streaming->setChecked(w.streaming);
-    m_inputTokens->setValue(w.inputTokens);
-    m_outputTokens->setValue(w.outputTokens);
-    // A distribution is edited in the YAML: the box shows its mean and is read-only, so an edit
-    // here can never be silently overridden by the distribution (spec/WorkloadShapes.h).
-    for (auto [box, dist] : {std::pair{m_inputTokens, &w.inputLengths}, std::pair{m_outputTokens, &w.outputLengths}}) {
-        // (FieldErrors owns the tooltip; the prefix shows the box holds a mean.)
-        box->setEnabled(!*dist);
-        box->setPrefix(*dist ? tr("mean ") : QString());
-        box->setWhatsThis(*dist ? tr("Drawn per request: %1 (edit it in the YAML)").arg((*dist)->describe()) : QString());
-    }
+    m_input->setLengths(w.inputTokens, w.inputLengths);
+    m_output->setLengths(w.outputTokens, w.outputLengths);
+    m_seed->setValue(int(std::clamp<qint64>(w.seed, -kIntSpan, kIntSpan)));
+    m_dataset->setDataset(w.dataset, spec.sourcePath);
+    m_previewBase = spec;
     m_ignoreEos->setChecked(w.ignoreEos);
     const int mode = w.durationS > 0 ? 1 : 0;
     m_lengthMode->setCurrentIndex(mode);
-    m_lengthStack->setCurrentIndex(mode);
+    showLengthMode(mode);
     m_requests->setValue(w.requestsPerCell);
     m_duration->setValue(w.durationS);
     m_warmup->setValue(w.warmupRequests);
@@ -254,6 +365,7 @@ void WorkloadForm::setSpec(const SweepSpec &spec)
     m_sloLatency->setValue(w.slo.latencyMs.value_or(0));
     updateEnabled();
     m_loading = false;
+    updatePreview();
 }
 
 void WorkloadForm::applyTo(SweepSpec &spec) const
@@ -271,8 +383,12 @@ void WorkloadForm::applyTo(SweepSpec &spec) const
     }
     spec.onHookFailure = HookFailurePolicy(m_policy->currentData().toInt());
     w.streaming = m_streaming->isChecked();
-    w.inputTokens = m_inputTokens->value();
-    w.outputTokens = m_outputTokens->value();
+    m_input->applyTo(w.inputTokens, w.inputLengths);
+    m_output->applyTo(w.outputTokens, w.outputLengths);
+    // The box holds ±10^7; a larger seed from the file stays as it was unless the box is edited.
+    const qint64 loadedSeed = m_previewBase.workload.seed;
+    w.seed = m_seed->value() == int(std::clamp<qint64>(loadedSeed, -kIntSpan, kIntSpan)) ? loadedSeed : m_seed->value();
+    m_dataset->applyTo(w.dataset);
     w.ignoreEos = m_ignoreEos->isChecked();
     w.requestsPerCell = m_requests->value();
     w.durationS = m_duration->value();
@@ -288,6 +404,8 @@ void WorkloadForm::applyTo(SweepSpec &spec) const
 
 bool WorkloadForm::hasLocalErrors() const
 {
+    if (!localDiagnostics().isEmpty())
+        return true;
     return m_axis->currentIndex() == 1 ? !m_rates->parseError().isEmpty() : !m_concurrency->parseError().isEmpty();
 }
 

@@ -8,13 +8,19 @@
 class QCheckBox;
 class QComboBox;
 class QDoubleSpinBox;
+class QLabel;
 class QLineEdit;
+class QPlainTextEdit;
+class QTimer;
 class QSpinBox;
 class QStackedWidget;
 
 namespace sb::ui {
 
 class ConcurrencyEditor;
+class DatasetEditor;
+class LengthEditor;
+class LengthHistogramView;
 class RateSweepEditor;
 
 class WorkloadForm : public QWidget
@@ -30,6 +36,16 @@ public:
     ConcurrencyEditor *concurrencyEditor() const { return m_concurrency; }
     RateSweepEditor *rateEditor() const { return m_rates; }
     QComboBox *axisChoice() const { return m_axis; }
+    LengthEditor *inputEditor() const { return m_input; }
+    LengthEditor *outputEditor() const { return m_output; }
+    DatasetEditor *datasetEditor() const { return m_dataset; }
+    LengthHistogramView *inputHistogram() const { return m_inputHist; }
+    LengthHistogramView *outputHistogram() const { return m_outputHist; }
+    QPlainTextEdit *promptPreview() const { return m_promptPreview; }
+    // Problems the validator cannot see (a dataset file that does not load), as diagnostics for
+    // the fields they belong to.
+    QList<SpecDiagnostic> localDiagnostics() const;
+    void updatePreview(); // now (it also runs throttled after each edit)
 
 Q_SIGNALS:
     void edited();
@@ -38,8 +54,10 @@ private:
     QWidget *buildSweep();
     QWidget *buildWorkload();
     QWidget *buildSlo();
+    QWidget *buildPreview();
     void changed();
     void updateEnabled();
+    void showLengthMode(int mode); // 0 = requests per cell, 1 = duration per cell
 
     FieldErrors m_errors;
     bool m_loading = false;
@@ -53,11 +71,20 @@ private:
     QComboBox *m_policy = nullptr;
 
     QCheckBox *m_streaming = nullptr;
-    QSpinBox *m_inputTokens = nullptr;
-    QSpinBox *m_outputTokens = nullptr;
+    LengthEditor *m_input = nullptr;
+    LengthEditor *m_output = nullptr;
+    QSpinBox *m_seed = nullptr;
+    DatasetEditor *m_dataset = nullptr;
+    LengthHistogramView *m_inputHist = nullptr;
+    LengthHistogramView *m_outputHist = nullptr;
+    QPlainTextEdit *m_promptPreview = nullptr;
+    QLabel *m_datasetSummary = nullptr;
+    QTimer *m_previewTimer = nullptr;
+    SweepSpec m_previewBase; // the servers (the first one's endpoint shapes the prompt) and source path
     QCheckBox *m_ignoreEos = nullptr;
     QComboBox *m_lengthMode = nullptr;
     QStackedWidget *m_lengthStack = nullptr;
+    QLabel *m_lengthLabel = nullptr;
     QSpinBox *m_requests = nullptr;
     QDoubleSpinBox *m_duration = nullptr;
     QSpinBox *m_warmup = nullptr;
