@@ -48,6 +48,7 @@ struct ProgressSnapshot {
     QString point;             // results/SweepAxis.h pointLabel(): "c=8" or "8 req/s"
     RunPhase phase = RunPhase::Starting;
     int requestsDone = 0;      // measured requests finished in this cell
+    int requestsFailed = 0;    // of those, failed
     int requestsTarget = 0;    // 0 when the cell runs by duration
     double cellFraction = 0;   // 0..1 progress of the running cell
     double sweepFraction = 0;  // 0..1 progress of the whole sweep

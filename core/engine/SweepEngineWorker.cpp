@@ -337,6 +337,7 @@ int SweepEngineWorker::runSweep()
                     ProgressSnapshot s = base;
                     s.phase = RunPhase::Measure;
                     s.requestsDone = live.finished;
+                    s.requestsFailed = live.failed;
                     s.requestsTarget = int(target);
                     s.inFlight = live.inFlight;
                     const double dur = m_spec.workload.durationS;
