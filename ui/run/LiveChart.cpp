@@ -4,6 +4,7 @@
 #include <QChart>
 #include <QEvent>
 #include <QLineSeries>
+#include <QPainter>
 #include <QValueAxis>
 
 namespace sb::ui {
@@ -63,6 +64,42 @@ void LiveChart::addSample(double elapsedS, double tokensPerS, int inFlight)
     m_dirty = true;
 }
 
+void LiveChart::addBoundary(double elapsedS, const QString &label)
+{
+    m_boundaries.append({elapsedS, label});
+    m_dirty = true;
+}
+
+void LiveChart::drawForeground(QPainter *painter, const QRectF &rect)
+{
+    QChartView::drawForeground(painter, rect);
+    if (m_boundaries.isEmpty())
+        return;
+    const QRectF plot = chart()->plotArea();
+    const QColor ink = palette().color(QPalette::WindowText);
+    painter->save();
+    painter->setRenderHint(QPainter::Antialiasing, false);
+    QPen pen(ink);
+    pen.setStyle(Qt::DotLine);
+    painter->setPen(pen);
+    const QFontMetrics fm(painter->font());
+    double freeFrom = plot.left(); // labels left of this would overlap the previous one
+    for (const Boundary &b : std::as_const(m_boundaries)) {
+        // Series and boundaries share the x axis: map through the series (scene coordinates,
+        // the same as the view's foreground while the chart fills the view).
+        const double x = chart()->mapToPosition(QPointF(b.elapsedS, 0), m_tokensSeries).x();
+        if (x < plot.left() - 0.5 || x > plot.right() + 0.5)
+            continue;
+        painter->drawLine(QPointF(x, plot.top()), QPointF(x, plot.bottom()));
+        const int width = fm.horizontalAdvance(b.label);
+        if (x + 3 >= freeFrom && x + 3 + width <= plot.right()) {
+            painter->drawText(QPointF(x + 3, plot.top() + fm.ascent() + 1), b.label);
+            freeFrom = x + 3 + width + fm.averageCharWidth();
+        }
+    }
+    painter->restore();
+}
+
 void LiveChart::flush()
 {
     if (!m_dirty)
@@ -70,7 +107,9 @@ void LiveChart::flush()
     m_dirty = false;
     m_tokensSeries->replace(m_tokens);
     m_inFlightSeries->replace(m_inFlight);
-    const double lastX = m_tokens.isEmpty() ? 10 : m_tokens.last().x();
+    double lastX = m_tokens.isEmpty() ? 10 : m_tokens.last().x();
+    if (!m_boundaries.isEmpty())
+        lastX = std::max(lastX, m_boundaries.last().elapsedS);
     m_x->setRange(0, std::max(10.0, lastX));
     m_yTokens->setRange(0, std::max(10.0, m_maxTokens * 1.1));
     m_yInFlight->setRange(0, std::max(4.0, m_maxInFlight * 1.1));
@@ -78,12 +117,14 @@ void LiveChart::flush()
     m_x->applyNiceNumbers();
     m_yTokens->applyNiceNumbers();
     m_yInFlight->applyNiceNumbers();
+    viewport()->update(); // the boundaries are painted over the plot, not by a series
 }
 
 void LiveChart::clear()
 {
     m_tokens.clear();
     m_inFlight.clear();
+    m_boundaries.clear();
     m_maxTokens = m_maxInFlight = 0;
     m_dirty = true;
     flush();

@@ -2,6 +2,8 @@
 // A small live chart of the run: output tokens/s and requests in flight against elapsed time.
 // Points are kept in plain lists and pushed with QXYSeries::replace() once per UI tick
 // (appending to a shown series point by point is quadratic, docs/ARCHITECTURE.md §9).
+// Cell boundaries are dashed vertical lines labelled with the cell (server, point), painted over
+// the plot; a label that would overlap the previous one is left out (the line stays).
 #include <QChartView>
 #include <QList>
 #include <QPointF>
@@ -24,8 +26,16 @@ public:
     void clear();
     qsizetype pointCount() const { return m_tokens.size(); }
 
+    struct Boundary {
+        double elapsedS = 0;
+        QString label; // "vllm · c=8"
+    };
+    void addBoundary(double elapsedS, const QString &label); // drawn at the next flush
+    const QList<Boundary> &boundaries() const { return m_boundaries; }
+
 protected:
     void changeEvent(QEvent *event) override; // follows the palette (charts/ChartColors.h)
+    void drawForeground(QPainter *painter, const QRectF &rect) override; // the boundaries
 
 private:
     QLineSeries *m_tokensSeries = nullptr;
@@ -34,6 +44,7 @@ private:
     QValueAxis *m_yTokens = nullptr;
     QValueAxis *m_yInFlight = nullptr;
     QList<QPointF> m_tokens, m_inFlight;
+    QList<Boundary> m_boundaries;
     double m_maxTokens = 0, m_maxInFlight = 0;
     bool m_dirty = false;
 };

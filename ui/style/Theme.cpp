@@ -131,4 +131,17 @@ QColor hookSeverityColor(HookSeverity severity)
     return QColor(0xcf, 0x22, 0x2e);
 }
 
+QColor cellStatusColor(CellStatus status)
+{
+    switch (status) {
+    case CellStatus::Failed: return QColor(0xcf, 0x22, 0x2e);
+    case CellStatus::Degraded: return QColor(0xb2, 0x6a, 0x00);
+    case CellStatus::Cancelled:
+    case CellStatus::Skipped: return QColor(0x80, 0x80, 0x80);
+    case CellStatus::Completed:
+    case CellStatus::Pending: break;
+    }
+    return {};
+}
+
 } // namespace sb::ui

@@ -1,6 +1,7 @@
 #pragma once
 // Light/dark palettes and the SVG icon set. Toolbar icons are drawn in the palette's text colour
 // (the SVGs use `currentColor`), so they stay legible after a palette switch.
+#include "results/CellStatus.h"
 #include "results/HookSeverity.h"
 #include <QColor>
 #include <QIcon>
@@ -30,5 +31,8 @@ QIcon hookPendingIcon(); // a call not made yet
 QIcon hookSkippedIcon(); // a call not made at all (an earlier one failed)
 // The colour of a verdict written in rich text (the cell detail pane).
 QColor hookSeverityColor(HookSeverity severity);
+// The colour a cell's outcome is written or drawn in (results table, run monitor's bar): red
+// failed, amber degraded, grey cancelled/skipped; invalid (= the palette's own) otherwise.
+QColor cellStatusColor(CellStatus status);
 
 } // namespace sb::ui
