@@ -66,6 +66,28 @@ private Q_SLOTS:
         QCOMPARE(model.rowCount(), 0);
     }
 
+    // A cell without measurements reads "–" in every metric column (not 0.00, not blank), and
+    // a cancelled cell that had sent requests says it is partial.
+    void unmeasuredCellsShowDash()
+    {
+        M model;
+        SweepResults r = sbtest::makeSweepResults();
+        r.cells[1].status = sb::CellStatus::Failed;
+        r.cells[2].status = sb::CellStatus::Cancelled;
+        r.cells[2].completed = 16;
+        r.cells[2].failed = 0;
+        model.setResults(r);
+        for (int col : {int(M::TtftP50Column), int(M::OutputThroughputColumn), int(M::RequestThroughputColumn)}) {
+            QCOMPARE(model.index(1, col).data().toString(), QStringLiteral("–"));
+            QCOMPARE(model.index(2, col).data().toString(), QStringLiteral("–"));
+            QVERIFY(!model.index(1, col).data(M::SortRole).isValid()); // sorts and exports as missing
+            QVERIFY(model.index(0, col).data().toString() != QStringLiteral("–"));
+        }
+        QCOMPARE(model.index(2, M::StatusColumn).data().toString(), QStringLiteral("cancelled (partial: 16 requests)"));
+        QCOMPARE(model.index(2, M::StatusColumn).data(M::CsvRole).toString(), QStringLiteral("cancelled"));
+        QCOMPARE(model.index(1, M::StatusColumn).data(Qt::ForegroundRole).value<QColor>(), cellStatusColor(sb::CellStatus::Failed));
+    }
+
     void columnsShowNumbers()
     {
         M model;
