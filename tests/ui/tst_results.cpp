@@ -14,6 +14,9 @@
 #include "results/ResultsTableModel.h"
 #include "results/ResultsTableView.h"
 #include "results/ResultsView.h"
+#include "results/ServerMetricsPane.h"
+#include <QComboBox>
+#include <QLabel>
 #include "results/TableCsv.h"
 #include <QAbstractItemModelTester>
 #include <QApplication>
@@ -23,6 +26,7 @@
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QFileInfo>
+#include <QJsonDocument>
 #include <QTest>
 #include <QTextBrowser>
 #include <QXYSeries>
@@ -86,6 +90,134 @@ private Q_SLOTS:
         QCOMPARE(model.index(2, M::StatusColumn).data().toString(), QStringLiteral("cancelled (partial: 16 requests)"));
         QCOMPARE(model.index(2, M::StatusColumn).data(M::CsvRole).toString(), QStringLiteral("cancelled"));
         QCOMPARE(model.index(1, M::StatusColumn).data(Qt::ForegroundRole).value<QColor>(), cellStatusColor(sb::CellStatus::Failed));
+    }
+
+    // The Server tab: the selected cell's scraped series (key metrics combined over label sets
+    // and listed first, other series by key, buckets left out), its reset's metrics verdict, and
+    // a key aggregate per server against the sweep point.
+    void serverTabShowsSeriesAndAggregates()
+    {
+        QTemporaryDir dir;
+        QVERIFY(QDir(dir.path()).mkpath(QStringLiteral("cells/000")));
+        QFile file(dir.filePath(QStringLiteral("cells/000/server_metrics.jsonl")));
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        const QString origin = QStringLiteral("http://127.0.0.1:8000");
+        const int scrapes = 7;
+        for (int i = 0; i < scrapes; ++i) {
+            QJsonObject samples{
+                {QStringLiteral("vllm:num_requests_running{engine=\"0\",model_name=\"m\"}"), i},
+                {QStringLiteral("vllm:num_requests_running{engine=\"1\",model_name=\"m\"}"), 1},
+                {QStringLiteral("vllm:kv_cache_usage_perc{engine=\"0\",model_name=\"m\"}"), 0.1 * i},
+                {QStringLiteral("vllm:kv_cache_usage_perc{engine=\"1\",model_name=\"m\"}"), 0.3},
+                {QStringLiteral("vllm:e2e_request_latency_seconds_bucket{le=\"1.0\"}"), 3},
+                {QStringLiteral("vllm:e2e_request_latency_seconds_count"), i * 2},
+                {QStringLiteral("process_cpu_seconds_total"), QStringLiteral("NaN")},
+            };
+            QJsonObject line{{QStringLiteral("t_ns"), qint64(i) * 500000000 - 1000000}, {QStringLiteral("origin"), origin},
+                             {QStringLiteral("samples"), samples}};
+            QVERIFY(file.write(QJsonDocument(line).toJson(QJsonDocument::Compact) + '\n') > 0);
+        }
+        QVERIFY(file.write("{\"t_ns\":4000000000,\"origin\":\"http://127.0.0.1:8000\",\"error\":\"no answer within 1 s\"}\n") > 0);
+        file.close();
+
+        SweepResults r = sbtest::makeSweepResults();
+        r.cells[0].serverMetricsInfo = QJsonObject{{QStringLiteral("series"), QStringLiteral("cells/000/server_metrics.jsonl")}};
+        HookOutcome reset = sbtest::hook(QStringLiteral("reset_kv_cache"), true, 1, 200, QStringLiteral("ok"));
+        reset.metricsVerdict = QStringLiteral("confirmed");
+        reset.metricsCachedTokens = 0;
+        r.cells[0].hooks = {reset};
+        int measured = 0;
+        for (CellResult &c : r.cells) {
+            c.serverMetrics.insert(QStringLiteral("vllm:num_requests_running"),
+                                   QJsonObject{{QStringLiteral("type"), QStringLiteral("gauge")}, {QStringLiteral("unit"), QStringLiteral("requests")},
+                                               {QStringLiteral("label"), QStringLiteral("running requests")}, {QStringLiteral("avg"), c.concurrency * 0.9}});
+            measured += hasMeasurements(c.status);
+        }
+        r.cells[1].status = sb::CellStatus::Failed; // not plotted
+        --measured;
+
+        ResultsView view;
+        view.resize(1400, 900);
+        view.setResults(r, dir.path());
+        auto *pane = view.findChild<ServerMetricsPane *>(QStringLiteral("serverPane"));
+        QVERIFY(pane);
+        QCOMPARE(pane->aggregateKeys(), QStringList{QStringLiteral("vllm:num_requests_running")});
+        QCOMPARE(pane->plottedAggregatePoints(), qsizetype(measured));
+        view.selectCell(0);
+        QTRY_VERIFY_WITH_TIMEOUT(!pane->isLoading(), 20000);
+
+        auto *picker = pane->findChild<QComboBox *>(QStringLiteral("serverMetric"));
+        QStringList keys;
+        for (int i = 0; i < picker->count(); ++i)
+            keys << picker->itemData(i).toString();
+        QCOMPARE(keys, (QStringList{QStringLiteral("vllm:num_requests_running"), QStringLiteral("vllm:kv_cache_usage_perc"),
+                                    QStringLiteral("vllm:e2e_request_latency_seconds_count")}));
+        QVERIFY2(picker->itemText(0).contains(QLatin1String("running requests")), qPrintable(picker->itemText(0)));
+        QCOMPARE(picker->currentIndex(), 0);
+        QCOMPARE(pane->plottedSeriesPoints(), qsizetype(scrapes));
+        const QList<QPointF> running = pane->series().points.value(QStringLiteral("vllm:num_requests_running")).value(origin);
+        QCOMPARE(running.size(), scrapes);
+        QCOMPARE(running[3], QPointF(1.499, 4)); // summed over the two engines, seconds from the phase start
+        QCOMPARE(pane->series().points.value(QStringLiteral("vllm:kv_cache_usage_perc")).value(origin)[2].y(), 0.25); // averaged
+        QCOMPARE(pane->series().failedScrapes, 1);
+        picker->setCurrentIndex(2);
+        QCOMPARE(pane->plottedSeriesPoints(), qsizetype(scrapes));
+        const QString verdict = pane->findChild<QLabel *>(QStringLiteral("serverResetVerdict"))->text();
+        QVERIFY2(verdict.contains(QLatin1String("confirmed by metrics")), qPrintable(verdict));
+
+        // A cell without a series says so and plots nothing.
+        view.selectCell(2);
+        QTRY_VERIFY_WITH_TIMEOUT(!pane->isLoading(), 20000);
+        QCOMPARE(pane->plottedSeriesPoints(), 0);
+        QVERIFY(pane->findChild<QLabel *>(QStringLiteral("serverResetVerdict"))->text().contains(QLatin1String("No server metrics")));
+    }
+
+    // What is loaded from a series file is bounded, and the pane says what was left out.
+    void serverSeriesIsBounded()
+    {
+        QTemporaryDir dir;
+        QFile file(dir.filePath(QStringLiteral("server_metrics.jsonl")));
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        QJsonObject samples{{QStringLiteral("sglang:num_running_reqs"), 2}};
+        for (int i = 0; i < ServerSeriesData::kMaxOtherSeries + 25; ++i)
+            samples.insert(QStringLiteral("other_metric{i=\"%1\"}").arg(i), i);
+        QVERIFY(file.write(QJsonDocument(QJsonObject{{QStringLiteral("t_ns"), 0}, {QStringLiteral("origin"), QStringLiteral("o")},
+                                                     {QStringLiteral("samples"), samples}}).toJson(QJsonDocument::Compact) + "\nnot json\n") > 0);
+        file.close();
+        const ServerSeriesData data = readServerSeries(file.fileName());
+        QCOMPARE(data.entries.size(), ServerSeriesData::kMaxOtherSeries + 1);
+        QCOMPARE(data.entries.first().key, QStringLiteral("sglang:num_running_reqs"));
+        QCOMPARE(data.badLines, 1);
+        QCOMPARE(data.limits.size(), 1);
+        QVERIFY(data.limits.first().contains(QLatin1String("25 more series")));
+        QVERIFY(!readServerSeries(dir.filePath(QStringLiteral("missing.jsonl"))).error.isEmpty());
+    }
+
+    // The results-folder link reads on the dark palette: it is drawn in the palette's link colour,
+    // moved away from the background when the two are too close (dark blue on dark grey).
+    void folderLinkReadsInDarkPalette()
+    {
+        QPalette poor;
+        poor.setColor(QPalette::Window, QColor(0x2b, 0x2d, 0x30));
+        poor.setColor(QPalette::Link, QColor(0x00, 0x00, 0x8b));
+        QVERIFY(contrastRatio(poor.color(QPalette::Link), poor.color(QPalette::Window)) < 2);
+        QVERIFY(contrastRatio(linkColor(poor), poor.color(QPalette::Window)) >= 4.5);
+        QPalette light;
+        light.setColor(QPalette::Window, Qt::white);
+        light.setColor(QPalette::Link, QColor(0x00, 0x66, 0xcc));
+        QCOMPARE(linkColor(light), QColor(0x00, 0x66, 0xcc)); // readable already: kept
+
+        applyTheme(ThemeMode::Dark);
+        ResultsView view;
+        QTemporaryDir dir;
+        view.setResults(sbtest::makeSweepResults(), dir.path());
+        const QString summary = view.findChild<QLabel *>(QStringLiteral("resultsSummary"))->text();
+        const QColor link = linkColor(view.palette());
+        QVERIFY2(summary.contains(QStringLiteral("color:%1").arg(link.name())), qPrintable(summary));
+        QVERIFY(contrastRatio(link, view.palette().color(QPalette::Window)) >= 4.5);
+        applyTheme(ThemeMode::Light);
+        QTRY_VERIFY(view.findChild<QLabel *>(QStringLiteral("resultsSummary"))->text().contains(linkColor(view.palette()).name()));
+        QVERIFY(contrastRatio(linkColor(view.palette()), view.palette().color(QPalette::Window)) >= 4.5);
     }
 
     void columnsShowNumbers()

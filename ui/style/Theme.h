@@ -4,6 +4,7 @@
 #include "results/CellStatus.h"
 #include "results/HookSeverity.h"
 #include <QColor>
+#include <QPalette>
 #include <QIcon>
 #include <QString>
 
@@ -34,5 +35,14 @@ QColor hookSeverityColor(HookSeverity severity);
 // The colour a cell's outcome is written or drawn in (results table, run monitor's bar): red
 // failed, amber degraded, grey cancelled/skipped; invalid (= the palette's own) otherwise.
 QColor cellStatusColor(CellStatus status);
+
+// The palette's link colour, adjusted when it reads poorly on the palette's window colour
+// (WCAG contrast below 4.5:1): dark blue on dark grey was unreadable (issue 19 item 11).
+QColor linkColor(const QPalette &palette);
+// WCAG 2 contrast ratio of two colours, 1..21.
+double contrastRatio(const QColor &a, const QColor &b);
+// A rich-text link in linkColor(): QLabel draws anchors in its own colour otherwise. `href` and
+// `text` are escaped here.
+QString linkHtml(const QString &href, const QString &text, const QPalette &palette);
 
 } // namespace sb::ui
