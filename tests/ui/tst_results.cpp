@@ -5,6 +5,7 @@
 #include "charts/ChartPoints.h"
 #include "charts/ChartsPanel.h"
 #include "charts/InteractiveChartView.h"
+#include "charts/MetricFormat.h"
 #include "results/CellDetail.h"
 #include "results/HookSeverity.h"
 #include "run/HookLogModel.h"
@@ -15,6 +16,8 @@
 #include "results/ResultsTableView.h"
 #include "results/ResultsView.h"
 #include "results/ServerMetricsPane.h"
+#include "results/TimeSlicesPane.h"
+#include <QStackedWidget>
 #include <QComboBox>
 #include <QLabel>
 #include "results/TableCsv.h"
@@ -365,7 +368,7 @@ private Q_SLOTS:
         QCOMPARE(highlightedPoints(tp->chart()), (QList<ChartPointRef>{{0, 8}}));
         QCOMPARE(highlightedPoints(mc->chart()), (QList<ChartPointRef>{{0, 8}}));
         auto *detail = view.findChild<QTextBrowser *>(QStringLiteral("cellDetail"));
-        QVERIFY(detail->toPlainText().contains(QStringLiteral("server-b · concurrency 64")));
+        QVERIFY(detail->toPlainText().contains(QStringLiteral("server-b · c=64")));
         // click on a point of server c, c=4 (cell 11) in the metric chart
         QXYSeries *serverC = taggedSeries(mc->chart()).at(2);
         Q_EMIT serverC->clicked(serverC->at(1));
@@ -465,6 +468,113 @@ private Q_SLOTS:
         QVERIFY(html.contains(QStringLiteral("/flush_cache?timeout=%20")));
         QVERIFY(html.contains(QStringLiteral("profiler_stop")));
         QVERIFY(html.contains(QStringLiteral("/tmp/out/cells/010/records.jsonl")));
+    }
+
+    // Requested vs measured ISL/OSL with the token source named; more than 2 % off is marked.
+    void detailShowsRequestedVsMeasuredLengths()
+    {
+        CellResult c = sbtest::makeSweepResults().cells.at(0);
+        auto lengths = [](double avg, double min, double max) {
+            MetricStats s;
+            s.count = 100, s.avg = avg, s.min = min, s.max = max;
+            return s;
+        };
+        c.metrics.insert(tag::requestedInputLength, lengths(256, 256, 256));
+        c.metrics.insert(tag::inputLength, lengths(299.8, 290, 310)); // +17.1 %: a warning
+        c.metrics.insert(tag::requestedOutputLength, lengths(64, 64, 64));
+        c.metrics.insert(tag::outputLength, lengths(63.5, 60, 64)); // -0.8 %: fine
+        c.tokenSource = QStringLiteral("usage");
+        const QString html = cellDetailHtml(c, QString());
+        QVERIFY2(html.contains(QStringLiteral("requested avg 256 (min 256, max 256) · measured avg 299.8 (min 290, max 310)")), qPrintable(html));
+        QVERIFY(html.contains(QStringLiteral("⚠ +17.1 %, more than 2 % off")));
+        QVERIFY(html.contains(QStringLiteral("requested avg 64 (min 64, max 64) · measured avg 63.5 (min 60, max 64) · -0.8 %</li>")));
+        QCOMPARE(html.count(QStringLiteral("⚠")), 1);
+        QVERIFY(html.contains(QStringLiteral("counted by the server (<i>usage</i>)")));
+        c.tokenSource = QStringLiteral("counted");
+        QVERIFY(cellDetailHtml(c, QString()).contains(QStringLiteral("counted by the client")));
+        // OSL short by more than 2 %: the server stopped early.
+        c.metrics.insert(tag::outputLength, lengths(40, 10, 64));
+        QCOMPARE(cellDetailHtml(c, QString()).count(QStringLiteral("⚠")), 2);
+        // Without lengths recorded, no section.
+        QVERIFY(!cellDetailHtml(sbtest::makeSweepResults().cells.at(0), QString()).contains(QStringLiteral("Lengths")));
+    }
+
+    // An open-loop cell says what rate it achieved against its target and how late it sent.
+    void detailShowsOpenLoopRateAndLag()
+    {
+        CellResult c = sbtest::makeSweepResults().cells.at(0);
+        OpenLoopResult o;
+        o.targetRate = 8;
+        o.achievedRate = 7.5;
+        o.arrival = QStringLiteral("poisson");
+        o.lagP50Ms = 0.2, o.lagP99Ms = 1.5, o.lagMaxMs = 3;
+        o.maxConcurrency = 64;
+        c.openLoop = o;
+        const QString html = cellDetailHtml(c, QString());
+        QVERIFY2(html.contains(QStringLiteral("target 8 req/s, achieved 7.5 req/s (93.8 %)")), qPrintable(html));
+        QVERIFY2(html.contains(QStringLiteral("schedule lag: p50 %1, p99 %2, max %3")
+                                   .arg(formatWithUnit(0.2, unit::ms), formatWithUnit(1.5, unit::ms), formatWithUnit(3, unit::ms))),
+                 qPrintable(html));
+        QVERIFY(html.contains(QStringLiteral("max_concurrency 64: never reached")));
+        QVERIFY(html.contains(QStringLiteral("<h3>server-a · 8 req/s</h3>")));
+    }
+
+    // The "Over time" tab plots one point per slice: throughput, and TTFT where requests streamed.
+    void overTimeTabPlotsSlices()
+    {
+        SweepResults r = sbtest::makeSweepResults();
+        QJsonArray slices;
+        for (int i = 0; i < 9; ++i)
+            slices.append(QJsonObject{{QStringLiteral("t_s"), i}, {QStringLiteral("length_s"), 1}, {QStringLiteral("output_token_throughput"), 100.0 + i},
+                                      {QStringLiteral("ttft_p50_ms"), i == 4 ? QJsonValue(QJsonValue::Null) : QJsonValue(20.0 + i)}});
+        r.cells[3].timeSlices = slices;
+        ResultsView view;
+        view.setResults(r, QString());
+        auto *pane = view.findChild<TimeSlicesPane *>(QStringLiteral("timeSlicesPane"));
+        QVERIFY(pane);
+        QCOMPARE(pane->throughputPoints(), 0);
+        view.selectCell(3);
+        QCOMPARE(pane->throughputPoints(), 9);
+        QCOMPARE(pane->ttftPoints(), 8); // a slice where nothing streamed has no TTFT
+        auto *chart = pane->findChild<InteractiveChartView *>(QStringLiteral("timeSlicesChart"))->chart();
+        QCOMPARE(chart->series().size(), 2);
+        QCOMPARE(static_cast<QXYSeries *>(chart->series().first())->points().at(8), QPointF(8, 108));
+        QVERIFY(pane->findChild<QLabel *>(QStringLiteral("timeSlicesStatus"))->text().contains(QLatin1String("9 slices")));
+        view.selectCell(2);
+        QCOMPARE(pane->throughputPoints(), 0);
+        QVERIFY(pane->findChild<QLabel *>(QStringLiteral("timeSlicesStatus"))->text().contains(QLatin1String("No time slices")));
+    }
+
+    // Nothing loaded: the view says what to do instead of showing empty axes.
+    void emptyStateSaysWhatToDo()
+    {
+        ResultsView view;
+        auto *pages = view.findChild<QStackedWidget *>();
+        auto *empty = view.findChild<QLabel *>(QStringLiteral("resultsEmptyState"));
+        QVERIFY(pages && empty);
+        QCOMPARE(pages->currentWidget(), static_cast<QWidget *>(empty));
+        for (const char *hint : {"Run a sweep", "Open results folder", "drop a results folder"})
+            QVERIFY2(empty->text().contains(QLatin1String(hint)), hint);
+        view.setResults(sbtest::makeSweepResults(), QString());
+        QVERIFY(pages->currentWidget() != empty);
+        view.clear();
+        QCOMPARE(pages->currentWidget(), static_cast<QWidget *>(empty));
+        view.updateCell(sbtest::makeCell(0, 0, 4)); // the first cell of a run shows the results
+        QVERIFY(pages->currentWidget() != empty);
+    }
+
+    // The Distribution tab's width does not follow its status text (a long path while reading).
+    void distributionWidthIsStable()
+    {
+        DistributionPane pane;
+        pane.setRecordsFile(QString(), QString());
+        const int before = pane.minimumSizeHint().width();
+        const int hintBefore = pane.sizeHint().width();
+        pane.setRecordsFile(QStringLiteral("/a/very/long/path/that/goes/on/and/on/and/on/for/a/while/cells/000-server-c8/records.jsonl"),
+                            QStringLiteral("x"));
+        QCOMPARE(pane.minimumSizeHint().width(), before);
+        QCOMPARE(pane.sizeHint().width(), hintBefore);
+        QTRY_VERIFY(!pane.isLoading());
     }
 
     void openResultsFolder()

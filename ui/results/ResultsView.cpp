@@ -7,12 +7,14 @@
 #include "results/ResultsTableView.h"
 #include "results/ServerMetricsPane.h"
 #include "results/SweepAxis.h"
+#include "results/TimeSlicesPane.h"
 #include "style/Theme.h"
 #include <QDesktopServices>
 #include <QDir>
 #include <QEvent>
 #include <QLabel>
 #include <QSplitter>
+#include <QStackedWidget>
 #include <QTabWidget>
 #include <QTextBrowser>
 #include <QVBoxLayout>
@@ -34,6 +36,8 @@ ResultsView::ResultsView(QWidget *parent)
     m_distribution->setObjectName(QStringLiteral("distributionPane"));
     m_server = new ServerMetricsPane(this);
     m_server->setObjectName(QStringLiteral("serverPane"));
+    m_slices = new TimeSlicesPane(this);
+    m_slices->setObjectName(QStringLiteral("timeSlicesPane"));
     m_summary = new QLabel(this);
     m_summary->setObjectName(QStringLiteral("resultsSummary"));
     m_summary->setTextFormat(Qt::RichText);
@@ -44,6 +48,7 @@ ResultsView::ResultsView(QWidget *parent)
     m_side->setObjectName(QStringLiteral("cellTabs"));
     m_side->addTab(m_detail, tr("Cell details"));
     m_side->addTab(m_distribution, tr("Distribution"));
+    m_side->addTab(m_slices, tr("Over time"));
     m_side->addTab(m_server, tr("Server"));
     auto *bottom = new QSplitter(Qt::Horizontal, this);
     auto *tableBox = new QWidget(this);
@@ -61,9 +66,23 @@ ResultsView::ResultsView(QWidget *parent)
     vertical->addWidget(bottom);
     vertical->setStretchFactor(0, 1);
     vertical->setStretchFactor(1, 1);
+    // Nothing loaded: say what to do instead of showing empty 0–1.5 axes (issue 19 item 11).
+    m_empty = new QLabel(tr("<h3>No results yet</h3>"
+                            "<p>Run a sweep (<b>Run → Run sweep</b>, Ctrl+R), open a results folder or zip "
+                            "(<b>File → Open results folder…</b>, Ctrl+Shift+O), or drop a results folder, a "
+                            "report zip or a results.json onto this window.</p>"),
+                         this);
+    m_empty->setObjectName(QStringLiteral("resultsEmptyState"));
+    m_empty->setAlignment(Qt::AlignCenter);
+    m_empty->setWordWrap(true);
+    m_empty->setTextFormat(Qt::RichText);
+    m_empty->setMargin(24);
+    m_pages = new QStackedWidget(this);
+    m_pages->addWidget(m_empty);
+    m_pages->addWidget(vertical);
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
-    layout->addWidget(vertical);
+    layout->addWidget(m_pages);
 
     connect(m_table, &ResultsTableView::currentCellChanged, this, [this](int cellIndex) {
         if (cellIndex == m_currentCell)
@@ -112,12 +131,14 @@ void ResultsView::updateSummary()
     if (!m_folder.isEmpty())
         text += QStringLiteral(" · ") + linkHtml(QUrl::fromLocalFile(m_folder).toString(), QDir::toNativeSeparators(m_folder), palette());
     m_summary->setText(text);
+    m_pages->setCurrentIndex(m_results.cells.isEmpty() ? 0 : 1);
 }
 
 void ResultsView::showDetail(bool reloadFiles)
 {
     const CellResult *c = cell(m_currentCell);
     m_detail->setHtml(c ? cellDetailHtml(*c, m_folder) : tr("<p>Select a cell in the table or a point in a chart.</p>"));
+    m_slices->setCell(c);
     if (!reloadFiles)
         return;
     if (c && !c->recordsPath.isEmpty() && !m_folder.isEmpty())

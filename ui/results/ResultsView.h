@@ -18,6 +18,7 @@ class DistributionPane;
 class ResultsTableModel;
 class ResultsTableView;
 class ServerMetricsPane;
+class TimeSlicesPane;
 
 class ResultsView : public QWidget
 {
@@ -61,6 +62,9 @@ private:
     QTextBrowser *m_detail = nullptr;
     DistributionPane *m_distribution = nullptr;
     ServerMetricsPane *m_server = nullptr;
+    TimeSlicesPane *m_slices = nullptr;
+    QStackedWidget *m_pages = nullptr; // the empty state, or the results
+    QLabel *m_empty = nullptr;
     QTabWidget *m_side = nullptr;
     QLabel *m_summary = nullptr;
 };
