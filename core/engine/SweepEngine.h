@@ -82,6 +82,9 @@ Q_SIGNALS:
     void hookCalled(const sb::CellKey &cell, const sb::HookOutcome &outcome);
     void cellFinished(const sb::CellResult &cell);
     void logMessage(const QString &line);
+    // The running cell's server load from each metrics scrape (-1: not published); emitted from
+    // the scraper's thread, so connect queued.
+    void serverLoad(const sb::CellKey &cell, double running, double waiting);
     // One of exitcode::*; for kCannotStart and kWriteFailed failureMessage() says why.
     void finished(int exitCode);
 

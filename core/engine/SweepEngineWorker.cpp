@@ -348,6 +348,9 @@ int SweepEngineWorker::runSweep()
                     s.liveLatencyAvgMs = live.latencyAvgMs;
                     emitProgress(s);
                 };
+                cb.serverLoad = [this, key = CellKey{i, server.name, cell.concurrency}](double running, double waiting) {
+                    Q_EMIT m_owner->serverLoad(key, running, waiting);
+                };
                 aborted = runner.run(ctx, cell, cb);
                 reachability.noteCell(cell, ctx.hooks);
             }

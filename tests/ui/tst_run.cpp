@@ -179,6 +179,8 @@ private Q_SLOTS:
         QCOMPARE(finished.first().first().toInt(), 0);
         QCOMPARE(tab.outcome(), QStringLiteral("completed"));
         QVERIFY(counts->text().contains(QLatin1String("0 failed")));
+        // The mocks publish their scheduler's running/waiting gauges: the chart shows the server's side live.
+        QVERIFY(tab.liveChart()->serverPointCount() > 0);
 
         const int cells = int(spec.servers.size() * spec.concurrency.size());
         const QList<LiveChart::Boundary> marks = tab.liveChart()->boundaries();

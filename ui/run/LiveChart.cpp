@@ -24,8 +24,19 @@ LiveChart::LiveChart(QWidget *parent)
     QPen dashed = m_inFlightSeries->pen();
     dashed.setStyle(Qt::DashLine);
     m_inFlightSeries->setPen(dashed);
+    m_serverRunningSeries = new QLineSeries;
+    m_serverRunningSeries->setName(tr("server: running"));
+    m_serverWaitingSeries = new QLineSeries;
+    m_serverWaitingSeries->setName(tr("server: waiting"));
+    QPen dotted = m_serverRunningSeries->pen();
+    dotted.setStyle(Qt::DotLine);
+    dotted.setWidthF(2);
+    m_serverRunningSeries->setPen(dotted);
+    m_serverWaitingSeries->setPen(dotted);
     chart->addSeries(m_tokensSeries);
     chart->addSeries(m_inFlightSeries);
+    chart->addSeries(m_serverRunningSeries);
+    chart->addSeries(m_serverWaitingSeries);
     m_x = new QValueAxis;
     m_x->setTitleText(tr("elapsed (s)"));
     m_x->setLabelFormat(QStringLiteral("%.0f"));
@@ -42,6 +53,10 @@ LiveChart::LiveChart(QWidget *parent)
     m_tokensSeries->attachAxis(m_yTokens);
     m_inFlightSeries->attachAxis(m_x);
     m_inFlightSeries->attachAxis(m_yInFlight);
+    for (QLineSeries *s : {m_serverRunningSeries, m_serverWaitingSeries}) { // requests, like in flight
+        s->attachAxis(m_x);
+        s->attachAxis(m_yInFlight);
+    }
     setChart(chart);
     applyChartColors(chart, palette());
     setRenderHint(QPainter::Antialiasing);
@@ -61,6 +76,19 @@ void LiveChart::addSample(double elapsedS, double tokensPerS, int inFlight)
     m_inFlight.append({elapsedS, double(inFlight)});
     m_maxTokens = std::max(m_maxTokens, tokensPerS);
     m_maxInFlight = std::max(m_maxInFlight, double(inFlight));
+    m_dirty = true;
+}
+
+void LiveChart::addServerSample(double elapsedS, double running, double waiting)
+{
+    if (running >= 0) {
+        m_serverRunning.append({elapsedS, running});
+        m_maxInFlight = std::max(m_maxInFlight, running);
+    }
+    if (waiting >= 0) {
+        m_serverWaiting.append({elapsedS, waiting});
+        m_maxInFlight = std::max(m_maxInFlight, waiting);
+    }
     m_dirty = true;
 }
 
@@ -107,6 +135,11 @@ void LiveChart::flush()
     m_dirty = false;
     m_tokensSeries->replace(m_tokens);
     m_inFlightSeries->replace(m_inFlight);
+    m_serverRunningSeries->replace(m_serverRunning);
+    m_serverWaitingSeries->replace(m_serverWaiting);
+    // Listed in the legend only once the server reports them.
+    m_serverRunningSeries->setVisible(!m_serverRunning.isEmpty());
+    m_serverWaitingSeries->setVisible(!m_serverWaiting.isEmpty());
     double lastX = m_tokens.isEmpty() ? 10 : m_tokens.last().x();
     if (!m_boundaries.isEmpty())
         lastX = std::max(lastX, m_boundaries.last().elapsedS);
@@ -125,6 +158,8 @@ void LiveChart::clear()
     m_tokens.clear();
     m_inFlight.clear();
     m_boundaries.clear();
+    m_serverRunning.clear();
+    m_serverWaiting.clear();
     m_maxTokens = m_maxInFlight = 0;
     m_dirty = true;
     flush();

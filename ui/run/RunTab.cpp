@@ -238,6 +238,11 @@ bool RunTab::start(const SweepSpec &spec, const QString &outDir)
         m_hooksDirty = true;
         scheduleFlush();
     });
+    connect(engine, &SweepEngine::serverLoad, this, [this](const CellKey &, double running, double waiting) {
+        // Cheap enough to store at once (a scrape every ~0.5 s); drawn by the next flush.
+        m_chart->addServerSample(m_clock.elapsed() / 1000.0, running, waiting);
+        scheduleFlush();
+    });
     connect(engine, &SweepEngine::logMessage, this, [this](const QString &line) {
         m_pendingLog.append(displaySafe(line, DisplayLines::Single)); // may quote a server
         scheduleFlush();
