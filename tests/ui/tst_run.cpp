@@ -178,7 +178,7 @@ private Q_SLOTS:
         QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 120000);
         QCOMPARE(finished.first().first().toInt(), 0);
         QCOMPARE(tab.outcome(), QStringLiteral("completed"));
-        QVERIFY(counts->text().contains(QLatin1String("0 failed")));
+        QCOMPARE(counts->text(), QStringLiteral("8 sent · 8 ok · 0 failed · 0 in flight")); // the last cell's final numbers
         // The mocks publish their scheduler's running/waiting gauges: the chart shows the server's side live.
         QVERIFY(tab.liveChart()->serverPointCount() > 0);
 
@@ -247,6 +247,12 @@ private Q_SLOTS:
                      && text.contains(QLatin1String("Connection refused")),
                  qPrintable(text));
         QCOMPARE(tab.sweepProgress()->palette().color(QPalette::Highlight), cellStatusColor(CellStatus::Failed));
+        // The bold title carries the verdict only; the long reason wraps in the label beneath it,
+        // so the window never grows to the width of a server's error message.
+        const auto *title = tab.findChild<QLabel *>(QStringLiteral("runTitle"));
+        QVERIFY2(title->text().startsWith(QLatin1String("Sweep failed")) && !title->text().contains(QLatin1String("Connection refused")),
+                 qPrintable(title->text()));
+        QVERIFY(tab.minimumSizeHint().width() < 1200);
         const QString cellLine = tab.findChild<QLabel *>(QStringLiteral("cellStatus"))->text();
         QVERIFY2(cellLine.contains(QLatin1String("failed")) && !cellLine.contains(QLatin1String("done")), qPrintable(cellLine));
     }

@@ -38,7 +38,8 @@ void TimeSlicesPane::setCell(const CellResult *cell)
         for (const QJsonValue &v : cell->timeSlices) {
             const QJsonObject o = v.toObject();
             const double t = o.value(QLatin1String("t_s")).toDouble();
-            slice = o.value(QLatin1String("length_s")).toDouble();
+            if (slice == 0) // the nominal length: the last slice may be cut short by the phase's end
+                slice = o.value(QLatin1String("length_s")).toDouble();
             tput.points.append({t, o.value(QLatin1String("output_token_throughput")).toDouble()});
             if (const QJsonValue p50 = o.value(QLatin1String("ttft_p50_ms")); p50.isDouble()) // null: nothing streamed in the slice
                 ttft.points.append({t, p50.toDouble()});

@@ -1,5 +1,6 @@
 #include "run/LiveChart.h"
 #include "charts/ChartColors.h"
+#include "charts/ChartStyle.h"
 #include <QApplication>
 #include <QChart>
 #include <QEvent>
@@ -31,7 +32,9 @@ LiveChart::LiveChart(QWidget *parent)
     QPen dotted = m_serverRunningSeries->pen();
     dotted.setStyle(Qt::DotLine);
     dotted.setWidthF(2);
+    dotted.setColor(serverColor(1));
     m_serverRunningSeries->setPen(dotted);
+    dotted.setColor(serverColor(2));
     m_serverWaitingSeries->setPen(dotted);
     chart->addSeries(m_tokensSeries);
     chart->addSeries(m_inFlightSeries);

@@ -49,10 +49,12 @@ RunTab::RunTab(QWidget *parent)
     qRegisterMetaType<sb::CellResult>();
 
     m_title = new QLabel;
+    m_title->setObjectName(QStringLiteral("runTitle"));
     QFont big = m_title->font();
     big.setPointSizeF(big.pointSizeF() * 1.2);
     big.setBold(true);
     m_title->setFont(big);
+    m_title->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred); // never widens the window
 
     m_outDirEdit = new QLineEdit;
     m_outDirEdit->setObjectName(QStringLiteral("outDir"));
@@ -257,6 +259,8 @@ bool RunTab::start(const SweepSpec &spec, const QString &outDir)
         m_pendingLog.append(line);
         m_finishedCell = cell.index;
         m_finishedLine = line;
+        // The counts row ends on the cell's final numbers, not the last live snapshot's.
+        m_counts->setText(tr("%1 sent · %2 ok · %3 failed · 0 in flight").arg(cell.completed + cell.failed).arg(cell.completed).arg(cell.failed));
         scheduleFlush();
         Q_EMIT cellFinished(cell);
     });
@@ -388,7 +392,9 @@ void RunTab::onFinished(int exitCode)
         m_sweepBar->setValue(1000);
     }
     m_sweepLabel->setText(what);
-    m_title->setText(what);
+    // The title gets the verdict only: the reason can be long and is in the label beneath.
+    m_title->setText(what.section(QStringLiteral(" — "), 0, 0));
+    m_title->setToolTip(what);
     setRunning(false);
     Q_EMIT statusMessage(what);
     Q_EMIT runFinished(exitCode, m_outDir);
@@ -406,7 +412,7 @@ QString RunTab::finishedText(int exitCode) const
     for (int n : m_statusCounts)
         finished += n;
     if (exitCode == exitcode::kAllCompleted)
-        return tr("Sweep finished: all %n cell(s) completed", nullptr, finished);
+        return finished == 1 ? tr("Sweep finished: its one cell completed") : tr("Sweep finished: all %1 cells completed").arg(finished);
 
     QStringList counts;
     for (CellStatus status : {CellStatus::Completed, CellStatus::Degraded, CellStatus::Failed, CellStatus::Cancelled, CellStatus::Skipped})
@@ -426,7 +432,7 @@ QString RunTab::finishedText(int exitCode) const
     if (!pick && !m_problemCells.isEmpty())
         pick = &m_problemCells.first();
     const QString reason = pick && !pick->reason.isEmpty()
-                               ? tr(" — cell #%1 %2 %3: %4").arg(pick->index + 1).arg(pick->server, pointLabel(*pick), pick->reason)
+                               ? tr(" — cell %1 %2 %3: %4").arg(pick->index).arg(pick->server, pointLabel(*pick), pick->reason) // as the log names cells
                                : QString();
     const QString summary = counts.join(QStringLiteral(", "));
     const int measured = m_statusCounts.value(CellStatus::Completed) + m_statusCounts.value(CellStatus::Degraded);
