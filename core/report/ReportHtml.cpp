@@ -86,9 +86,9 @@ QString hookCell(const CellResult &c)
                          formatFixed(h.latencyMs, 1, QStringLiteral("?")));
         if (!h.placement.isEmpty())
             html += QStringLiteral(" (%1)").arg(e(h.placement));
-        if (!h.metricsVerdict.isEmpty())
+        if (h.metricsVerdict != MetricsVerdict::None)
             html += QStringLiteral(" <span class=\"%1\">%2</span>")
-                        .arg(h.metricsVerdict == QLatin1String("not_confirmed") ? QStringLiteral("bad") : QStringLiteral("ok"),
+                        .arg(h.metricsVerdict == MetricsVerdict::NotConfirmed ? QStringLiteral("bad") : QStringLiteral("ok"),
                              e(describeMetricsVerdict(h.metricsVerdict, h.metricsCachedTokens)));
         if (!h.message.isEmpty())
             html += QStringLiteral("<br><span class=\"muted\">%1</span>").arg(e(h.message));

@@ -126,7 +126,7 @@ private Q_SLOTS:
         SweepResults r = sbtest::makeSweepResults();
         r.cells[0].serverMetricsInfo = QJsonObject{{QStringLiteral("series"), QStringLiteral("cells/000/server_metrics.jsonl")}};
         HookOutcome reset = sbtest::hook(QStringLiteral("reset_kv_cache"), true, 1, 200, QStringLiteral("ok"));
-        reset.metricsVerdict = QStringLiteral("confirmed");
+        reset.metricsVerdict = MetricsVerdict::Confirmed;
         reset.metricsCachedTokens = 0;
         r.cells[0].hooks = {reset};
         int measured = 0;
@@ -257,7 +257,7 @@ private Q_SLOTS:
         QVERIFY(!tip.contains(QStringLiteral("by metrics")));
         // The server's counter judged the reset (docs/server-metrics.md): the tooltip says so.
         SweepResults judged = sbtest::makeSweepResults();
-        judged.cells[0].hooks[0].metricsVerdict = QStringLiteral("not_confirmed");
+        judged.cells[0].hooks[0].metricsVerdict = MetricsVerdict::NotConfirmed;
         judged.cells[0].hooks[0].metricsCachedTokens = 4096;
         model.setResults(judged);
         QVERIFY2(model.index(0, M::ResetColumn).data(Qt::ToolTipRole).toString().contains(QStringLiteral("reset NOT confirmed by metrics (4096 cached tokens)")),
