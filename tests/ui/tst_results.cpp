@@ -561,6 +561,10 @@ private Q_SLOTS:
         QCOMPARE(pages->currentWidget(), static_cast<QWidget *>(empty));
         view.updateCell(sbtest::makeCell(0, 0, 4)); // the first cell of a run shows the results
         QVERIFY(pages->currentWidget() != empty);
+        CellResult cancelled = sbtest::makeCell(1, 0, 8);
+        cancelled.status = sb::CellStatus::Cancelled;
+        view.updateCell(cancelled);
+        QVERIFY(view.findChild<QLabel *>(QStringLiteral("resultsSummary"))->text().contains(QLatin1String("1 cancelled")));
     }
 
     // The Distribution tab's width does not follow its status text (a long path while reading).

@@ -114,11 +114,12 @@ void ResultsView::feedCharts()
 
 void ResultsView::updateSummary()
 {
-    int done = 0, degraded = 0, failed = 0;
+    int done = 0, degraded = 0, failed = 0, cancelled = 0;
     for (const CellResult &c : m_results.cells) {
         done += c.status == CellStatus::Completed;
         degraded += c.status == CellStatus::Degraded;
         failed += c.status == CellStatus::Failed;
+        cancelled += c.status == CellStatus::Cancelled;
     }
     QString text = m_results.sweepName.isEmpty() ? QString() : QStringLiteral("<b>%1</b> · ").arg(m_results.sweepName.toHtmlEscaped());
     text += tr("%1 cells, %2 completed, %3 failed").arg(m_results.cells.size()).arg(done).arg(failed);
@@ -126,6 +127,8 @@ void ResultsView::updateSummary()
         text += tr(", <span style=\"color:%1\">%2 degraded (too many failed requests)</span>")
                     .arg(cellStatusColor(CellStatus::Degraded).name())
                     .arg(degraded);
+    if (cancelled > 0) // a cancelled run says so here too, not only in the Status column
+        text += tr(", %1 cancelled").arg(cancelled);
     if (m_results.sourceTool != QLatin1String("sweepbench"))
         text += tr(" · imported from %1").arg(m_results.sourceTool.toHtmlEscaped());
     if (!m_folder.isEmpty())

@@ -366,6 +366,8 @@ void RunTab::flush()
     if (!m_pendingLog.isEmpty()) {
         m_log->appendPlainText(m_pendingLog.join(QLatin1Char('\n')));
         m_pendingLog.clear();
+        // Lines don't wrap: keep their beginnings in view, not the end of the longest one.
+        m_log->horizontalScrollBar()->setValue(0);
     }
 }
 
