@@ -3,6 +3,7 @@
 #include "load/LoadGenerator.h"
 #include "io/LineReader.h"
 #include "io/ReadLimits.h"
+#include "metrics/MetricCatalogue.h"
 #include "metrics/Stats.h"
 #include <QFile>
 #include <QJsonDocument>
@@ -141,7 +142,7 @@ bool CellServerMetrics::finish(const ServerSpec &server, const WorkloadSpec &w, 
     }
 
     // Client vs server TTFT, where the server keeps a TTFT histogram or times each request.
-    const auto client = cell.metrics.constFind(QStringLiteral("time_to_first_token"));
+    const auto client = cell.metrics.constFind(tag::ttft);
     if (client == cell.metrics.constEnd() || client->count == 0)
         return true;
     double serverP50 = NAN, serverMean = NAN;

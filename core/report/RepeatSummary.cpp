@@ -17,7 +17,25 @@ QString meanCi(const PointSummary &p, const QString &key, int decimals)
     return s;
 }
 QString printable(const QString &s) { return displaySafe(s, DisplayLines::Single); }
+
+struct Figure {
+    const MetricInfo *metric;
+    QString stat;
+};
+// The headline figures of a point, named and rounded by the catalogue.
+QList<Figure> figures()
+{
+    return {{findMetric(tag::ttft), QStringLiteral("p50")},
+            {findMetric(tag::ttft), QStringLiteral("p99")},
+            {findMetric(tag::itl), QStringLiteral("avg")},
+            {findMetric(tag::outputThroughput), QStringLiteral("avg")}};
+}
 } // namespace
+
+QString significanceKey()
+{
+    return tag::ttft + QStringLiteral(".p99");
+}
 
 QString formatRepeatSummary(const SweepResults &results)
 {
@@ -26,18 +44,20 @@ QString formatRepeatSummary(const SweepResults &results)
         return {};
     const SweepAxis axis = axisOf(results);
     QString out = QStringLiteral("\npoints over repeats (mean ± 95 % CI, Student t on the runs' values):\n");
-    const QList<QPair<QString, int>> cols{{QStringLiteral("time_to_first_token.p50"), 2}, {QStringLiteral("time_to_first_token.p99"), 2},
-                                          {QStringLiteral("inter_token_latency.avg"), 3}, {QStringLiteral("output_token_throughput.avg"), 1}};
-    out += QStringLiteral("  %1  %2  runs  TTFT p50 ms  |  TTFT p99 ms  |  ITL avg ms  |  out tok/s\n").arg(QStringLiteral("server"), axisShort(axis));
+    QStringList headings;
+    for (const Figure &f : figures())
+        headings.append(metricColumnTitle(*f.metric, f.stat, true));
+    out += QStringLiteral("  %1  %2  runs  %3\n").arg(QStringLiteral("server"), axisShort(axis), headings.join(QStringLiteral("  |  ")));
     for (const PointSummary &p : points) {
-        QStringList figures;
-        for (const auto &[key, decimals] : cols)
-            figures.append(meanCi(p, key, decimals));
-        out += QStringLiteral("  %1  %2  %3  %4\n").arg(printable(p.server), formatPoint(p.axis, p.point)).arg(p.runs()).arg(figures.join(QStringLiteral("  |  ")));
+        QStringList values;
+        for (const Figure &f : figures())
+            values.append(meanCi(p, f.metric->key + QLatin1Char('.') + f.stat, f.metric->decimals));
+        out += QStringLiteral("  %1  %2  %3  %4\n").arg(printable(p.server), formatPoint(p.axis, p.point)).arg(p.runs()).arg(values.join(QStringLiteral("  |  ")));
     }
-    const QList<PointComparison> pairs = comparePoints(points, QLatin1String(kSignificanceKey));
+    const QList<PointComparison> pairs = comparePoints(points, significanceKey());
     if (!pairs.isEmpty()) {
-        out += QStringLiteral("significance (Welch's t-test on the runs' TTFT p99, two-sided, α = 0.05):\n");
+        out += QStringLiteral("significance (Welch's t-test on the runs' %1, two-sided, α = 0.05):\n")
+                   .arg(metricColumnTitle(*findMetric(tag::ttft), u"p99", false));
         for (const PointComparison &c : pairs)
             out += QStringLiteral("  %1: %2 %3 ms vs %4 %5 ms: %6 (p = %7)\n")
                        .arg(formatPoint(axis, c.point), printable(c.serverA))
