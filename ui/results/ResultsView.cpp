@@ -46,7 +46,8 @@ ResultsView::ResultsView(QWidget *parent)
 
     m_side = new QTabWidget(this);
     m_side->setObjectName(QStringLiteral("cellTabs"));
-    m_side->addTab(m_detail, tr("Cell details"));
+    // Short tab names: four tabs fit the side pane at 1024 px wide (issue 19 item 6).
+    m_side->addTab(m_detail, tr("Cell"));
     m_side->addTab(m_distribution, tr("Distribution"));
     m_side->addTab(m_slices, tr("Over time"));
     m_side->addTab(m_server, tr("Server"));
