@@ -5,6 +5,7 @@
 #include "io/DurableWrite.h"
 #include "engine/CellVerdict.h"
 #include "engine/CellServerMetrics.h"
+#include "servermetrics/ServerMetricCatalogue.h"
 #include "engine/ResetProof.h"
 #include "hooks/TraceListing.h"
 #include "load/RequestFactory.h"
@@ -280,7 +281,15 @@ void CellRunner::measure(const CellContext &ctx, CellResult &cell, const CellCal
     const std::int64_t targetCount = cfg.requests;
     const QString seriesRelative = cell.recordsPath.section(QLatin1Char('/'), 0, -2) + QStringLiteral("/server_metrics.jsonl");
     CellServerMetrics serverMetrics(&m_metricsMissing); // scrapes from just before the first send
-    serverMetrics.start(*ctx.server, ctx.hooks, m_store.absolute(cell.recordsPath.section(QLatin1Char('/'), 0, -2)), ctx.secrets);
+    std::function<void(const ScrapePoint &)> onScrape;
+    if (cb.serverLoad)
+        onScrape = [serverLoadCb = cb.serverLoad](const ScrapePoint &p) {
+            const ServerLoad load = serverLoad(p.keySamples);
+            if (load.running >= 0 || load.waiting >= 0)
+                serverLoadCb(load.running, load.waiting);
+        };
+    serverMetrics.start(*ctx.server, ctx.hooks, m_store.absolute(cell.recordsPath.section(QLatin1Char('/'), 0, -2)), ctx.secrets,
+                        std::move(onScrape));
     const PhaseOutcome out = m_load.runPhase(cfg, [&](const LiveCounters &live) { cb.live(live, targetCount); });
     if (!publishRecords(cfg.recordsPath, recordsFinal, out.recordsError, cell))
         return; // the cell failed and m_writeError says why: the sweep stops

@@ -35,6 +35,9 @@ struct CellCallbacks {
     std::function<void(RunPhase phase)> phase;
     std::function<void(const HookOutcome &)> hook;
     std::function<void(const LiveCounters &, std::int64_t target)> live;
+    // Server load from each metrics scrape (servermetrics/ServerMetricCatalogue serverLoad()).
+    // Called on the scraper's thread, not the engine's.
+    std::function<void(double running, double waiting)> serverLoad;
 };
 
 class CellRunner

@@ -45,7 +45,7 @@ std::vector<double> serverPromptMs(const QString &recordsPath)
 } // namespace
 
 void CellServerMetrics::start(const ServerSpec &server, const QList<HookTarget> &targets, const QString &cellDir,
-                              std::shared_ptr<const SecretSet> secrets)
+                              std::shared_ptr<const SecretSet> secrets, std::function<void(const ScrapePoint &)> onScrape)
 {
     if (!server.metrics.enabled)
         return;
@@ -61,6 +61,7 @@ void CellServerMetrics::start(const ServerSpec &server, const QList<HookTarget> 
     m_intervalS = server.metrics.intervalS;
     m_scraper = std::make_unique<MetricsScraper>(scrape, m_intervalS, cellDir + QStringLiteral("/server_metrics.jsonl.part"),
                                                  std::move(secrets));
+    m_scraper->setOnScrape(std::move(onScrape));
     m_scraper->start();
 }
 

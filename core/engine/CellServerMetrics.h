@@ -28,8 +28,9 @@ public:
 
     // Starts scraping (baseline scrape included) unless metrics are off for the server or every
     // origin is known to lack them. `cellDir`: absolute cell folder.
+    // `onScrape`: called on the scraper thread after each scrape that parsed (the run monitor's live series).
     void start(const ServerSpec &server, const QList<HookTarget> &targets, const QString &cellDir,
-               std::shared_ptr<const SecretSet> secrets);
+               std::shared_ptr<const SecretSet> secrets, std::function<void(const ScrapePoint &)> onScrape = {});
     // After the phase: tail, publish, aggregate, judge. `proofPlacement` as in CellRunner::measure.
     // Returns false (and *error) only when the series could not be written.
     bool finish(const ServerSpec &server, const WorkloadSpec &w, const PhaseOutcome &out, const QString &proofPlacement,

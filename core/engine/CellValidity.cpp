@@ -11,7 +11,6 @@ constexpr double kSteadyShare = 0.9; // of C held in flight between ramp-up and 
 constexpr double kCpuBound = 0.9;    // of an IO thread's wall time spent on a CPU
 constexpr double kRunQueue = 0.1;    // of an IO thread's wall time spent waiting for a CPU
 constexpr long kSpareDescriptors = 64; // files, pipes and Qt's own besides the connections
-constexpr double kLengthTolerance = 0.02; // measured vs requested ISL / OSL
 } // namespace
 
 QStringList lengthWarnings(const CellMetricsOutput &metrics, const WorkloadSpec &w)

@@ -48,6 +48,7 @@ struct ProgressSnapshot {
     QString point;             // results/SweepAxis.h pointLabel(): "c=8" or "8 req/s"
     RunPhase phase = RunPhase::Starting;
     int requestsDone = 0;      // measured requests finished in this cell
+    int requestsFailed = 0;    // of those, failed
     int requestsTarget = 0;    // 0 when the cell runs by duration
     double cellFraction = 0;   // 0..1 progress of the running cell
     double sweepFraction = 0;  // 0..1 progress of the whole sweep
@@ -81,6 +82,9 @@ Q_SIGNALS:
     void hookCalled(const sb::CellKey &cell, const sb::HookOutcome &outcome);
     void cellFinished(const sb::CellResult &cell);
     void logMessage(const QString &line);
+    // The running cell's server load from each metrics scrape (-1: not published); emitted from
+    // the scraper's thread, so connect queued.
+    void serverLoad(const sb::CellKey &cell, double running, double waiting);
     // One of exitcode::*; for kCannotStart and kWriteFailed failureMessage() says why.
     void finished(int exitCode);
 

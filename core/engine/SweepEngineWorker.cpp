@@ -394,6 +394,7 @@ CellCallbacks SweepEngineWorker::cellCallbacks(const ProgressSnapshot &base, con
         ProgressSnapshot s = base;
         s.phase = RunPhase::Measure;
         s.requestsDone = live.finished;
+        s.requestsFailed = live.failed;
         s.requestsTarget = int(target);
         s.inFlight = live.inFlight;
         const double dur = m_spec.workload.durationS;
@@ -404,6 +405,8 @@ CellCallbacks SweepEngineWorker::cellCallbacks(const ProgressSnapshot &base, con
         s.liveLatencyAvgMs = live.latencyAvgMs;
         emitProgress(s);
     };
+    // From the scraper's thread: only the key (copied) and the owner are touched.
+    cb.serverLoad = [this, key](double running, double waiting) { Q_EMIT m_owner->serverLoad(key, running, waiting); };
     return cb;
 }
 

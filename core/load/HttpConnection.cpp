@@ -422,6 +422,8 @@ void HttpConnection::finishRequest(ErrorKind error, const QString &message)
     if (error == ErrorKind::None) {
         m_state->outputTokens.fetch_add(m_rec.outputTokens, std::memory_order_relaxed);
         m_state->latencySumUs.fetch_add((m_rec.endNs - m_rec.sendNs) / 1000, std::memory_order_relaxed);
+    } else {
+        m_state->failed.fetch_add(1, std::memory_order_relaxed);
     }
     if (sent)
         m_state->requestEnded();

@@ -90,6 +90,7 @@ PhaseOutcome LoadGenerator::runPhase(const PhaseConfig &config, const std::funct
         if (onTick) {
             LiveCounters live;
             live.finished = state->finished.load();
+            live.failed = state->failed.load();
             live.inFlight = state->inFlight.load();
             live.outputTokens = state->outputTokens.load();
             live.elapsedS = std::max(0.0, double(steadyNowNs() - state->startNs) / 1e9);

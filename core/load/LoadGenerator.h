@@ -33,6 +33,7 @@ struct PhaseOutcome {
 
 struct LiveCounters {
     int finished = 0;
+    int failed = 0;   // of `finished`, ended with an error
     int inFlight = 0;
     std::int64_t outputTokens = 0;
     double elapsedS = 0;

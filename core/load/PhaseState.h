@@ -92,6 +92,7 @@ public:
     std::atomic<int> inFlight{0};
     std::atomic<int> maxInFlight{0};
     std::atomic<int> finished{0};          // requests ended (any outcome)
+    std::atomic<int> failed{0};            // of those, ended with an error (the run monitor's live count)
     std::atomic<std::int64_t> outputTokens{0};
     std::atomic<std::int64_t> ttftSumUs{0};
     std::atomic<int> ttftCount{0};

@@ -181,6 +181,8 @@ void MetricsScraper::scrapeOne(int index)
         text = m_secrets->scrub(text);
     if (m_file.ok())
         m_file.write("{\"t_ns\":" + QByteArray::number(p.steadyNs) + ',' + text + '\n');
+    if (m_onScrape && p.error.isEmpty())
+        m_onScrape(p);
     m_points.push_back(std::move(p));
 }
 

@@ -16,6 +16,7 @@
 #include <QUrl>
 #include <atomic>
 #include <condition_variable>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <QThread>
@@ -59,6 +60,8 @@ public:
     // Does the baseline scrape of every origin (on the scraper thread, waited for) and starts
     // the periodic ones. Returns when the baseline is in.
     void start();
+    // Called on the scraper thread after each scrape that parsed (before start()): keep it short.
+    void setOnScrape(std::function<void(const ScrapePoint &)> onScrape) { m_onScrape = std::move(onScrape); }
     // Scrapes on for `tailS` seconds, does one last scrape of each origin and stops.
     void stop(double tailS);
     // Writes the series with times relative to `phaseStartNs` to `finalPath` (checked writes,
@@ -88,6 +91,7 @@ private:
     std::vector<ScrapePoint> m_points;
     QList<MissingEndpoint> m_missing;
     int m_failed = 0;
+    std::function<void(const ScrapePoint &)> m_onScrape;
     QString m_firstFailure;
 
     std::unique_ptr<QThread> m_thread;

@@ -1,4 +1,5 @@
 #include "servermetrics/ServerMetricCatalogue.h"
+#include <cmath>
 
 namespace sb {
 
@@ -90,6 +91,27 @@ bool isKeySample(const MetricsScrape &scrape, const MetricSample &s)
         if (s.name.startsWith(f.prefix) && (findKeyMetric(f, family) || findKeyMetric(f, s.name)))
             return true;
     return false;
+}
+
+ServerLoad serverLoad(const MetricsScrape &scrape)
+{
+    // Per family: its running and its waiting gauge (key metrics above).
+    static const struct {
+        const char *running, *waiting;
+    } kLoad[] = {{"vllm:num_requests_running", "vllm:num_requests_waiting"},
+                 {"sglang:num_running_reqs", "sglang:num_queue_reqs"},
+                 {"llamacpp:requests_processing", "llamacpp:requests_deferred"}};
+    ServerLoad load;
+    for (const MetricSample &s : scrape.samples) {
+        if (!std::isfinite(s.value))
+            continue;
+        for (const auto &names : kLoad) {
+            double *into = s.name == names.running ? &load.running : s.name == names.waiting ? &load.waiting : nullptr;
+            if (into)
+                *into = std::max(*into, 0.0) + s.value;
+        }
+    }
+    return load;
 }
 
 } // namespace sb

@@ -51,4 +51,12 @@ const ServerMetricInfo *findKeyMetric(const ServerMetricFamily &family, const QB
 // Is this sample part of a key metric of any family (kept in memory for the aggregates)?
 bool isKeySample(const MetricsScrape &scrape, const MetricSample &s);
 
+// The server's load in one scrape, for the run monitor's live series: requests running (in the
+// batch) and waiting (queued, deferred), summed over label sets; -1 when the scrape has none.
+struct ServerLoad {
+    double running = -1;
+    double waiting = -1;
+};
+ServerLoad serverLoad(const MetricsScrape &scrape);
+
 } // namespace sb

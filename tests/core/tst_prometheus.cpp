@@ -1,6 +1,7 @@
 // The /metrics parser (core/servermetrics/PrometheusText): the text format's corners, the
 // bounds a peer cannot pass, and trtllm-serve's JSON iteration stats.
 #include "servermetrics/PrometheusText.h"
+#include "servermetrics/ServerMetricCatalogue.h"
 #include <QTest>
 #include <cmath>
 
@@ -48,6 +49,33 @@ private slots:
         QCOMPARE(s.typeOf("vllm:time_to_first_token_seconds_sum"), MetricType::Histogram);
         QCOMPARE(find(s, "vllm:prefix_cache_hits_total{engine=\"0\",model_name=\"tiny\"}")->value, 1200.0);
         QCOMPARE(s.families.at("vllm:num_requests_running").help, QByteArray("Number of requests in model execution batches."));
+    }
+
+    // The run monitor's live series: running and waiting summed over label sets, per family;
+    // -1 for what a server does not publish; NaN left out.
+    void serverLoadFromScrape()
+    {
+        MetricsScrape vllm;
+        QString error;
+        QVERIFY(parsePrometheusText("vllm:num_requests_running{engine=\"0\"} 3\nvllm:num_requests_running{engine=\"1\"} 2\n"
+                                    "vllm:num_requests_waiting{engine=\"0\"} 7\nvllm:num_requests_waiting{engine=\"1\"} NaN\n",
+                                    &vllm, &error));
+        ServerLoad load = serverLoad(vllm);
+        QCOMPARE(load.running, 5.0);
+        QCOMPARE(load.waiting, 7.0);
+        MetricsScrape llama;
+        QVERIFY(parsePrometheusText("llamacpp:requests_processing 1\n", &llama, &error));
+        load = serverLoad(llama);
+        QCOMPARE(load.running, 1.0);
+        QCOMPARE(load.waiting, -1.0);
+        MetricsScrape sglang;
+        QVERIFY(parsePrometheusText("sglang:num_queue_reqs 4\nsglang:num_running_reqs 0\nother 9\n", &sglang, &error));
+        load = serverLoad(sglang);
+        QCOMPARE(load.running, 0.0);
+        QCOMPARE(load.waiting, 4.0);
+        MetricsScrape none;
+        QVERIFY(parsePrometheusText("other 9\n", &none, &error));
+        QCOMPARE(serverLoad(none).running, -1.0);
     }
 
     void openMetricsCounterFamily()

@@ -5,6 +5,7 @@
 #include "run/HookLogModel.h"
 #include "run/LiveChart.h"
 #include "run/RunTab.h"
+#include "style/Theme.h"
 #include <QAbstractItemModelTester>
 #include <QLabel>
 #include <cerrno>
@@ -13,7 +14,9 @@
 #include <QTimer>
 #include <QProgressBar>
 #include <QSignalSpy>
+#include <QTcpServer>
 #include <QTemporaryDir>
+#include <QLineEdit>
 #include <QTest>
 
 using namespace sb;
@@ -147,6 +150,111 @@ private Q_SLOTS:
         }
         QCOMPARE(stops, starts);
         QCOMPARE(running.count(), 2);
+        // The tab says it was cancelled, and the bar is not drawn as a success.
+        QCOMPARE(tab.outcome(), QStringLiteral("cancelled"));
+        const QString text = tab.findChild<QLabel *>(QStringLiteral("sweepStatus"))->text();
+        QVERIFY2(text.contains(QLatin1String("cancelled")), qPrintable(text));
+        QCOMPARE(tab.sweepProgress()->property("outcome").toString(), QStringLiteral("cancelled"));
+        QVERIFY(tab.sweepProgress()->palette().color(QPalette::Highlight) != tab.palette().color(QPalette::Highlight));
+    }
+
+    // A whole run: the chart marks every cell's start with its server and point, the progress
+    // pane shows the running cell's hooks and request counts, and the folder field names the
+    // folder really written.
+    void monitorShowsCellsHooksAndFolder()
+    {
+        QTemporaryDir out;
+        RunTab tab;
+        tab.show();
+        auto *folder = tab.findChild<QLineEdit *>(QStringLiteral("outDir"));
+        QVERIFY(folder->text().isEmpty());
+        QSignalSpy finished(&tab, &RunTab::runFinished);
+        const SweepSpec spec = mockSpec(8);
+        QVERIFY(tab.start(spec, out.path()));
+        QCOMPARE(folder->text(), QDir::toNativeSeparators(out.path()));
+        // While cells run, the counts row fills in (sent/ok/failed/in flight of the running cell).
+        auto *counts = tab.findChild<QLabel *>(QStringLiteral("cellCounts"));
+        QTRY_VERIFY_WITH_TIMEOUT(counts->text().contains(QLatin1String(" sent")), 60000);
+        QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 120000);
+        QCOMPARE(finished.first().first().toInt(), 0);
+        QCOMPARE(tab.outcome(), QStringLiteral("completed"));
+        QCOMPARE(counts->text(), QStringLiteral("8 sent · 8 ok · 0 failed · 0 in flight")); // the last cell's final numbers
+        // The mocks publish their scheduler's running/waiting gauges: the chart shows the server's side live.
+        QVERIFY(tab.liveChart()->serverPointCount() > 0);
+
+        const int cells = int(spec.servers.size() * spec.concurrency.size());
+        const QList<LiveChart::Boundary> marks = tab.liveChart()->boundaries();
+        QCOMPARE(marks.size(), cells);
+        for (int i = 0; i < cells; ++i) {
+            const ServerSpec &server = spec.servers[i / int(spec.concurrency.size())];
+            const int c = spec.concurrency[i % spec.concurrency.size()];
+            QVERIFY2(marks[i].label.contains(server.name) && marks[i].label.contains(QStringLiteral("c=%1").arg(c)), qPrintable(marks[i].label));
+            if (i > 0)
+                QVERIFY(marks[i].elapsedS >= marks[i - 1].elapsedS);
+        }
+
+        // The hooks row holds the last cell's calls, one verdict each, as the hook log has them.
+        QList<HookKind> lastCell;
+        for (const HookLogModel::Entry &e : tab.hookLog()->entries())
+            if (e.cellIndex == cells - 1)
+                lastCell << e.outcome.hook;
+        QVERIFY(!lastCell.isEmpty());
+        const QList<QLabel *> shown = tab.findChild<QWidget *>(QStringLiteral("cellHooks"))->findChildren<QLabel *>(QStringLiteral("cellHook"));
+        QCOMPARE(shown.size(), lastCell.size());
+        for (int i = 0; i < shown.size(); ++i) {
+            QVERIFY2(shown[i]->text().startsWith(hookKindName(lastCell[i])), qPrintable(shown[i]->text()));
+            QCOMPARE(shown[i]->property("severity").toString(), QStringLiteral("ok"));
+        }
+        // The cell line says how the last cell ended, not "#0 · concurrency 0 · done".
+        const QString cellLine = tab.findChild<QLabel *>(QStringLiteral("cellStatus"))->text();
+        QVERIFY2(cellLine.contains(QLatin1String("completed")) && cellLine.contains(spec.servers.last().name), qPrintable(cellLine));
+
+        // A second run gets a fresh folder, not the one the field shows from the first run.
+        const QString first = folder->text();
+        QVERIFY(tab.start(spec, QString()));
+        QVERIFY(folder->text() != first);
+        QVERIFY(folder->text().startsWith(QDir::toNativeSeparators(QDir::homePath() + QStringLiteral("/SweepBench/results/"))));
+        tab.cancel();
+        QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 2, 60000);
+        QDir(tab.outDir()).removeRecursively();
+    }
+
+    // Against a port nobody listens on, every cell fails and the tab says why, in red.
+    void unreachableServerSaysWhy()
+    {
+        quint16 port = 0;
+        {
+            QTcpServer probe;
+            QVERIFY(probe.listen(QHostAddress::LocalHost));
+            port = probe.serverPort();
+        } // closed again: connecting is refused
+        SweepSpec spec = mockSpec(8);
+        spec.servers.removeLast();
+        spec.servers[0].mock.clear();
+        spec.servers[0].urls = {QStringLiteral("http://127.0.0.1:%1").arg(port)};
+        spec.servers[0].reset.enabled = false;
+        spec.servers[0].profiler.enabled = false;
+        spec.concurrency = {1, 2};
+        QTemporaryDir out;
+        RunTab tab;
+        QSignalSpy finished(&tab, &RunTab::runFinished);
+        QVERIFY(tab.start(spec, out.path()));
+        QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 60000);
+        QCOMPARE(finished.first().first().toInt(), exitcode::kNotAllCompleted);
+        QCOMPARE(tab.outcome(), QStringLiteral("failed"));
+        const QString text = tab.findChild<QLabel *>(QStringLiteral("sweepStatus"))->text();
+        QVERIFY2(text.contains(QLatin1String("failed")) && text.contains(QLatin1String("server unreachable"))
+                     && text.contains(QLatin1String("Connection refused")),
+                 qPrintable(text));
+        QCOMPARE(tab.sweepProgress()->palette().color(QPalette::Highlight), cellStatusColor(CellStatus::Failed));
+        // The bold title carries the verdict only; the long reason wraps in the label beneath it,
+        // so the window never grows to the width of a server's error message.
+        const auto *title = tab.findChild<QLabel *>(QStringLiteral("runTitle"));
+        QVERIFY2(title->text().startsWith(QLatin1String("Sweep failed")) && !title->text().contains(QLatin1String("Connection refused")),
+                 qPrintable(title->text()));
+        QVERIFY(tab.minimumSizeHint().width() < 1200);
+        const QString cellLine = tab.findChild<QLabel *>(QStringLiteral("cellStatus"))->text();
+        QVERIFY2(cellLine.contains(QLatin1String("failed")) && !cellLine.contains(QLatin1String("done")), qPrintable(cellLine));
     }
 
     // The UI thread must keep turning while 1024 streams run: measure the longest gap between

@@ -1,6 +1,9 @@
 #include "results/CellDetail.h"
 #include "report/DisplayText.h"
 #include "charts/MetricFormat.h"
+#include "engine/CellValidity.h"
+#include "metrics/MetricCatalogue.h"
+#include "results/SweepAxis.h"
 #include "results/HookSummary.h"
 #include "style/Theme.h"
 #include <QDir>
@@ -24,12 +27,87 @@ QString hookRowColor(const HookOutcome &h)
 {
     return ui::hookSeverityColor(hookSeverity(h)).name();
 }
+
+// Token lengths: the average to a tenth (299.8 vs 300 is the point), min and max whole.
+QString tokens(double v, int decimals)
+{
+    QString t = QString::number(v, 'f', decimals);
+    if (t.endsWith(QLatin1String(".0")))
+        t.chop(2);
+    return t;
+}
+
+QString avgMinMax(const MetricStats &s)
+{
+    return QStringLiteral("avg %1 (min %2, max %3)").arg(tokens(s.avg, 1), tokens(s.min, 0), tokens(s.max, 0));
+}
+
+// Requested vs measured ISL/OSL (issue 16 item 2) with the source of the token counts; a line off
+// by more than the validity tolerance (engine/CellValidity.h) is marked as the warning it is.
+QString lengthsHtml(const CellResult &cell)
+{
+    struct Row {
+        const QString &measured, &requested;
+        const char *name;
+        bool shortOnly; // OSL: only a shortfall is a problem (max_tokens is an upper bound)
+    };
+    const Row rows[] = {{tag::inputLength, tag::requestedInputLength, "Input (ISL)", false},
+                        {tag::outputLength, tag::requestedOutputLength, "Output (OSL)", true}};
+    QString h;
+    for (const Row &r : rows) {
+        const MetricStats measured = cell.metrics.value(r.measured);
+        const MetricStats requested = cell.metrics.value(r.requested);
+        if (measured.count == 0 && requested.count == 0)
+            continue;
+        h += QStringLiteral("<li><b>") + QLatin1String(r.name) + QStringLiteral("</b>: requested ")
+             + (requested.count > 0 ? avgMinMax(requested) : QStringLiteral("not recorded"));
+        h += QStringLiteral(" · measured ") + (measured.count > 0 ? avgMinMax(measured) : QStringLiteral("not reported"));
+        if (measured.count > 0 && requested.count > 0 && requested.avg > 0) {
+            const double off = (measured.avg - requested.avg) / requested.avg;
+            const bool bad = r.shortOnly ? off < -kLengthTolerance : std::abs(off) > kLengthTolerance;
+            const QString delta = QStringLiteral("%1%2 %").arg(off >= 0 ? QStringLiteral("+") : QString(), QString::number(off * 100, 'f', 1));
+            h += bad ? QStringLiteral(" · <b style='color:%1'>⚠ %2, more than %3 % off</b>")
+                           .arg(hookSeverityColor(HookSeverity::Warning).name(), delta, QString::number(kLengthTolerance * 100, 'g', 3))
+                     : QStringLiteral(" · ") + delta;
+        }
+        h += QStringLiteral("</li>");
+    }
+    if (h.isEmpty())
+        return {};
+    const QString source = cell.tokenSource == QLatin1String("usage")   ? QStringLiteral("counted by the server (<i>usage</i>)")
+                           : cell.tokenSource == QLatin1String("counted") ? QStringLiteral("counted by the client (<i>counted</i>: approximate)")
+                           : cell.tokenSource.isEmpty()                   ? QStringLiteral("source not recorded")
+                                                                          : QStringLiteral("<i>") + esc(cell.tokenSource) + QStringLiteral("</i>");
+    return QStringLiteral("<h4>Lengths (tokens)</h4><p>Tokens %1</p><ul>%2</ul>").arg(source, h);
+}
+
+// An open-loop cell's truth (issue 18 item 2): did the client send at the rate asked for, on time?
+QString openLoopHtml(const OpenLoopResult &o)
+{
+    QString h = QStringLiteral("<h4>Arrivals</h4><ul>");
+    h += QStringLiteral("<li>rate: target %1 req/s, achieved %2 req/s").arg(formatRate(o.targetRate), formatRate(o.achievedRate));
+    if (o.targetRate > 0 && o.achievedRate > 0)
+        h += QStringLiteral(" (%1 %)").arg(formatNumber(o.achievedRate / o.targetRate * 100));
+    h += QStringLiteral(" · %1").arg(esc(o.arrival));
+    if (o.arrival == QLatin1String("gamma"))
+        h += QStringLiteral(" (burstiness %1)").arg(formatNumber(o.burstiness));
+    h += QStringLiteral("</li><li>schedule lag: p50 %1, p99 %2, max %3</li>")
+             .arg(formatWithUnit(o.lagP50Ms, unit::ms), formatWithUnit(o.lagP99Ms, unit::ms), formatWithUnit(o.lagMaxMs, unit::ms));
+    if (o.maxConcurrency > 0)
+        h += QStringLiteral("<li>max_concurrency %1: %2</li>")
+                 .arg(o.maxConcurrency)
+                 .arg(o.capHit ? QStringLiteral("hit — %1 requests waited (queue p50 %2, p99 %3)")
+                                     .arg(o.queued)
+                                     .arg(formatWithUnit(o.queueP50Ms, unit::ms), formatWithUnit(o.queueP99Ms, unit::ms))
+                               : QStringLiteral("never reached"));
+    return h + QStringLiteral("</ul>");
+}
 } // namespace
 
 QString cellDetailHtml(const CellResult &cell, const QString &folder)
 {
     QString h;
-    h += QStringLiteral("<h3>%1 · concurrency %2</h3>").arg(esc(cell.server)).arg(cell.concurrency);
+    h += QStringLiteral("<h3>%1 · %2</h3>").arg(esc(cell.server), esc(pointLabel(cell)));
     h += QStringLiteral("<p><b>%1</b>%2 — %3 ok, %4 failed")
              .arg(esc(cellStatusName(cell.status)), cell.reason.isEmpty() ? QString() : QStringLiteral(": ") + esc(cell.reason))
              .arg(cell.completed)
@@ -47,6 +125,9 @@ QString cellDetailHtml(const CellResult &cell, const QString &folder)
     if (cell.steadyMeanInFlight >= 0)
         h += QStringLiteral(" (%1 between ramp-up and drain)").arg(formatNumber(cell.steadyMeanInFlight));
     h += QStringLiteral("</p>");
+    if (cell.openLoop)
+        h += openLoopHtml(*cell.openLoop);
+    h += lengthsHtml(cell);
 
     h += QStringLiteral("<h4>Hooks</h4>");
     if (cell.hooks.isEmpty()) {

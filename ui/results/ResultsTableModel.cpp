@@ -1,6 +1,7 @@
 #include "results/ResultsTableModel.h"
 #include "report/DisplayText.h"
 #include "charts/MetricFormat.h"
+#include "style/Theme.h"
 #include <QColor>
 #include <QFileInfo>
 #include <QFont>
@@ -33,18 +34,6 @@ const MetricColumn *metricColumn(int column)
     return nullptr;
 }
 
-QColor statusColor(CellStatus status)
-{
-    switch (status) {
-    case CellStatus::Failed: return QColor(0xcf, 0x22, 0x2e);
-    case CellStatus::Degraded: return QColor(0xb2, 0x6a, 0x00);
-    case CellStatus::Cancelled:
-    case CellStatus::Skipped: return QColor(0x80, 0x80, 0x80);
-    case CellStatus::Completed:
-    case CellStatus::Pending: break;
-    }
-    return {};
-}
 } // namespace
 
 ResultsTableModel::ResultsTableModel(QObject *parent)
@@ -148,6 +137,10 @@ QVariant ResultsTableModel::rawData(const CellResult &cell, int column) const
 QVariant ResultsTableModel::displayData(const CellResult &cell, int column) const
 {
     if (metricColumn(column)) {
+        // A cell without measurements shows a dash, not a blank that reads like "not loaded yet"
+        // (or a 0 that reads like a measurement, issue 19 item 1).
+        if (!hasMeasurements(cell.status))
+            return QStringLiteral("–");
         const QVariant v = rawData(cell, column);
         return v.isValid() ? formatNumber(v.toDouble()) : QString();
     }
@@ -161,8 +154,13 @@ QVariant ResultsTableModel::displayData(const CellResult &cell, int column) cons
         return QFileInfo(cell.traces.first()).fileName()
                + (cell.traces.size() > 1 ? QStringLiteral(" +%1").arg(cell.traces.size() - 1) : QString());
     case FailedColumn: return cell.failed ? QVariant(cell.failed) : QVariant(QStringLiteral("0"));
+    case StatusColumn:
+        // A cancelled cell that had sent requests holds a partial count: say so beside the status.
+        if (cell.status == CellStatus::Cancelled && cell.completed + cell.failed > 0)
+            return tr("cancelled (partial: %1 requests)").arg(cell.completed + cell.failed);
+        return displaySafe(rawData(cell, column).toString(), DisplayLines::Single);
     case ServerColumn: // names come from imported files too: controls shown, not obeyed
-    case StatusColumn: return displaySafe(rawData(cell, column).toString(), DisplayLines::Single);
+        return displaySafe(rawData(cell, column).toString(), DisplayLines::Single);
     default: return rawData(cell, column);
     }
 }
@@ -221,7 +219,7 @@ QVariant ResultsTableModel::data(const QModelIndex &index, int role) const
         return QVariant(Qt::AlignRight | Qt::AlignVCenter);
     case Qt::ForegroundRole:
         if (col == StatusColumn)
-            if (const QColor c = statusColor(cell.status); c.isValid())
+            if (const QColor c = cellStatusColor(cell.status); c.isValid())
                 return c;
         if (col == FailedColumn && cell.failed > 0)
             return QColor(0xcf, 0x22, 0x2e);

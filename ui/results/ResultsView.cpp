@@ -5,140 +5,173 @@
 #include "results/DistributionPane.h"
 #include "results/ResultsTableModel.h"
 #include "results/ResultsTableView.h"
+#include "results/ServerMetricsPane.h"
+#include "results/SweepAxis.h"
+#include "results/TimeSlicesPane.h"
+#include "style/Theme.h"
 #include <QDesktopServices>
 #include <QDir>
+#include <QEvent>
 #include <QLabel>
 #include <QSplitter>
+#include <QStackedWidget>
 #include <QTabWidget>
 #include <QTextBrowser>
 #include <QVBoxLayout>
 
 namespace sb::ui {
 
-class ResultsViewPrivate
-{
-public:
-    SweepResults results;
-    QString folder;
-    ResultsTableModel *model = nullptr;
-    ResultsTableView *table = nullptr;
-    ChartsPanel *charts = nullptr;
-    QTextBrowser *detail = nullptr;
-    DistributionPane *distribution = nullptr;
-    QLabel *summary = nullptr;
-    int currentCell = -1;
-
-    const CellResult *cell(int index) const
-    {
-        for (const CellResult &c : results.cells)
-            if (c.index == index)
-                return &c;
-        return nullptr;
-    }
-    void feedCharts() { charts->setInputs({ChartSeriesInput{QString(), results, 0}}); }
-    void updateSummary()
-    {
-        int done = 0, degraded = 0, failed = 0;
-        for (const CellResult &c : results.cells) {
-            done += c.status == CellStatus::Completed;
-            degraded += c.status == CellStatus::Degraded;
-            failed += c.status == CellStatus::Failed;
-        }
-        QString text = results.sweepName.isEmpty() ? QString() : QStringLiteral("<b>%1</b> · ").arg(results.sweepName.toHtmlEscaped());
-        text += QObject::tr("%1 cells, %2 completed, %3 failed").arg(results.cells.size()).arg(done).arg(failed);
-        if (degraded > 0)
-            text += QObject::tr(", <span style=\"color:#b26a00\">%1 degraded (too many failed requests)</span>").arg(degraded);
-        if (results.sourceTool != QLatin1String("sweepbench"))
-            text += QObject::tr(" · imported from %1").arg(results.sourceTool.toHtmlEscaped());
-        if (!folder.isEmpty())
-            text += QStringLiteral(" · <a href=\"%1\">%2</a>")
-                        .arg(QUrl::fromLocalFile(folder).toString().toHtmlEscaped(), QDir::toNativeSeparators(folder).toHtmlEscaped());
-        summary->setText(text);
-    }
-    void showDetail(bool reloadDistribution)
-    {
-        const CellResult *c = cell(currentCell);
-        detail->setHtml(c ? cellDetailHtml(*c, folder) : QObject::tr("<p>Select a cell in the table or a point in a chart.</p>"));
-        if (!reloadDistribution)
-            return;
-        if (c && !c->recordsPath.isEmpty() && !folder.isEmpty())
-            distribution->setRecordsFile(QDir(folder).filePath(c->recordsPath),
-                                         QStringLiteral("%1 c=%2").arg(c->server).arg(c->concurrency));
-        else
-            distribution->setRecordsFile(QString(), QString());
-    }
-};
-
 ResultsView::ResultsView(QWidget *parent)
     : QWidget(parent)
-    , d(std::make_unique<ResultsViewPrivate>())
 {
-    d->model = new ResultsTableModel(this);
-    d->table = new ResultsTableView(d->model, this);
-    d->table->setObjectName(QStringLiteral("cellTable"));
-    d->charts = new ChartsPanel(this);
-    d->charts->setObjectName(QStringLiteral("chartsPanel"));
-    d->detail = new QTextBrowser(this);
-    d->detail->setObjectName(QStringLiteral("cellDetail"));
-    d->detail->setOpenLinks(false); // file links go to the desktop's handler, not the browser
-    d->distribution = new DistributionPane(this);
-    d->distribution->setObjectName(QStringLiteral("distributionPane"));
-    d->summary = new QLabel(this);
-    d->summary->setObjectName(QStringLiteral("resultsSummary"));
-    d->summary->setTextFormat(Qt::RichText);
-    d->summary->setOpenExternalLinks(true);
-    d->summary->setTextInteractionFlags(Qt::TextBrowserInteraction);
+    m_model = new ResultsTableModel(this);
+    m_table = new ResultsTableView(m_model, this);
+    m_table->setObjectName(QStringLiteral("cellTable"));
+    m_charts = new ChartsPanel(this);
+    m_charts->setObjectName(QStringLiteral("chartsPanel"));
+    m_detail = new QTextBrowser(this);
+    m_detail->setObjectName(QStringLiteral("cellDetail"));
+    m_detail->setOpenLinks(false); // file links go to the desktop's handler, not the browser
+    m_distribution = new DistributionPane(this);
+    m_distribution->setObjectName(QStringLiteral("distributionPane"));
+    m_server = new ServerMetricsPane(this);
+    m_server->setObjectName(QStringLiteral("serverPane"));
+    m_slices = new TimeSlicesPane(this);
+    m_slices->setObjectName(QStringLiteral("timeSlicesPane"));
+    m_summary = new QLabel(this);
+    m_summary->setObjectName(QStringLiteral("resultsSummary"));
+    m_summary->setTextFormat(Qt::RichText);
+    m_summary->setOpenExternalLinks(true);
+    m_summary->setTextInteractionFlags(Qt::TextBrowserInteraction);
 
-    auto *side = new QTabWidget(this);
-    side->addTab(d->detail, tr("Cell details"));
-    side->addTab(d->distribution, tr("Distribution"));
+    m_side = new QTabWidget(this);
+    m_side->setObjectName(QStringLiteral("cellTabs"));
+    // Short tab names: four tabs fit the side pane at 1024 px wide (issue 19 item 6).
+    m_side->addTab(m_detail, tr("Cell"));
+    m_side->addTab(m_distribution, tr("Distribution"));
+    m_side->addTab(m_slices, tr("Over time"));
+    m_side->addTab(m_server, tr("Server"));
     auto *bottom = new QSplitter(Qt::Horizontal, this);
     auto *tableBox = new QWidget(this);
     auto *tableLayout = new QVBoxLayout(tableBox);
     tableLayout->setContentsMargins(0, 0, 0, 0);
-    tableLayout->addWidget(d->summary);
-    tableLayout->addWidget(d->table, 1);
+    tableLayout->addWidget(m_summary);
+    tableLayout->addWidget(m_table, 1);
     bottom->addWidget(tableBox);
-    bottom->addWidget(side);
+    bottom->addWidget(m_side);
     bottom->setStretchFactor(0, 5); // the table (with hook icons and trace links) gets most of the width
     bottom->setStretchFactor(1, 1);
     bottom->setSizes({1120, 280}); // initial split; the stretch factors share any extra width
     auto *vertical = new QSplitter(Qt::Vertical, this);
-    vertical->addWidget(d->charts);
+    vertical->addWidget(m_charts);
     vertical->addWidget(bottom);
     vertical->setStretchFactor(0, 1);
     vertical->setStretchFactor(1, 1);
+    // Nothing loaded: say what to do instead of showing empty 0–1.5 axes (issue 19 item 11).
+    m_empty = new QLabel(tr("<h3>No results yet</h3>"
+                            "<p>Run a sweep (<b>Run → Run sweep</b>, Ctrl+R), open a results folder or zip "
+                            "(<b>File → Open results folder…</b>, Ctrl+Shift+O), or drop a results folder, a "
+                            "report zip or a results.json onto this window.</p>"),
+                         this);
+    m_empty->setObjectName(QStringLiteral("resultsEmptyState"));
+    m_empty->setAlignment(Qt::AlignCenter);
+    m_empty->setWordWrap(true);
+    m_empty->setTextFormat(Qt::RichText);
+    m_empty->setMargin(24);
+    m_pages = new QStackedWidget(this);
+    m_pages->addWidget(m_empty);
+    m_pages->addWidget(vertical);
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
-    layout->addWidget(vertical);
+    layout->addWidget(m_pages);
 
-    connect(d->table, &ResultsTableView::currentCellChanged, this, [this](int cellIndex) {
-        if (cellIndex == d->currentCell)
+    connect(m_table, &ResultsTableView::currentCellChanged, this, [this](int cellIndex) {
+        if (cellIndex == m_currentCell)
             return;
-        d->currentCell = cellIndex;
-        d->charts->setHighlight({cellIndex >= 0 ? 0 : -1, cellIndex});
-        d->showDetail(true);
+        m_currentCell = cellIndex;
+        m_charts->setHighlight({cellIndex >= 0 ? 0 : -1, cellIndex});
+        showDetail(true);
         Q_EMIT cellSelected(cellIndex);
     });
-    connect(d->charts, &ChartsPanel::pointClicked, this, [this](ChartPointRef ref) { selectCell(ref.cellIndex); });
-    connect(d->detail, &QTextBrowser::anchorClicked, this, [](const QUrl &url) { QDesktopServices::openUrl(url); });
+    connect(m_charts, &ChartsPanel::pointClicked, this, [this](ChartPointRef ref) { selectCell(ref.cellIndex); });
+    connect(m_detail, &QTextBrowser::anchorClicked, this, [](const QUrl &url) { QDesktopServices::openUrl(url); });
     clear();
 }
 
 ResultsView::~ResultsView() = default;
 
+const CellResult *ResultsView::cell(int index) const
+{
+    for (const CellResult &c : m_results.cells)
+        if (c.index == index)
+            return &c;
+    return nullptr;
+}
+
+void ResultsView::feedCharts()
+{
+    m_charts->setInputs({ChartSeriesInput{QString(), m_results, 0}});
+}
+
+void ResultsView::updateSummary()
+{
+    int done = 0, degraded = 0, failed = 0, cancelled = 0;
+    for (const CellResult &c : m_results.cells) {
+        done += c.status == CellStatus::Completed;
+        degraded += c.status == CellStatus::Degraded;
+        failed += c.status == CellStatus::Failed;
+        cancelled += c.status == CellStatus::Cancelled;
+    }
+    QString text = m_results.sweepName.isEmpty() ? QString() : QStringLiteral("<b>%1</b> · ").arg(m_results.sweepName.toHtmlEscaped());
+    text += tr("%1 cells, %2 completed, %3 failed").arg(m_results.cells.size()).arg(done).arg(failed);
+    if (degraded > 0)
+        text += tr(", <span style=\"color:%1\">%2 degraded (too many failed requests)</span>")
+                    .arg(cellStatusColor(CellStatus::Degraded).name())
+                    .arg(degraded);
+    if (cancelled > 0) // a cancelled run says so here too, not only in the Status column
+        text += tr(", %1 cancelled").arg(cancelled);
+    if (m_results.sourceTool != QLatin1String("sweepbench"))
+        text += tr(" · imported from %1").arg(m_results.sourceTool.toHtmlEscaped());
+    if (!m_folder.isEmpty())
+        text += QStringLiteral(" · ") + linkHtml(QUrl::fromLocalFile(m_folder).toString(), QDir::toNativeSeparators(m_folder), palette());
+    m_summary->setText(text);
+    m_pages->setCurrentIndex(m_results.cells.isEmpty() ? 0 : 1);
+}
+
+void ResultsView::showDetail(bool reloadFiles)
+{
+    const CellResult *c = cell(m_currentCell);
+    m_detail->setHtml(c ? cellDetailHtml(*c, m_folder) : tr("<p>Select a cell in the table or a point in a chart.</p>"));
+    m_slices->setCell(c);
+    if (!reloadFiles)
+        return;
+    if (c && !c->recordsPath.isEmpty() && !m_folder.isEmpty())
+        m_distribution->setRecordsFile(QDir(m_folder).filePath(c->recordsPath), QStringLiteral("%1 %2").arg(c->server, pointLabel(*c)));
+    else
+        m_distribution->setRecordsFile(QString(), QString());
+    m_server->setCell(c, m_folder);
+}
+
+void ResultsView::changeEvent(QEvent *event)
+{
+    QWidget::changeEvent(event);
+    if (event->type() == QEvent::PaletteChange)
+        updateSummary();
+}
+
 void ResultsView::setResults(const SweepResults &results, const QString &folder)
 {
-    d->results = results;
-    d->folder = folder;
-    d->table->setFolder(folder);
-    d->model->setResults(results); // resets the table → currentCellChanged(-1)
-    d->currentCell = -1;
-    d->charts->setHighlight({});
-    d->feedCharts();
-    d->charts->flush(); // a whole new set: draw at once, no reason to wait
-    d->updateSummary();
-    d->showDetail(true);
+    m_results = results;
+    m_folder = folder;
+    m_table->setFolder(folder);
+    m_model->setResults(results); // resets the table → currentCellChanged(-1)
+    m_currentCell = -1;
+    m_charts->setHighlight({});
+    feedCharts();
+    m_charts->flush(); // a whole new set: draw at once, no reason to wait
+    m_server->setResults(results);
+    updateSummary();
+    showDetail(true);
 }
 
 bool ResultsView::openResults(const QString &path, QString *error)
@@ -158,43 +191,30 @@ void ResultsView::clear()
 void ResultsView::updateCell(const CellResult &cell)
 {
     bool replaced = false;
-    for (CellResult &c : d->results.cells)
+    for (CellResult &c : m_results.cells)
         if (c.index == cell.index) {
             c = cell;
             replaced = true;
             break;
         }
     if (!replaced) {
-        auto at = d->results.cells.end();
-        while (at != d->results.cells.begin() && (at - 1)->index > cell.index)
+        auto at = m_results.cells.end();
+        while (at != m_results.cells.begin() && (at - 1)->index > cell.index)
             --at;
-        d->results.cells.insert(at, cell);
+        m_results.cells.insert(at, cell);
     }
-    d->model->updateCell(cell);
-    d->feedCharts(); // coalesced: at most one chart rebuild per ChartsPanel::kRebuildDelayMs
-    d->updateSummary();
-    if (cell.index == d->currentCell)
-        d->showDetail(cell.status != CellStatus::Pending);
-}
-
-const SweepResults &ResultsView::results() const
-{
-    return d->results;
-}
-
-QString ResultsView::folder() const
-{
-    return d->folder;
+    m_model->updateCell(cell);
+    feedCharts(); // coalesced: at most one chart rebuild per ChartsPanel::kRebuildDelayMs
+    if (!cell.serverMetrics.isEmpty())
+        m_server->setResults(m_results);
+    updateSummary();
+    if (cell.index == m_currentCell)
+        showDetail(cell.status != CellStatus::Pending);
 }
 
 void ResultsView::selectCell(int cellIndex)
 {
-    d->table->selectCell(cellIndex);
-}
-
-int ResultsView::selectedCell() const
-{
-    return d->currentCell;
+    m_table->selectCell(cellIndex);
 }
 
 } // namespace sb::ui

@@ -1,14 +1,24 @@
 #pragma once
-// The Results tab: per-cell table, detail pane, throughput/latency and metric charts, and the
-// request distribution of the selected cell. Fed a bulk snapshot (setResults) or cell by cell
-// while a run is going (updateCell); chart rebuilds are coalesced so a fast run never stalls the UI.
+// The Results tab: per-cell table, detail pane, throughput/latency and metric charts, and for the
+// selected cell its request distribution and the server's side (scraped metrics). Fed a bulk
+// snapshot (setResults) or cell by cell while a run is going (updateCell); chart rebuilds are
+// coalesced so a fast run never stalls the UI.
 #include "results/Results.h"
 #include <QWidget>
-#include <memory>
+
+class QLabel;
+class QStackedWidget;
+class QTabWidget;
+class QTextBrowser;
 
 namespace sb::ui {
 
-class ResultsViewPrivate;
+class ChartsPanel;
+class DistributionPane;
+class ResultsTableModel;
+class ResultsTableView;
+class ServerMetricsPane;
+class TimeSlicesPane;
 
 class ResultsView : public QWidget
 {
@@ -25,17 +35,38 @@ public:
     // Live during a run: inserts the cell, or replaces the one with the same cell.index.
     void updateCell(const CellResult &cell);
 
-    const SweepResults &results() const;
-    QString folder() const;
+    const SweepResults &results() const { return m_results; }
+    QString folder() const { return m_folder; }
     // Selects the row of the cell with this cell.index (-1 clears the selection).
     void selectCell(int cellIndex);
-    int selectedCell() const; // cell.index or -1
+    int selectedCell() const { return m_currentCell; } // cell.index or -1
 
 Q_SIGNALS:
     void cellSelected(int cellIndex);
 
+protected:
+    void changeEvent(QEvent *event) override; // the summary's link follows the palette
+
 private:
-    std::unique_ptr<ResultsViewPrivate> d;
+    const CellResult *cell(int index) const;
+    void feedCharts();
+    void updateSummary();
+    void showDetail(bool reloadFiles);
+
+    SweepResults m_results;
+    QString m_folder;
+    int m_currentCell = -1;
+    ResultsTableModel *m_model = nullptr;
+    ResultsTableView *m_table = nullptr;
+    ChartsPanel *m_charts = nullptr;
+    QTextBrowser *m_detail = nullptr;
+    DistributionPane *m_distribution = nullptr;
+    ServerMetricsPane *m_server = nullptr;
+    TimeSlicesPane *m_slices = nullptr;
+    QStackedWidget *m_pages = nullptr; // the empty state, or the results
+    QLabel *m_empty = nullptr;
+    QTabWidget *m_side = nullptr;
+    QLabel *m_summary = nullptr;
 };
 
 } // namespace sb::ui

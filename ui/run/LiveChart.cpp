@@ -1,9 +1,11 @@
 #include "run/LiveChart.h"
 #include "charts/ChartColors.h"
+#include "charts/ChartStyle.h"
 #include <QApplication>
 #include <QChart>
 #include <QEvent>
 #include <QLineSeries>
+#include <QPainter>
 #include <QValueAxis>
 
 namespace sb::ui {
@@ -23,8 +25,21 @@ LiveChart::LiveChart(QWidget *parent)
     QPen dashed = m_inFlightSeries->pen();
     dashed.setStyle(Qt::DashLine);
     m_inFlightSeries->setPen(dashed);
+    m_serverRunningSeries = new QLineSeries;
+    m_serverRunningSeries->setName(tr("server: running"));
+    m_serverWaitingSeries = new QLineSeries;
+    m_serverWaitingSeries->setName(tr("server: waiting"));
+    QPen dotted = m_serverRunningSeries->pen();
+    dotted.setStyle(Qt::DotLine);
+    dotted.setWidthF(2);
+    dotted.setColor(serverColor(1));
+    m_serverRunningSeries->setPen(dotted);
+    dotted.setColor(serverColor(2));
+    m_serverWaitingSeries->setPen(dotted);
     chart->addSeries(m_tokensSeries);
     chart->addSeries(m_inFlightSeries);
+    chart->addSeries(m_serverRunningSeries);
+    chart->addSeries(m_serverWaitingSeries);
     m_x = new QValueAxis;
     m_x->setTitleText(tr("elapsed (s)"));
     m_x->setLabelFormat(QStringLiteral("%.0f"));
@@ -41,6 +56,10 @@ LiveChart::LiveChart(QWidget *parent)
     m_tokensSeries->attachAxis(m_yTokens);
     m_inFlightSeries->attachAxis(m_x);
     m_inFlightSeries->attachAxis(m_yInFlight);
+    for (QLineSeries *s : {m_serverRunningSeries, m_serverWaitingSeries}) { // requests, like in flight
+        s->attachAxis(m_x);
+        s->attachAxis(m_yInFlight);
+    }
     setChart(chart);
     applyChartColors(chart, palette());
     setRenderHint(QPainter::Antialiasing);
@@ -63,6 +82,55 @@ void LiveChart::addSample(double elapsedS, double tokensPerS, int inFlight)
     m_dirty = true;
 }
 
+void LiveChart::addServerSample(double elapsedS, double running, double waiting)
+{
+    if (running >= 0) {
+        m_serverRunning.append({elapsedS, running});
+        m_maxInFlight = std::max(m_maxInFlight, running);
+    }
+    if (waiting >= 0) {
+        m_serverWaiting.append({elapsedS, waiting});
+        m_maxInFlight = std::max(m_maxInFlight, waiting);
+    }
+    m_dirty = true;
+}
+
+void LiveChart::addBoundary(double elapsedS, const QString &label)
+{
+    m_boundaries.append({elapsedS, label});
+    m_dirty = true;
+}
+
+void LiveChart::drawForeground(QPainter *painter, const QRectF &rect)
+{
+    QChartView::drawForeground(painter, rect);
+    if (m_boundaries.isEmpty())
+        return;
+    const QRectF plot = chart()->plotArea();
+    const QColor ink = palette().color(QPalette::WindowText);
+    painter->save();
+    painter->setRenderHint(QPainter::Antialiasing, false);
+    QPen pen(ink);
+    pen.setStyle(Qt::DotLine);
+    painter->setPen(pen);
+    const QFontMetrics fm(painter->font());
+    double freeFrom = plot.left(); // labels left of this would overlap the previous one
+    for (const Boundary &b : std::as_const(m_boundaries)) {
+        // Series and boundaries share the x axis: map through the series (scene coordinates,
+        // the same as the view's foreground while the chart fills the view).
+        const double x = chart()->mapToPosition(QPointF(b.elapsedS, 0), m_tokensSeries).x();
+        if (x < plot.left() - 0.5 || x > plot.right() + 0.5)
+            continue;
+        painter->drawLine(QPointF(x, plot.top()), QPointF(x, plot.bottom()));
+        const int width = fm.horizontalAdvance(b.label);
+        if (x + 3 >= freeFrom && x + 3 + width <= plot.right()) {
+            painter->drawText(QPointF(x + 3, plot.top() + fm.ascent() + 1), b.label);
+            freeFrom = x + 3 + width + fm.averageCharWidth();
+        }
+    }
+    painter->restore();
+}
+
 void LiveChart::flush()
 {
     if (!m_dirty)
@@ -70,7 +138,14 @@ void LiveChart::flush()
     m_dirty = false;
     m_tokensSeries->replace(m_tokens);
     m_inFlightSeries->replace(m_inFlight);
-    const double lastX = m_tokens.isEmpty() ? 10 : m_tokens.last().x();
+    m_serverRunningSeries->replace(m_serverRunning);
+    m_serverWaitingSeries->replace(m_serverWaiting);
+    // Listed in the legend only once the server reports them.
+    m_serverRunningSeries->setVisible(!m_serverRunning.isEmpty());
+    m_serverWaitingSeries->setVisible(!m_serverWaiting.isEmpty());
+    double lastX = m_tokens.isEmpty() ? 10 : m_tokens.last().x();
+    if (!m_boundaries.isEmpty())
+        lastX = std::max(lastX, m_boundaries.last().elapsedS);
     m_x->setRange(0, std::max(10.0, lastX));
     m_yTokens->setRange(0, std::max(10.0, m_maxTokens * 1.1));
     m_yInFlight->setRange(0, std::max(4.0, m_maxInFlight * 1.1));
@@ -78,12 +153,16 @@ void LiveChart::flush()
     m_x->applyNiceNumbers();
     m_yTokens->applyNiceNumbers();
     m_yInFlight->applyNiceNumbers();
+    viewport()->update(); // the boundaries are painted over the plot, not by a series
 }
 
 void LiveChart::clear()
 {
     m_tokens.clear();
     m_inFlight.clear();
+    m_boundaries.clear();
+    m_serverRunning.clear();
+    m_serverWaiting.clear();
     m_maxTokens = m_maxInFlight = 0;
     m_dirty = true;
     flush();

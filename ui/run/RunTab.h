@@ -52,6 +52,10 @@ public:
 
     void setSpecForDisplay(const SweepSpec &spec); // what Start would run (title, cell count)
 
+    // How the last run ended, as the sweep bar is coloured: "" while idle or running,
+    // "completed", "problems" (some cells failed or degraded), "failed" (none measured), "cancelled".
+    QString outcome() const { return m_outcome; }
+
 Q_SIGNALS:
     void startRequested();                  // the tab's own Start button (the window supplies the spec)
     void runningChanged(bool running);
@@ -65,11 +69,16 @@ private:
     void onFinished(int exitCode);
     void setRunning(bool running);
     void chooseOutDir();
+    void noteProgress(const ProgressSnapshot &s); // on arrival: cell boundaries are never coalesced away
+    void showCellHooks();
+    void setOutcome(const QString &outcome, CellStatus colourOf);
+    QString finishedText(int exitCode) const;
 
     std::unique_ptr<SweepEngine> m_engine;
     QString m_outDir;
     int m_exitCode = -1;
     bool m_cancelling = false;
+    bool m_userCancelled = false; // cancel() was called during this run
     QElapsedTimer m_clock;
 
     // Buffered between ticks; the timer flushes them in one go.
@@ -78,7 +87,18 @@ private:
     QList<QPair<CellKey, HookOutcome>> m_pendingHooks;
     QStringList m_pendingLog;
     QMap<CellStatus, int> m_statusCounts;        // of the cells finished in this run
+    QList<CellResult> m_problemCells;            // finished in this run, not completed (for the message)
+    int m_finishedCell = -1;                     // the last finished cell and its outcome line
+    QString m_finishedLine;
+    bool m_hooksDirty = false;
     ProgressSnapshot m_last;
+    int m_boundaryCell = -1;                     // the cell whose start the chart marked last
+    int m_hooksCell = -1;                        // the cell m_cellHooks belongs to
+    QList<HookOutcome> m_cellHooks;              // the running cell's hook calls so far
+    QString m_outcome;
+    // The folder field shows the folder being written; when the app filled it (not the user),
+    // the next run gets a fresh default instead of writing into the same folder again.
+    bool m_outDirFromRun = false;
 
     QLabel *m_title = nullptr;
     QLineEdit *m_outDirEdit = nullptr;
@@ -88,6 +108,8 @@ private:
     QProgressBar *m_cellBar = nullptr;
     QLabel *m_sweepLabel = nullptr;
     QLabel *m_cellLabel = nullptr;
+    QLabel *m_counts = nullptr;
+    QWidget *m_hooksRow = nullptr;
     QLabel *m_figures = nullptr;
     LiveChart *m_chart = nullptr;
     HookLogModel *m_hookLog = nullptr;

@@ -1,4 +1,5 @@
 #include "style/Theme.h"
+#include <cmath>
 #include <QApplication>
 #include <QFile>
 #include <QPainter>
@@ -129,6 +130,46 @@ QColor hookSeverityColor(HookSeverity severity)
     case HookSeverity::Failed: break;
     }
     return QColor(0xcf, 0x22, 0x2e);
+}
+
+QColor cellStatusColor(CellStatus status)
+{
+    switch (status) {
+    case CellStatus::Failed: return QColor(0xcf, 0x22, 0x2e);
+    case CellStatus::Degraded: return QColor(0xb2, 0x6a, 0x00);
+    case CellStatus::Cancelled:
+    case CellStatus::Skipped: return QColor(0x80, 0x80, 0x80);
+    case CellStatus::Completed:
+    case CellStatus::Pending: break;
+    }
+    return {};
+}
+
+double contrastRatio(const QColor &a, const QColor &b)
+{
+    auto luminance = [](const QColor &c) {
+        auto channel = [](double v) { return v <= 0.03928 ? v / 12.92 : std::pow((v + 0.055) / 1.055, 2.4); };
+        return 0.2126 * channel(c.redF()) + 0.7152 * channel(c.greenF()) + 0.0722 * channel(c.blueF());
+    };
+    const double la = luminance(a), lb = luminance(b);
+    return (std::max(la, lb) + 0.05) / (std::min(la, lb) + 0.05);
+}
+
+QColor linkColor(const QPalette &palette)
+{
+    const QColor background = palette.color(QPalette::Window);
+    QColor link = palette.color(QPalette::Link);
+    // Move the link's lightness away from the background until it reads (a few steps at most).
+    const bool darkBackground = background.lightnessF() < 0.5;
+    for (int i = 0; i < 10 && contrastRatio(link, background) < 4.5; ++i)
+        link = darkBackground ? link.lighter(125) : link.darker(125);
+    return link;
+}
+
+QString linkHtml(const QString &href, const QString &text, const QPalette &palette)
+{
+    return QStringLiteral("<a href=\"%1\" style=\"color:%2\">%3</a>")
+        .arg(href.toHtmlEscaped(), linkColor(palette).name(), text.toHtmlEscaped());
 }
 
 } // namespace sb::ui

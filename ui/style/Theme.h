@@ -1,8 +1,10 @@
 #pragma once
 // Light/dark palettes and the SVG icon set. Toolbar icons are drawn in the palette's text colour
 // (the SVGs use `currentColor`), so they stay legible after a palette switch.
+#include "results/CellStatus.h"
 #include "results/HookSeverity.h"
 #include <QColor>
+#include <QPalette>
 #include <QIcon>
 #include <QString>
 
@@ -30,5 +32,17 @@ QIcon hookPendingIcon(); // a call not made yet
 QIcon hookSkippedIcon(); // a call not made at all (an earlier one failed)
 // The colour of a verdict written in rich text (the cell detail pane).
 QColor hookSeverityColor(HookSeverity severity);
+// The colour a cell's outcome is written or drawn in (results table, run monitor's bar): red
+// failed, amber degraded, grey cancelled/skipped; invalid (= the palette's own) otherwise.
+QColor cellStatusColor(CellStatus status);
+
+// The palette's link colour, adjusted when it reads poorly on the palette's window colour
+// (WCAG contrast below 4.5:1): dark blue on dark grey was unreadable (issue 19 item 11).
+QColor linkColor(const QPalette &palette);
+// WCAG 2 contrast ratio of two colours, 1..21.
+double contrastRatio(const QColor &a, const QColor &b);
+// A rich-text link in linkColor(): QLabel draws anchors in its own colour otherwise. `href` and
+// `text` are escaped here.
+QString linkHtml(const QString &href, const QString &text, const QPalette &palette);
 
 } // namespace sb::ui

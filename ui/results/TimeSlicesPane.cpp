@@ -1,0 +1,71 @@
+#include "results/TimeSlicesPane.h"
+#include "charts/InteractiveChartView.h"
+#include "charts/MetricFormat.h"
+#include "metrics/MetricCatalogue.h"
+#include "results/LineChart.h"
+#include "results/SweepAxis.h"
+#include "report/DisplayText.h"
+#include <QChart>
+#include <QJsonObject>
+#include <QLabel>
+#include <QVBoxLayout>
+
+namespace sb::ui {
+
+TimeSlicesPane::TimeSlicesPane(QWidget *parent)
+    : QWidget(parent)
+    , m_status(new QLabel(this))
+    , m_view(new InteractiveChartView(this))
+{
+    m_status->setObjectName(QStringLiteral("timeSlicesStatus"));
+    m_status->setWordWrap(true);
+    m_status->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred); // never widens the pane
+    m_view->setObjectName(QStringLiteral("timeSlicesChart"));
+    m_view->setExportName(QStringLiteral("cell-over-time"));
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(m_status);
+    layout->addWidget(m_view, 1);
+    setCell(nullptr);
+}
+
+void TimeSlicesPane::setCell(const CellResult *cell)
+{
+    LineChartSeries tput{metricLabel(tag::outputThroughput), {}, 0, false, true};
+    LineChartSeries ttft{QStringLiteral("%1 p50").arg(metricLabel(tag::ttft)), {}, 1, true, true};
+    double slice = 0;
+    if (cell) {
+        for (const QJsonValue &v : cell->timeSlices) {
+            const QJsonObject o = v.toObject();
+            const double t = o.value(QLatin1String("t_s")).toDouble();
+            if (slice == 0) // the nominal length: the last slice may be cut short by the phase's end
+                slice = o.value(QLatin1String("length_s")).toDouble();
+            tput.points.append({t, o.value(QLatin1String("output_token_throughput")).toDouble()});
+            if (const QJsonValue p50 = o.value(QLatin1String("ttft_p50_ms")); p50.isDouble()) // null: nothing streamed in the slice
+                ttft.points.append({t, p50.toDouble()});
+        }
+    }
+    m_throughputPoints = tput.points.size();
+    m_ttftPoints = ttft.points.size();
+    if (!cell)
+        m_status->setText(tr("Select a cell to see its measured phase over time."));
+    else if (tput.points.isEmpty())
+        m_status->setText(tr("No time slices for this cell (not measured, or results written before slices were recorded)."));
+    else
+        m_status->setText(displaySafe(tr("%1 %2: %3 slices of %4 s")
+                                          .arg(cell->server, pointLabel(*cell))
+                                          .arg(tput.points.size())
+                                          .arg(formatNumber(slice)),
+                                      DisplayLines::Single));
+    QList<LineChartSeries> lines;
+    if (!tput.points.isEmpty())
+        lines << tput;
+    if (!ttft.points.isEmpty())
+        lines << ttft;
+    m_view->replaceChart(buildLineChart(lines,
+                                        {tr("time from the first send (s)"), QStringLiteral("%1 (%2)").arg(metricLabel(tag::outputThroughput), shortUnit(unit::tokensPerS)),
+                                         QStringLiteral("%1 p50 (%2)").arg(metricLabel(tag::ttft), unit::ms)},
+                                        palette()));
+}
+
+} // namespace sb::ui
