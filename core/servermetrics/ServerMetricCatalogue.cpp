@@ -25,7 +25,8 @@ const std::vector<ServerMetricFamily> &serverMetricFamilies()
           {"vllm:time_to_first_token_seconds", T::Histogram, "seconds", "server TTFT", C::Sum}},
          {"vllm:prefix_cache_hits_total", "prefix-cache hit tokens"},
          "vllm:time_to_first_token_seconds",
-         "vllm:num_requests_running"},
+         "vllm:num_requests_running",
+         "vllm:num_requests_waiting"},
         {"sglang:",
          "sglang",
          {{"sglang:num_running_reqs", T::Gauge, "requests", "running requests", C::Sum},
@@ -38,7 +39,8 @@ const std::vector<ServerMetricFamily> &serverMetricFamilies()
           {"sglang:time_to_first_token_seconds", T::Histogram, "seconds", "server TTFT", C::Sum}},
          {"sglang:cached_tokens_total", "cached tokens"},
          "sglang:time_to_first_token_seconds",
-         "sglang:num_running_reqs"},
+         "sglang:num_running_reqs",
+         "sglang:num_queue_reqs"},
         {"llamacpp:",
          "llamacpp",
          {{"llamacpp:prompt_tokens_total", T::Counter, "tokens", "prompt tokens evaluated", C::Sum},
@@ -50,7 +52,8 @@ const std::vector<ServerMetricFamily> &serverMetricFamilies()
           {"llamacpp:n_busy_slots_per_decode", T::Gauge, "slots", "busy slots per decode", C::Mean}},
          {"llamacpp:prompt_tokens_cached_total", "cached prompt tokens"},
          nullptr,
-         "llamacpp:requests_processing"},
+         "llamacpp:requests_processing",
+         "llamacpp:requests_deferred"},
     };
     return all;
 }
@@ -96,17 +99,12 @@ bool isKeySample(const MetricsScrape &scrape, const MetricSample &s)
 ServerLoad serverLoad(const MetricsScrape &scrape)
 {
     // Per family: its running and its waiting gauge (key metrics above).
-    static const struct {
-        const char *running, *waiting;
-    } kLoad[] = {{"vllm:num_requests_running", "vllm:num_requests_waiting"},
-                 {"sglang:num_running_reqs", "sglang:num_queue_reqs"},
-                 {"llamacpp:requests_processing", "llamacpp:requests_deferred"}};
     ServerLoad load;
     for (const MetricSample &s : scrape.samples) {
         if (!std::isfinite(s.value))
             continue;
-        for (const auto &names : kLoad) {
-            double *into = s.name == names.running ? &load.running : s.name == names.waiting ? &load.waiting : nullptr;
+        for (const ServerMetricFamily &f : serverMetricFamilies()) {
+            double *into = s.name == f.runningGauge ? &load.running : s.name == f.waitingGauge ? &load.waiting : nullptr;
             if (into)
                 *into = std::max(*into, 0.0) + s.value;
         }

@@ -36,6 +36,7 @@ struct ServerMetricFamily {
     // The gauge of requests the server is running: a cell that kept requests in flight while it
     // read 0 at every scrape shows the server's gauges do not follow its load.
     const char *runningGauge;
+    const char *waitingGauge; // requests queued or deferred (the run monitor's live series)
 };
 
 const std::vector<ServerMetricFamily> &serverMetricFamilies();
