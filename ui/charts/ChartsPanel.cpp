@@ -1,6 +1,7 @@
 #include "charts/ChartsPanel.h"
 #include "charts/InteractiveChartView.h"
 #include <QChart>
+#include <QLegend>
 #include <QComboBox>
 #include <QHBoxLayout>
 #include <QLabel>
@@ -114,6 +115,28 @@ void ChartsPanel::rebuild()
     m_throughput->setExportName(slug(QStringLiteral("throughput-vs-") + latencyChoiceInfo(choice).label));
     m_metric->replaceChart(makeMetricVsConcurrencyChart(m_inputs, metric, stat));
     m_metric->setExportName(slug(metric + QLatin1Char('-') + stat + QStringLiteral("-vs-") + axisKey(chartAxis(m_inputs))));
+    for (InteractiveChartView *v : {m_throughput, m_metric})
+        if (v->chart())
+            v->chart()->legend()->setVisible(m_legendVisible);
+    Q_EMIT chartsRebuilt();
+}
+
+QString ChartsPanel::metric() const
+{
+    return m_metricCombo->currentData().toString();
+}
+
+QString ChartsPanel::stat() const
+{
+    return m_statCombo->currentText();
+}
+
+void ChartsPanel::setLegendVisible(bool visible)
+{
+    m_legendVisible = visible;
+    for (InteractiveChartView *v : {m_throughput, m_metric})
+        if (v->chart())
+            v->chart()->legend()->setVisible(visible);
 }
 
 void ChartsPanel::setHighlight(ChartPointRef ref)

@@ -32,12 +32,20 @@ public:
     void setHighlight(ChartPointRef ref);
     void setLatencyChoice(LatencyChoice choice);
     void setMetric(const QString &metric, const QString &stat);
+    // The metric chart's choice (a results.json key and a stat), for views that tabulate it.
+    QString metric() const;
+    QString stat() const;
+    // Off: the charts draw no legend of their own (Compare lists the series in a table instead,
+    // so long set names never eat the plot).
+    void setLegendVisible(bool visible);
 
     InteractiveChartView *throughputView() const { return m_throughput; }
     InteractiveChartView *metricView() const { return m_metric; }
 
 Q_SIGNALS:
     void pointClicked(sb::ui::ChartPointRef ref);
+    // After every rebuild (inputs or choices changed): the charts hold the new series.
+    void chartsRebuilt();
 
 private:
     void scheduleRebuild();
@@ -52,6 +60,7 @@ private:
     InteractiveChartView *m_metric;
     QTimer *m_timer;
     int m_rebuilds = 0;
+    bool m_legendVisible = true;
 };
 
 } // namespace sb::ui
