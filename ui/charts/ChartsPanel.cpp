@@ -115,9 +115,7 @@ void ChartsPanel::rebuild()
     m_throughput->setExportName(slug(QStringLiteral("throughput-vs-") + latencyChoiceInfo(choice).label));
     m_metric->replaceChart(makeMetricVsConcurrencyChart(m_inputs, metric, stat));
     m_metric->setExportName(slug(metric + QLatin1Char('-') + stat + QStringLiteral("-vs-") + axisKey(chartAxis(m_inputs))));
-    for (InteractiveChartView *v : {m_throughput, m_metric})
-        if (v->chart())
-            v->chart()->legend()->setVisible(m_legendVisible);
+    setLegendVisible(m_legendVisible);
     Q_EMIT chartsRebuilt();
 }
 
@@ -134,9 +132,18 @@ QString ChartsPanel::stat() const
 void ChartsPanel::setLegendVisible(bool visible)
 {
     m_legendVisible = visible;
-    for (InteractiveChartView *v : {m_throughput, m_metric})
-        if (v->chart())
-            v->chart()->legend()->setVisible(visible);
+    for (InteractiveChartView *v : {m_throughput, m_metric}) {
+        if (!v->chart())
+            continue;
+        if (visible) {
+            v->chart()->legend()->attachToChart();
+            v->chart()->legend()->setVisible(true);
+            continue;
+        }
+        // Detached: a hidden legend still attached keeps its width out of the plot area.
+        v->chart()->legend()->detachFromChart();
+        v->chart()->legend()->setVisible(false);
+    }
 }
 
 void ChartsPanel::setHighlight(ChartPointRef ref)

@@ -113,26 +113,28 @@ void fillDifferenceTable(QTableWidget *table, const QList<DifferenceRow> &rows, 
     const SweepAxis axis = rows.isEmpty() ? SweepAxis::Concurrency : rows.first().axis;
     QString point = axisTitle(axis);
     point[0] = point[0].toUpper();
-    prepare(table, {point, QObject::tr("A"), QObject::tr("A: %1").arg(heading), QObject::tr("B"), QObject::tr("B: %1").arg(heading),
-                    QObject::tr("Δ %"), QObject::tr("Significant?")},
+    // The numbers first, the (long) series names last: at 1024 px the verdict stays in view.
+    prepare(table, {point, QObject::tr("A: %1").arg(heading), QObject::tr("B: %1").arg(heading), QObject::tr("Δ %"),
+                    QObject::tr("Significant?"), QObject::tr("A"), QObject::tr("B")},
             int(rows.size()));
     const MetricInfo *info = findMetric(metric);
     const Better better = info ? info->better : Better::Neither;
     for (int i = 0; i < rows.size(); ++i) {
         const DifferenceRow &r = rows.at(i);
         table->setItem(i, 0, number(formatPoint(r.axis, r.point)));
-        table->setItem(i, 1, item(seriesName(r.setA, r.serverA)));
-        table->setItem(i, 2, number(meanCiText(r.a, metric)));
-        table->setItem(i, 3, item(seriesName(r.setB, r.serverB)));
-        table->setItem(i, 4, number(meanCiText(r.b, metric)));
+        table->setItem(i, 1, number(meanCiText(r.a, metric), seriesName(r.setA, r.serverA)));
+        table->setItem(i, 2, number(meanCiText(r.b, metric), seriesName(r.setB, r.serverB)));
         QTableWidgetItem *delta = number(deltaText(r.deltaPct));
         if (std::isfinite(r.deltaPct) && r.deltaPct != 0 && better != Better::Neither) {
             const bool bBetter = (r.deltaPct < 0) == (better == Better::Lower);
-            delta->setToolTip(bBetter ? QObject::tr("B is better (%1 is better)").arg(better == Better::Lower ? QObject::tr("lower") : QObject::tr("higher"))
-                                      : QObject::tr("B is worse (%1 is better)").arg(better == Better::Lower ? QObject::tr("lower") : QObject::tr("higher")));
+            const QString direction = better == Better::Lower ? QObject::tr("lower") : QObject::tr("higher");
+            delta->setToolTip(bBetter ? QObject::tr("B is better (%1 is better)").arg(direction)
+                                      : QObject::tr("B is worse (%1 is better)").arg(direction));
         }
-        table->setItem(i, 5, delta);
-        table->setItem(i, 6, item(significanceText(r), significanceExplanation(r)));
+        table->setItem(i, 3, delta);
+        table->setItem(i, 4, item(significanceText(r), significanceExplanation(r)));
+        table->setItem(i, 5, item(seriesName(r.setA, r.serverA)));
+        table->setItem(i, 6, item(seriesName(r.setB, r.serverB)));
     }
     fitColumns(table);
 }

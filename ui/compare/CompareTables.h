@@ -33,7 +33,7 @@ QList<LegendRow> legendRows(const QChart *chart, const QList<ChartSeriesInput> &
 void fillLegendTable(QTableWidget *table, const QList<LegendRow> &rows, const QList<ChartSeriesInput> &inputs,
                      const QString &metric, const QString &stat, std::optional<double> at);
 
-// Columns: point, A, A value, B, B value, Δ %, significant?
+// Columns: point, A value, B value, Δ %, significant?, A, B (the series names last).
 void fillDifferenceTable(QTableWidget *table, const QList<DifferenceRow> &rows, const QString &metric, const QString &stat);
 
 // "TTFT p99 (ms)" for a metric.stat: the heading of value columns.

@@ -51,6 +51,11 @@ CompareView::CompareView(QWidget *parent)
     m_list->setEditTriggers(QAbstractItemView::DoubleClicked | QAbstractItemView::EditKeyPressed
                             | QAbstractItemView::SelectedClicked);
     m_list->setIconSize(QSize(36, 16));
+    // Long run names elide in the middle (their distinguishing ends stay visible; the full name
+    // is in the tooltip and the series table) instead of scrolling sideways.
+    m_list->setTextElideMode(Qt::ElideMiddle);
+    m_list->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    m_list->setResizeMode(QListView::Adjust);
     m_charts = new ChartsPanel(this);
     m_charts->setObjectName(QStringLiteral("chartsPanel"));
     m_charts->setLegendVisible(false); // the legend table below lists the series
