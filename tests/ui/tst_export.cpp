@@ -172,6 +172,8 @@ private Q_SLOTS:
         const QDir base = QFileInfo(html).dir();
         QVERIFY(base.exists(QStringLiteral("traces/003/rank-0.json")));
         QVERIFY(base.exists(QStringLiteral("charts/throughput_vs_ttft_p99.svg")));
+        // exporting the same zip again replaces the viewing folder
+        QVERIFY2(unpackReportForViewing(zip, m_dir.filePath(QStringLiteral("view")), &html, &error), qPrintable(error));
     }
 };
 

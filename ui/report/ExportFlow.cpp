@@ -1,4 +1,5 @@
 #include "report/ExportFlow.h"
+#include "import/SafeUnzip.h"
 #include "report/ReportExporter.h"
 #include "report/ResultsLoader.h"
 #include <QApplication>
@@ -11,7 +12,6 @@
 #include <QPushButton>
 #include <QStandardPaths>
 #include <QUrl>
-#include <quazip/JlCompress.h>
 
 namespace sb::ui {
 
@@ -69,15 +69,20 @@ ExportSuccessBox::ExportSuccessBox(const QString &zipPath, const QStringList &wa
 
 bool unpackReportForViewing(const QString &zipPath, const QString &into, QString *htmlPath, QString *error)
 {
-    if (!QDir().mkpath(into)) {
-        *error = QObject::tr("cannot create %1").arg(into);
+    // A viewing folder from an earlier export of the same zip is replaced, never merged into.
+    if (QFileInfo::exists(into) && !QDir(into).removeRecursively()) {
+        *error = QObject::tr("cannot replace %1").arg(into);
         return false;
     }
-    // The zip is the one just written: report.html, charts, records and traces as it links them.
-    const QStringList files = JlCompress::extractDir(zipPath, into);
+    if (!QDir().mkpath(QFileInfo(into).absolutePath())) {
+        *error = QObject::tr("cannot create %1").arg(QFileInfo(into).absolutePath());
+        return false;
+    }
+    if (!safeUnzip(zipPath, into, error)) // the project's one unpacker (import/SafeUnzip.h)
+        return false;
     const QString html = QDir(into).filePath(QStringLiteral("report.html"));
-    if (files.isEmpty() || !QFileInfo::exists(html)) {
-        *error = QObject::tr("cannot unpack %1 into %2").arg(zipPath, into);
+    if (!QFileInfo::exists(html)) {
+        *error = QObject::tr("%1 holds no report.html").arg(zipPath);
         return false;
     }
     *htmlPath = html;
