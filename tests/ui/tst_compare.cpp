@@ -189,6 +189,16 @@ private Q_SLOTS:
         QCOMPARE(cellText(legend, 1, 2), QStringLiteral("161.00")); // ttftP50(1, 16) = 10*16 + 1
         QCOMPARE(cellText(legend, 3, 2), QStringLiteral("160.00"));
         QCOMPARE(cellText(legend, 1, 1), QStringLiteral("1"));
+
+        // hovering another point shows its values while the pointer is there, then the selection again
+        QXYSeries *series = taggedSeries(tp->chart()).at(0); // baseline: server-a
+        const QPointF c4 = series->at(1);                    // its c=4 point
+        QTest::ignoreMessage(QtWarningMsg, "This plugin does not support raise()"); // the view's own hover tooltip, offscreen
+        Q_EMIT series->hovered(c4, true);
+        QCOMPARE(legend->horizontalHeaderItem(2)->text(), QStringLiteral("TTFT p50 (ms) at 4"));
+        QCOMPARE(cellText(legend, 0, 2), QStringLiteral("40.00"));
+        Q_EMIT series->hovered(c4, false);
+        QCOMPARE(legend->horizontalHeaderItem(2)->text(), QStringLiteral("TTFT p50 (ms) at 16"));
     }
 
     // Δ% on known numbers: B's TTFT p50 is A's × 1.25; one run per point → n/a.

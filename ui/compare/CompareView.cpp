@@ -21,6 +21,8 @@
 #include <QTabWidget>
 #include <QTableWidget>
 #include <QVBoxLayout>
+#include <QXYSeries>
+#include <QChart>
 
 namespace sb::ui {
 
@@ -139,7 +141,11 @@ CompareView::CompareView(QWidget *parent)
     connect(m_model, &QAbstractItemModel::rowsInserted, this, &CompareView::refresh);
     connect(m_model, &QAbstractItemModel::rowsRemoved, this, &CompareView::refresh);
     connect(m_model, &QAbstractItemModel::modelReset, this, &CompareView::refresh);
-    connect(m_charts, &ChartsPanel::chartsRebuilt, this, &CompareView::refreshTables);
+    connect(m_charts, &ChartsPanel::chartsRebuilt, this, [this] {
+        m_hoveredPoint.reset();
+        watchHover();
+        refreshTables();
+    });
     connect(m_charts, &ChartsPanel::pointClicked, this, &CompareView::selectPoint);
     connect(m_list->selectionModel(), &QItemSelectionModel::currentChanged, this,
             [this](const QModelIndex &cur) { m_remove->setEnabled(cur.isValid()); });
@@ -188,7 +194,8 @@ void CompareView::refreshTables()
 {
     const QList<ChartSeriesInput> inputs = m_model->chartInputs();
     const QString metric = m_charts->metric(), stat = m_charts->stat();
-    fillLegendTable(m_legend, legendRows(m_charts->throughputView()->chart(), inputs), inputs, metric, stat, m_selectedPoint);
+    fillLegendTable(m_legend, legendRows(m_charts->throughputView()->chart(), inputs), inputs, metric, stat,
+                    m_hoveredPoint ? m_hoveredPoint : m_selectedPoint);
     QList<NamedResults> named;
     for (const ChartSeriesInput &in : inputs)
         named.append({in.name, in.results});
@@ -197,16 +204,43 @@ void CompareView::refreshTables()
     m_tables->setTabText(1, rows.isEmpty() ? tr("Differences") : tr("Differences (%1)").arg(rows.size()));
 }
 
-void CompareView::selectPoint(ChartPointRef ref)
+std::optional<double> CompareView::pointOf(ChartPointRef ref) const
 {
-    m_charts->setHighlight(ref);
-    m_selectedPoint.reset();
     const QList<ChartSeriesInput> inputs = m_model->chartInputs();
     if (ref.setIndex >= 0 && ref.setIndex < inputs.size())
         for (const CellResult &c : inputs.at(ref.setIndex).results.cells)
             if (c.index == ref.cellIndex)
-                m_selectedPoint = pointValue(c);
+                return pointValue(c);
+    return std::nullopt;
+}
+
+void CompareView::selectPoint(ChartPointRef ref)
+{
+    m_charts->setHighlight(ref);
+    m_selectedPoint = pointOf(ref);
     refreshTables();
+}
+
+void CompareView::hoverPoint(ChartPointRef ref)
+{
+    const std::optional<double> at = pointOf(ref);
+    if (at == m_hoveredPoint)
+        return;
+    m_hoveredPoint = at;
+    refreshTables();
+}
+
+void CompareView::watchHover()
+{
+    // The builders' charts are new after every rebuild (and delete their series with them).
+    for (InteractiveChartView *view : {m_charts->throughputView(), m_charts->metricView()}) {
+        if (!view->chart())
+            continue;
+        for (QXYSeries *series : taggedSeries(view->chart()))
+            connect(series, &QXYSeries::hovered, this, [this, view, series](const QPointF &point, bool state) {
+                hoverPoint(state ? pointRef(series, nearestPointIndex(view->chart(), series, point)) : ChartPointRef{});
+            });
+    }
 }
 
 bool CompareView::addResultSet(const QString &path, QString *error)

@@ -2,7 +2,7 @@
 // The Compare tab: several result sets overlaid on the same charts. Each set gets its own line
 // style and marker, servers keep their colours; legend names are editable in the list of sets.
 // The series are listed in a table under the charts (full names, swatches, the value at the
-// clicked point) instead of a legend inside the plot, beside a difference table (per point: A,
+// hovered or clicked point) instead of a legend inside the plot, beside a difference table (per point: A,
 // B, Δ %, significant?). With persistence on, the sets reopen at the next start.
 #include "report/ResultsLoader.h"
 #include <QWidget>
@@ -65,6 +65,9 @@ private:
     void refresh();
     void refreshTables();
     void selectPoint(ChartPointRef ref);
+    void hoverPoint(ChartPointRef ref); // invalid = the pointer left the point
+    void watchHover();                  // connects the hovered() of the charts' series after a rebuild
+    std::optional<double> pointOf(ChartPointRef ref) const;
     void saveSets();
     void showStatus(const QString &message);
 
@@ -81,6 +84,7 @@ private:
     QTableWidget *m_legend = nullptr;
     QTableWidget *m_differences = nullptr;
     std::optional<double> m_selectedPoint;
+    std::optional<double> m_hoveredPoint; // while the pointer is on a point it wins over the selection
     QSettings *m_settings = nullptr; // not owned; null = QSettings() when persisting
     bool m_persist = false;
 };
