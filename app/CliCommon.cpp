@@ -125,7 +125,7 @@ int runSweepHeadless(const SweepSpec &spec, const RunOptions &options)
     QObject::connect(&engine, &SweepEngine::cellFinished, &engine, [&](const CellResult &c) {
         err() << (tty ? "\r\033[K" : "") << displaySafe(cellOutcomeLine(c), DisplayLines::Single) << '\n'; // reason: server text
         for (const HookOutcome &h : c.hooks) // judged after the phase, so not in the hook's own log line
-            if (!h.metricsVerdict.isEmpty())
+            if (h.metricsVerdict != MetricsVerdict::None)
                 err() << "  reset on " << h.origin << ": " << describeMetricsVerdict(h.metricsVerdict, h.metricsCachedTokens) << '\n';
         for (const auto &w : c.warnings)
             err() << "  warning: " << displaySafe(w, DisplayLines::Single) << '\n';

@@ -60,11 +60,27 @@ bool startDemo(ui::MainWindow &window, const GuiOptions &opts)
     return window.startRun(out);
 }
 
-void saveScreenshotAndQuit(ui::MainWindow &window, const QString &path)
+int tabIndex(const QString &tab)
 {
-    window.tabs()->setCurrentIndex(ui::MainWindow::ResultsIndex);
-    // Wide enough that the per-cell table shows every column, hook icons and trace links included.
-    window.resize(std::max(window.width(), 1680), std::max(window.height(), 940));
+    if (tab == QLatin1String("design"))
+        return ui::MainWindow::DesignIndex;
+    if (tab == QLatin1String("run"))
+        return ui::MainWindow::RunIndex;
+    if (tab == QLatin1String("compare"))
+        return ui::MainWindow::CompareIndex;
+    return ui::MainWindow::ResultsIndex;
+}
+
+void saveScreenshotAndQuit(ui::MainWindow &window, const GuiOptions &opts)
+{
+    const QString path = opts.screenshotPath;
+    window.tabs()->setCurrentIndex(tabIndex(opts.tab));
+    // By default wide enough that the per-cell table shows every column, hook icons and trace
+    // links included; --size asks for exactly that size (the README's small-screen pictures).
+    if (opts.size.isValid())
+        window.resize(opts.size);
+    else
+        window.resize(std::max(window.width(), 1680), std::max(window.height(), 940));
     window.repaint();
     QTimer::singleShot(kScreenshotSettleMs, &window, [&window, path] {
         const QPixmap picture = window.grab();
@@ -84,6 +100,32 @@ void saveScreenshotAndQuit(ui::MainWindow &window, const QString &path)
 
 } // namespace
 
+bool parseGuiOption(const QString &option, const QString &value, GuiOptions *opts, QString *error)
+{
+    if (option == QLatin1String("--theme") && (value == QLatin1String("light") || value == QLatin1String("dark"))) {
+        opts->theme = value;
+        return true;
+    }
+    if (option == QLatin1String("--tab") && QStringList{QStringLiteral("design"), QStringLiteral("run"), QStringLiteral("results"), QStringLiteral("compare")}.contains(value)) {
+        opts->tab = value;
+        return true;
+    }
+    if (option == QLatin1String("--size")) {
+        const QStringList wh = value.split(QLatin1Char('x'));
+        bool okW = false, okH = false;
+        const int w = wh.value(0).toInt(&okW), h = wh.value(1).toInt(&okH);
+        if (wh.size() == 2 && okW && okH && w >= 640 && h >= 480 && w <= 7680 && h <= 4320) {
+            opts->size = QSize(w, h);
+            return true;
+        }
+        *error = QStringLiteral("--size: expected WIDTHxHEIGHT from 640x480 to 7680x4320, got %1").arg(value);
+        return false;
+    }
+    *error = option == QLatin1String("--theme") ? QStringLiteral("--theme: expected light or dark, got %1").arg(value)
+                                                : QStringLiteral("--tab: expected design, run, results or compare, got %1").arg(value);
+    return false;
+}
+
 int runGui(int argc, char **argv, const GuiOptions &opts)
 {
     QApplication app(argc, argv);
@@ -94,14 +136,18 @@ int runGui(int argc, char **argv, const GuiOptions &opts)
     QApplication::setDesktopFileName(QStringLiteral("io.github.sweepbench.SweepBench"));
     ui::initResources();
     QApplication::setWindowIcon(QIcon(QStringLiteral(":/ui/app.svg")));
-    // Screenshots always use the light palette, so README pictures do not depend on a setting.
-    const bool dark = opts.screenshotPath.isEmpty() && QSettings().value(QStringLiteral("darkTheme")).toBool();
+    // Screenshots use the light palette unless --theme says otherwise, so README pictures do not
+    // depend on a setting.
+    const bool dark = !opts.theme.isEmpty() ? opts.theme == QLatin1String("dark")
+                                            : opts.screenshotPath.isEmpty() && QSettings().value(QStringLiteral("darkTheme")).toBool();
     ui::applyTheme(dark ? ui::ThemeMode::Dark : ui::ThemeMode::Light);
 
     ui::MainWindow window;
     QObject::connect(&window, &ui::MainWindow::exportReportRequested, &window, [&window](const QString &folder) {
         ui::exportReportInteractively(&window, folder); // report/ExportFlow.h
     });
+    if (opts.size.isValid())
+        window.resize(opts.size);
     window.show();
     // The sets compared last time come back (missing ones are dropped with a status message);
     // not for screenshots, which must not depend on this machine's history.
@@ -116,7 +162,7 @@ int runGui(int argc, char **argv, const GuiOptions &opts)
                     QCoreApplication::exit(1);
                     return;
                 }
-                saveScreenshotAndQuit(window, opts.screenshotPath);
+                saveScreenshotAndQuit(window, opts);
             });
             QTimer::singleShot(kDemoWatchdogMs, &app, [] {
                 fail(QStringLiteral("the demo sweep did not finish in time"));
@@ -129,7 +175,12 @@ int runGui(int argc, char **argv, const GuiOptions &opts)
         QString error;
         if (!window.openPath(opts.openPath, &error, /*quiet=*/true)) {
             fail(error); // the window still opens, empty, so the user can pick another file
+            if (!opts.screenshotPath.isEmpty())
+                return 1;
             QTimer::singleShot(0, &window, [&window, error] { window.announceOpenFailure(error); });
+        } else if (!opts.screenshotPath.isEmpty()) {
+            // A picture of a result set (or spec) already on disk: no run needed.
+            QTimer::singleShot(0, &window, [&window, &opts] { saveScreenshotAndQuit(window, opts); });
         }
     }
     return app.exec();

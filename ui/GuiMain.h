@@ -1,6 +1,7 @@
 #pragma once
 // Entry point of the desktop workbench, called by app/main.cpp (which does not create the
 // QApplication: runGui does, so the CLI never needs a display).
+#include <QSize>
 #include <QString>
 
 namespace sb::ui {
@@ -8,9 +9,16 @@ namespace sb::ui {
 struct GuiOptions {
     QString openPath;       // a spec (opens Design) or a result set (opens Results)
     bool demo = false;      // load :/demo.yaml (embedded mocks) and run it at once
-    QString screenshotPath; // with demo: when the run ends, show Results, save a PNG, exit
+    QString screenshotPath; // with demo: when the run ends, show Results, save a PNG, exit;
+                            // with openPath: once it is open
     QString outDir;         // results folder for the demo run (default: a new temp folder)
+    QString theme;          // "light" | "dark": overrides the saved choice (screenshots default to light)
+    QSize size;             // window size (screenshots: exactly this); invalid = the default
+    QString tab;            // with --screenshot: design | run | results (default) | compare
 };
+
+// Parses the GUI's own options into `opts`; false and *error for an unknown value.
+bool parseGuiOption(const QString &option, const QString &value, GuiOptions *opts, QString *error);
 
 // Returns the process exit code: the event loop's, or for --screenshot 0 when the picture was
 // saved and 1 when the run could not start or the picture could not be written.

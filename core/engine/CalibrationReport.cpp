@@ -1,4 +1,6 @@
 #include "engine/CalibrationReport.h"
+#include "engine/OpenLoopCell.h"
+#include "results/SweepAxis.h"
 #include "workload/WorkloadPlan.h"
 
 namespace sb {
@@ -50,6 +52,18 @@ QStringList describeWorkload(const SweepSpec &spec, bool *ok)
             return {QStringLiteral("dataset: ") + error};
         }
         out.append(QStringLiteral("dataset: ") + d.describe());
+        if (spec.openLoop.active() && spec.openLoop.arrival == Arrival::Trace) {
+            if (const QString problem = traceArrivalProblem(d); !problem.isEmpty()) {
+                *ok = false;
+                out.append(problem);
+            } else {
+                const double own = ArrivalSchedule::traceRate(d.timestampsMs());
+                QStringList speeds;
+                for (double r : spec.openLoop.rates)
+                    speeds.append(QStringLiteral("%1 req/s = %2x").arg(formatRate(r)).arg(r / own, 0, 'g', 3));
+                out.append(QStringLiteral("trace arrivals: the trace's own rate is %1 req/s; %2").arg(own, 0, 'f', 3).arg(speeds.join(QStringLiteral(", "))));
+            }
+        }
         if (d.stats.withOutput < d.stats.entries)
             out.append(lengths("output (entries without one)", w.outputTokens, w.outputLengths, w.seed));
         return out;

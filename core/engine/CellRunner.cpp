@@ -241,13 +241,13 @@ bool CellRunner::run(const CellContext &ctx, CellResult &cell, const CellCallbac
 void CellRunner::checkResetProof(const std::vector<RequestRecord> &records, const QString &placement, CellResult &cell)
 {
     const ResetProof proof = judgeResetProof(records, cell.concurrency);
-    if (proof.verdict.isEmpty())
+    if (proof.verdict == CacheProof::None)
         return;
     for (HookOutcome &o : cell.hooks) {
         if (o.hook != HookKind::Reset || o.placement != placement || !o.ok)
             continue;
         o.cacheProof = proof.verdict;
-        if (proof.verdict == QLatin1String("contradicted")) {
+        if (proof.verdict == CacheProof::Contradicted) {
             o.message += QStringLiteral(" — contradicted: the first measured requests still reused %1 cached prompt tokens").arg(proof.cachedTokens);
             cell.warnings.append(QStringLiteral("the cache reset on %1 answered ok, but the first measured requests reused %2 cached prompt tokens: "
                                                 "the cache was not empty (llama.cpp: start it with --cache-ram 0)")
@@ -275,7 +275,8 @@ void CellRunner::measure(const CellContext &ctx, CellResult &cell, const CellCal
     cfg.cancel = &m_cancel;
     cfg.secrets = ctx.secrets;
     if (cell.openLoop) // a request-rate point: cell.concurrency is the max_concurrency cap
-        cfg.schedule = scheduleFor(repeatArrivals(ctx.spec->openLoop, cell.repeat), cell.openLoop->targetRate);
+        cfg.schedule = scheduleFor(repeatArrivals(ctx.spec->openLoop, cell.repeat), cell.openLoop->targetRate,
+                                   ctx.plan && ctx.plan->dataset() ? ctx.plan->dataset()->timestampsMs() : std::vector<double>());
     const std::int64_t targetCount = cfg.requests;
     const QString seriesRelative = cell.recordsPath.section(QLatin1Char('/'), 0, -2) + QStringLiteral("/server_metrics.jsonl");
     CellServerMetrics serverMetrics(&m_metricsMissing); // scrapes from just before the first send
@@ -318,6 +319,8 @@ void CellRunner::measure(const CellContext &ctx, CellResult &cell, const CellCal
 
     if (cell.openLoop) {
         cell.openLoop = openLoopStats(out.records, repeatArrivals(ctx.spec->openLoop, cell.repeat), cell.openLoop->targetRate);
+        if (ctx.spec->openLoop.arrival == Arrival::Trace && ctx.plan && ctx.plan->dataset())
+            cell.openLoop->traceSpeed = cell.openLoop->targetRate / ArrivalSchedule::traceRate(ctx.plan->dataset()->timestampsMs());
         cell.warnings.append(openLoopWarnings(*cell.openLoop));
         cell.warnings.append(validityWarnings(out, m, cell.concurrency, /*closedLoop=*/false));
     } else {

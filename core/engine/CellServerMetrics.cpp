@@ -63,14 +63,14 @@ void CellServerMetrics::start(const ServerSpec &server, const QList<HookTarget> 
     m_scraper->start();
 }
 
-QString CellServerMetrics::judgeReset(std::optional<double> cacheHitDelta, int measured, const WorkloadSpec &w, double *allowance)
+MetricsVerdict CellServerMetrics::judgeReset(std::optional<double> cacheHitDelta, int measured, const WorkloadSpec &w, double *allowance)
 {
     if (!cacheHitDelta)
-        return QStringLiteral("no_metrics");
+        return MetricsVerdict::NoMetrics;
     const int shared = w.prompts == PromptMode::SharedPrefix ? w.sharedPrefixTokens : 0;
     const int perRequest = shared + std::min(kTemplatePrefixAllowance, w.inputTokens / 2);
     *allowance = double(measured) * perRequest;
-    return *cacheHitDelta <= *allowance ? QStringLiteral("confirmed") : QStringLiteral("not_confirmed");
+    return *cacheHitDelta <= *allowance ? MetricsVerdict::Confirmed : MetricsVerdict::NotConfirmed;
 }
 
 bool CellServerMetrics::finish(const ServerSpec &server, const WorkloadSpec &w, const PhaseOutcome &out, const QString &proofPlacement,
@@ -82,7 +82,7 @@ bool CellServerMetrics::finish(const ServerSpec &server, const WorkloadSpec &w, 
         if (!proofPlacement.isEmpty())
             for (HookOutcome &o : cell.hooks)
                 if (o.hook == HookKind::Reset && o.placement == proofPlacement && o.ok)
-                    o.metricsVerdict = QStringLiteral("no_metrics");
+                    o.metricsVerdict = MetricsVerdict::NoMetrics;
         return true;
     }
     // The tail: one more interval (at most 2 s) so the last requests' counters are in.
@@ -115,21 +115,21 @@ bool CellServerMetrics::finish(const ServerSpec &server, const WorkloadSpec &w, 
     if (!proofPlacement.isEmpty()) {
         const int measured = cell.completed + cell.failed;
         double allowance = 0;
-        const QString verdict = judgeReset(sum.family ? sum.cacheHitDelta : std::nullopt, measured, w, &allowance);
+        const MetricsVerdict verdict = judgeReset(sum.family ? sum.cacheHitDelta : std::nullopt, measured, w, &allowance);
         for (HookOutcome &o : cell.hooks) {
             if (o.hook != HookKind::Reset || o.placement != proofPlacement || !o.ok)
                 continue;
             o.metricsVerdict = verdict;
-            if (verdict == QLatin1String("no_metrics"))
+            if (verdict == MetricsVerdict::NoMetrics)
                 continue;
             o.metricsCachedTokens = qint64(*sum.cacheHitDelta);
             o.message += QStringLiteral(" — %1 by metrics: %2 %3 over %4 measured requests (allowance %5)")
-                             .arg(verdict == QLatin1String("confirmed") ? QStringLiteral("confirmed") : QStringLiteral("not confirmed"))
+                             .arg(verdict == MetricsVerdict::Confirmed ? QStringLiteral("confirmed") : QStringLiteral("not confirmed"))
                              .arg(*sum.cacheHitDelta, 0, 'f', 0)
                              .arg(QLatin1String(sum.family->cacheHits.meaning))
                              .arg(measured)
                              .arg(allowance, 0, 'f', 0);
-            if (verdict == QLatin1String("not_confirmed"))
+            if (verdict == MetricsVerdict::NotConfirmed)
                 cell.warnings.append(QStringLiteral("the cache reset on %1 answered ok, but the server's %2 counter shows %3 tokens reused "
                                                     "during the measured phase (more than the %4 its own requests can share): "
                                                     "earlier prompts were still cached")

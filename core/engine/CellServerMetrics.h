@@ -37,7 +37,7 @@ public:
                 QString *error);
 
     // The verdict rule, apart for tests: hits over `measured` requests after a reset.
-    static QString judgeReset(std::optional<double> cacheHitDelta, int measured, const WorkloadSpec &w, double *allowance);
+    static MetricsVerdict judgeReset(std::optional<double> cacheHitDelta, int measured, const WorkloadSpec &w, double *allowance);
 
 private:
     QSet<QString> *m_knownMissing;

@@ -11,9 +11,28 @@ OpenLoopSpec repeatArrivals(const OpenLoopSpec &spec, int repeat)
     return o;
 }
 
-std::shared_ptr<ArrivalSchedule> scheduleFor(const OpenLoopSpec &spec, double ratePerS)
+std::shared_ptr<ArrivalSchedule> scheduleFor(const OpenLoopSpec &spec, double ratePerS, const std::vector<double> &traceMs)
 {
+    if (spec.arrival == Arrival::Trace)
+        return std::make_shared<ArrivalSchedule>(traceMs, ratePerS);
     return std::make_shared<ArrivalSchedule>(spec.arrival, ratePerS, spec.burstiness, std::uint64_t(spec.seed));
+}
+
+QString traceArrivalProblem(const Dataset &dataset)
+{
+    const std::vector<double> traceMs = dataset.timestampsMs();
+    const QString what = QStringLiteral("sweep.arrival: trace cannot replay %1: ").arg(dataset.path);
+    if (traceMs.empty())
+        return what + QStringLiteral("not every entry has a \"timestamp\" (milliseconds)");
+    for (std::size_t i = 1; i < traceMs.size(); ++i)
+        if (traceMs[i] < traceMs[i - 1])
+            return what + QStringLiteral("line %1: timestamp %2 ms comes before the previous entry's %3 ms; sort the trace by timestamp")
+                              .arg(dataset.entries[i].line)
+                              .arg(dataset.entries[i].timestampMs, 0, 'f', 0)
+                              .arg(dataset.entries[i - 1].timestampMs, 0, 'f', 0);
+    if (ArrivalSchedule::traceRate(traceMs) <= 0)
+        return what + QStringLiteral("it needs at least 2 entries at different times to have a rate");
+    return QString();
 }
 
 OpenLoopResult openLoopStats(const std::vector<RequestRecord> &records, const OpenLoopSpec &spec, double ratePerS)

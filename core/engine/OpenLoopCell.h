@@ -4,6 +4,7 @@
 #include "load/ArrivalSchedule.h"
 #include "load/RequestRecord.h"
 #include "results/OpenLoopResult.h"
+#include "workload/Dataset.h"
 #include <QStringList>
 #include <memory>
 #include <vector>
@@ -14,7 +15,11 @@ namespace sb {
 // too (the same seed would replay one arrival pattern and understate the spread).
 OpenLoopSpec repeatArrivals(const OpenLoopSpec &spec, int repeat);
 // The schedule of one rate point; the same (spec, rate) gives the same schedule every time.
-std::shared_ptr<ArrivalSchedule> scheduleFor(const OpenLoopSpec &spec, double ratePerS);
+// `traceMs`: the dataset's timestamps (Dataset::timestampsMs), used by arrival: trace.
+std::shared_ptr<ArrivalSchedule> scheduleFor(const OpenLoopSpec &spec, double ratePerS, const std::vector<double> &traceMs = {});
+// arrival: trace needs every entry timestamped, in order, over more than 0 ms: empty when the
+// dataset can pace a trace replay, else why not (for the error that stops the run).
+QString traceArrivalProblem(const Dataset &dataset);
 // Achieved rate, schedule lag and client-queue figures from the measured requests' records.
 OpenLoopResult openLoopStats(const std::vector<RequestRecord> &records, const OpenLoopSpec &spec, double ratePerS);
 // Validity warnings: the client sent late (lag p99 above kMaxLagP99Ms), or the cap made a queue.

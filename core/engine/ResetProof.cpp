@@ -21,7 +21,7 @@ ResetProof judgeResetProof(const std::vector<RequestRecord> &measured, int concu
         p.cachedTokens = std::min(p.cachedTokens, int(sent[i]->cachedTokens));
         allowance = std::max(allowance, int(sent[i]->inputTokens / 20)); // 5 % of the prompt
     }
-    p.verdict = p.cachedTokens > allowance ? QStringLiteral("contradicted") : QStringLiteral("consistent");
+    p.verdict = p.cachedTokens > allowance ? CacheProof::Contradicted : CacheProof::Consistent;
     return p;
 }
 

@@ -8,13 +8,14 @@
 // cache brings erased prefixes back). Zero is only consistent with a reset, not a proof: unique
 // prompts share little with earlier cells anyway (docs/ARCHITECTURE.md §14).
 #include "load/RequestRecord.h"
+#include "results/HookVocabulary.h"
 #include <QString>
 #include <vector>
 
 namespace sb {
 
 struct ResetProof {
-    QString verdict; // "" (no evidence), "consistent", "contradicted"
+    CacheProof verdict = CacheProof::None; // None: no evidence
     int cachedTokens = 0; // the least any of the first requests reused
 };
 

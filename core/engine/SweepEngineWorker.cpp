@@ -158,7 +158,7 @@ bool SweepEngineWorker::previousCells(SweepResults *previous, QStringList *specC
                      .arg(dir, previous->shard.text(), m_options.shard.text());
         return false;
     }
-    *specChanges = fingerprintDifferences(previous->specFingerprint, specFingerprint(m_spec));
+    *specChanges = fingerprintDifferences(previous->specFingerprint, specFingerprint(m_spec, m_dataset ? m_dataset->sha256 : QString()));
     if (specChanges->isEmpty())
         return true;
     if (m_options.force) {
@@ -182,7 +182,7 @@ void SweepEngineWorker::planCells(const SweepResults &previous, const QStringLis
     m_results.sweepName = m_spec.name;
     m_results.startedAt = previous.startedAt.isValid() ? previous.startedAt : QDateTime::currentDateTimeUtc();
     m_results.host = hostInfo();
-    m_results.specFingerprint = specFingerprint(m_spec);
+    m_results.specFingerprint = specFingerprint(m_spec, m_dataset ? m_dataset->sha256 : QString());
     m_results.shard = m_options.shard;
     // A kept open-loop cell must have been measured with this spec's arrivals (they are not in the
     // spec fingerprint: results/SpecFingerprint.h covers workload and servers).
@@ -231,56 +231,39 @@ void SweepEngineWorker::planCells(const SweepResults &previous, const QStringLis
     }
 }
 
-int SweepEngineWorker::runSweep()
-{
-    using namespace exitcode;
-    m_startNs = steadyNowNs();
-    ResultsStore store(m_outDir);
-    QString error;
-    const qsizetype plannedCells = m_spec.servers.size() * m_spec.cellsPerServer();
-    if (plannedCells > kMaxResultsCells)
-        return stop(kCannotStart, QStringLiteral("the sweep has %1 cells; one results folder holds at most %2 (split the sweep)")
-                                      .arg(plannedCells).arg(kMaxResultsCells));
-    // The SLO search adds cells as results come in: shards would add different ones, and their
-    // folders could no longer be merged cell by cell.
-    if (m_options.shard.sharded() && m_spec.sloSearch.enabled)
-        return stop(kCannotStart, QStringLiteral("sweep.slo_search cannot run sharded (each shard would add its own search cells): "
-                                                 "run the search unsharded, or shard the sweep without slo_search"));
-    SweepResults previous;
-    QStringList specChanges;
-    // Checked before anything is written: a refused resume leaves the folder exactly as it was.
-    if (m_options.resume && !previousCells(&previous, &specChanges, &error))
-        return stop(kCannotStart, error);
-    if (!loadWorkloadDataset(&error)) // a bad dataset is refused before anything is written
-        return stop(kCannotStart, error);
-    if (!store.prepare(&error) || !store.writeSpec(m_spec, &error))
-        return stop(kWriteFailed, error);
-    if (!startMocks(&error))
-        return stop(kCannotStart, error);
-    if (m_options.shard.sharded()) {
-        const QStringList plan = describePlan(m_spec, m_shardPlan);
-        Q_EMIT m_owner->logMessage(QStringLiteral("this run is %1").arg(plan.value(m_options.shard.index)));
+// What every cell of one run shares: the clients, the calibrations, what is known of each
+// server's reachability, and the run's prompt nonce.
+struct SweepEngineWorker::RunTools {
+    RunTools(ResultsStore &store, const SweepSpec &spec, const QString &outDir, const std::atomic<bool> &cancel)
+        : hooks(control, &cancel), runner(load, hooks, store, cancel), calibrator(control, &cancel), calibrations(outDir),
+          secrets(std::make_shared<const SecretSet>(SecretSet::fromSpec(spec)))
+    {
     }
-    planCells(previous, specChanges);
-    if (!store.writeResults(snapshot(), &error))
-        return stop(kWriteFailed, error);
-
-    // Learnt before the first cell: nothing a server echoes back is stored with a key in it.
-    const auto secrets = std::make_shared<const SecretSet>(SecretSet::fromSpec(m_spec));
-    // Fixed width, so that every cell's prompts tokenize alike (engine/PromptCalibration).
-    const QByteArray runNonce = QByteArray::number(QRandomGenerator::global()->generate64(), 36).rightJustified(13, '0');
     LoadGenerator load;
     ControlClient control;
-    HookRunner hooks(control, &m_cancel);
-    CellRunner runner(load, hooks, store, m_cancel);
+    HookRunner hooks;
+    CellRunner runner;
+    ServerReachability reachability;
+    PromptCalibrator calibrator;
+    CalibrationStore calibrations;
+    // Learnt before the first cell: nothing a server echoes back is stored with a key in it.
+    std::shared_ptr<const SecretSet> secrets;
+    // Fixed width, so that every cell's prompts tokenize alike (engine/PromptCalibration).
+    QByteArray runNonce = QByteArray::number(QRandomGenerator::global()->generate64(), 36).rightJustified(13, '0');
+    bool aborted = false; // on_hook_failure: abort
+};
+
+int SweepEngineWorker::runSweep()
+{
+    m_startNs = steadyNowNs();
+    ResultsStore store(m_outDir);
+    if (const std::optional<int> refused = prepareSweep(store))
+        return *refused;
+    RunTools tools(store, m_spec, m_outDir, m_cancel);
     // The SLO search appends cells after the planned ones (engine/SloSearchCells.h).
     int cellCount = int(m_results.cells.size());
     const int plannedCount = cellCount;
     int cellsDone = 0;
-    bool aborted = false;
-    ServerReachability reachability;
-    PromptCalibrator calibrator(control, &m_cancel);
-    CalibrationStore calibrations(m_outDir);
     for (int i = 0; i < cellCount; ++i) {
         CellResult cell = snapshot().cells[i];
         if (hasMeasurements(cell.status)) { // kept from the resumed run
@@ -293,79 +276,31 @@ int SweepEngineWorker::runSweep()
             ++cellsDone;
             continue;
         }
-        const ServerSpec &server = m_spec.servers[serverIndex];
-        if (m_cancel || aborted) {
+        if (m_cancel || tools.aborted) {
             cell.status = m_cancel ? CellStatus::Cancelled : CellStatus::Skipped;
             cell.reason = m_cancel ? QStringLiteral("sweep cancelled before this cell") : QStringLiteral("sweep aborted by on_hook_failure: abort");
         } else {
-            CellContext ctx;
-            ctx.spec = &m_spec;
-            ctx.server = &server;
-            ctx.baseUrls = m_mocks.baseUrls(serverIndex);
-            ctx.hooks = hookTargetsFor(server, ctx.baseUrls);
-            ctx.promptTag = "sb-" + runNonce + "-c" + QByteArray::number(i).rightJustified(4, '0');
-            // A server that went away earlier costs this cell one connect, not its retry budget.
-            if (const QString blocked = reachability.blockReason(ctx.hooks); !blocked.isEmpty()) {
-                cell.status = CellStatus::Failed;
-                cell.reason = blocked;
-            } else {
-                ctx.plan = workloadPlan(server, ctx, calibrator, calibrations, cell); // lengths, filler, dataset entries
-                ctx.fillerChars = ctx.plan->fill().charsFor(m_spec.workload.inputTokens);
-                ctx.traceDir = resolveTraceDir(serverIndex);
-                ctx.startBody = resolvedProfilerStartBody(server, m_outDir);
-                ctx.secrets = secrets;
-
-                ProgressSnapshot base;
-                base.cellIndex = i;
-                base.cellCount = cellCount;
-                base.cellsDone = cellsDone;
-                base.server = server.name;
-                base.concurrency = cell.concurrency;
-                base.point = pointLabel(cell);
-                CellCallbacks cb;
-                cb.phase = [&](RunPhase phase) {
-                    base.phase = phase;
-                    emitProgress(base);
-                };
-                cb.hook = [&](const HookOutcome &o) {
-                    Q_EMIT m_owner->hookCalled(CellKey{i, server.name, cell.concurrency}, o);
-                    Q_EMIT m_owner->logMessage(QStringLiteral("[%1 %2] %3 %4 -> %5 (HTTP %6, %7 attempt(s), %8 ms)")
-                                                   .arg(server.name, pointLabel(cell)).arg(hookKindName(o.hook), o.path, hookVerdictText(o))
-                                                   .arg(o.status).arg(o.attempts).arg(qRound(o.latencyMs)));
-                };
-                cb.live = [&](const LiveCounters &live, std::int64_t target) {
-                    ProgressSnapshot s = base;
-                    s.phase = RunPhase::Measure;
-                    s.requestsDone = live.finished;
-                    s.requestsTarget = int(target);
-                    s.inFlight = live.inFlight;
-                    const double dur = m_spec.workload.durationS;
-                    s.cellFraction = target > 0 ? std::min(1.0, double(live.finished) / double(target))
-                                                : (dur > 0 ? std::min(1.0, live.elapsedS / dur) : 0);
-                    s.liveOutputTokensPerS = live.elapsedS > 0 ? double(live.outputTokens) / live.elapsedS : 0;
-                    s.liveTtftAvgMs = live.ttftAvgMs;
-                    s.liveLatencyAvgMs = live.latencyAvgMs;
-                    emitProgress(s);
-                };
-                aborted = runner.run(ctx, cell, cb);
-                reachability.noteCell(cell, ctx.hooks);
-            }
+            ProgressSnapshot base;
+            base.cellIndex = i;
+            base.cellCount = cellCount;
+            base.cellsDone = cellsDone;
+            runCell(serverIndex, cell, tools, base);
         }
         publish(cell);
         // A cell whose records could not be written is saved as failed (its partial records
         // were removed, so this may still fit); then the sweep stops. When results.json itself
         // cannot be replaced, the previous one stays valid on disk and the sweep stops too:
         // measuring on would only produce cells that are never saved.
-        QString writeError = runner.writeError();
+        QString error, writeError = tools.runner.writeError();
         if (!store.writeResults(snapshot(), &error) && writeError.isEmpty())
             writeError = error;
         ++cellsDone;
         Q_EMIT m_owner->cellFinished(cell);
         if (!writeError.isEmpty()) {
             skipRemaining(i + 1, QStringLiteral("not run: the sweep stopped because results could not be written"));
-            return stop(kWriteFailed, writeError);
+            return stop(exitcode::kWriteFailed, writeError);
         }
-        if (i + 1 == cellCount && m_spec.sloSearch.enabled && !m_cancel && !aborted) {
+        if (i + 1 == cellCount && m_spec.sloSearch.enabled && !m_cancel && !tools.aborted) {
             QMutexLocker lock(&m_mutex);
             if (auto next = nextSloSearchCell(m_spec, m_results, [this](int s) { return ownsServer(s); })) {
                 m_results.cells.append(*next);
@@ -373,14 +308,116 @@ int SweepEngineWorker::runSweep()
             }
         }
     }
+    return finishSweep(store, cellCount);
+}
+
+std::optional<int> SweepEngineWorker::prepareSweep(ResultsStore &store)
+{
+    using namespace exitcode;
+    QString error;
+    const qsizetype plannedCells = m_spec.servers.size() * m_spec.cellsPerServer();
+    if (plannedCells > kMaxResultsCells)
+        return stop(kCannotStart, QStringLiteral("the sweep has %1 cells; one results folder holds at most %2 (split the sweep)")
+                                      .arg(plannedCells).arg(kMaxResultsCells));
+    // The SLO search adds cells as results come in: shards would add different ones, and their
+    // folders could no longer be merged cell by cell.
+    if (m_options.shard.sharded() && m_spec.sloSearch.enabled)
+        return stop(kCannotStart, QStringLiteral("sweep.slo_search cannot run sharded (each shard would add its own search cells): "
+                                                 "run the search unsharded, or shard the sweep without slo_search"));
+    // A bad dataset is refused before anything is written; read before the resume check, whose
+    // spec fingerprint holds the dataset file's sha256.
+    if (!loadWorkloadDataset(&error))
+        return stop(kCannotStart, error);
+    SweepResults previous;
+    QStringList specChanges;
+    // Checked before anything is written: a refused resume leaves the folder exactly as it was.
+    if (m_options.resume && !previousCells(&previous, &specChanges, &error))
+        return stop(kCannotStart, error);
+    if (!store.prepare(&error) || !store.writeSpec(m_spec, &error))
+        return stop(kWriteFailed, error);
+    if (!startMocks(&error))
+        return stop(kCannotStart, error);
+    if (m_options.shard.sharded()) {
+        const QStringList plan = describePlan(m_spec, m_shardPlan);
+        Q_EMIT m_owner->logMessage(QStringLiteral("this run is %1").arg(plan.value(m_options.shard.index)));
+    }
+    planCells(previous, specChanges);
+    if (!store.writeResults(snapshot(), &error))
+        return stop(kWriteFailed, error);
+    return std::nullopt;
+}
+
+void SweepEngineWorker::runCell(int serverIndex, CellResult &cell, RunTools &tools, ProgressSnapshot base)
+{
+    const ServerSpec &server = m_spec.servers[serverIndex];
+    CellContext ctx;
+    ctx.spec = &m_spec;
+    ctx.server = &server;
+    ctx.baseUrls = m_mocks.baseUrls(serverIndex);
+    ctx.hooks = hookTargetsFor(server, ctx.baseUrls);
+    ctx.promptTag = "sb-" + tools.runNonce + "-c" + QByteArray::number(base.cellIndex).rightJustified(4, '0');
+    // A server that went away earlier costs this cell one connect, not its retry budget.
+    if (const QString blocked = tools.reachability.blockReason(ctx.hooks); !blocked.isEmpty()) {
+        cell.status = CellStatus::Failed;
+        cell.reason = blocked;
+        return;
+    }
+    ctx.plan = workloadPlan(server, ctx, tools.calibrator, tools.calibrations, cell); // lengths, filler, dataset entries
+    ctx.fillerChars = ctx.plan->fill().charsFor(m_spec.workload.inputTokens);
+    ctx.traceDir = resolveTraceDir(serverIndex);
+    ctx.startBody = resolvedProfilerStartBody(server, m_outDir);
+    ctx.secrets = tools.secrets;
+    base.server = server.name;
+    base.concurrency = cell.concurrency;
+    base.point = pointLabel(cell);
+    tools.aborted = tools.runner.run(ctx, cell, cellCallbacks(base, cell));
+    tools.reachability.noteCell(cell, ctx.hooks);
+}
+
+CellCallbacks SweepEngineWorker::cellCallbacks(const ProgressSnapshot &base, const CellResult &cell)
+{
+    CellCallbacks cb;
+    cb.phase = [this, base](RunPhase phase) {
+        ProgressSnapshot s = base;
+        s.phase = phase;
+        emitProgress(s);
+    };
+    const CellKey key{base.cellIndex, base.server, cell.concurrency};
+    const QString where = QStringLiteral("[%1 %2]").arg(base.server, base.point);
+    cb.hook = [this, key, where](const HookOutcome &o) {
+        Q_EMIT m_owner->hookCalled(key, o);
+        Q_EMIT m_owner->logMessage(QStringLiteral("%1 %2 %3 -> %4 (HTTP %5, %6 attempt(s), %7 ms)")
+                                       .arg(where, hookKindName(o.hook), o.path, hookVerdictText(o))
+                                       .arg(o.status).arg(o.attempts).arg(qRound(o.latencyMs)));
+    };
+    cb.live = [this, base](const LiveCounters &live, std::int64_t target) {
+        ProgressSnapshot s = base;
+        s.phase = RunPhase::Measure;
+        s.requestsDone = live.finished;
+        s.requestsTarget = int(target);
+        s.inFlight = live.inFlight;
+        const double dur = m_spec.workload.durationS;
+        s.cellFraction = target > 0 ? std::min(1.0, double(live.finished) / double(target))
+                                    : (dur > 0 ? std::min(1.0, live.elapsedS / dur) : 0);
+        s.liveOutputTokensPerS = live.elapsedS > 0 ? double(live.outputTokens) / live.elapsedS : 0;
+        s.liveTtftAvgMs = live.ttftAvgMs;
+        s.liveLatencyAvgMs = live.latencyAvgMs;
+        emitProgress(s);
+    };
+    return cb;
+}
+
+int SweepEngineWorker::finishSweep(ResultsStore &store, int cellCount)
+{
     {
         QMutexLocker lock(&m_mutex);
         m_results.finishedAt = QDateTime::currentDateTimeUtc();
         if (m_spec.sloSearch.enabled)
             m_results.sloSearch = sloSearchJson(m_results, m_spec);
     }
+    QString error;
     if (!store.writeResults(snapshot(), &error))
-        return stop(kWriteFailed, error);
+        return stop(exitcode::kWriteFailed, error);
     ProgressSnapshot done;
     done.phase = RunPhase::Done;
     done.cellCount = cellCount;
@@ -391,7 +428,7 @@ int SweepEngineWorker::runSweep()
     for (int i = 0; i < cells.size(); ++i)
         if (ownsServer(serverIndexOf(m_spec, cells[i].server)))
             allCompleted = allCompleted && cells[i].status == CellStatus::Completed;
-    return allCompleted ? kAllCompleted : kNotAllCompleted;
+    return allCompleted ? exitcode::kAllCompleted : exitcode::kNotAllCompleted;
 }
 
 } // namespace sb

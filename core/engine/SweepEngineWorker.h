@@ -9,6 +9,7 @@
 #include <QMutex>
 #include <QThread>
 #include <atomic>
+#include <optional>
 
 namespace sb {
 
@@ -25,7 +26,14 @@ protected:
     void run() override;
 
 private:
+    struct RunTools;
+    // runSweep: prepareSweep (checks, resume, dataset, folder, mocks, plan; an exit code when the
+    // sweep cannot start), then each cell through runCell, then finishSweep (exit code).
     int runSweep();
+    std::optional<int> prepareSweep(ResultsStore &store);
+    void runCell(int serverIndex, CellResult &cell, RunTools &tools, ProgressSnapshot base);
+    CellCallbacks cellCallbacks(const ProgressSnapshot &base, const CellResult &cell);
+    int finishSweep(ResultsStore &store, int cellCount);
     int stop(int code, const QString &message); // logs "error: message", remembers it
     // With --resume: the finished cells of the previous run to keep, or an error (exit 2).
     bool previousCells(SweepResults *previous, QStringList *specChanges, QString *error);

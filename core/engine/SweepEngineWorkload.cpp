@@ -2,6 +2,7 @@
 // written) and each cell's plan, whose filler map comes from calibrating every input length
 // the workload needs (workload/WorkloadPlan calibrationTargets; docs/spec-reference.md).
 #include "engine/SweepEngineWorker.h"
+#include "engine/OpenLoopCell.h"
 
 namespace sb {
 
@@ -13,6 +14,12 @@ bool SweepEngineWorker::loadWorkloadDataset(QString *error)
     auto dataset = std::make_shared<Dataset>();
     if (!loadDataset(*w.dataset, m_spec.sourcePath, dataset.get(), error))
         return false;
+    if (m_spec.openLoop.active() && m_spec.openLoop.arrival == Arrival::Trace) {
+        if (const QString problem = traceArrivalProblem(*dataset); !problem.isEmpty()) {
+            *error = problem;
+            return false;
+        }
+    }
     Q_EMIT m_owner->logMessage(dataset->describe());
     m_dataset = std::move(dataset);
     return true;

@@ -9,10 +9,35 @@ ArrivalSchedule::ArrivalSchedule(Arrival arrival, double ratePerS, double bursti
     m_offsets.push_back(0);
 }
 
+ArrivalSchedule::ArrivalSchedule(const std::vector<double> &traceMs, double ratePerS)
+    : m_arrival(Arrival::Trace), m_rate(ratePerS), m_shape(1.0), m_rng(0)
+{
+    const double own = traceRate(traceMs);
+    const double scale = own > 0 && ratePerS > 0 ? own / ratePerS : 1.0; // trace time -> phase time
+    m_traceS.reserve(traceMs.size());
+    for (double t : traceMs)
+        m_traceS.push_back((t - traceMs.front()) / 1000.0 * scale);
+    m_traceCycleS = m_traceS.empty() ? 0 : m_traceS.back() + (ratePerS > 0 ? 1.0 / ratePerS : 0);
+}
+
+double ArrivalSchedule::traceRate(const std::vector<double> &traceMs)
+{
+    if (traceMs.size() < 2)
+        return 0;
+    const double spanS = (traceMs.back() - traceMs.front()) / 1000.0;
+    return spanS > 0 ? double(traceMs.size() - 1) / spanS : 0;
+}
+
 std::int64_t ArrivalSchedule::offsetNs(int ticket)
 {
     if (ticket < 0)
         return 0;
+    if (m_arrival == Arrival::Trace) { // a pure function of the ticket: no shared state to lock
+        if (m_traceS.empty())
+            return 0;
+        const std::size_t n = m_traceS.size(), k = std::size_t(ticket);
+        return std::llround((double(k / n) * m_traceCycleS + m_traceS[k % n]) * 1e9);
+    }
     std::lock_guard lock(m_mutex);
     while (m_offsets.size() <= std::size_t(ticket)) {
         m_sumS += nextGapS();
@@ -28,6 +53,7 @@ double ArrivalSchedule::nextGapS()
     case Arrival::Constant: return mean;
     case Arrival::Poisson: return -std::log(uniform01()) * mean;
     case Arrival::Gamma: return gamma(m_shape) * mean / m_shape; // scale = mean / shape
+    case Arrival::Trace: return mean; // not reached: offsetNs reads the trace
     }
     return mean;
 }

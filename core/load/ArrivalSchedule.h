@@ -20,6 +20,13 @@ class ArrivalSchedule
 {
 public:
     ArrivalSchedule(Arrival arrival, double ratePerS, double burstiness, std::uint64_t seed);
+    // Arrival::Trace: request k is due at the trace's k-th time (ms from its first entry, in file
+    // order), all times scaled by (the trace's own mean rate / ratePerS), so each point keeps the
+    // trace's bursts at its own mean rate. Past the last entry the trace starts over one mean gap
+    // after its end. Needs at least 2 times spanning more than 0 ms (traceRate() > 0).
+    ArrivalSchedule(const std::vector<double> &traceMs, double ratePerS);
+    // The trace's own mean rate, (entries - 1) / span; 0 when not a trace or the trace cannot pace.
+    static double traceRate(const std::vector<double> &traceMs);
     // Offset of request `ticket` from the phase start, in ns. Thread-safe (the IO threads take
     // tickets concurrently); gaps are drawn in ticket order so the answer never depends on which
     // thread asked first.
@@ -34,6 +41,8 @@ private:
 
     const Arrival m_arrival;
     const double m_rate;
+    std::vector<double> m_traceS;        // Trace: the times, already scaled to m_rate
+    double m_traceCycleS = 0;            // Trace: scaled span + one mean gap
     const double m_shape;
     std::mt19937_64 m_rng;
     std::mutex m_mutex;

@@ -38,6 +38,17 @@ const QList<MetricInfo> &allMetrics()
         {tag::requestedOutputLength, QStringLiteral("Requested output length"), QStringLiteral("OSL asked"),
          QStringLiteral("requested_output_sequence_length"), unit::tokens,
          QStringLiteral("max_tokens each request asked for (the workload's length distribution)"), false, Better::Neither, 0},
+        {tag::errorRate, QStringLiteral("Error rate"), QStringLiteral("Errors"), QStringLiteral("error_rate"), unit::fraction,
+         QStringLiteral("Failed share of the measured requests"), true, Better::Lower, 3},
+        {tag::achievedRate, QStringLiteral("Achieved request rate"), QStringLiteral("Sent req/s"), QStringLiteral("achieved_rate"),
+         unit::requestsPerS, QStringLiteral("Requests per second the client really sent (request-rate cells; the target is the point)"),
+         true, Better::Neither, 3, {}, true},
+        {tag::scheduleLag, QStringLiteral("Schedule lag"), QStringLiteral("Lag"), QStringLiteral("schedule_lag"), unit::ms,
+         QStringLiteral("How late the client sent each request against its arrival time (request-rate cells)"), false,
+         Better::Lower, 3, {QStringLiteral("p50"), QStringLiteral("p99"), QStringLiteral("max")}, true},
+        {tag::queueTime, QStringLiteral("Client queue time"), QStringLiteral("Queue"), QStringLiteral("queue"), unit::ms,
+         QStringLiteral("Time a request waited for a free slot under max_concurrency, never part of TTFT (request-rate cells)"),
+         false, Better::Lower, 2, {QStringLiteral("p50"), QStringLiteral("p99"), QStringLiteral("max")}, true},
     };
     return metrics;
 }
@@ -58,7 +69,9 @@ QStringList distributionStats()
 
 QStringList metricStats(const MetricInfo &metric)
 {
-    return metric.singleValued ? QStringList{QStringLiteral("avg")} : distributionStats();
+    if (metric.singleValued)
+        return {QStringLiteral("avg")};
+    return metric.stats.isEmpty() ? distributionStats() : metric.stats;
 }
 
 QString statDescription(QStringView stat)
@@ -113,7 +126,8 @@ QString metricColumnToolTip(const MetricInfo &metric, QStringView stat)
 
 QString metricCsvHeader(const MetricInfo &metric, QStringView stat)
 {
-    QString suffix = shortUnit(metric.unit);
+    // A fraction has no unit to name: "error_rate", not "error_rate_fraction".
+    QString suffix = metric.unit == unit::fraction ? QString() : shortUnit(metric.unit);
     suffix.replace(QLatin1Char('/'), QLatin1Char('_'));
     QString h = metric.csvStem;
     if (!metric.singleValued)
@@ -121,8 +135,38 @@ QString metricCsvHeader(const MetricInfo &metric, QStringView stat)
     return suffix.isEmpty() ? h : h + QLatin1Char('_') + suffix;
 }
 
+namespace {
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+
+double pick(QStringView stat, double p50, double p99, double max)
+{
+    return stat == u"p50" ? p50 : stat == u"p99" ? p99 : stat == u"max" ? max : kNaN;
+}
+
+// The figures results.json keeps beside `metrics` (tag:: errorRate ... queueTime); false when
+// `metric` is not one of them.
+bool fieldValue(const CellResult &cell, const QString &metric, const QString &stat, double *out)
+{
+    const bool avg = stat == u"avg";
+    const std::optional<OpenLoopResult> &o = cell.openLoop;
+    if (metric == tag::errorRate)
+        *out = avg && cell.completed + cell.failed > 0 ? cell.errorRate : kNaN;
+    else if (metric == tag::achievedRate)
+        *out = avg && o && cell.completed + cell.failed > 1 ? o->achievedRate : kNaN;
+    else if (metric == tag::scheduleLag)
+        *out = o && cell.completed + cell.failed > 0 ? pick(stat, o->lagP50Ms, o->lagP99Ms, o->lagMaxMs) : kNaN;
+    else if (metric == tag::queueTime)
+        *out = o && cell.completed + cell.failed > 0 ? pick(stat, o->queueP50Ms, o->queueP99Ms, o->queueMaxMs) : kNaN;
+    else
+        return false;
+    return true;
+}
+} // namespace
+
 double cellValue(const CellResult &cell, const QString &metric, const QString &stat)
 {
+    if (double v; fieldValue(cell, metric, stat, &v))
+        return v;
     const auto it = cell.metrics.constFind(metric);
     return it == cell.metrics.cend() ? std::numeric_limits<double>::quiet_NaN() : it->value(stat);
 }

@@ -26,6 +26,12 @@ inline const QString outputLength = QStringLiteral("output_sequence_length");
 inline const QString inputLength = QStringLiteral("input_sequence_length");
 inline const QString requestedInputLength = QStringLiteral("requested_input_sequence_length");
 inline const QString requestedOutputLength = QStringLiteral("requested_output_sequence_length");
+// Cell figures kept outside `metrics` in results.json (CellResult fields), read by cellValue()
+// under these keys so tables, charts and CSV treat them like any other metric.
+inline const QString errorRate = QStringLiteral("error_rate");
+inline const QString achievedRate = QStringLiteral("achieved_request_rate");
+inline const QString scheduleLag = QStringLiteral("schedule_lag");
+inline const QString queueTime = QStringLiteral("client_queue_time");
 // Short names some code uses for the same keys.
 inline const QString &isl = inputLength;
 inline const QString &osl = outputLength;
@@ -54,6 +60,8 @@ struct MetricInfo {
     bool singleValued = false; // one number per cell ("avg"), not a distribution
     Better better = Better::Neither;
     int decimals = 2;     // fixed decimals in the CLI summary and report.html
+    QStringList stats;    // the stats it has when not the usual ones (schedule lag: p50 p99 max)
+    bool openLoopOnly = false; // a figure only request-rate cells have (NaN on closed-loop cells)
 };
 
 // Every metric, in menu order.
@@ -62,7 +70,7 @@ const QList<MetricInfo> &allMetrics();
 // carry more metrics than SweepBench shows).
 const MetricInfo *findMetric(QStringView key);
 
-// Stats a metric offers, in menu order: {"avg"} for single-valued ones.
+// Stats a metric offers, in menu order: {"avg"} for single-valued ones, else `stats` or the usual.
 QStringList metricStats(const MetricInfo &metric);
 QStringList distributionStats();
 // "median", "99th percentile", "mean", ... for tooltips.
@@ -79,7 +87,8 @@ QString metricColumnToolTip(const MetricInfo &metric, QStringView stat);
 // results.csv heading: "ttft_p50_ms", "output_token_throughput_tok_s".
 QString metricCsvHeader(const MetricInfo &metric, QStringView stat);
 
-// metric.stat of a cell; NaN when the metric or the stat is missing.
+// metric.stat of a cell; NaN when the metric or the stat is missing (error_rate of a cell that
+// measured nothing, open-loop figures of a closed-loop cell).
 double cellValue(const CellResult &cell, const QString &metric, const QString &stat);
 
 } // namespace sb

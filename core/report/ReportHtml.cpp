@@ -98,7 +98,7 @@ QString hookLine(const HookOutcome &h)
                             formatFixed(h.latencyMs, 1, QStringLiteral("?")));
     if (!h.placement.isEmpty())
         line += QStringLiteral(" (%1)").arg(h.placement);
-    if (!h.metricsVerdict.isEmpty())
+    if (h.metricsVerdict != MetricsVerdict::None)
         line += QLatin1Char(' ') + describeMetricsVerdict(h.metricsVerdict, h.metricsCachedTokens);
     if (!h.message.isEmpty())
         line += QStringLiteral(": ") + h.message;

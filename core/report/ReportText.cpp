@@ -30,7 +30,7 @@ QString hookVerdicts(const CellResult &cell)
     QStringList parts;
     for (const HookOutcome &h : cell.hooks)
         parts.append(hookKindName(h.hook) + QLatin1Char('=') + hookVerdictText(h)
-                     + (h.metricsVerdict.isEmpty() ? QString() : QStringLiteral("/metrics:") + h.metricsVerdict));
+                     + (h.metricsVerdict == MetricsVerdict::None ? QString() : QStringLiteral("/metrics:") + metricsVerdictName(h.metricsVerdict)));
     return parts.join(QLatin1Char(' '));
 }
 

@@ -37,8 +37,13 @@ QByteArray resultsCsv(const SweepResults &results)
         header.append(metricCsvHeader(*c.metric, c.stat));
     header << QStringLiteral("token_source") << QStringLiteral("hook_verdicts") << QStringLiteral("source_tool");
     // Open-loop (request-rate) cells; empty for closed-loop ones. Last, so older readers' columns stay put.
-    header << QStringLiteral("request_rate") << QStringLiteral("achieved_rate_req_s") << QStringLiteral("schedule_lag_p99_ms")
-           << QStringLiteral("queue_p99_ms") << QStringLiteral("cap_hit");
+    const QList<Column> openLoopCols{{findMetric(tag::achievedRate), QStringLiteral("avg")},
+                                     {findMetric(tag::scheduleLag), QStringLiteral("p99")},
+                                     {findMetric(tag::queueTime), QStringLiteral("p99")}};
+    header << QStringLiteral("request_rate");
+    for (const Column &c : openLoopCols)
+        header.append(metricCsvHeader(*c.metric, c.stat));
+    header << QStringLiteral("cap_hit") << metricCsvHeader(*findMetric(tag::errorRate), u"avg");
 
     QString out = header.join(QLatin1Char(',')) + QLatin1String("\r\n");
     for (const CellResult &cell : results.cells) {
@@ -48,11 +53,11 @@ QByteArray resultsCsv(const SweepResults &results)
         for (const Column &c : cols)
             row.append(formatFixed(cellValue(cell, c.metric->key, c.stat), kCsvDecimals));
         row << csvField(cell.tokenSource) << csvField(hookVerdicts(cell)) << csvField(results.sourceTool);
-        if (const auto &o = cell.openLoop)
-            row << formatRate(o->targetRate) << formatFixed(o->achievedRate, 3) << formatFixed(o->lagP99Ms, 3) << formatFixed(o->queueP99Ms, 3)
-                << (o->capHit ? QStringLiteral("true") : QStringLiteral("false"));
-        else
-            row << QString() << QString() << QString() << QString() << QString();
+        row << (cell.openLoop ? formatRate(cell.openLoop->targetRate) : QString());
+        for (const Column &c : openLoopCols)
+            row.append(formatFixed(cellValue(cell, c.metric->key, c.stat), kCsvDecimals));
+        row << (cell.openLoop ? (cell.openLoop->capHit ? QStringLiteral("true") : QStringLiteral("false")) : QString())
+            << formatFixed(cellValue(cell, tag::errorRate, QStringLiteral("avg")), kCsvDecimals);
         out += row.join(QLatin1Char(',')) + QLatin1String("\r\n");
     }
     return out.toUtf8();

@@ -47,4 +47,41 @@ std::optional<HookVerdict> hookVerdictFromString(QStringView s)
     return std::nullopt;
 }
 
+QString cacheProofName(CacheProof p)
+{
+    switch (p) {
+    case CacheProof::None: return QString();
+    case CacheProof::Consistent: return QStringLiteral("consistent");
+    case CacheProof::Contradicted: return QStringLiteral("contradicted");
+    }
+    return QString();
+}
+
+CacheProof cacheProofFromString(QStringView s)
+{
+    for (CacheProof p : {CacheProof::Consistent, CacheProof::Contradicted})
+        if (s == cacheProofName(p))
+            return p;
+    return CacheProof::None;
+}
+
+QString metricsVerdictName(MetricsVerdict v)
+{
+    switch (v) {
+    case MetricsVerdict::None: return QString();
+    case MetricsVerdict::Confirmed: return QStringLiteral("confirmed");
+    case MetricsVerdict::NotConfirmed: return QStringLiteral("not_confirmed");
+    case MetricsVerdict::NoMetrics: return QStringLiteral("no_metrics");
+    }
+    return QString();
+}
+
+MetricsVerdict metricsVerdictFromString(QStringView s)
+{
+    for (MetricsVerdict v : {MetricsVerdict::Confirmed, MetricsVerdict::NotConfirmed, MetricsVerdict::NoMetrics})
+        if (s == metricsVerdictName(v))
+            return v;
+    return MetricsVerdict::None;
+}
+
 } // namespace sb

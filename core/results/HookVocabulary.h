@@ -29,4 +29,16 @@ std::optional<HookKind> hookKindFromString(QStringView s);
 QString hookVerdictName(HookVerdict v); // "ok", "refused", "busy", "route_missing", "timeout", "error"
 std::optional<HookVerdict> hookVerdictFromString(QStringView s);
 
+// What the first measured requests say of a reset that came right before them (engine/ResetProof):
+// "consistent" or "contradicted"; None = no evidence (not written to results.json).
+enum class CacheProof { None, Consistent, Contradicted };
+// What the server's own prefix-cache counter says of that reset (docs/server-metrics.md):
+// "confirmed", "not_confirmed", "no_metrics"; None = not judged (not written).
+enum class MetricsVerdict { None, Confirmed, NotConfirmed, NoMetrics };
+
+QString cacheProofName(CacheProof p); // "" for None
+CacheProof cacheProofFromString(QStringView s); // None for "" and unknown words
+QString metricsVerdictName(MetricsVerdict v); // "" for None
+MetricsVerdict metricsVerdictFromString(QStringView s);
+
 } // namespace sb

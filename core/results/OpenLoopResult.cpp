@@ -4,7 +4,7 @@ namespace sb {
 
 QJsonObject toJson(const OpenLoopResult &o)
 {
-    return QJsonObject{
+    QJsonObject j{
         {QStringLiteral("target_rate"), o.targetRate},
         {QStringLiteral("arrival"), o.arrival},
         {QStringLiteral("burstiness"), o.burstiness},
@@ -16,6 +16,9 @@ QJsonObject toJson(const OpenLoopResult &o)
         {QStringLiteral("queue_ms"), QJsonObject{{QStringLiteral("p50"), o.queueP50Ms}, {QStringLiteral("p99"), o.queueP99Ms}, {QStringLiteral("max"), o.queueMaxMs}}},
         {QStringLiteral("cap_hit"), o.capHit},
     };
+    if (o.traceSpeed > 0)
+        j.insert(QStringLiteral("trace_speed"), o.traceSpeed);
+    return j;
 }
 
 OpenLoopResult openLoopResultFromJson(const QJsonObject &j)
@@ -37,6 +40,7 @@ OpenLoopResult openLoopResultFromJson(const QJsonObject &j)
     o.queueP99Ms = queue.value(QStringLiteral("p99")).toDouble();
     o.queueMaxMs = queue.value(QStringLiteral("max")).toDouble();
     o.capHit = j.value(QStringLiteral("cap_hit")).toBool();
+    o.traceSpeed = j.value(QStringLiteral("trace_speed")).toDouble();
     return o;
 }
 

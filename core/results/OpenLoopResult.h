@@ -11,6 +11,7 @@ struct OpenLoopResult {
     double targetRate = 0;        // requests/s asked for (the sweep point)
     QString arrival;              // constant | poisson | gamma
     double burstiness = 1;
+    double traceSpeed = 0;        // arrival trace: target rate / the trace's own mean rate (2 = twice as fast); 0 otherwise
     int seed = 0;
     int maxConcurrency = 0;
     double achievedRate = 0;      // sent requests - 1 over first send -> last send; 0 with fewer than 2

@@ -77,10 +77,10 @@ QJsonObject toJson(const HookOutcome &h)
                   {QStringLiteral("at"), isoUtc(h.at)}};
     if (!h.placement.isEmpty())
         o.insert(QStringLiteral("placement"), h.placement);
-    if (!h.cacheProof.isEmpty())
-        o.insert(QStringLiteral("cache_proof"), h.cacheProof);
-    if (!h.metricsVerdict.isEmpty())
-        o.insert(QStringLiteral("metrics_verdict"), h.metricsVerdict);
+    if (h.cacheProof != CacheProof::None)
+        o.insert(QStringLiteral("cache_proof"), cacheProofName(h.cacheProof));
+    if (h.metricsVerdict != MetricsVerdict::None)
+        o.insert(QStringLiteral("metrics_verdict"), metricsVerdictName(h.metricsVerdict));
     if (h.metricsCachedTokens >= 0)
         o.insert(QStringLiteral("metrics_cached_tokens"), h.metricsCachedTokens);
     return o;
@@ -103,8 +103,8 @@ std::optional<HookOutcome> hookOutcomeFromJson(const QJsonObject &o)
     h.verdict = hookVerdictFromString(o.value(QStringLiteral("verdict")).toString()); // unknown: judged by `ok`
     h.message = o.value(QStringLiteral("message")).toString();
     h.placement = o.value(QStringLiteral("placement")).toString();
-    h.cacheProof = o.value(QStringLiteral("cache_proof")).toString();
-    h.metricsVerdict = o.value(QStringLiteral("metrics_verdict")).toString();
+    h.cacheProof = cacheProofFromString(o.value(QStringLiteral("cache_proof")).toString());
+    h.metricsVerdict = metricsVerdictFromString(o.value(QStringLiteral("metrics_verdict")).toString());
     h.metricsCachedTokens = qint64(o.value(QStringLiteral("metrics_cached_tokens")).toDouble(-1));
     h.at = fromIso(o.value(QStringLiteral("at")));
     return h;

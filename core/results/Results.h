@@ -48,11 +48,11 @@ struct HookOutcome {
     // Reset only, when the server reports cached prompt tokens per request and the reset came
     // right before the measured phase: "consistent" (the first requests reused nothing) or
     // "contradicted" (they reused cached prompt tokens: the reset did not empty the cache).
-    QString cacheProof;
+    CacheProof cacheProof = CacheProof::None;
     // Reset only, when it came right before the measured phase: what the server's own
     // prefix-cache counter says (docs/server-metrics.md): confirmed | not_confirmed | no_metrics,
     // with the cached tokens the counter showed over the measured phase (-1 = none).
-    QString metricsVerdict;
+    MetricsVerdict metricsVerdict = MetricsVerdict::None;
     qint64 metricsCachedTokens = -1;
 };
 

@@ -55,7 +55,7 @@ void diff(const QJsonObject &was, const QJsonObject &now, const QString &prefix,
 }
 } // namespace
 
-QJsonObject specFingerprint(const SweepSpec &spec)
+QJsonObject specFingerprint(const SweepSpec &spec, const QString &datasetSha256)
 {
     QJsonObject doc;
     try {
@@ -67,6 +67,8 @@ QJsonObject specFingerprint(const SweepSpec &spec)
     }
     QJsonObject workload;
     flatten(doc.value(kWorkload).toObject(), QString(), &workload);
+    if (!datasetSha256.isEmpty())
+        workload.insert(QStringLiteral("dataset.sha256"), datasetSha256);
     QJsonObject servers;
     for (const QJsonValue &s : doc.value(kServers).toArray()) {
         const QJsonObject server = s.toObject();

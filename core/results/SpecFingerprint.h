@@ -5,7 +5,8 @@
 //
 // Covered: each server's urls, mock, model, endpoint, flavor, non-credential headers and hook
 // settings (keyed by server name, which is how resumed cells are matched), and the whole
-// workload including SLOs. Not covered: the sweep's name and description, the concurrency list
+// workload including SLOs, plus the dataset file's sha256 when the workload reads one (the spec
+// names only its path; a changed file at the same path must not resume). Not covered: the sweep's name and description, the concurrency list
 // and on_hook_failure (they pick which cells run, not what a cell measures), and secrets
 // (api_key, api_key_env, credential headers never enter it).
 #include "spec/SweepSpec.h"
@@ -17,7 +18,8 @@ namespace sb {
 // {"sha256": HEX, "workload": {flat key: value}, "servers": {name: {flat key: value}}}.
 // Derived from the secret-stripped YAML the spec writer produces, so every key the writer knows
 // is covered without a second list to keep in step.
-QJsonObject specFingerprint(const SweepSpec &spec);
+// `datasetSha256`: the workload dataset's file hash (Dataset::sha256), empty when none.
+QJsonObject specFingerprint(const SweepSpec &spec, const QString &datasetSha256 = QString());
 
 // Differences that matter for a resume: workload keys, and the keys of servers present in both
 // (a server added or removed changes no kept cell). One line each, e.g.

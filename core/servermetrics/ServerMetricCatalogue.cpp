@@ -51,16 +51,16 @@ const std::vector<ServerMetricFamily> &serverMetricFamilies()
     return all;
 }
 
-QString describeMetricsVerdict(const QString &verdict, qint64 cachedTokens)
+QString describeMetricsVerdict(MetricsVerdict verdict, qint64 cachedTokens)
 {
     const QString tokens = cachedTokens >= 0 ? QStringLiteral(" (%1 cached tokens)").arg(cachedTokens) : QString();
-    if (verdict == QLatin1String("confirmed"))
-        return QStringLiteral("confirmed by metrics") + tokens;
-    if (verdict == QLatin1String("not_confirmed"))
-        return QStringLiteral("NOT confirmed by metrics") + tokens;
-    if (verdict == QLatin1String("no_metrics"))
-        return QStringLiteral("no metrics to confirm it");
-    return verdict;
+    switch (verdict) {
+    case MetricsVerdict::None: return QString();
+    case MetricsVerdict::Confirmed: return QStringLiteral("confirmed by metrics") + tokens;
+    case MetricsVerdict::NotConfirmed: return QStringLiteral("NOT confirmed by metrics") + tokens;
+    case MetricsVerdict::NoMetrics: return QStringLiteral("no metrics to confirm it");
+    }
+    return QString();
 }
 
 const ServerMetricFamily *detectServerFamily(const MetricsScrape &scrape)

@@ -3,6 +3,7 @@
 // key metrics of each server family, as the servers publish them, with their type, unit, label
 // and how series of several label sets or origins combine. Everything else a server publishes
 // is kept in the cell's server_metrics.jsonl only.
+#include "results/HookVocabulary.h"
 #include "servermetrics/PrometheusText.h"
 #include <QByteArray>
 #include <QString>
@@ -39,7 +40,7 @@ const std::vector<ServerMetricFamily> &serverMetricFamilies();
 // How a reset's metrics verdict (HookOutcome::metricsVerdict) reads in logs, tables, tooltips and
 // reports: "confirmed by metrics (0 cached tokens)", "NOT confirmed by metrics (5120 cached
 // tokens)", "no metrics to confirm it"; empty for no verdict.
-QString describeMetricsVerdict(const QString &verdict, qint64 cachedTokens);
+QString describeMetricsVerdict(MetricsVerdict verdict, qint64 cachedTokens);
 // The family whose prefix the scrape's metric names carry (the first with any), or nullptr:
 // picked from what the server publishes, not from the spec's flavor (an `openai` server may be a vLLM).
 const ServerMetricFamily *detectServerFamily(const MetricsScrape &scrape);

@@ -276,6 +276,12 @@ void checkSweepAxis(Checker &c, const SweepSpec &spec)
         c.error(QStringLiteral("sweep.burstiness"), QStringLiteral("expected %1, got %2").arg(spec::expectBurstiness()).arg(o.burstiness));
     else if (o.arrival != Arrival::Gamma && o.burstiness != 1.0)
         c.error(QStringLiteral("sweep.burstiness"), QStringLiteral("only used with arrival: gamma (poisson is gamma with burstiness 1)"));
+    // Whether every entry has a timestamp is known only once the file is read (the engine and
+    // `validate` refuse it then); here: there must be a dataset at all.
+    if (o.arrival == Arrival::Trace && !spec.workload.dataset)
+        c.error(QStringLiteral("sweep.arrival"), QStringLiteral("trace replays the timestamps of workload.dataset (a mooncake trace, "
+                                                               "or JSONL entries with \"timestamp\"); set workload.dataset or pick "
+                                                               "constant, poisson or gamma"));
     if (o.seed < 0)
         c.error(QStringLiteral("sweep.seed"), QStringLiteral("expected %1, got %2").arg(spec::expectSeed()).arg(o.seed));
     if (o.maxConcurrency < 1 || o.maxConcurrency > spec::kMaxConcurrency)

@@ -30,7 +30,7 @@ const std::pair<ResetPlacement, const char *> kPlacements[] = {{ResetPlacement::
 const std::pair<HookFailurePolicy, const char *> kPolicies[] = {
     {HookFailurePolicy::SkipCell, "skip_cell"}, {HookFailurePolicy::Abort, "abort"}, {HookFailurePolicy::Continue, "continue"}};
 const std::pair<PromptMode, const char *> kPromptModes[] = {{PromptMode::Unique, "unique"}, {PromptMode::SharedPrefix, "shared_prefix"}};
-const std::pair<Arrival, const char *> kArrivals[] = {{Arrival::Constant, "constant"}, {Arrival::Poisson, "poisson"}, {Arrival::Gamma, "gamma"}};
+const std::pair<Arrival, const char *> kArrivals[] = {{Arrival::Constant, "constant"}, {Arrival::Poisson, "poisson"}, {Arrival::Gamma, "gamma"}, {Arrival::Trace, "trace"}};
 } // namespace
 
 QString toString(Arrival a) { return name(a, kArrivals); }

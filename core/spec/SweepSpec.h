@@ -18,7 +18,8 @@ enum class ResetPlacement { BeforeWarmup, AfterWarmup, Both };
 enum class HookFailurePolicy { SkipCell, Abort, Continue };
 enum class PromptMode { Unique, SharedPrefix };
 // Open-loop arrival process (docs/spec-reference.md, `sweep.arrival`).
-enum class Arrival { Constant, Poisson, Gamma };
+// Trace: the workload dataset's own timestamps, scaled to each point's mean rate.
+enum class Arrival { Constant, Poisson, Gamma, Trace };
 
 QString toString(Endpoint e);
 QString toString(Flavor f);

@@ -4,6 +4,7 @@
 #include "io/LineReader.h"
 #include "io/ReadLimits.h"
 #include <QDir>
+#include <QCryptographicHash>
 #include <QFile>
 #include <QFileInfo>
 #include <QJsonArray>
@@ -344,6 +345,11 @@ bool loadDataset(const DatasetSpec &spec, const QString &specFile, Dataset *out,
         return false;
     if (d.entries.empty())
         return loader.fail(0, QStringLiteral("no usable entries"));
+    QFile file(d.path);
+    QCryptographicHash sha(QCryptographicHash::Sha256);
+    if (!file.open(QIODevice::ReadOnly) || !sha.addData(&file))
+        return loader.fail(0, QStringLiteral("cannot read it again to fingerprint it: %1").arg(file.errorString()));
+    d.sha256 = QString::fromLatin1(sha.result().toHex());
     computeStats(d);
     *out = std::move(d);
     return true;

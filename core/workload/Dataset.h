@@ -46,6 +46,7 @@ public:
     DatasetFormat format = DatasetFormat::Jsonl;
     QString path;              // as resolved (absolute)
     int blockTokens = 512;
+    QString sha256;            // of the file's bytes (hex): in the spec fingerprint, so a changed file never resumes
     std::vector<DatasetEntry> entries;
     DatasetStats stats;
 

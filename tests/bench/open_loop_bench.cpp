@@ -5,7 +5,11 @@
 // p50/p99/max (the goal: p99 under 1 ms at 1,000 req/s) and client-queue figures.
 //
 //   sweepbench-openloopbench [--rates 2,8,32,1000] [--arrival poisson|constant|gamma]
-//                            [--burstiness B] [--seconds S] [--output-tokens N]
+//                            [--burstiness B] [--seconds S] [--output-tokens N] [--url URL]
+//
+// --url measures against a server in another process (e.g. `sweepbench mock-server`, pinned to
+// its own core with taskset: tests/bench/run-openloop-bench.sh), so the lag is the client's and
+// not the in-process mock's competition for the same CPUs.
 #include "engine/SweepEngine.h"
 #include "mock/MockServer.h"
 #include "results/ResultsStore.h"
@@ -55,6 +59,7 @@ int main(int argc, char **argv)
     Arrival arrival = Arrival::Poisson;
     double burstiness = 1, seconds = 5;
     int outputTokens = 4;
+    QString url;
     const QStringList args = app.arguments().mid(1);
     for (int i = 0; i + 1 < args.size(); i += 2) {
         const QString &k = args[i], &v = args[i + 1];
@@ -70,6 +75,8 @@ int main(int argc, char **argv)
             seconds = v.toDouble();
         } else if (k == QLatin1String("--output-tokens")) {
             outputTokens = v.toInt();
+        } else if (k == QLatin1String("--url")) {
+            url = v;
         }
     }
     // A mock far from saturation: 5 ms a step whatever the batch, prompts nearly free.
@@ -79,8 +86,8 @@ int main(int argc, char **argv)
     cfg.prefillPerTokenMs = 0.001;
     cfg.maxBatch = 4096;
     QString error;
-    auto mock = MockServer::start(cfg, &error);
-    if (!mock) {
+    std::unique_ptr<MockServer> mock;
+    if (url.isEmpty() && !(mock = MockServer::start(cfg, &error))) {
         std::fprintf(stderr, "mock: %s\n", qPrintable(error));
         return 2;
     }
@@ -88,7 +95,7 @@ int main(int argc, char **argv)
     spec.name = QStringLiteral("open-loop-bench");
     ServerSpec server;
     server.name = QStringLiteral("mock");
-    server.urls = {mock->url().toString()};
+    server.urls = {mock ? mock->url().toString() : url};
     server.model = QStringLiteral("demo-model");
     server.flavor = Flavor::Vllm;
     spec.servers = {server};

@@ -39,6 +39,7 @@ struct RunResult {
     sb::SweepResults results;
     QList<sb::HookOutcome> hookSignals;
     QList<sb::CellKey> hookCells; // the cell each hookSignals entry was sent for
+    QString failure;              // the engine's failureMessage() (why it stopped), if any
 };
 
 inline RunResult runSweep(const sb::SweepSpec &spec, const QString &outDir, bool resume = false, int timeoutMs = 180000)
@@ -57,6 +58,7 @@ inline RunResult runSweep(const sb::SweepSpec &spec, const QString &outDir, bool
     }
     r.exitCode = finished.isEmpty() ? -1 : finished.first().first().toInt();
     r.results = engine.results();
+    r.failure = engine.failureMessage();
     return r;
 }
 

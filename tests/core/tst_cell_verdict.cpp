@@ -174,7 +174,7 @@ private Q_SLOTS:
         QCOMPARE(cell.status, CellStatus::Completed);
         QCOMPARE(cell.hooks.size(), 1);
         QVERIFY(cell.hooks[0].ok);
-        QCOMPARE(cell.hooks[0].cacheProof, proof);
+        QCOMPARE(cacheProofName(cell.hooks[0].cacheProof), proof);
         const bool warned = std::any_of(cell.warnings.cbegin(), cell.warnings.cend(), [](const QString &w) { return w.contains(QStringLiteral("cached prompt tokens")); });
         QCOMPARE(warned, cached > 0);
         QVERIFY(sbtest::readFile(dir.filePath(QStringLiteral("results.json"))).contains("\"cache_proof\": \"" + proof.toLatin1() + '"'));

@@ -11,6 +11,7 @@
 #include <QProcess>
 #include <QFile>
 #include <QTemporaryDir>
+#include <QSignalSpy>
 #include <QTest>
 #include <sys/stat.h>
 
@@ -203,6 +204,31 @@ private Q_SLOTS:
             QCOMPARE(rec.value(QStringLiteral("requested_output_tokens")).toInt(), e.outputTokens > 0 ? e.outputTokens : 20);
             QCOMPARE(rec.value(QStringLiteral("output_tokens")).toInt(), rec.value(QStringLiteral("requested_output_tokens")).toInt());
         }
+    }
+
+    // The spec names only the dataset's path: the file's sha256 is in the spec fingerprint, so a
+    // resume over a changed file is refused (naming it) instead of mixing cells of two datasets.
+    void aChangedDatasetFileRefusesAResume()
+    {
+        sbtest::TokenizingServer s;
+        QTemporaryDir dir;
+        const QString path = writeFile(dir, QStringLiteral("d.jsonl"), "{\"text\": \"one two three\"}\n{\"text\": \"four five\"}\n");
+        const SweepSpec spec = datasetSpec(s, DatasetFormat::Jsonl, path, 2);
+        const QString out = dir.filePath(QStringLiteral("out"));
+        QCOMPARE(sbtest::runSweep(spec, out).exitCode, 0);
+        const QString fp = QString::fromUtf8(QJsonDocument(sbtest::runSweep(spec, out, true).results.specFingerprint).toJson());
+        QString error;
+        const Dataset d = load(DatasetFormat::Jsonl, path, &error);
+        QCOMPARE(d.sha256.size(), 64);
+        QVERIFY2(fp.contains(d.sha256), qPrintable(fp)); // same file: the resume is accepted and names its hash
+
+        writeFile(dir, QStringLiteral("d.jsonl"), "{\"text\": \"one two three\"}\n{\"text\": \"four five six\"}\n");
+        SweepEngine engine(spec, RunOptions{out, true});
+        QSignalSpy finished(&engine, &SweepEngine::finished);
+        engine.start();
+        QVERIFY(finished.wait(60000));
+        QCOMPARE(finished.first().first().toInt(), exitcode::kCannotStart);
+        QVERIFY2(engine.failureMessage().contains(QLatin1String("workload.dataset.sha256")), qPrintable(engine.failureMessage()));
     }
 
     void completionsGetTheMessagesJoined()

@@ -82,6 +82,32 @@ private Q_SLOTS:
         QVERIFY(read.warnings.join(QLatin1Char('\n')).contains(QStringLiteral("metrics_scrape")));
     }
 
+    // A reset's two proofs are enums too: written as words, read back as the same enums; a
+    // word this build does not know reads as "not judged", never as a verdict.
+    void resetProofsAreEnumsNamedOnlyInJson()
+    {
+        HookOutcome h = outcome(QStringLiteral("reset_kv_cache"), true, 200, QStringLiteral("ok"));
+        QVERIFY(!toJson(h).contains(QStringLiteral("cache_proof")) && !toJson(h).contains(QStringLiteral("metrics_verdict")));
+        for (CacheProof p : {CacheProof::Consistent, CacheProof::Contradicted})
+            for (MetricsVerdict v : {MetricsVerdict::Confirmed, MetricsVerdict::NotConfirmed, MetricsVerdict::NoMetrics}) {
+                h.cacheProof = p;
+                h.metricsVerdict = v;
+                const QJsonObject json = toJson(h);
+                QCOMPARE(json.value(QStringLiteral("cache_proof")).toString(), cacheProofName(p));
+                QCOMPARE(json.value(QStringLiteral("metrics_verdict")).toString(), metricsVerdictName(v));
+                const std::optional<HookOutcome> back = hookOutcomeFromJson(json);
+                QVERIFY(back);
+                QCOMPARE(back->cacheProof, p);
+                QCOMPARE(back->metricsVerdict, v);
+            }
+        QCOMPARE(metricsVerdictName(MetricsVerdict::NotConfirmed), QStringLiteral("not_confirmed"));
+        QJsonObject odd = toJson(h);
+        odd.insert(QStringLiteral("metrics_verdict"), QStringLiteral("CONFIRMED"));
+        odd.insert(QStringLiteral("cache_proof"), QStringLiteral("proven"));
+        QCOMPARE(hookOutcomeFromJson(odd)->metricsVerdict, MetricsVerdict::None);
+        QCOMPARE(hookOutcomeFromJson(odd)->cacheProof, CacheProof::None);
+    }
+
     void reportColoursBySeverity()
     {
         ReportHtmlInput in;

@@ -72,7 +72,7 @@ private Q_SLOTS:
             stems.insert(m.csvStem);
             labels.insert(m.label);
             QCOMPARE(findMetric(m.key), &m);
-            QCOMPARE(metricStats(m).size(), m.singleValued ? 1 : distributionStats().size());
+            QCOMPARE(metricStats(m).size(), m.singleValued ? 1 : m.stats.isEmpty() ? distributionStats().size() : m.stats.size());
         }
         // One entry per key; no two CSV columns or menu entries could read the same.
         QCOMPARE(keys.size(), allMetrics().size());
@@ -94,6 +94,47 @@ private Q_SLOTS:
         c.metrics.insert(tag::outputThroughput, s);
         QCOMPARE(cellValue(c, tag::outputThroughput, QStringLiteral("avg")), 5.0);
         QVERIFY(std::isnan(cellValue(c, tag::outputThroughput, QStringLiteral("p99"))));
+    }
+
+    // Figures results.json keeps beside `metrics` (error rate, the open-loop ones) are metrics
+    // like the others: one entry, one reader, NaN where a cell has no such figure.
+    void cellFieldsReadAsMetrics()
+    {
+        CellResult closed;
+        QVERIFY(std::isnan(cellValue(closed, tag::errorRate, QStringLiteral("avg")))); // measured nothing
+        closed.completed = 3;
+        closed.failed = 1;
+        closed.errorRate = 0.25;
+        QCOMPARE(cellValue(closed, tag::errorRate, QStringLiteral("avg")), 0.25);
+        QVERIFY(std::isnan(cellValue(closed, tag::errorRate, QStringLiteral("p99"))));
+        for (const QString &key : {tag::achievedRate, tag::scheduleLag, tag::queueTime}) {
+            QVERIFY(findMetric(key) && findMetric(key)->openLoopOnly);
+            for (const QString &stat : metricStats(*findMetric(key)))
+                QVERIFY2(std::isnan(cellValue(closed, key, stat)), qPrintable(key + QLatin1Char('.') + stat));
+        }
+        CellResult open = closed;
+        open.openLoop = OpenLoopResult();
+        open.openLoop->achievedRate = 7.5;
+        open.openLoop->lagP50Ms = 0.1, open.openLoop->lagP99Ms = 0.9, open.openLoop->lagMaxMs = 4;
+        open.openLoop->queueP50Ms = 2, open.openLoop->queueP99Ms = 20, open.openLoop->queueMaxMs = 30;
+        QCOMPARE(metricStats(*findMetric(tag::scheduleLag)), (QStringList{QStringLiteral("p50"), QStringLiteral("p99"), QStringLiteral("max")}));
+        QCOMPARE(cellValue(open, tag::achievedRate, QStringLiteral("avg")), 7.5);
+        QCOMPARE(cellValue(open, tag::scheduleLag, QStringLiteral("p99")), 0.9);
+        QCOMPARE(cellValue(open, tag::scheduleLag, QStringLiteral("max")), 4.0);
+        QCOMPARE(cellValue(open, tag::queueTime, QStringLiteral("p50")), 2.0);
+        QVERIFY(std::isnan(cellValue(open, tag::queueTime, QStringLiteral("avg")))); // not a stat it has
+        QCOMPARE(metricCsvHeader(*findMetric(tag::scheduleLag), u"p99"), QStringLiteral("schedule_lag_p99_ms"));
+        QCOMPARE(metricCsvHeader(*findMetric(tag::achievedRate), u"avg"), QStringLiteral("achieved_rate_req_s"));
+        // In results.csv: the open-loop columns of a closed-loop cell are empty, its error rate is not.
+        SweepResults r;
+        r.cells = {closed, open};
+        const QStringList lines = QString::fromUtf8(resultsCsv(r)).split(QStringLiteral("\r\n"));
+        const QStringList header = lines[0].split(QLatin1Char(','));
+        const int lag = int(header.indexOf(QStringLiteral("schedule_lag_p99_ms"))), err = int(header.indexOf(QStringLiteral("error_rate")));
+        QVERIFY(lag > 0 && err > 0);
+        QCOMPARE(lines[1].split(QLatin1Char(','))[lag], QString());
+        QCOMPARE(lines[2].split(QLatin1Char(','))[lag], QStringLiteral("0.900"));
+        QCOMPARE(lines[1].split(QLatin1Char(','))[err], QStringLiteral("0.250"));
     }
 
     void headingsFollowTheEntry()
@@ -119,7 +160,7 @@ private Q_SLOTS:
             for (const MetricInfo &m : allMetrics())
                 for (const QString &stat : metricStats(m))
                     metricColumns += h == metricCsvHeader(m, stat);
-        QCOMPARE(metricColumns, 15); // TTFT, ITL, latency x 4 stats; three rates
+        QCOMPARE(metricColumns, 19); // TTFT, ITL, latency x 4 stats; three rates; achieved rate, lag p99, queue p99, error rate
         // The CLI summary and report.html name their columns the catalogue's way.
         const QString summary = formatSummaryTable(results);
         ReportHtmlInput in;

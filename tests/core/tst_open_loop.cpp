@@ -177,6 +177,64 @@ private Q_SLOTS:
             QVERIFY(rec.value("send_ns").toDouble() >= rec.value("scheduled_ns").toDouble());
     }
 
+    // arrival: trace replays the dataset's own timestamps, scaled so the point's rate is the
+    // trace's mean rate: at twice the trace's rate every gap is halved, bursts and lulls kept;
+    // past the last entry the trace starts over one mean gap after its end.
+    void traceArrivalsReplayTheDatasetTimestamps()
+    {
+        const QString trace = qEnvironmentVariable("SWEEPBENCH_SOURCE_DIR") + QStringLiteral("/resources/datasets/mooncake.jsonl");
+        const std::vector<double> ts{0, 120, 250, 400, 560, 700, 910, 1100}; // the sample's timestamps, ms
+        const double own = 7 / 1.1;                                           // (entries - 1) / span
+        QVERIFY(std::abs(ArrivalSchedule::traceRate(ts) - own) < 1e-9);
+        QString error;
+        auto mock = MockServer::start(lightMock(), &error);
+        QVERIFY2(mock, qPrintable(error));
+        SweepSpec spec = rateSpec(*mock, {2 * own}, Arrival::Trace);
+        spec.workload.dataset = DatasetSpec{DatasetFormat::Mooncake, trace, 16};
+        spec.workload.calibratePrompts = false;
+        spec.workload.requestsPerCell = 10;
+        spec.workload.outputTokens = 4;
+        QTemporaryDir out;
+        const RunResult r = runSweep(spec, out.path());
+        QCOMPARE(r.exitCode, 0);
+        const CellResult &cell = r.results.cells.first();
+        QVERIFY(cell.openLoop);
+        QCOMPARE(cell.openLoop->arrival, QStringLiteral("trace"));
+        QVERIFY2(std::abs(cell.openLoop->traceSpeed - 2) < 1e-9, qPrintable(QString::number(cell.openLoop->traceSpeed)));
+        const QList<QJsonObject> records = recordsOf(out.path(), cell);
+        QCOMPARE(records.size(), 10);
+        const double cycleMs = 1100 / 2.0 + 1000 / (2 * own);
+        for (const QJsonObject &rec : records) {
+            const int i = rec.value("i").toInt();
+            const double expectMs = (i / 8) * cycleMs + ts[std::size_t(i % 8)] / 2;
+            QVERIFY2(std::abs(rec.value("scheduled_ns").toDouble() / 1e6 - expectMs) < 1e-3,
+                     qPrintable(QStringLiteral("request %1 due at %2 ms, expected %3").arg(i).arg(rec.value("scheduled_ns").toDouble() / 1e6).arg(expectMs)));
+            QVERIFY(rec.value("send_ns").toDouble() >= rec.value("scheduled_ns").toDouble());
+        }
+        QVERIFY(readFile(out.filePath(QStringLiteral("results.json"))).contains("\"trace_speed\""));
+
+        // A trace that cannot pace a replay stops the run before anything is written, naming why.
+        QTemporaryDir bad;
+        const auto refuse = [&](const QByteArray &lines, const QString &why) {
+            QFile f(bad.filePath(QStringLiteral("t.jsonl")));
+            QVERIFY(f.open(QIODevice::WriteOnly | QIODevice::Truncate) && f.write(lines) == lines.size());
+            f.close();
+            SweepSpec s = spec;
+            s.workload.dataset->path = f.fileName();
+            const QString folder = bad.filePath(QStringLiteral("out"));
+            const RunResult rr = runSweep(s, folder);
+            QCOMPARE(rr.exitCode, exitcode::kCannotStart);
+            QVERIFY2(rr.failure.contains(why), qPrintable(rr.failure));
+            QVERIFY(!QFile::exists(folder + QStringLiteral("/results.json")));
+        };
+        refuse("{\"input_length\": 10, \"output_length\": 2, \"hash_ids\": [1]}\n{\"timestamp\": 5, \"input_length\": 10, \"output_length\": 2, \"hash_ids\": [2]}\n",
+               QStringLiteral("not every entry has a \"timestamp\""));
+        refuse("{\"timestamp\": 50, \"input_length\": 10, \"output_length\": 2, \"hash_ids\": [1]}\n{\"timestamp\": 5, \"input_length\": 10, \"output_length\": 2, \"hash_ids\": [2]}\n",
+               QStringLiteral("line 2: timestamp 5 ms comes before the previous entry's 50 ms"));
+        refuse("{\"timestamp\": 5, \"input_length\": 10, \"output_length\": 2, \"hash_ids\": [1]}\n{\"timestamp\": 5, \"input_length\": 10, \"output_length\": 2, \"hash_ids\": [2]}\n",
+               QStringLiteral("at least 2 entries at different times"));
+    }
+
     void capQueuesOutsideTtft()
     {
         // The mock answers in 50 ms + 7 x 10 ms: two slots serve about 16 requests/s, so 40 req/s

@@ -134,7 +134,7 @@ private slots:
         QVERIFY(check.value(QStringLiteral("client_p50_ms")).toDouble() > 0);
         QVERIFY(std::none_of(cell.warnings.cbegin(), cell.warnings.cend(), [](const QString &w) { return w.contains(QStringLiteral("far beyond network time")); }));
         QCOMPARE(cell.hooks.size(), 1);
-        QCOMPARE(cell.hooks[0].metricsVerdict, QStringLiteral("confirmed"));
+        QCOMPARE(cell.hooks[0].metricsVerdict, MetricsVerdict::Confirmed);
         QVERIFY(cell.hooks[0].metricsCachedTokens >= 0);
         const QByteArray onDisk = sbtest::readFile(dir.filePath(QStringLiteral("results.json")));
         QVERIFY(onDisk.contains("\"metrics_verdict\": \"confirmed\""));
@@ -227,14 +227,14 @@ private slots:
         const CellResult skipped = runCell(1, QStringLiteral("/mock/stats/reset"), true);
         QCOMPARE(skipped.hooks.size(), 1);
         QVERIFY(skipped.hooks[0].ok);
-        QCOMPARE(skipped.hooks[0].metricsVerdict, QStringLiteral("not_confirmed"));
+        QCOMPARE(skipped.hooks[0].metricsVerdict, MetricsVerdict::NotConfirmed);
         QVERIFY(skipped.hooks[0].metricsCachedTokens > 24 * 64);
         QVERIFY(skipped.hooks[0].message.contains(QStringLiteral("not confirmed by metrics")));
         QVERIFY(std::any_of(skipped.warnings.cbegin(), skipped.warnings.cend(),
                             [](const QString &w) { return w.contains(QStringLiteral("vllm:prefix_cache_hits_total")); }));
         const CellResult real = runCell(2, QString(), true);
         QCOMPARE(real.hooks.size(), 1);
-        QCOMPARE(real.hooks[0].metricsVerdict, QStringLiteral("confirmed"));
+        QCOMPARE(real.hooks[0].metricsVerdict, MetricsVerdict::Confirmed);
     }
 
     // llama-server without --metrics answers 501: one warning for the server, in its first cell
@@ -261,7 +261,7 @@ private slots:
             QCOMPARE(c.status, CellStatus::Completed);
             QVERIFY(c.serverMetrics.isEmpty());
             QVERIFY(!QFile::exists(dir.filePath(c.recordsPath.section(QLatin1Char('/'), 0, -2) + QStringLiteral("/server_metrics.jsonl"))));
-            QCOMPARE(c.hooks.at(0).metricsVerdict, QStringLiteral("no_metrics"));
+            QCOMPARE(c.hooks.at(0).metricsVerdict, MetricsVerdict::NoMetrics);
         }
     }
 
@@ -362,13 +362,13 @@ private slots:
         WorkloadSpec w;
         w.inputTokens = 1024;
         double allowance = 0;
-        QCOMPARE(CellServerMetrics::judgeReset(std::nullopt, 10, w, &allowance), QStringLiteral("no_metrics"));
-        QCOMPARE(CellServerMetrics::judgeReset(640, 10, w, &allowance), QStringLiteral("confirmed"));
+        QCOMPARE(CellServerMetrics::judgeReset(std::nullopt, 10, w, &allowance), MetricsVerdict::NoMetrics);
+        QCOMPARE(CellServerMetrics::judgeReset(640, 10, w, &allowance), MetricsVerdict::Confirmed);
         QCOMPARE(allowance, 640.0);
-        QCOMPARE(CellServerMetrics::judgeReset(641, 10, w, &allowance), QStringLiteral("not_confirmed"));
+        QCOMPARE(CellServerMetrics::judgeReset(641, 10, w, &allowance), MetricsVerdict::NotConfirmed);
         w.prompts = PromptMode::SharedPrefix; // tokens the cell's own requests share are allowed
         w.sharedPrefixTokens = 512;
-        QCOMPARE(CellServerMetrics::judgeReset(5000, 10, w, &allowance), QStringLiteral("confirmed"));
+        QCOMPARE(CellServerMetrics::judgeReset(5000, 10, w, &allowance), MetricsVerdict::Confirmed);
         QCOMPARE(allowance, 5760.0);
     }
 };

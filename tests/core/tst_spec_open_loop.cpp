@@ -68,6 +68,8 @@ private Q_SLOTS:
                                         << "duplicate request rate 2 (also at index 0)";
         QTest::newRow("arrival unknown") << withSweep("  request_rate: [2]\n  arrival: bursty\n") << "sweep.arrival" << 7 << 12
                                          << "expected one of constant, poisson, gamma";
+        QTest::newRow("trace without a dataset") << withSweep("  request_rate: [2]\n  arrival: trace\n") << "sweep.arrival" << 7 << 12
+                                                 << "trace replays the timestamps of workload.dataset";
         QTest::newRow("burstiness without gamma") << withSweep("  request_rate: [2]\n  burstiness: 0.5\n") << "sweep.burstiness" << 7 << 15
                                                   << "only used with arrival: gamma";
         QTest::newRow("burstiness zero") << withSweep("  request_rate: [2]\n  arrival: gamma\n  burstiness: 0\n") << "sweep.burstiness" << 8 << 15

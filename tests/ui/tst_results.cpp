@@ -103,7 +103,7 @@ private Q_SLOTS:
         QVERIFY(!tip.contains(QStringLiteral("by metrics")));
         // The server's counter judged the reset (docs/server-metrics.md): the tooltip says so.
         SweepResults judged = sbtest::makeSweepResults();
-        judged.cells[0].hooks[0].metricsVerdict = QStringLiteral("not_confirmed");
+        judged.cells[0].hooks[0].metricsVerdict = MetricsVerdict::NotConfirmed;
         judged.cells[0].hooks[0].metricsCachedTokens = 4096;
         model.setResults(judged);
         QVERIFY2(model.index(0, M::ResetColumn).data(Qt::ToolTipRole).toString().contains(QStringLiteral("reset NOT confirmed by metrics (4096 cached tokens)")),

@@ -49,7 +49,7 @@ QString describeHookOutcome(const HookOutcome &h)
     s.replace(QStringLiteral("  "), QStringLiteral(" "));
     if (!h.placement.isEmpty())
         s += QStringLiteral(" [%1]").arg(h.placement);
-    if (!h.metricsVerdict.isEmpty())
+    if (h.metricsVerdict != MetricsVerdict::None)
         s += QStringLiteral(" · reset ") + describeMetricsVerdict(h.metricsVerdict, h.metricsCachedTokens);
     if (!h.message.isEmpty())
         s += QStringLiteral(" — ") + displaySafe(h.message); // server text: controls shown, not obeyed
