@@ -1,10 +1,10 @@
 #include "charts/ChartsPanel.h"
 #include "charts/InteractiveChartView.h"
 #include <QChart>
-#include <QLegend>
 #include <QComboBox>
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QLegend>
 #include <QSplitter>
 #include <QTimer>
 #include <QVBoxLayout>
@@ -104,21 +104,6 @@ void ChartsPanel::flush()
     }
 }
 
-void ChartsPanel::rebuild()
-{
-    m_timer->stop();
-    ++m_rebuilds;
-    const auto choice = LatencyChoice(m_latencyCombo->currentData().toInt());
-    const QString metric = m_metricCombo->currentData().toString();
-    const QString stat = m_statCombo->currentText();
-    m_throughput->replaceChart(makeThroughputVsLatencyChart(m_inputs, choice));
-    m_throughput->setExportName(slug(QStringLiteral("throughput-vs-") + latencyChoiceInfo(choice).label));
-    m_metric->replaceChart(makeMetricVsConcurrencyChart(m_inputs, metric, stat));
-    m_metric->setExportName(slug(metric + QLatin1Char('-') + stat + QStringLiteral("-vs-") + axisKey(chartAxis(m_inputs))));
-    setLegendVisible(m_legendVisible);
-    Q_EMIT chartsRebuilt();
-}
-
 QString ChartsPanel::metric() const
 {
     return m_metricCombo->currentData().toString();
@@ -144,6 +129,21 @@ void ChartsPanel::setLegendVisible(bool visible)
         v->chart()->legend()->detachFromChart();
         v->chart()->legend()->setVisible(false);
     }
+}
+
+void ChartsPanel::rebuild()
+{
+    m_timer->stop();
+    ++m_rebuilds;
+    const auto choice = LatencyChoice(m_latencyCombo->currentData().toInt());
+    const QString metric = m_metricCombo->currentData().toString();
+    const QString stat = m_statCombo->currentText();
+    m_throughput->replaceChart(makeThroughputVsLatencyChart(m_inputs, choice));
+    m_throughput->setExportName(slug(QStringLiteral("throughput-vs-") + latencyChoiceInfo(choice).label));
+    m_metric->replaceChart(makeMetricVsConcurrencyChart(m_inputs, metric, stat));
+    m_metric->setExportName(slug(metric + QLatin1Char('-') + stat + QStringLiteral("-vs-") + axisKey(chartAxis(m_inputs))));
+    setLegendVisible(m_legendVisible);
+    Q_EMIT chartsRebuilt();
 }
 
 void ChartsPanel::setHighlight(ChartPointRef ref)

@@ -28,16 +28,16 @@ public:
     // Rebuilds now if a rebuild is pending (tests, exports).
     void flush();
     int rebuildCount() const { return m_rebuilds; }
-
-    void setHighlight(ChartPointRef ref);
-    void setLatencyChoice(LatencyChoice choice);
-    void setMetric(const QString &metric, const QString &stat);
     // The metric chart's choice (a results.json key and a stat), for views that tabulate it.
     QString metric() const;
     QString stat() const;
     // Off: the charts draw no legend of their own (Compare lists the series in a table instead,
     // so long set names never eat the plot).
     void setLegendVisible(bool visible);
+
+    void setHighlight(ChartPointRef ref);
+    void setLatencyChoice(LatencyChoice choice);
+    void setMetric(const QString &metric, const QString &stat);
 
     InteractiveChartView *throughputView() const { return m_throughput; }
     InteractiveChartView *metricView() const { return m_metric; }
