@@ -24,10 +24,10 @@
 #include <QTemporaryDir>
 #include <QFile>
 #include <QFileInfo>
-#include <QUrl>
 #include <QTest>
 #include <QTextBrowser>
 #include <QXYSeries>
+#include <QUrl>
 
 using namespace sb;
 using namespace sb::ui;
