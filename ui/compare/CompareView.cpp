@@ -338,9 +338,12 @@ bool CompareView::exportComparison(const QString &htmlPath, QString *error)
     m_charts->flush();
     QString err;
     QStringList sources;
-    for (int row = 0; row < m_model->rowCount(); ++row)
+    QList<QByteArray> specs;
+    for (int row = 0; row < m_model->rowCount(); ++row) {
         sources.append(m_model->index(row).data(ResultSetListModel::PathRole).toString());
-    const bool ok = writeComparisonHtml(htmlPath, m_model->chartInputs(), m_charts->metric(), m_charts->stat(), &err, sources);
+        specs.append(m_model->loadedAt(row).specYaml);
+    }
+    const bool ok = writeComparisonHtml(htmlPath, m_model->chartInputs(), m_charts->metric(), m_charts->stat(), &err, sources, specs);
     if (ok)
         showStatus(tr("Comparison written to %1").arg(htmlPath));
     else if (error)

@@ -3,6 +3,7 @@
 #include "io/DurableWrite.h"
 #include "metrics/MetricCatalogue.h"
 #include "report/ComparisonHtml.h"
+#include "report/SecretScrub.h"
 #include <QChart>
 #include <QDateTime>
 #include <QFile>
@@ -23,7 +24,7 @@ QByteArray renderPng(QChart *chart, const QTemporaryDir &tmp, const QString &ste
 } // namespace
 
 bool writeComparisonHtml(const QString &path, const QList<ChartSeriesInput> &sets, const QString &metric, const QString &stat,
-                         QString *error, const QStringList &sources)
+                         QString *error, const QStringList &sources, const QList<QByteArray> &specs)
 {
     if (sets.isEmpty()) {
         if (error)
@@ -60,7 +61,19 @@ bool writeComparisonHtml(const QString &path, const QList<ChartSeriesInput> &set
                 in.charts.append({j.title, png});
         }
     }
-    return writeFileAtomically(path, comparisonHtml(in), error);
+    QStringList secrets;
+    for (const QByteArray &spec : specs)
+        if (!spec.isEmpty())
+            secrets += stripSpecYaml(spec).secrets;
+    secrets.removeDuplicates();
+    QByteArray page = comparisonHtml(in);
+    redactSecrets(&page, secrets);
+    if (containsSecret(page, secrets)) { // cannot happen after redaction; refuse rather than leak
+        if (error)
+            *error = QStringLiteral("refusing to export: the page still contains a secret");
+        return false;
+    }
+    return writeFileAtomically(path, page, error);
 }
 
 } // namespace sb::ui
