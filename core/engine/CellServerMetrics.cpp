@@ -3,6 +3,7 @@
 #include "load/LoadGenerator.h"
 #include "io/LineReader.h"
 #include "io/ReadLimits.h"
+#include "metrics/MetricCatalogue.h"
 #include "metrics/Stats.h"
 #include <QFile>
 #include <QJsonDocument>
@@ -63,6 +64,25 @@ void CellServerMetrics::start(const ServerSpec &server, const QList<HookTarget> 
     m_scraper->start();
 }
 
+void CellServerMetrics::checkGaugesFollowLoad(const ServerMetricsSummary &sum, CellResult &cell)
+{
+    // Measured on vLLM 0.32's CPU build: vllm:num_requests_running and kv_cache_usage_perc stay 0
+    // while it generates hundreds of tokens a second (its own log line says "Running: 0 reqs"
+    // too). A reader must not take such gauges for an idle server.
+    if (!sum.family || !sum.family->runningGauge || sum.scrapes < kMinScrapesForGaugeCheck || cell.meanInFlight < kMinInFlightForGaugeCheck)
+        return;
+    const QJsonObject running = cell.serverMetrics.value(QLatin1String(sum.family->runningGauge)).toObject();
+    if (running.isEmpty() || running.value(QStringLiteral("max")).toDouble(-1) != 0)
+        return;
+    cell.serverMetricsInfo.insert(QStringLiteral("gauges_follow_load"), false);
+    cell.warnings.append(QStringLiteral("the server's %1 read 0 at all %2 scrapes while %3 requests were in flight on average: "
+                                        "its gauges (running, waiting, KV-cache usage) do not follow its load, so they say nothing "
+                                        "about this cell")
+                             .arg(QLatin1String(sum.family->runningGauge))
+                             .arg(sum.scrapes)
+                             .arg(cell.meanInFlight, 0, 'f', 1));
+}
+
 MetricsVerdict CellServerMetrics::judgeReset(std::optional<double> cacheHitDelta, int measured, const WorkloadSpec &w, double *allowance)
 {
     if (!cacheHitDelta)
@@ -111,6 +131,7 @@ bool CellServerMetrics::finish(const ServerSpec &server, const WorkloadSpec &w, 
                                              {QStringLiteral("server"), sum.family ? QLatin1String(sum.family->server) : QLatin1String("")}};
     }
     m_scraper.reset(); // removes the part file when nothing was published
+    checkGaugesFollowLoad(sum, cell);
 
     if (!proofPlacement.isEmpty()) {
         const int measured = cell.completed + cell.failed;
@@ -140,7 +161,7 @@ bool CellServerMetrics::finish(const ServerSpec &server, const WorkloadSpec &w, 
     }
 
     // Client vs server TTFT, where the server keeps a TTFT histogram or times each request.
-    const auto client = cell.metrics.constFind(QStringLiteral("time_to_first_token"));
+    const auto client = cell.metrics.constFind(tag::ttft);
     if (client == cell.metrics.constEnd() || client->count == 0)
         return true;
     double serverP50 = NAN, serverMean = NAN;

@@ -39,7 +39,13 @@ public:
     // The verdict rule, apart for tests: hits over `measured` requests after a reset.
     static MetricsVerdict judgeReset(std::optional<double> cacheHitDelta, int measured, const WorkloadSpec &w, double *allowance);
 
+    // Cells shorter than this many scrapes, or with fewer requests in flight on average, do not
+    // judge whether the server's gauges follow its load.
+    static constexpr int kMinScrapesForGaugeCheck = 3;
+    static constexpr double kMinInFlightForGaugeCheck = 0.5;
+
 private:
+    static void checkGaugesFollowLoad(const ServerMetricsSummary &sum, CellResult &cell);
     QSet<QString> *m_knownMissing;
     std::unique_ptr<MetricsScraper> m_scraper;
     double m_intervalS = 0.5;

@@ -17,6 +17,19 @@ QString meanCi(const PointSummary &p, const QString &key, int decimals)
     return s;
 }
 QString printable(const QString &s) { return displaySafe(s, DisplayLines::Single); }
+
+struct Figure {
+    const MetricInfo *metric;
+    QString stat;
+};
+// The headline figures of a point, named and rounded by the catalogue.
+QList<Figure> figures()
+{
+    return {{findMetric(tag::ttft), QStringLiteral("p50")},
+            {findMetric(tag::ttft), QStringLiteral("p99")},
+            {findMetric(tag::itl), QStringLiteral("avg")},
+            {findMetric(tag::outputThroughput), QStringLiteral("avg")}};
+}
 } // namespace
 
 QString significanceWords(const WelchResult &w)
@@ -29,12 +42,11 @@ QString pValueText(double p)
     return p < 0.001 ? QStringLiteral("< 0.001") : QStringLiteral("= ") + QString::number(p, 'f', 3);
 }
 
-const QList<RepeatColumn> &repeatColumns()
+QList<RepeatColumn> repeatColumns()
 {
-    static const QList<RepeatColumn> cols{{QStringLiteral("time_to_first_token.p50"), 2, QStringLiteral("TTFT p50 ms")},
-                                          {QStringLiteral("time_to_first_token.p99"), 2, QStringLiteral("TTFT p99 ms")},
-                                          {QStringLiteral("inter_token_latency.avg"), 3, QStringLiteral("ITL avg ms")},
-                                          {QStringLiteral("output_token_throughput.avg"), 1, QStringLiteral("out tok/s")}};
+    QList<RepeatColumn> cols;
+    for (const Figure &f : figures())
+        cols.append({f.metric->key + QLatin1Char('.') + f.stat, f.metric->decimals, metricColumnTitle(*f.metric, f.stat, true)});
     return cols;
 }
 
@@ -48,6 +60,11 @@ QString significanceLine(SweepAxis axis, const PointComparison &c)
         .arg(significanceWords(c.welch), pValueText(c.welch.p));
 }
 
+QString significanceKey()
+{
+    return tag::ttft + QStringLiteral(".p99");
+}
+
 QString formatRepeatSummary(const SweepResults &results)
 {
     const QList<PointSummary> points = summarizePoints(results);
@@ -55,16 +72,20 @@ QString formatRepeatSummary(const SweepResults &results)
         return {};
     const SweepAxis axis = axisOf(results);
     QString out = QStringLiteral("\npoints over repeats (mean ± 95 % CI, Student t on the runs' values):\n");
-    out += QStringLiteral("  %1  %2  runs  TTFT p50 ms  |  TTFT p99 ms  |  ITL avg ms  |  out tok/s\n").arg(QStringLiteral("server"), axisShort(axis));
+    QStringList headings;
+    for (const Figure &f : figures())
+        headings.append(metricColumnTitle(*f.metric, f.stat, true));
+    out += QStringLiteral("  %1  %2  runs  %3\n").arg(QStringLiteral("server"), axisShort(axis), headings.join(QStringLiteral("  |  ")));
     for (const PointSummary &p : points) {
-        QStringList figures;
-        for (const RepeatColumn &col : repeatColumns())
-            figures.append(meanCi(p, col.key, col.decimals));
-        out += QStringLiteral("  %1  %2  %3  %4\n").arg(printable(p.server), formatPoint(p.axis, p.point)).arg(p.runs()).arg(figures.join(QStringLiteral("  |  ")));
+        QStringList values;
+        for (const Figure &f : figures())
+            values.append(meanCi(p, f.metric->key + QLatin1Char('.') + f.stat, f.metric->decimals));
+        out += QStringLiteral("  %1  %2  %3  %4\n").arg(printable(p.server), formatPoint(p.axis, p.point)).arg(p.runs()).arg(values.join(QStringLiteral("  |  ")));
     }
-    const QList<PointComparison> pairs = comparePoints(points, QLatin1String(kSignificanceKey));
+    const QList<PointComparison> pairs = comparePoints(points, significanceKey());
     if (!pairs.isEmpty()) {
-        out += QStringLiteral("significance (Welch's t-test on the runs' TTFT p99, two-sided, α = 0.05):\n");
+        out += QStringLiteral("significance (Welch's t-test on the runs' %1, two-sided, α = 0.05):\n")
+                   .arg(metricColumnTitle(*findMetric(tag::ttft), u"p99", false));
         for (const PointComparison &c : pairs)
             out += QStringLiteral("  ") + significanceLine(axis, c) + QLatin1Char('\n');
     }

@@ -298,7 +298,7 @@ QString repeatsSection(const ReportHtmlInput &in)
         html += QStringLiteral("</tr>\n");
     }
     html += QStringLiteral("</tbody></table>\n");
-    const QList<PointComparison> pairs = comparePoints(points, QLatin1String(kSignificanceKey));
+    const QList<PointComparison> pairs = comparePoints(points, significanceKey());
     if (!pairs.isEmpty()) {
         html += QStringLiteral("<p>Significance (Welch&rsquo;s t-test on the runs&rsquo; TTFT p99, two-sided, &alpha; = 0.05):</p>\n<ul class=\"significance\">");
         for (const PointComparison &c : pairs)

@@ -114,4 +114,23 @@ QJsonObject sloSearchJson(const SweepResults &results, const SweepSpec &spec)
     return o;
 }
 
+QList<SloFinding> sloFindingsFromJson(const QJsonObject &sloSearch)
+{
+    QList<SloFinding> out;
+    const auto num = [](const QJsonValue &v) { return v.isDouble() ? std::optional<double>(v.toDouble()) : std::nullopt; };
+    for (const QJsonValue &v : sloSearch.value(QStringLiteral("servers")).toArray()) {
+        const QJsonObject o = v.toObject();
+        SloFinding f;
+        f.server = o.value(QStringLiteral("server")).toString();
+        if (f.server.isEmpty())
+            continue;
+        f.axis = o.value(QStringLiteral("axis")).toString() == axisKey(SweepAxis::RequestRate) ? SweepAxis::RequestRate : SweepAxis::Concurrency;
+        f.sustained = num(o.value(QStringLiteral("sustained")));
+        f.firstMiss = num(o.value(QStringLiteral("first_miss")));
+        f.sentence = o.value(QStringLiteral("sentence")).toString();
+        out.append(f);
+    }
+    return out;
+}
+
 } // namespace sb

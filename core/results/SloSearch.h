@@ -32,5 +32,9 @@ std::optional<double> nextSloPoint(const SloFinding &f, const SloSearchSpec &sea
 QString sloText(const SloSpec &slo, int percentile);
 // results.json "slo_search": the SLOs, the percentile and one finding per server.
 QJsonObject sloSearchJson(const SweepResults &results, const SweepSpec &spec);
+// The findings of a results.json "slo_search" read back (server, axis, sustained, first miss,
+// sentence), so every reader (charts, summaries) takes the sentence findSlo wrote and reads the
+// keys in one place. Entries without a server name are skipped.
+QList<SloFinding> sloFindingsFromJson(const QJsonObject &sloSearch);
 
 } // namespace sb

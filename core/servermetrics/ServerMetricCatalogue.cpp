@@ -23,7 +23,8 @@ const std::vector<ServerMetricFamily> &serverMetricFamilies()
           {"vllm:generation_tokens_total", T::Counter, "tokens", "generated tokens", C::Sum},
           {"vllm:time_to_first_token_seconds", T::Histogram, "seconds", "server TTFT", C::Sum}},
          {"vllm:prefix_cache_hits_total", "prefix-cache hit tokens"},
-         "vllm:time_to_first_token_seconds"},
+         "vllm:time_to_first_token_seconds",
+         "vllm:num_requests_running"},
         {"sglang:",
          "sglang",
          {{"sglang:num_running_reqs", T::Gauge, "requests", "running requests", C::Sum},
@@ -35,7 +36,8 @@ const std::vector<ServerMetricFamily> &serverMetricFamilies()
           {"sglang:generation_tokens_total", T::Counter, "tokens", "generated tokens", C::Sum},
           {"sglang:time_to_first_token_seconds", T::Histogram, "seconds", "server TTFT", C::Sum}},
          {"sglang:cached_tokens_total", "cached tokens"},
-         "sglang:time_to_first_token_seconds"},
+         "sglang:time_to_first_token_seconds",
+         "sglang:num_running_reqs"},
         {"llamacpp:",
          "llamacpp",
          {{"llamacpp:prompt_tokens_total", T::Counter, "tokens", "prompt tokens evaluated", C::Sum},
@@ -46,7 +48,8 @@ const std::vector<ServerMetricFamily> &serverMetricFamilies()
           {"llamacpp:requests_deferred", T::Gauge, "requests", "deferred requests", C::Sum},
           {"llamacpp:n_busy_slots_per_decode", T::Gauge, "slots", "busy slots per decode", C::Mean}},
          {"llamacpp:prompt_tokens_cached_total", "cached prompt tokens"},
-         nullptr},
+         nullptr,
+         "llamacpp:requests_processing"},
     };
     return all;
 }

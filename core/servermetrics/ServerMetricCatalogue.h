@@ -33,6 +33,9 @@ struct ServerMetricFamily {
     std::vector<ServerMetricInfo> keys;
     CacheHitCounter cacheHits;
     const char *serverTtft;   // the server's own TTFT histogram, or nullptr
+    // The gauge of requests the server is running: a cell that kept requests in flight while it
+    // read 0 at every scrape shows the server's gauges do not follow its load.
+    const char *runningGauge;
 };
 
 const std::vector<ServerMetricFamily> &serverMetricFamilies();

@@ -17,6 +17,7 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QTemporaryDir>
+#include <QThread>
 #include <cmath>
 
 using namespace sb;
@@ -303,6 +304,56 @@ private slots:
         QVERIFY(series.contains("[redacted]"));
         QVERIFY(!series.contains(kKey));
         QVERIFY(!series.contains(kKey.left(10)));
+    }
+
+    // A server whose running-requests gauge reads 0 at every scrape while the client keeps
+    // requests in flight (as vLLM 0.32's CPU build does): the cell says its gauges do not follow
+    // the load. The same server telling the truth gets no such warning.
+    void gaugesThatIgnoreTheLoadAreNamed_data()
+    {
+        QTest::addColumn<bool>("truthful");
+        QTest::newRow("always 0") << false;
+        QTest::newRow("follows the load") << true;
+    }
+    void gaugesThatIgnoreTheLoadAreNamed()
+    {
+        QFETCH(bool, truthful);
+        std::atomic<int> inFlight{0};
+        hostile::Server server([&inFlight, truthful](hostile::Conn &c) {
+            while (true) {
+                const QByteArray req = c.readRequest();
+                if (req.isEmpty())
+                    return;
+                QByteArray answer;
+                if (req.startsWith("GET /metrics")) {
+                    const QByteArray body = "# TYPE vllm:num_requests_running gauge\nvllm:num_requests_running{engine=\"0\"} "
+                                            + QByteArray::number(truthful ? inFlight.load() : 0) + "\n";
+                    answer = "HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: " + QByteArray::number(body.size()) + "\r\n\r\n" + body;
+                } else {
+                    ++inFlight;
+                    QThread::msleep(60); // long enough that scrapes see requests running
+                    --inFlight;
+                    answer = hostile::sseResponse(hostile::sseBody(4));
+                }
+                if (!c.write(answer))
+                    return;
+            }
+        });
+        ServerSpec s;
+        s.name = QStringLiteral("cpu-vllm");
+        s.urls = {QString::fromLatin1(server.url())};
+        s.model = QStringLiteral("m");
+        s.metrics.intervalS = 0.05;
+        QTemporaryDir dir;
+        const auto r = sbtest::runSweep(sbtest::smallSpec({s}, {2}, 16), dir.path());
+        const CellResult &cell = r.results.cells.at(0);
+        QCOMPARE(cell.status, CellStatus::Completed);
+        QVERIFY(cell.meanInFlight > 1);
+        const bool warned = std::any_of(cell.warnings.cbegin(), cell.warnings.cend(),
+                                        [](const QString &w) { return w.contains(QStringLiteral("do not follow its load")); });
+        QVERIFY2(warned == !truthful, qPrintable(cell.warnings.join('\n')));
+        QCOMPARE(cell.serverMetricsInfo.contains(QStringLiteral("gauges_follow_load")), !truthful);
+        QCOMPARE(cell.serverMetrics.value(QStringLiteral("vllm:num_requests_running")).toObject().value(QStringLiteral("max")).toDouble() > 0, truthful);
     }
 
     void aggregationRules()

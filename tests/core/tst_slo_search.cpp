@@ -68,6 +68,26 @@ private Q_SLOTS:
         QCOMPARE(findSlo(allMiss, QStringLiteral("a"), slo, 99).sentence, QStringLiteral("a misses TTFT p99 ≤ 50 ms even at 1 concurrent"));
     }
 
+    // results.json's slo_search reads back to the findings that wrote it (the charts mark them).
+    void findingsReadBack()
+    {
+        SweepSpec spec;
+        spec.workload.slo.ttftMs = 50;
+        spec.sloSearch.enabled = true;
+        SweepResults r;
+        r.cells << cellAt(1, 10) << cellAt(4, 12) << cellAt(16, 120);
+        const QList<SloFinding> back = sloFindingsFromJson(sloSearchJson(r, spec));
+        QCOMPARE(back.size(), 1);
+        const SloFinding f = findSlo(r, QStringLiteral("a"), spec.workload.slo, spec.sloSearch.percentile);
+        QCOMPARE(back[0].server, QStringLiteral("a"));
+        QCOMPARE(back[0].axis, SweepAxis::Concurrency);
+        QCOMPARE(back[0].sustained, f.sustained);
+        QCOMPARE(back[0].firstMiss, f.firstMiss);
+        QCOMPARE(back[0].sentence, f.sentence);
+        QVERIFY(sloFindingsFromJson(QJsonObject{{"servers", QJsonArray{QJsonObject{{"sustained", 4}}}}}).isEmpty());
+        QVERIFY(sloFindingsFromJson({}).isEmpty());
+    }
+
     void findsTheMocksKnee()
     {
         MockConfig cfg = timedMock(Flavor::Vllm);

@@ -1,9 +1,12 @@
 #include "charts/ChartFactory.h"
 #include "charts/ChartPoints.h"
+#include "charts/ChartReadout.h"
 #include "charts/ChartStyle.h"
 #include "charts/MetricFormat.h"
 #include "charts/PointLabelLayer.h"
+#include "charts/ChartTitles.h"
 #include "results/RepeatStats.h"
+#include "results/SloSearch.h"
 #include "results/SweepAxis.h"
 #include <QChart>
 #include <QJsonArray>
@@ -15,6 +18,7 @@
 #include <QValueAxis>
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 namespace sb::ui {
 
@@ -73,11 +77,11 @@ void placeLegend(QChart *chart, const QList<Curve> &curves)
     chart->legend()->setShowToolTips(true);
 }
 
-QChart *newChart(const QString &title)
+QChart *newChart(const QString &title, const QString &shortTitle)
 {
     auto *chart = new QChart;
     chart->setAnimationOptions(QChart::NoAnimation); // exports of animated charts come out empty
-    chart->setTitle(title);
+    setChartTitles(chart, title, shortTitle);
     chart->legend()->setAlignment(Qt::AlignBottom);
     chart->legend()->setMarkerShape(QLegend::MarkerShapeFromSeries);
     chart->setMargins(QMargins(4, 4, 4, 4));
@@ -86,6 +90,7 @@ QChart *newChart(const QString &title)
 
 struct CurvePoints {
     QList<QPointF> points;
+    QList<double> sweepPoints; // each point's concurrency or rate (results/SweepAxis.h)
     QList<int> cellIndices;
     QStringList toolTips;
     QStringList labels;
@@ -95,6 +100,7 @@ struct CurvePoints {
         if (cell.status == CellStatus::Degraded)
             degraded.append(int(points.size()));
         points.append(point);
+        sweepPoints.append(pointValue(cell));
         cellIndices.append(cell.index);
         toolTips.append(toolTip);
     }
@@ -127,6 +133,7 @@ QScatterSeries *addCurve(QChart *chart, QAbstractAxis *x, QAbstractAxis *y, cons
         scatter->setPointConfiguration(i, {{QXYSeries::PointConfiguration::Color, kDegradedColor},
                                            {QXYSeries::PointConfiguration::Size, scatter->markerSize() + 4}});
     tagSeries(scatter, c.setIndex, c.server, p.cellIndices, p.toolTips);
+    tagPointLabels(scatter, p.labels);
     for (QXYSeries *s : {static_cast<QXYSeries *>(line), static_cast<QXYSeries *>(scatter)}) {
         chart->addSeries(s);
         s->attachAxis(x);
@@ -141,7 +148,7 @@ QScatterSeries *addCurve(QChart *chart, QAbstractAxis *x, QAbstractAxis *y, cons
 // confidence interval (Student t, metrics/RepeatStats.h) where there are two runs or more. The
 // bars are line series named "errorBar", out of the legend.
 QList<QPointF> addErrorBars(QChart *chart, QAbstractAxis *x, QAbstractAxis *y, const Curve &c, const QList<QPointF> &points,
-                            double *yMin, double *yMax)
+                            double *yMin, double *yMax, bool logY)
 {
     QMap<double, std::vector<double>> byX;
     for (const QPointF &pt : points)
@@ -157,50 +164,56 @@ QList<QPointF> addErrorBars(QChart *chart, QAbstractAxis *x, QAbstractAxis *y, c
         QPen pen(c.color);
         pen.setWidthF(1.5);
         bar->setPen(pen);
-        bar->replace({QPointF(it.key(), ci.low()), QPointF(it.key(), ci.high())});
+        // A log axis cannot show a low end at or below 0: the bar then runs off the bottom (a
+        // thousandth of the mean, below the axis floor) instead of dragging the axis down.
+        const bool offBottom = logY && !(ci.low() > 0);
+        bar->replace({QPointF(it.key(), offBottom ? ci.mean * 1e-3 : ci.low()), QPointF(it.key(), ci.high())});
         chart->addSeries(bar);
         bar->attachAxis(x);
         bar->attachAxis(y);
         for (QLegendMarker *m : chart->legend()->markers(bar))
             m->setVisible(false);
-        *yMin = std::min(*yMin, ci.low());
+        if (!offBottom)
+            *yMin = std::min(*yMin, ci.low());
         *yMax = std::max(*yMax, ci.high());
     }
     return means;
 }
 
-// The SLO search's finding (results/SloSearch.h): a ring around the highest point that met the
-// SLOs, named "sloPoint", out of the legend; the sentence is its "toolTip" property (not yet shown on hover).
+// The SLO search's finding (results/SloSearch.h): a ring around the highest point of the curve
+// that met the SLOs, out of the legend, tagged with the sentence (charts/ChartReadout.h) that the
+// view shows on hover, in the read-out and in its tooltip.
 void markSloPoint(QChart *chart, QAbstractAxis *x, QAbstractAxis *y, const Curve &c, const ChartSeriesInput &set, const CurvePoints &p)
 {
-    for (const auto &v : set.results.sloSearch.value(QStringLiteral("servers")).toArray()) {
-        const QJsonObject found = v.toObject();
-        if (found.value(QStringLiteral("server")).toString() != c.server || !found.value(QStringLiteral("sustained")).isDouble())
+    for (const SloFinding &found : sloFindingsFromJson(set.results.sloSearch)) {
+        if (found.server != c.server || !found.sustained)
             continue;
-        const double at = found.value(QStringLiteral("sustained")).toDouble();
-        for (const QPointF &pt : p.points) {
-            if (pt.x() != at)
-                continue;
-            auto *ring = new QScatterSeries;
-            ring->setObjectName(QStringLiteral("sloPoint"));
-            ring->setMarkerSize(22);
-            ring->setColor(Qt::transparent);
-            ring->setBorderColor(c.color.darker(150));
-            ring->setPen(QPen(c.color.darker(150), 2.5));
-            ring->replace({pt});
-            ring->setProperty("toolTip", found.value(QStringLiteral("sentence")).toString());
-            chart->addSeries(ring);
-            ring->attachAxis(x);
-            ring->attachAxis(y);
-            for (QLegendMarker *m : chart->legend()->markers(ring))
-                m->setVisible(false);
-            return;
-        }
+        const qsizetype i = p.sweepPoints.indexOf(*found.sustained);
+        if (i < 0)
+            return; // not drawn here (no value for this metric, or not positive on a log axis)
+        auto *ring = new QScatterSeries;
+        ring->setMarkerSize(22);
+        ring->setColor(Qt::transparent);
+        // The server's own colour: series colours read on both palettes, a darker ring vanished on the dark one.
+        ring->setBorderColor(c.color);
+        ring->setPen(QPen(c.color, 2.5));
+        ring->replace({p.points.at(i)});
+        tagSloMarker(ring, c.setIndex, c.server, found.sentence);
+        chart->addSeries(ring);
+        ring->attachAxis(x);
+        ring->attachAxis(y);
+        for (QLegendMarker *m : chart->legend()->markers(ring))
+            m->setVisible(false);
+        return;
     }
 }
 
+// The unit of a metric: the catalogue's, else (a metric the catalogue does not know, from an
+// import) the one its cells carry.
 QString unitOf(const QList<ChartSeriesInput> &sets, const QString &metric)
 {
+    if (const MetricInfo *info = findMetric(metric); info && !info->unit.isEmpty())
+        return shortUnit(info->unit);
     for (const auto &set : sets)
         for (const CellResult &cell : set.results.cells)
             if (auto it = cell.metrics.constFind(metric); it != cell.metrics.cend() && !it->unit.isEmpty())
@@ -223,6 +236,44 @@ void fitLinear(QValueAxis *axis, double lo, double hi)
     axis->setRange(std::min(0.0, lo), hi * 1.08);
     axis->applyNiceNumbers();
     axis->setLabelFormat(QStringLiteral("%.6g")); // "15000", not "1.5e+04"
+}
+
+// A log axis over the positive values seen, with a little room at both ends; 1–10 when none.
+void fitLog(QLogValueAxis *axis, double minPositive, double maxPositive)
+{
+    if (!(maxPositive > 0) || !(minPositive > 0) || !std::isfinite(minPositive)) {
+        minPositive = 1;
+        maxPositive = 10;
+    }
+    axis->setRange(minPositive / 1.3, maxPositive * 1.3);
+}
+
+// A value axis for a metric: linear from 0, or log (base 10) when asked.
+QAbstractAxis *newValueAxis(bool log)
+{
+    if (!log)
+        return new QValueAxis;
+    auto *axis = new QLogValueAxis;
+    axis->setBase(10);
+    axis->setLabelFormat(QStringLiteral("%g"));
+    axis->setMinorTickCount(-1); // minor ticks at 2, 3, … 9 of each decade
+    return axis;
+}
+
+// Fits a metric axis built by newValueAxis to the values drawn on it.
+void fitValueAxis(QAbstractAxis *axis, double lo, double hi, double minPositive)
+{
+    if (auto *log = qobject_cast<QLogValueAxis *>(axis))
+        fitLog(log, minPositive, hi);
+    else
+        fitLinear(static_cast<QValueAxis *>(axis), lo, hi);
+}
+
+// "TTFT p99 ms", "Out tok/s": the catalogue's compact title for narrow charts (charts/ChartTitles.h).
+QString shortMetricTitle(const QString &metric, const QString &stat, const QString &fallback)
+{
+    const MetricInfo *info = findMetric(metric);
+    return info ? metricColumnTitle(*info, stat, true) : fallback;
 }
 
 QString pointToolTipText(const ChartSeriesInput &set, const CellResult &cell)
@@ -266,21 +317,26 @@ QList<LatencyChoice> allLatencyChoices()
             LatencyChoice::ItlP50,  LatencyChoice::ItlP99,  LatencyChoice::LatencyP50, LatencyChoice::LatencyP99};
 }
 
-QChart *makeThroughputVsLatencyChart(const QList<ChartSeriesInput> &sets, LatencyChoice choice)
+QChart *makeThroughputVsLatencyChart(const QList<ChartSeriesInput> &sets, LatencyChoice choice, bool logLatency)
 {
     const LatencyChoiceInfo lc = latencyChoiceInfo(choice);
-    QChart *chart = newChart(QStringLiteral("%1 vs %2").arg(metricLabel(kThroughput), lc.label));
-    auto *x = new QValueAxis;
-    auto *y = new QValueAxis;
-    x->setTitleText(axisTitle(lc.label, unitOf(sets, lc.metric)));
     const MetricInfo &throughput = *findMetric(kThroughput);
-    QString yUnit = unitOf(sets, kThroughput);
-    y->setTitleText(axisTitle(throughput.label, yUnit.isEmpty() ? shortUnit(throughput.unit) : yUnit));
+    const QString latencyShort = shortMetricTitle(lc.metric, lc.stat, lc.label);
+    QChart *chart = newChart(QStringLiteral("%1 vs %2").arg(throughput.label, lc.label),
+                             QStringLiteral("%1 vs %2").arg(throughput.shortLabel, lc.label));
+    QAbstractAxis *x = newValueAxis(logLatency);
+    auto *y = new QValueAxis;
+    const QString xUnit = unitOf(sets, lc.metric);
+    const QString yUnit = unitOf(sets, kThroughput);
+    setAxisTitles(x, axisTitle(lc.label, xUnit), latencyShort);
+    setAxisTitles(y, axisTitle(throughput.label, yUnit), throughput.shortLabel);
+    tagAxis(x, lc.label, xUnit);
+    tagAxis(y, throughput.label, yUnit);
     chart->addAxis(x, Qt::AlignBottom);
     chart->addAxis(y, Qt::AlignLeft);
     auto *labels = new PointLabelLayer(chart);
 
-    double xMax = 0, yMax = 0;
+    double xMax = 0, yMax = 0, xMinPositive = std::numeric_limits<double>::infinity();
     const QList<Curve> curves = curvesOf(sets);
     placeLegend(chart, curves);
     for (const Curve &c : curves) {
@@ -290,6 +346,10 @@ QChart *makeThroughputVsLatencyChart(const QList<ChartSeriesInput> &sets, Latenc
             const double ty = cellValue(*cell, kThroughput, QStringLiteral("avg"));
             if (!std::isfinite(lx) || !std::isfinite(ty))
                 continue; // not measured (pending, failed, imported without it)
+            if (logLatency && !(lx > 0))
+                continue; // no place on a log axis (QLogValueAxis would drop the whole series)
+            if (lx > 0)
+                xMinPositive = std::min(xMinPositive, lx);
             p.add(QPointF(lx, ty), *cell, pointToolTipText(sets.at(c.setIndex), *cell));
             p.labels.append(cell->status == CellStatus::Degraded ? pointLabel(*cell) + QStringLiteral(" ⚠") : pointLabel(*cell));
             xMax = std::max(xMax, lx);
@@ -297,30 +357,36 @@ QChart *makeThroughputVsLatencyChart(const QList<ChartSeriesInput> &sets, Latenc
         }
         QScatterSeries *scatter = addCurve(chart, x, y, c, p);
         labels->addSeries(scatter, p.labels);
+        markSloPoint(chart, x, y, c, sets.at(c.setIndex), p);
     }
-    fitLinear(x, 0, xMax);
+    fitValueAxis(x, 0, xMax, xMinPositive);
     fitLinear(y, 0, yMax);
     return chart;
 }
 
-QChart *makeMetricVsConcurrencyChart(const QList<ChartSeriesInput> &sets, const QString &metric, const QString &stat)
+QChart *makeMetricVsConcurrencyChart(const QList<ChartSeriesInput> &sets, const QString &metric, const QString &stat, bool logY)
 {
     const MetricInfo *info = findMetric(metric);
     const QString label = metricLabel(metric) + (info && info->singleValued ? QString() : QLatin1Char(' ') + stat);
+    const QString shortLabel = info ? metricColumnTitle(*info, stat, false) : label;
     const SweepAxis axis = chartAxis(sets);
-    QChart *chart = newChart(QStringLiteral("%1 vs %2").arg(label, axisTitle(axis)));
+    QChart *chart = newChart(QStringLiteral("%1 vs %2").arg(label, axisTitle(axis)), QStringLiteral("%1 vs %2").arg(shortLabel, axisShort(axis)));
     auto *x = new QLogValueAxis;
     x->setBase(2);
     x->setLabelFormat(QStringLiteral("%g"));
     QString xTitle = axisTitle(axis);
     xTitle[0] = xTitle[0].toUpper();
     x->setTitleText(xTitle);
-    auto *y = new QValueAxis;
-    y->setTitleText(axisTitle(label, unitOf(sets, metric)));
+    tagAxis(x, QString(), QString()); // the sweep point: the point label ("c=8") says it
+    QAbstractAxis *y = newValueAxis(logY);
+    const QString yUnit = unitOf(sets, metric);
+    setAxisTitles(y, axisTitle(label, yUnit), shortMetricTitle(metric, stat, label));
+    tagAxis(y, label, yUnit);
     chart->addAxis(x, Qt::AlignBottom);
     chart->addAxis(y, Qt::AlignLeft);
 
     double cMin = std::numeric_limits<double>::max(), cMax = 0, yMin = 0, yMax = 0;
+    double yMinPositive = std::numeric_limits<double>::infinity();
     const QList<Curve> curves = curvesOf(sets);
     placeLegend(chart, curves);
     for (const Curve &c : curves) {
@@ -329,15 +395,18 @@ QChart *makeMetricVsConcurrencyChart(const QList<ChartSeriesInput> &sets, const 
             const double v = cellValue(*cell, metric, stat);
             // QLogValueAxis drops a whole series holding any x <= 0: guard the axis value.
             const double at = pointValue(*cell);
-            if (!(at > 0) || !std::isfinite(v))
+            if (!(at > 0) || !std::isfinite(v) || (logY && !(v > 0)))
                 continue;
             p.add(QPointF(at, v), *cell, pointToolTipText(sets.at(c.setIndex), *cell));
+            p.labels.append(pointLabel(*cell));
+            if (v > 0)
+                yMinPositive = std::min(yMinPositive, v);
             cMin = std::min(cMin, at);
             cMax = std::max(cMax, at);
             yMin = std::min(yMin, v);
             yMax = std::max(yMax, v);
         }
-        const QList<QPointF> means = addErrorBars(chart, x, y, c, p.points, &yMin, &yMax);
+        const QList<QPointF> means = addErrorBars(chart, x, y, c, p.points, &yMin, &yMax, logY);
         addCurve(chart, x, y, c, p, means.size() < p.points.size() ? &means : nullptr); // repeats: the line joins the means
         markSloPoint(chart, x, y, c, sets.at(c.setIndex), p);
     }
@@ -347,7 +416,7 @@ QChart *makeMetricVsConcurrencyChart(const QList<ChartSeriesInput> &sets, const 
     }
     // Half a step of margin on the log scale so end points are not cut by the frame.
     x->setRange(cMin / 1.414, cMax * 1.414);
-    fitLinear(y, yMin, yMax);
+    fitValueAxis(y, yMin, yMax, yMinPositive);
     return chart;
 }
 

@@ -35,7 +35,8 @@ QList<LatencyChoice> allLatencyChoices();
 
 // Output token throughput (avg) on y against the chosen latency on x: one line + scatter per
 // server and set, points labelled "c=<concurrency>". Cells lacking either number are skipped.
-QChart *makeThroughputVsLatencyChart(const QList<ChartSeriesInput> &sets, LatencyChoice choice);
+// `logLatency`: the latency on a log (base 10) axis; latencies <= 0 are then not drawn.
+QChart *makeThroughputVsLatencyChart(const QList<ChartSeriesInput> &sets, LatencyChoice choice, bool logLatency = false);
 
 // metric.stat on y against concurrency on a log2 x axis, one line + scatter per server and set.
 // Points with a value <= 0 or NaN on a log axis are skipped (QLogValueAxis would drop the series).
@@ -43,7 +44,10 @@ QChart *makeThroughputVsLatencyChart(const QList<ChartSeriesInput> &sets, Latenc
 // drawn against it: a concurrency of 8 is not a rate of 8 req/s.
 SweepAxis chartAxis(const QList<ChartSeriesInput> &sets);
 // Metric vs the sweep point: concurrency, or request rate for open-loop results (log2 x axis).
+// `logY`: the metric on a log (base 10) axis; values <= 0 are then not drawn.
+// Both charts title their axes with the catalogue's label and unit ("TTFT p99 (ms)") and a short
+// form for narrow views (charts/ChartTitles.h), and ring the SLO search's finding per server.
 QChart *makeMetricVsConcurrencyChart(const QList<ChartSeriesInput> &sets, const QString &metric,
-                                     const QString &stat);
+                                     const QString &stat, bool logY = false);
 
 } // namespace sb::ui

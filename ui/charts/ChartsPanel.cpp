@@ -1,6 +1,7 @@
 #include "charts/ChartsPanel.h"
 #include "charts/InteractiveChartView.h"
 #include <QChart>
+#include <QCheckBox>
 #include <QComboBox>
 #include <QHBoxLayout>
 #include <QLabel>
@@ -25,6 +26,8 @@ ChartsPanel::ChartsPanel(QWidget *parent)
     , m_latencyCombo(new QComboBox(this))
     , m_metricCombo(new QComboBox(this))
     , m_statCombo(new QComboBox(this))
+    , m_logLatency(new QCheckBox(tr("Log"), this))
+    , m_logMetric(new QCheckBox(tr("Log"), this))
     , m_throughput(new InteractiveChartView(this))
     , m_metric(new InteractiveChartView(this))
     , m_timer(new QTimer(this))
@@ -34,6 +37,12 @@ ChartsPanel::ChartsPanel(QWidget *parent)
     m_latencyCombo->setObjectName(QStringLiteral("latencyChoice"));
     m_metricCombo->setObjectName(QStringLiteral("metricChoice"));
     m_statCombo->setObjectName(QStringLiteral("statChoice"));
+    m_logLatency->setObjectName(QStringLiteral("logLatency"));
+    m_logMetric->setObjectName(QStringLiteral("logMetric"));
+    m_logLatency->setToolTip(tr("Latency on a logarithmic axis (points at 0 are not drawn)"));
+    m_logMetric->setToolTip(tr("Metric on a logarithmic axis (points at 0 are not drawn)"));
+    m_throughput->setLogScaleAvailable(true);
+    m_metric->setLogScaleAvailable(true);
     for (LatencyChoice c : allLatencyChoices())
         m_latencyCombo->addItem(latencyChoiceInfo(c).label, int(c));
     m_latencyCombo->setCurrentIndex(m_latencyCombo->findData(int(LatencyChoice::TtftP99)));
@@ -44,10 +53,12 @@ ChartsPanel::ChartsPanel(QWidget *parent)
     auto *controls = new QHBoxLayout;
     controls->addWidget(new QLabel(tr("Latency:"), this));
     controls->addWidget(m_latencyCombo);
+    controls->addWidget(m_logLatency);
     controls->addSpacing(24);
     controls->addWidget(new QLabel(tr("Metric:"), this));
     controls->addWidget(m_metricCombo);
     controls->addWidget(m_statCombo);
+    controls->addWidget(m_logMetric);
     controls->addStretch();
     auto *splitter = new QSplitter(Qt::Horizontal, this);
     splitter->addWidget(m_throughput);
@@ -66,6 +77,11 @@ ChartsPanel::ChartsPanel(QWidget *parent)
         rebuild();
     });
     connect(m_statCombo, &QComboBox::currentIndexChanged, this, &ChartsPanel::rebuild);
+    connect(m_logLatency, &QCheckBox::toggled, this, &ChartsPanel::rebuild);
+    connect(m_logMetric, &QCheckBox::toggled, this, &ChartsPanel::rebuild);
+    // The charts' context menus and the check boxes are one switch each.
+    connect(m_throughput, &InteractiveChartView::logScaleToggled, m_logLatency, &QCheckBox::setChecked);
+    connect(m_metric, &InteractiveChartView::logScaleToggled, m_logMetric, &QCheckBox::setChecked);
     connect(m_throughput, &InteractiveChartView::pointClicked, this, &ChartsPanel::pointClicked);
     connect(m_metric, &InteractiveChartView::pointClicked, this, &ChartsPanel::pointClicked);
     rebuild();
@@ -138,9 +154,11 @@ void ChartsPanel::rebuild()
     const auto choice = LatencyChoice(m_latencyCombo->currentData().toInt());
     const QString metric = m_metricCombo->currentData().toString();
     const QString stat = m_statCombo->currentText();
-    m_throughput->replaceChart(makeThroughputVsLatencyChart(m_inputs, choice));
+    m_throughput->setLogScale(m_logLatency->isChecked());
+    m_metric->setLogScale(m_logMetric->isChecked());
+    m_throughput->replaceChart(makeThroughputVsLatencyChart(m_inputs, choice, m_logLatency->isChecked()));
     m_throughput->setExportName(slug(QStringLiteral("throughput-vs-") + latencyChoiceInfo(choice).label));
-    m_metric->replaceChart(makeMetricVsConcurrencyChart(m_inputs, metric, stat));
+    m_metric->replaceChart(makeMetricVsConcurrencyChart(m_inputs, metric, stat, m_logMetric->isChecked()));
     m_metric->setExportName(slug(metric + QLatin1Char('-') + stat + QStringLiteral("-vs-") + axisKey(chartAxis(m_inputs))));
     setLegendVisible(m_legendVisible);
     Q_EMIT chartsRebuilt();
@@ -161,6 +179,22 @@ void ChartsPanel::setMetric(const QString &metric, const QString &stat)
 {
     m_metricCombo->setCurrentIndex(m_metricCombo->findData(metric));
     m_statCombo->setCurrentIndex(m_statCombo->findText(stat));
+}
+
+void ChartsPanel::setLogLatency(bool on)
+{
+    m_logLatency->setChecked(on);
+}
+
+void ChartsPanel::setLogMetric(bool on)
+{
+    m_logMetric->setChecked(on);
+}
+
+void ChartsPanel::setEmptyText(const QString &text)
+{
+    m_throughput->setEmptyText(text);
+    m_metric->setEmptyText(text);
 }
 
 } // namespace sb::ui

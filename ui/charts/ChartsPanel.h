@@ -1,12 +1,13 @@
 #pragma once
 // The two sweep charts side by side with their controls: throughput vs a chosen latency, and a
-// chosen metric/stat vs concurrency. Inputs may change many times a second during a run: rebuilds
+// chosen metric/stat vs concurrency, each with a log-scale switch. Inputs may change many times a second during a run: rebuilds
 // are coalesced by a single-shot timer (one rebuild per ~100 ms however many updates arrive).
 #include "charts/ChartFactory.h"
 #include "charts/ChartPoints.h"
 #include <QWidget>
 
 QT_BEGIN_NAMESPACE
+class QCheckBox;
 class QComboBox;
 class QTimer;
 QT_END_NAMESPACE
@@ -38,6 +39,12 @@ public:
     void setHighlight(ChartPointRef ref);
     void setLatencyChoice(LatencyChoice choice);
     void setMetric(const QString &metric, const QString &stat);
+    // Log axis for the latency of the throughput chart / the metric of the other (default linear);
+    // the same switch as each chart's context menu.
+    void setLogLatency(bool on);
+    void setLogMetric(bool on);
+    // What both charts say when there is nothing to plot (InteractiveChartView::setEmptyText).
+    void setEmptyText(const QString &text);
 
     InteractiveChartView *throughputView() const { return m_throughput; }
     InteractiveChartView *metricView() const { return m_metric; }
@@ -56,6 +63,8 @@ private:
     QComboBox *m_latencyCombo;
     QComboBox *m_metricCombo;
     QComboBox *m_statCombo;
+    QCheckBox *m_logLatency;
+    QCheckBox *m_logMetric;
     InteractiveChartView *m_throughput;
     InteractiveChartView *m_metric;
     QTimer *m_timer;

@@ -7,8 +7,18 @@
 #include <QFontMetricsF>
 #include <QPainter>
 #include <QXYSeries>
+#include <algorithm>
 
 namespace sb::ui {
+
+namespace {
+QFont labelFont(const QChart *chart)
+{
+    QFont font = chart->font();
+    font.setPointSizeF(font.pointSizeF() * 0.8);
+    return font;
+}
+} // namespace
 
 PointLabelLayer::PointLabelLayer(QChart *chart)
     : QGraphicsObject(chart)
@@ -54,21 +64,26 @@ QRectF PointLabelLayer::boundingRect() const
     return m_chart->rect();
 }
 
-void PointLabelLayer::paint(QPainter *painter, const QStyleOptionGraphicsItem *, QWidget *)
+void PointLabelLayer::setFocusSeries(const QXYSeries *series)
+{
+    if (m_focus == series)
+        return;
+    m_focus = series;
+    update();
+}
+
+QList<PointLabelLayer::Placed> PointLabelLayer::layoutLabels() const
 {
     const QRectF plot = m_chart->plotArea();
-    QFont font = m_chart->font();
-    font.setPointSizeF(font.pointSizeF() * 0.8);
-    painter->setFont(font);
-    const QFontMetricsF fm(font);
-    // Low-concurrency points bunch up near the origin: skip a label that would overlap one
-    // already drawn rather than print an unreadable smear (the tooltip still has it).
-    QList<QRectF> drawn;
-    for (const Entry &e : m_entries) {
+    const QFontMetricsF fm(labelFont(m_chart));
+    QList<Entry> order = m_entries;
+    // The focused series first, so its labels win every overlap.
+    std::stable_partition(order.begin(), order.end(), [this](const Entry &e) { return m_focus && e.series == m_focus; });
+    QList<Placed> placed;
+    for (const Entry &e : order) {
         if (!e.series || !e.series->isVisible())
             continue;
-        // A shade darker than the marker on a light chart, lighter on a dark one.
-        painter->setPen(chartIsDark(m_chart) ? e.series->color().lighter(140) : e.series->color().darker(130));
+        const bool focused = m_focus && e.series == m_focus;
         const int n = qMin(int(e.series->count()), int(e.labels.size()));
         for (int i = 0; i < n; ++i) {
             const QPointF pos = m_chart->mapToPosition(e.series->at(i), e.series);
@@ -77,14 +92,24 @@ void PointLabelLayer::paint(QPainter *painter, const QStyleOptionGraphicsItem *,
             // Above-right of the marker, clear of a 12 px marker.
             const QPointF at = pos + QPointF(6, -6);
             const QRectF box = fm.boundingRect(e.labels.at(i)).translated(at).adjusted(-1, -1, 1, 1);
-            bool overlaps = false;
-            for (const QRectF &r : drawn)
-                overlaps = overlaps || r.intersects(box);
-            if (overlaps)
+            const bool overlaps = std::any_of(placed.cbegin(), placed.cend(), [&](const Placed &p) { return p.box.intersects(box); });
+            if (overlaps && !focused)
                 continue;
-            drawn.append(box);
-            painter->drawText(at, e.labels.at(i));
+            placed.append({e.series, i, e.labels.at(i), at, box});
         }
+    }
+    return placed;
+}
+
+void PointLabelLayer::paint(QPainter *painter, const QStyleOptionGraphicsItem *, QWidget *)
+{
+    painter->setFont(labelFont(m_chart));
+    const bool dark = chartIsDark(m_chart);
+    // Skipped labels are in the tooltip and the read-out; a hovered series shows all of its own.
+    for (const Placed &p : layoutLabels()) {
+        // A shade darker than the marker on a light chart, lighter on a dark one.
+        painter->setPen(dark ? p.series->color().lighter(140) : p.series->color().darker(130));
+        painter->drawText(p.at, p.text);
     }
 }
 

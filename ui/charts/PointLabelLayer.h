@@ -26,6 +26,21 @@ public:
     // One label per point of `series`.
     void addSeries(QXYSeries *series, const QStringList &labels);
     QStringList labels(const QXYSeries *series) const;
+    // The labels of a hovered series are all drawn, first, even where they overlap others;
+    // nullptr goes back to decluttering every series alike.
+    void setFocusSeries(const QXYSeries *series);
+
+    struct Placed {
+        const QXYSeries *series = nullptr;
+        int index = -1;
+        QString text;
+        QPointF at;  // baseline origin, chart coordinates
+        QRectF box;
+    };
+    // The labels drawn at the chart's current geometry and ranges. Dense points (low
+    // concurrencies bunch up near the origin) lose the labels that would overlap one already
+    // placed; zooming in spreads the points and brings them back.
+    QList<Placed> layoutLabels() const;
 
     QRectF boundingRect() const override;
     void paint(QPainter *painter, const QStyleOptionGraphicsItem *option, QWidget *widget) override;
@@ -37,6 +52,7 @@ private:
     };
     QChart *m_chart;
     QList<Entry> m_entries;
+    QPointer<const QXYSeries> m_focus;
 };
 
 } // namespace sb::ui
