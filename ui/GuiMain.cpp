@@ -2,7 +2,8 @@
 #include "io/DurableWrite.h"
 #include <QBuffer>
 #include "mainwindow/MainWindow.h"
-#include "report/ReportExporter.h"
+#include "compare/CompareView.h"
+#include "report/ExportFlow.h"
 #include <QFileDialog>
 #include <algorithm>
 #include <QMessageBox>
@@ -99,23 +100,6 @@ void saveScreenshotAndQuit(ui::MainWindow &window, const GuiOptions &opts)
 
 } // namespace
 
-// File → Export report: ask for the zip, render the bundle (charts need this thread), report.
-static void exportReportInteractively(QWidget &window, const QString &folder)
-{
-    const QString zip = QFileDialog::getSaveFileName(&window, QObject::tr("Export report"), folder + QStringLiteral(".zip"),
-                                                     QObject::tr("Zip archives (*.zip)"));
-    if (zip.isEmpty())
-        return;
-    QString error;
-    QApplication::setOverrideCursor(Qt::WaitCursor);
-    const bool ok = exportReport(folder, zip, &error);
-    QApplication::restoreOverrideCursor();
-    if (ok)
-        QMessageBox::information(&window, QObject::tr("Export report"), QObject::tr("Report written to %1").arg(zip));
-    else
-        QMessageBox::warning(&window, QObject::tr("Export report"), QObject::tr("Export failed: %1").arg(error));
-}
-
 bool parseGuiOption(const QString &option, const QString &value, GuiOptions *opts, QString *error)
 {
     if (option == QLatin1String("--theme") && (value == QLatin1String("light") || value == QLatin1String("dark"))) {
@@ -160,11 +144,15 @@ int runGui(int argc, char **argv, const GuiOptions &opts)
 
     ui::MainWindow window;
     QObject::connect(&window, &ui::MainWindow::exportReportRequested, &window, [&window](const QString &folder) {
-        exportReportInteractively(window, folder);
+        ui::exportReportInteractively(&window, folder); // report/ExportFlow.h
     });
     if (opts.size.isValid())
         window.resize(opts.size);
     window.show();
+    // The sets compared last time come back (missing ones are dropped with a status message);
+    // not for screenshots, which must not depend on this machine's history.
+    if (opts.screenshotPath.isEmpty())
+        QTimer::singleShot(0, &window, [&window] { window.compareView()->restoreSavedSets(); });
 
     if (opts.demo) {
         if (!opts.screenshotPath.isEmpty()) {

@@ -116,6 +116,38 @@ void addRecords(const LoadedResults &loaded, QList<BundleFile> *files, QSet<QStr
     }
 }
 
+// Profiler traces into traces/<cell index>/<file name>: one folder per cell, so ranks of
+// different cells with the same file name do not collide. Only regular files, never symlinks.
+void addTraces(const LoadedResults &loaded, QList<BundleFile> *files, QMap<QString, QString> *bundled, QStringList *warnings)
+{
+    qint64 total = 0;
+    for (const CellResult &c : loaded.results.cells) {
+        for (const QString &t : c.traces) {
+            if (bundled->contains(t))
+                continue;
+            const QFileInfo fi(t);
+            const QString name = fi.fileName();
+            if (name.isEmpty() || name == QLatin1String("..") || fi.isSymLink() || !fi.isFile()) {
+                warnings->append(QStringLiteral("cell %1: trace %2 is not on disk; not bundled").arg(c.index).arg(name.isEmpty() ? t : name));
+                continue;
+            }
+            QByteArray data;
+            QString why;
+            if (fi.size() > kMaxBundledTraceBytes - total || !readRegularFile(t, kMaxBundledTraceBytes - total, &data, &why)) {
+                warnings->append(why.isEmpty() || fi.size() > kMaxBundledTraceBytes - total
+                                     ? QStringLiteral("cell %1: trace %2 left out (bundle traces limit of %3 MiB reached)")
+                                           .arg(c.index).arg(name).arg(kMaxBundledTraceBytes / (1024 * 1024))
+                                     : QStringLiteral("cell %1: trace %2 not bundled: %3").arg(c.index).arg(name, why));
+                continue;
+            }
+            total += data.size();
+            const QString rel = QStringLiteral("traces/%1/%2").arg(c.index, 3, 10, QLatin1Char('0')).arg(name);
+            files->append({rel, data});
+            bundled->insert(t, rel);
+        }
+    }
+}
+
 QStringList collectSecrets(const QByteArray &specYaml, const BundleOptions &options, StrippedSpec *stripped)
 {
     QStringList secrets = options.extraSecrets;
@@ -130,6 +162,26 @@ QStringList collectSecrets(const QByteArray &specYaml, const BundleOptions &opti
     return secrets;
 }
 } // namespace
+
+TraceTotals traceTotals(const SweepResults &results)
+{
+    TraceTotals t;
+    QSet<QString> seen;
+    for (const CellResult &c : results.cells)
+        for (const QString &path : c.traces) {
+            if (seen.contains(path))
+                continue;
+            seen.insert(path);
+            const QFileInfo fi(path);
+            if (fi.isFile() && !fi.isSymLink()) {
+                ++t.files;
+                t.bytes += fi.size();
+            } else {
+                ++t.missing;
+            }
+        }
+    return t;
+}
 
 QByteArray manifestJson(const QList<BundleFile> &files, const QString &sourceName, const QString &sourceTool,
                         const QStringList &warnings)
@@ -291,6 +343,9 @@ bool writeBundle(const LoadedResults &set, const QString &zipPath, const BundleO
         files.append({QStringLiteral("results.json"), QJsonDocument(toJson(loaded->results)).toJson(QJsonDocument::Indented)});
     files.append({QStringLiteral("results.csv"), resultsCsv(loaded->results)});
     addRecords(*loaded, &files, &bundled, &rep.warnings);
+    QMap<QString, QString> traces;
+    if (options.includeTraces)
+        addTraces(*loaded, &files, &traces, &rep.warnings);
     for (const BundleFile &c : options.chartFiles) {
         if (!c.path.startsWith(QLatin1String("charts/")) || c.path.contains(QLatin1String(".."))) {
             rep.warnings.append(QStringLiteral("chart %1 not bundled: charts live under charts/").arg(c.path));
@@ -309,6 +364,8 @@ bool writeBundle(const LoadedResults &set, const QString &zipPath, const BundleO
     html.sourceName = loaded->displayName;
     html.charts = options.charts;
     html.bundledFiles = bundled;
+    html.bundledTraces = traces;
+    html.hookIcons = options.hookIcons;
     html.generatedAt = nowIso();
     html.generatorHost = QHostInfo::localHostName();
     if (rep.redactions > 0)

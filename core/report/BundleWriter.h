@@ -6,6 +6,7 @@
 #include "results/LoadedResults.h"
 #include <QByteArray>
 #include <QList>
+#include <QMap>
 #include <QString>
 #include <QStringList>
 
@@ -26,7 +27,23 @@ struct BundleOptions {
     // or extraSpecs supply a secret.
     bool allowUnknownSecrets = false;
     QStringList warnings;           // caller's notes (e.g. a chart left out), listed in report.html
+    // Copy the cells' profiler traces into traces/<cell>/<file> (report.html links them
+    // relatively); without it report.html names them by file name only. Bounded by
+    // kMaxBundledTraceBytes in total: traces past it are left out with a warning.
+    bool includeTraces = false;
+    QMap<int, QByteArray> hookIcons; // the outcome icon set for report.html (ReportHtmlInput::hookIcons)
 };
+
+inline constexpr qint64 kMaxBundledTraceBytes = qint64(512) * 1024 * 1024;
+
+// The traces a set's cells name that are on disk now: how many and their total size (the export
+// dialog shows it beside "include traces").
+struct TraceTotals {
+    int files = 0;
+    int missing = 0;
+    qint64 bytes = 0;
+};
+TraceTotals traceTotals(const SweepResults &results);
 
 struct BundleReport {
     QStringList files;       // entries written, in order

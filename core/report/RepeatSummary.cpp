@@ -32,6 +32,34 @@ QList<Figure> figures()
 }
 } // namespace
 
+QString significanceWords(const WelchResult &w)
+{
+    return w.significant() ? QStringLiteral("differ significantly") : QStringLiteral("no significant difference");
+}
+
+QString pValueText(double p)
+{
+    return p < 0.001 ? QStringLiteral("< 0.001") : QStringLiteral("= ") + QString::number(p, 'f', 3);
+}
+
+QList<RepeatColumn> repeatColumns()
+{
+    QList<RepeatColumn> cols;
+    for (const Figure &f : figures())
+        cols.append({f.metric->key + QLatin1Char('.') + f.stat, f.metric->decimals, metricColumnTitle(*f.metric, f.stat, true)});
+    return cols;
+}
+
+QString significanceLine(SweepAxis axis, const PointComparison &c)
+{
+    return QStringLiteral("%1: %2 %3 ms vs %4 %5 ms: %6 (p %7)")
+        .arg(formatPoint(axis, c.point), printable(c.serverA))
+        .arg(c.a.mean, 0, 'f', 2)
+        .arg(printable(c.serverB))
+        .arg(c.b.mean, 0, 'f', 2)
+        .arg(significanceWords(c.welch), pValueText(c.welch.p));
+}
+
 QString significanceKey()
 {
     return tag::ttft + QStringLiteral(".p99");
@@ -59,13 +87,7 @@ QString formatRepeatSummary(const SweepResults &results)
         out += QStringLiteral("significance (Welch's t-test on the runs' %1, two-sided, α = 0.05):\n")
                    .arg(metricColumnTitle(*findMetric(tag::ttft), u"p99", false));
         for (const PointComparison &c : pairs)
-            out += QStringLiteral("  %1: %2 %3 ms vs %4 %5 ms: %6 (p = %7)\n")
-                       .arg(formatPoint(axis, c.point), printable(c.serverA))
-                       .arg(c.a.mean, 0, 'f', 2)
-                       .arg(printable(c.serverB))
-                       .arg(c.b.mean, 0, 'f', 2)
-                       .arg(c.welch.significant() ? QStringLiteral("differ significantly") : QStringLiteral("no significant difference"))
-                       .arg(c.welch.p < 0.001 ? QStringLiteral("< 0.001") : QString::number(c.welch.p, 'f', 3));
+            out += QStringLiteral("  ") + significanceLine(axis, c) + QLatin1Char('\n');
     }
     return out;
 }

@@ -3,6 +3,11 @@
 #include "servermetrics/ServerMetricCatalogue.h"
 #include "report/ReportText.h"
 #include "results/HookSeverity.h"
+#include "results/PointSummary.h"
+#include "report/RepeatSummary.h"
+#include "report/ReportSummary.h"
+#include <QFileInfo>
+#include <cmath>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QUrl>
@@ -12,7 +17,7 @@ namespace sb {
 namespace {
 // Escaped text. "://" is written as ":&#47;&#47;": it reads the same, but no URL of a server or
 // message (origins, error samples) ever appears in the page as something a tool could follow.
-QString e(const QString &s) { return htmlEscape(s).replace(QLatin1String("://"), QLatin1String(":&#47;&#47;")); }
+QString e(const QString &s) { return htmlEscapeNoUrls(s); }
 
 // Relative href of a file inside the bundle: percent-encoded per segment, then escaped.
 QString relHref(const QString &path) { return e(QString::fromLatin1(QUrl::toPercentEncoding(path, "/"))); }
@@ -22,13 +27,22 @@ QString num(double v, int decimals) { return formatFixed(v, decimals, QStringLit
 const char *kCss = R"(
 body{font:14px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;margin:24px;color:#1d2330;background:#fff}
 h1{font-size:22px;margin:0 0 4px} h2{font-size:17px;margin:28px 0 8px;border-bottom:1px solid #d9dde5;padding-bottom:4px}
+h3{font-size:15px;margin:16px 0 4px}
 table{border-collapse:collapse;font-variant-numeric:tabular-nums} th,td{border:1px solid #d9dde5;padding:3px 7px;vertical-align:top}
 th{background:#f1f3f7;text-align:left} td.n{text-align:right;white-space:nowrap}
 .meta th{width:12em} .ok{color:#1b7f3b} .bad{color:#b3261e} .warn{color:#8a5a00} .muted{color:#667085}
-figure{display:inline-block;margin:8px 16px 16px 0} figure img{max-width:100%;border:1px solid #d9dde5}
-figcaption{font-size:12px;color:#667085} code{font-size:12px;word-break:break-all} ul{margin:2px 0;padding-left:18px}
+figure{display:block;margin:8px 0 20px;max-width:1000px} figure img{width:100%;height:auto;border:1px solid #d9dde5}
+figcaption{font-size:13px;color:#667085} code{font-size:12px;word-break:break-all} ul{margin:2px 0;padding-left:18px}
+.summary li{margin:2px 0} .hooks{white-space:nowrap} .hk{display:inline-block;min-width:16px;height:16px;margin-right:2px;
+text-align:center;font-weight:bold;line-height:16px;background-repeat:no-repeat;background-size:16px 16px;
+-webkit-print-color-adjust:exact;print-color-adjust:exact}
+details summary{cursor:pointer;color:#667085;font-size:12px} details ul{font-size:12px}
+@media print{
+ body{margin:0;font-size:10.5px;color:#000} h2{break-after:avoid} figure{break-inside:avoid;max-width:100%}
+ table{width:100%} tr,li{break-inside:avoid} thead{display:table-header-group}
+ a{color:inherit;text-decoration:none} details summary{display:none} details>ul{display:block}
+}
 )";
-
 QString statusClass(CellStatus status)
 {
     if (status == CellStatus::Completed)
@@ -74,49 +88,58 @@ QString severityClass(HookSeverity s)
     return QStringLiteral("bad");
 }
 
+// One compact icon per call (the one icon set, by results/HookSeverity), its details in the
+// icon's title and in a collapsed <details>: rows stay one line tall however chatty the hooks.
+QString hookLine(const HookOutcome &h)
+{
+    QString line = QStringLiteral("%1 %2 %3 %4 \u2192 %5, %6 attempt(s), %7 ms")
+                       .arg(hookKindName(h.hook), hookVerdictText(h), h.method, h.path,
+                            h.status ? QString::number(h.status) : QStringLiteral("no response"), QString::number(h.attempts),
+                            formatFixed(h.latencyMs, 1, QStringLiteral("?")));
+    if (!h.placement.isEmpty())
+        line += QStringLiteral(" (%1)").arg(h.placement);
+    if (h.metricsVerdict != MetricsVerdict::None)
+        line += QLatin1Char(' ') + describeMetricsVerdict(h.metricsVerdict, h.metricsCachedTokens);
+    if (!h.message.isEmpty())
+        line += QStringLiteral(": ") + h.message;
+    return line;
+}
+
 QString hookCell(const CellResult &c)
 {
     if (c.hooks.isEmpty())
         return QStringLiteral("<span class=\"muted\">none</span>");
-    QString html = QStringLiteral("<ul>");
+    QString icons, details;
     for (const HookOutcome &h : c.hooks) {
-        html += QStringLiteral("<li><span class=\"%1\">%2 %3</span> %4 %5 &rarr; %6, %7 attempt(s), %8 ms")
-                    .arg(severityClass(hookSeverity(h)), e(hookKindName(h.hook)), e(hookVerdictText(h)), e(h.method), e(h.path),
-                         h.status ? QString::number(h.status) : QStringLiteral("no response"), QString::number(h.attempts),
-                         formatFixed(h.latencyMs, 1, QStringLiteral("?")));
-        if (!h.placement.isEmpty())
-            html += QStringLiteral(" (%1)").arg(e(h.placement));
-        if (h.metricsVerdict != MetricsVerdict::None)
-            html += QStringLiteral(" <span class=\"%1\">%2</span>")
-                        .arg(h.metricsVerdict == MetricsVerdict::NotConfirmed ? QStringLiteral("bad") : QStringLiteral("ok"),
-                             e(describeMetricsVerdict(h.metricsVerdict, h.metricsCachedTokens)));
-        if (!h.message.isEmpty())
-            html += QStringLiteral("<br><span class=\"muted\">%1</span>").arg(e(h.message));
-        html += QStringLiteral("</li>");
+        const HookSeverity sev = hookSeverity(h);
+        const QString line = hookLine(h);
+        icons += QStringLiteral("<span class=\"hk hk%1 %2\" title=\"%3\">%4</span>")
+                     .arg(int(sev))
+                     .arg(severityClass(sev), e(line), hookSeverityGlyph(sev));
+        details += QStringLiteral("<li><span class=\"%1\">%2</span></li>").arg(severityClass(sev), e(line));
     }
-    return html + QStringLiteral("</ul>");
+    return QStringLiteral("<span class=\"hooks\">%1</span><details><summary>%2 call(s)</summary><ul>%3</ul></details>")
+        .arg(icons, QString::number(c.hooks.size()), details);
 }
 
-QString filesCell(const CellResult &c, const QSet<QString> &bundled)
+QString filesCell(const CellResult &c, const ReportHtmlInput &in)
 {
     QString html;
     if (!c.recordsPath.isEmpty()) {
-        html += bundled.contains(c.recordsPath)
+        html += in.bundledFiles.contains(c.recordsPath)
             ? QStringLiteral("<a href=\"%1\">records</a>").arg(relHref(c.recordsPath))
             : QStringLiteral("records: <code>%1</code>").arg(e(c.recordsPath));
     }
     if (!c.traces.isEmpty()) {
-        // Traces stay where the server wrote them (they can be gigabytes): shown as paths, linked
-        // with file: URLs that work on the machine that ran the sweep. Never http(s).
+        // Traces can be gigabytes: linked only when the export copied them into traces/;
+        // otherwise named by file name (an absolute path points into the author's machine).
         html += QStringLiteral("<ul>");
         for (const QString &t : c.traces) {
-            if (bundled.contains(t))
-                html += QStringLiteral("<li><a href=\"%1\">%2</a></li>").arg(relHref(t), e(t));
-            else if (t.startsWith(QLatin1Char('/')))
-                html += QStringLiteral("<li><a href=\"%1\"><code>%2</code></a></li>")
-                            .arg(e(QUrl::fromLocalFile(t).toString(QUrl::FullyEncoded)), e(t));
+            const QString name = QFileInfo(t).fileName();
+            if (const QString rel = in.bundledTraces.value(t); !rel.isEmpty())
+                html += QStringLiteral("<li><a href=\"%1\">%2</a></li>").arg(relHref(rel), e(name));
             else
-                html += QStringLiteral("<li><code>%1</code></li>").arg(e(t));
+                html += QStringLiteral("<li><code title=\"not included in this export\">%1</code></li>").arg(e(name));
         }
         html += QStringLiteral("</ul>");
     }
@@ -182,12 +205,21 @@ QString groupCell(const CellResult &c, const MetricGroup &g)
 
 QString cellTable(const ReportHtmlInput &in)
 {
+    // No empty Notes column: it appears when some cell has something to say.
+    QStringList notes;
+    bool anyNotes = false;
+    for (const CellResult &c : in.results.cells) {
+        notes.append(notesCell(c));
+        anyNotes = anyNotes || !notes.last().isEmpty();
+    }
     QString html = QStringLiteral(
         "<table class=\"cells\"><thead><tr><th>#</th><th>Server</th><th>%1</th><th>Status</th><th>ok / failed</th>").arg(e(axisShort(axisOf(in.results))));
     for (const MetricGroup &g : metricGroups())
         html += QStringLiteral("<th>%1</th>").arg(groupHeading(g));
-    html += QStringLiteral("<th>Tokens</th><th>Hooks</th><th>Records &amp; traces</th><th>Notes</th></tr></thead>\n<tbody>\n");
-    for (const CellResult &c : in.results.cells) {
+    html += QStringLiteral("<th>Tokens</th><th>Hooks</th><th>Records &amp; traces</th>%1</tr></thead>\n<tbody>\n")
+                .arg(anyNotes ? QStringLiteral("<th>Notes</th>") : QString());
+    for (int i = 0; i < in.results.cells.size(); ++i) {
+        const CellResult &c = in.results.cells.at(i);
         html += QStringLiteral("<tr><td class=\"n\">%1</td><td>%2<br><span class=\"muted\">%3</span></td><td class=\"n\">%4</td>"
                                "<td class=\"%5\">%6</td><td class=\"n\">%7 / %8</td>")
                     .arg(QString::number(c.index), e(c.server), e(c.origin), pointNumber(c), statusClass(c.status),
@@ -195,9 +227,97 @@ QString cellTable(const ReportHtmlInput &in)
         for (const MetricGroup &g : metricGroups())
             html += groupCell(c, g);
         html += QStringLiteral("<td>%1</td>").arg(e(c.tokenSource) + QStringLiteral("<br><span class=\"muted\">%1</span>").arg(e(requestedVsMeasured(c))));
-        html += QStringLiteral("<td>%1</td><td>%2</td><td>%3</td></tr>\n").arg(hookCell(c), filesCell(c, in.bundledFiles), notesCell(c));
+        html += QStringLiteral("<td>%1</td><td>%2</td>").arg(hookCell(c), filesCell(c, in));
+        if (anyNotes)
+            html += QStringLiteral("<td>%1</td>").arg(notes.at(i));
+        html += QStringLiteral("</tr>\n");
     }
     return html + QStringLiteral("</tbody></table>\n");
+}
+
+// What the reader needs first: what was measured, who is best at what, what the SLO search found
+// and what went wrong (report/ReportSummary.h).
+QString summarySection(const ReportHtmlInput &in)
+{
+    const ReportSummary sum = summarizeReport(in.results);
+    QString html = QStringLiteral("<h2 id=\"summary\">Summary</h2>\n<ul class=\"summary\">");
+    html += QStringLiteral("<li><b>Servers</b>: %1</li>").arg(e(sum.servers.join(QStringLiteral(", "))));
+    QString axis = axisTitle(sum.axis);
+    axis[0] = axis[0].toUpper();
+    html += QStringLiteral("<li><b>%1</b>: %2</li>").arg(e(axis), e(sum.pointsText()));
+    html += QStringLiteral("<li><b>Cells</b>: %1</li></ul>\n").arg(e(sum.cellsText()));
+    if (!sum.best.isEmpty()) {
+        html += QStringLiteral("<h3>Best server per metric</h3>\n<ul class=\"summary best\">");
+        for (const QString &b : sum.best)
+            html += QStringLiteral("<li>%1</li>").arg(e(b));
+        html += QStringLiteral("</ul>\n");
+    }
+    if (!sum.slo.isEmpty()) {
+        html += QStringLiteral("<h3>SLO search</h3>\n<ul class=\"summary slo\">");
+        for (const QString &b : sum.slo)
+            html += QStringLiteral("<li>%1</li>").arg(e(b));
+        html += QStringLiteral("</ul>\n");
+    }
+    html += QStringLiteral("<h3>Warnings</h3>\n");
+    if (sum.warnings.isEmpty())
+        return html + QStringLiteral("<p class=\"ok\">None: every cell completed and every hook did its job.</p>\n");
+    html += QStringLiteral("<ul class=\"summary warnings\">");
+    for (const QString &w : sum.warnings)
+        html += QStringLiteral("<li class=\"warn\">%1</li>").arg(e(w));
+    return html + QStringLiteral("</ul>\n");
+}
+
+// Repeats (sweep.repeats): mean ± 95 % CI per point where it ran more than once, and the
+// significance lines the CLI prints (report/RepeatSummary.h).
+QString repeatsSection(const ReportHtmlInput &in)
+{
+    const QList<PointSummary> points = summarizePoints(in.results);
+    if (!hasRepeats(points))
+        return {};
+    const SweepAxis axis = axisOf(in.results);
+    QString html = QStringLiteral("<h2 id=\"repeats\">Repeats</h2>\n<p class=\"muted\">Mean &plusmn; 95 % confidence interval over "
+                                  "the runs of each point (Student t on the runs&rsquo; values).</p>\n"
+                                  "<table class=\"cells repeats\"><thead><tr><th>Server</th><th>%1</th><th>Runs</th>")
+                       .arg(e(axisShort(axis)));
+    for (const RepeatColumn &col : repeatColumns())
+        html += QStringLiteral("<th>%1</th>").arg(e(col.heading));
+    html += QStringLiteral("</tr></thead><tbody>\n");
+    for (const PointSummary &p : points) {
+        html += QStringLiteral("<tr><td>%1</td><td class=\"n\">%2</td><td class=\"n\">%3</td>")
+                    .arg(e(p.server), e(formatPoint(p.axis, p.point)), QString::number(p.runs()));
+        for (const RepeatColumn &col : repeatColumns()) {
+            const auto it = p.stats.constFind(col.key);
+            QString v = QStringLiteral("&mdash;");
+            if (it != p.stats.cend() && std::isfinite(it->mean)) {
+                v = formatFixed(it->mean, col.decimals);
+                if (p.runs() > 1 && std::isfinite(it->halfWidth))
+                    v += QStringLiteral(" &plusmn; ") + formatFixed(it->halfWidth, col.decimals);
+            }
+            html += QStringLiteral("<td class=\"n\">%1</td>").arg(v);
+        }
+        html += QStringLiteral("</tr>\n");
+    }
+    html += QStringLiteral("</tbody></table>\n");
+    const QList<PointComparison> pairs = comparePoints(points, significanceKey());
+    if (!pairs.isEmpty()) {
+        html += QStringLiteral("<p>Significance (Welch&rsquo;s t-test on the runs&rsquo; TTFT p99, two-sided, &alpha; = 0.05):</p>\n<ul class=\"significance\">");
+        for (const PointComparison &c : pairs)
+            html += QStringLiteral("<li>%1</li>").arg(e(significanceLine(axis, c)));
+        html += QStringLiteral("</ul>\n");
+    }
+    return html;
+}
+
+// The icon set as CSS classes (.hk0 … .hk3 by HookSeverity): each picture once per page, inline
+// as data: (the CSP allows no other source); the glyph inside is hidden when a picture is there.
+QString hookIconCss(const QMap<int, QByteArray> &icons)
+{
+    QString css;
+    for (auto it = icons.cbegin(); it != icons.cend(); ++it)
+        css += QStringLiteral(".hk%1{background-image:url(\"data:image/svg+xml;base64,%2\");color:transparent!important;font-size:0}\n")
+                   .arg(it.key())
+                   .arg(QString::fromLatin1(it.value().toBase64()));
+    return css;
 }
 
 // The server's side of each cell (docs/server-metrics.md): its key aggregates, one row per
@@ -229,17 +349,28 @@ QString serverTable(const ReportHtmlInput &in)
 }
 } // namespace
 
-QByteArray reportHtml(const ReportHtmlInput &in)
+QString htmlEscapeNoUrls(const QString &s)
 {
-    const QString title = in.results.sweepName.isEmpty() ? QStringLiteral("SweepBench report")
-                                                         : QStringLiteral("SweepBench report: ") + in.results.sweepName;
-    QString html = QStringLiteral(
+    return htmlEscape(s).replace(QLatin1String("://"), QLatin1String(":&#47;&#47;"));
+}
+
+QString reportHead(const QString &title, const QString &extraCss)
+{
+    return QStringLiteral(
         "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n"
         // No network: everything the page shows is inline or a file next to it in the bundle.
         "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'; img-src 'self' data: file:\">\n"
         "<meta name=\"referrer\" content=\"no-referrer\">\n"
-        "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>%1</title>\n<style>%2</style></head>\n<body>\n"
-        "<h1>%1</h1>\n").arg(e(title), QString::fromLatin1(kCss));
+        "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>%1</title>\n<style>%2%3</style></head>\n<body>\n"
+        "<h1>%1</h1>\n").arg(e(title), QString::fromLatin1(kCss), extraCss);
+}
+
+QByteArray reportHtml(const ReportHtmlInput &in)
+{
+    const QString title = in.results.sweepName.isEmpty() ? QStringLiteral("SweepBench report")
+                                                         : QStringLiteral("SweepBench report: ") + in.results.sweepName;
+    QString html = reportHead(title, hookIconCss(in.hookIcons));
+    html += summarySection(in);
     html += QStringLiteral("<h2>Run</h2>\n<table class=\"meta\">\n%1</table>\n").arg(metaRows(in));
     if (!in.warnings.isEmpty()) {
         html += QStringLiteral("<h2>Export notes</h2>\n<ul>");
@@ -256,12 +387,13 @@ QByteArray reportHtml(const ReportHtmlInput &in)
             html += QStringLiteral("</figcaption></figure>\n");
         }
     }
+    html += repeatsSection(in);
     html += QStringLiteral("<h2>Cells</h2>\n") + cellTable(in);
     html += serverTable(in);
     html += QStringLiteral("<p class=\"muted\">Metric names and definitions follow AIPerf: TTFT counts the first chunk with content; "
                            "ITL = (latency &minus; TTFT) / (output tokens &minus; 1). Files: results.json (all numbers), results.csv, "
-                           "cells/*/records.jsonl (per request), sweep.yaml (secrets removed), manifest.json (sha256 of every file).</p>\n"
-                           "</body></html>\n");
+                           "cells/*/records.jsonl (per request), sweep.yaml (secrets removed), manifest.json (sha256 of every file)%1.</p>\n"
+                           "</body></html>\n").arg(in.bundledTraces.isEmpty() ? QString() : QStringLiteral(", traces/ (the profiler traces)"));
     return html.toUtf8();
 }
 

@@ -27,6 +27,17 @@ QString hookSeverityName(HookSeverity s)
     return QString();
 }
 
+QString hookSeverityGlyph(HookSeverity s)
+{
+    switch (s) {
+    case HookSeverity::Ok:
+    case HookSeverity::Retried: return QStringLiteral("✓");
+    case HookSeverity::Warning: return QStringLiteral("⚠");
+    case HookSeverity::Failed: break;
+    }
+    return QStringLiteral("✗");
+}
+
 QString hookVerdictText(const HookOutcome &h)
 {
     if (h.verdict)

@@ -19,6 +19,9 @@ enum class HookSeverity {
 HookSeverity hookSeverity(const HookOutcome &h);
 // "ok", "ok after retries", "warning", "failed"
 QString hookSeverityName(HookSeverity s);
+// The glyph of a severity where no icon can be drawn (terminal, report.html without the icon
+// set): "✓" ok or retried, "⚠" warning, "✗" failed.
+QString hookSeverityGlyph(HookSeverity s);
 // A verdict to show: the recorded one, or ok/error for outcomes written before verdicts existed.
 QString hookVerdictText(const HookOutcome &h);
 

@@ -2,6 +2,13 @@
 #include "TestSupport.h"
 #include "../fixtures/ReportTestData.h"
 #include "report/ExportCommand.h"
+#include "report/ExportFlow.h"
+#include "results/HookSeverity.h"
+#include "style/Theme.h"
+#include <QAbstractButton>
+#include <QCheckBox>
+#include <QFile>
+#include <QJsonDocument>
 #include "report/ReportExporter.h"
 #include "report/ResultsLoader.h"
 #include <QApplication>
@@ -100,6 +107,73 @@ private Q_SLOTS:
         QCOMPARE(runExportCommand({folder, QStringLiteral("-o"), folder + QStringLiteral("/inside.zip")}), 2);
         QCOMPARE(runExportCommand({m_dir.filePath(QStringLiteral("missing")), QStringLiteral("-o"), zip}), 2);
         QVERIFY(!QFileInfo::exists(folder + QStringLiteral("/inside.zip")));
+    }
+
+    // report.html draws hook outcomes with the app's one icon set (ui/icons/verdict-*.svg).
+    void reportUsesTheIconSet()
+    {
+        const QString folder = m_dir.filePath(QStringLiteral("icons"));
+        QVERIFY(sbtest::writeSampleFolder(folder));
+        const QString zip = m_dir.filePath(QStringLiteral("icons.zip"));
+        QString error;
+        QVERIFY2(exportReport(folder, zip, &error), qPrintable(error));
+        const QString html = QString::fromUtf8(readZip(zip).value(QStringLiteral("report.html")));
+        for (HookSeverity s : {HookSeverity::Ok, HookSeverity::Failed}) {
+            QFile icon(QStringLiteral(":/ui/icons/%1.svg").arg(hookSeverityIconName(s)));
+            QVERIFY(icon.open(QIODevice::ReadOnly));
+            QVERIFY2(html.contains(QStringLiteral(".hk%1{background-image:url(\"data:image/svg+xml;base64,%2\")")
+                                       .arg(int(s))
+                                       .arg(QString::fromLatin1(icon.readAll().toBase64()))),
+                     qPrintable(hookSeverityIconName(s)));
+        }
+        QVERIFY(html.contains(QStringLiteral("class=\"hk hk3 bad\"")));
+    }
+
+    void traceChoiceShowsCountAndSize()
+    {
+        TraceChoiceBox box(TraceTotals{3, 1, qint64(1536) * 1024});
+        auto *check = box.findChild<QCheckBox *>(QStringLiteral("includeTraces"));
+        QVERIFY(check);
+        QCOMPARE(check->text(), QStringLiteral("Include the profiler traces in the zip (3 file(s), 1.5 MiB; 1 no longer on disk)"));
+        QVERIFY(!check->isChecked()); // out unless asked for
+        QVERIFY(!box.includeTraces());
+        check->setChecked(true);
+        QVERIFY(box.includeTraces());
+        QVERIFY(traceChoiceText(TraceTotals{1, 0, kMaxBundledTraceBytes + 1}).contains(QStringLiteral("only the first 512.0 MiB fit")));
+    }
+
+    // The choice reaches the bundle: traces copied and linked; the success box offers to open the
+    // folder or the report, which is unpacked with the files it shows.
+    void tracesIncludedAndReportOpens()
+    {
+        const QString folder = m_dir.filePath(QStringLiteral("traced"));
+        QVERIFY(sbtest::writeSampleFolder(folder));
+        SweepResults r = sbtest::sampleResults();
+        for (CellResult &c : r.cells) {
+            c.traces = {m_dir.filePath(QStringLiteral("server-traces/%1/rank-0.json").arg(c.index))};
+            QVERIFY(sbtest::writeFile(c.traces.first(), "{\"traceEvents\": []}"));
+        }
+        QVERIFY(sbtest::writeFile(folder + QStringLiteral("/results.json"), QJsonDocument(toJson(r)).toJson()));
+        const QString zip = m_dir.filePath(QStringLiteral("traced.zip"));
+        QString error;
+        ExportOutcome outcome;
+        QVERIFY2(exportReport(folder, zip, &error, &outcome, {}, ExportChoices{true}), qPrintable(error));
+        QVERIFY(outcome.files.contains(QStringLiteral("traces/003/rank-0.json")));
+
+        ExportSuccessBox box(zip, outcome.warnings);
+        QCOMPARE(box.openFolderButton()->text(), QStringLiteral("Open folder"));
+        QCOMPARE(box.openReportButton()->text(), QStringLiteral("Open report"));
+        QVERIFY(box.text().contains(QDir::toNativeSeparators(zip)));
+
+        QString html;
+        QVERIFY2(unpackReportForViewing(zip, m_dir.filePath(QStringLiteral("view")), &html, &error), qPrintable(error));
+        const QString page = QString::fromUtf8(sbtest::readFile(html));
+        QVERIFY(page.contains(QStringLiteral("href=\"traces/003/rank-0.json\"")));
+        const QDir base = QFileInfo(html).dir();
+        QVERIFY(base.exists(QStringLiteral("traces/003/rank-0.json")));
+        QVERIFY(base.exists(QStringLiteral("charts/throughput_vs_ttft_p99.svg")));
+        // exporting the same zip again replaces the viewing folder
+        QVERIFY2(unpackReportForViewing(zip, m_dir.filePath(QStringLiteral("view")), &html, &error), qPrintable(error));
     }
 };
 

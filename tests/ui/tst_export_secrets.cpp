@@ -3,7 +3,9 @@
 // (--secret-env NAME) or the check is waived (--no-secret-check).
 #include "TestSupport.h"
 #include "../fixtures/ReportTestData.h"
+#include "compare/CompareView.h"
 #include "report/ExportCommand.h"
+#include <QJsonDocument>
 #include <QApplication>
 #include <QFile>
 #include <QTemporaryDir>
@@ -45,6 +47,29 @@ private Q_SLOTS:
         // Waived on request.
         QCOMPARE(runExportCommand({folder, QStringLiteral("-o"), zip, QStringLiteral("--no-secret-check")}), 0);
         QVERIFY(QFile::exists(zip));
+    }
+
+    // Compare's exported page: a key the set's spec names never reaches it, even when a server
+    // echoed it into a cell's reason (which the page's summary shows).
+    void comparisonPageHasNoSecrets()
+    {
+        qputenv(sbtest::kEnvKeyName.toLatin1().constData(), sbtest::kEnvKey.toUtf8());
+        const QString folder = m_dir.filePath(QStringLiteral("leaky"));
+        QVERIFY(sbtest::writeSampleFolder(folder, /*keyInSpec=*/true));
+        SweepResults r = sbtest::sampleResults();
+        r.cells[1].status = CellStatus::Degraded;
+        r.cells[1].reason = QStringLiteral("server said: bad key ") + sbtest::kApiKey;
+        r.cells[2].warnings << QStringLiteral("echoed ") + sbtest::kEnvKey;
+        QVERIFY(sbtest::writeFile(folder + QStringLiteral("/results.json"), QJsonDocument(toJson(r)).toJson()));
+        CompareView view;
+        QString error;
+        QVERIFY2(view.addResultSet(folder, &error), qPrintable(error));
+        const QString page = m_dir.filePath(QStringLiteral("compare.html"));
+        QVERIFY2(view.exportComparison(page, &error), qPrintable(error));
+        const QByteArray html = sbtest::readFile(page);
+        QVERIFY(!html.contains(sbtest::kApiKey.toUtf8()));
+        QVERIFY(!html.contains(sbtest::kEnvKey.toUtf8()));
+        QVERIFY(html.contains("server said: bad key [redacted]"));
     }
 };
 

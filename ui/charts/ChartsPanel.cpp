@@ -6,6 +6,7 @@
 #include <QComboBox>
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QLegend>
 #include <QSplitter>
 #include <QTimer>
 #include <QVBoxLayout>
@@ -147,6 +148,33 @@ void ChartsPanel::flush()
     }
 }
 
+QString ChartsPanel::metric() const
+{
+    return m_metricCombo->currentData().toString();
+}
+
+QString ChartsPanel::stat() const
+{
+    return m_statCombo->currentText();
+}
+
+void ChartsPanel::setLegendVisible(bool visible)
+{
+    m_legendVisible = visible;
+    for (InteractiveChartView *v : {m_throughput, m_metric}) {
+        if (!v->chart())
+            continue;
+        if (visible) {
+            v->chart()->legend()->attachToChart();
+            v->chart()->legend()->setVisible(true);
+            continue;
+        }
+        // Detached: a hidden legend still attached keeps its width out of the plot area.
+        v->chart()->legend()->detachFromChart();
+        v->chart()->legend()->setVisible(false);
+    }
+}
+
 void ChartsPanel::rebuild()
 {
     m_timer->stop();
@@ -160,6 +188,8 @@ void ChartsPanel::rebuild()
     m_throughput->setExportName(slug(QStringLiteral("throughput-vs-") + latencyChoiceInfo(choice).label));
     m_metric->replaceChart(makeMetricVsConcurrencyChart(m_inputs, metric, stat, m_logMetric->isChecked()));
     m_metric->setExportName(slug(metric + QLatin1Char('-') + stat + QStringLiteral("-vs-") + axisKey(chartAxis(m_inputs))));
+    setLegendVisible(m_legendVisible);
+    Q_EMIT chartsRebuilt();
 }
 
 void ChartsPanel::setHighlight(ChartPointRef ref)

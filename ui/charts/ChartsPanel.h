@@ -29,6 +29,12 @@ public:
     // Rebuilds now if a rebuild is pending (tests, exports).
     void flush();
     int rebuildCount() const { return m_rebuilds; }
+    // The metric chart's choice (a results.json key and a stat), for views that tabulate it.
+    QString metric() const;
+    QString stat() const;
+    // Off: the charts draw no legend of their own (Compare lists the series in a table instead,
+    // so long set names never eat the plot).
+    void setLegendVisible(bool visible);
 
     void setHighlight(ChartPointRef ref);
     void setLatencyChoice(LatencyChoice choice);
@@ -45,6 +51,8 @@ public:
 
 Q_SIGNALS:
     void pointClicked(sb::ui::ChartPointRef ref);
+    // After every rebuild (inputs or choices changed): the charts hold the new series.
+    void chartsRebuilt();
 
 private:
     void scheduleRebuild();
@@ -62,6 +70,7 @@ private:
     InteractiveChartView *m_metric;
     QTimer *m_timer;
     int m_rebuilds = 0;
+    bool m_legendVisible = true;
 };
 
 } // namespace sb::ui

@@ -1,53 +1,10 @@
 #include "compare/ResultSetListModel.h"
 #include "charts/ChartFactory.h"
-#include "charts/ChartStyle.h"
+#include "compare/SeriesSwatch.h"
 #include <QDir>
-#include <QIcon>
-#include <QPainter>
-#include <QPixmap>
-#include <cmath>
 
 namespace sb::ui {
 
-namespace {
-// A legend key for the set: its dash pattern through its marker, in neutral grey (colours belong
-// to servers, not sets).
-QIcon styleSwatch(int styleIndex)
-{
-    QPixmap pm(36, 16);
-    pm.fill(Qt::transparent);
-    QPainter p(&pm);
-    p.setRenderHint(QPainter::Antialiasing);
-    const QColor grey(0x44, 0x44, 0x44);
-    QPen pen(grey, 2, setPenStyle(styleIndex));
-    p.setPen(pen);
-    p.drawLine(QPointF(1, 8), QPointF(35, 8));
-    p.setPen(Qt::NoPen);
-    p.setBrush(grey);
-    const QPointF c(18, 8);
-    switch (setMarkerShape(styleIndex)) {
-    case QScatterSeries::MarkerShapeRectangle: p.drawRect(QRectF(c - QPointF(4, 4), QSizeF(8, 8))); break;
-    case QScatterSeries::MarkerShapeRotatedRectangle:
-        p.drawPolygon(QPolygonF({c + QPointF(0, -5), c + QPointF(5, 0), c + QPointF(0, 5), c + QPointF(-5, 0)}));
-        break;
-    case QScatterSeries::MarkerShapeTriangle:
-        p.drawPolygon(QPolygonF({c + QPointF(0, -5), c + QPointF(5, 4), c + QPointF(-5, 4)}));
-        break;
-    case QScatterSeries::MarkerShapeStar:
-    case QScatterSeries::MarkerShapePentagon: {
-        QPolygonF poly;
-        for (int i = 0; i < 5; ++i) {
-            const double a = -M_PI / 2 + i * 2 * M_PI / 5;
-            poly << c + QPointF(5.5 * std::cos(a), 5.5 * std::sin(a));
-        }
-        p.drawPolygon(poly);
-        break;
-    }
-    default: p.drawEllipse(c, 4.5, 4.5); break;
-    }
-    return QIcon(pm);
-}
-} // namespace
 
 ResultSetListModel::ResultSetListModel(QObject *parent)
     : QAbstractListModel(parent)
@@ -112,7 +69,7 @@ QVariant ResultSetListModel::data(const QModelIndex &index, int role) const
     switch (role) {
     case Qt::DisplayRole:
     case Qt::EditRole: return s.name;
-    case Qt::DecorationRole: return styleSwatch(s.styleIndex);
+    case Qt::DecorationRole: return seriesSwatch(s.styleIndex, QColor(0x44, 0x44, 0x44)); // sets are grey: colours belong to servers
     case Qt::ToolTipRole:
         return tr("%1\n%2 cells, %3 servers, from %4")
             .arg(QDir::toNativeSeparators(s.path))

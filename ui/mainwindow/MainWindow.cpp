@@ -61,6 +61,7 @@ MainWindow::MainWindow(QWidget *parent)
     connect(m_design, &DesignTab::statusMessage, this, [this](const QString &m) { statusBar()->showMessage(m, 8000); });
     connect(m_design, &DesignTab::hookCheckFinished, this, &MainWindow::updateActions);
     connect(m_run, &RunTab::statusMessage, this, [this](const QString &m) { statusBar()->showMessage(m, 8000); });
+    connect(m_compare, &CompareView::statusMessage, this, [this](const QString &m) { statusBar()->showMessage(m, 8000); });
     connect(m_run, &RunTab::startRequested, this, [this] { startRun(); });
     connect(m_run, &RunTab::runningChanged, this, &MainWindow::updateActions);
     connect(m_run, &RunTab::cellFinished, m_results, &ResultsView::updateCell);

@@ -1,4 +1,5 @@
 #include "results/CellDetail.h"
+#include "results/TraceActions.h"
 #include "report/DisplayText.h"
 #include "charts/MetricFormat.h"
 #include "engine/CellValidity.h"
@@ -177,7 +178,8 @@ QString cellDetailHtml(const CellResult &cell, const QString &folder)
     if (!cell.traces.isEmpty()) {
         h += QStringLiteral("<h4>Traces</h4><ul>");
         for (const QString &t : cell.traces)
-            h += QStringLiteral("<li>%1</li>").arg(fileLink(t));
+            h += fileOnDisk(t) ? QStringLiteral("<li>%1</li>").arg(fileLink(t))
+                               : QStringLiteral("<li>%1 %2 <i>(no longer on disk)</i></li>").arg(QString::fromUtf8(kMissingMarker), esc(t));
         h += QStringLiteral("</ul>");
     }
     if (!cell.recordsPath.isEmpty() && !folder.isEmpty())

@@ -1,4 +1,5 @@
 #include "results/ResultsTableModel.h"
+#include "results/TraceActions.h"
 #include "report/DisplayText.h"
 #include "charts/MetricFormat.h"
 #include "style/Theme.h"
@@ -151,7 +152,7 @@ QVariant ResultsTableModel::displayData(const CellResult &cell, int column) cons
     case TracesColumn: // the first trace's file name reads as a link; the rest are counted
         if (cell.traces.isEmpty())
             return QString();
-        return QFileInfo(cell.traces.first()).fileName()
+        return displaySafe(traceDisplayName(cell.traces.first()), DisplayLines::Single) // "⚠ name" when it is gone
                + (cell.traces.size() > 1 ? QStringLiteral(" +%1").arg(cell.traces.size() - 1) : QString());
     case FailedColumn: return cell.failed ? QVariant(cell.failed) : QVariant(QStringLiteral("0"));
     case StatusColumn:
@@ -193,8 +194,12 @@ QVariant ResultsTableModel::data(const QModelIndex &index, int role) const
             const HookSummary s = summarizeHooks(cell, hookKind(col));
             return s.state == HookState::None ? QStringLiteral("not configured") : s.toolTip;
         }
-        if (col == TracesColumn)
-            return cell.traces.isEmpty() ? QVariant() : QVariant(displaySafe(cell.traces.join(QLatin1Char('\n'))));
+        if (col == TracesColumn) {
+            QStringList lines;
+            for (const QString &t : cell.traces)
+                lines << (fileOnDisk(t) ? t : QStringLiteral("%1 (no longer on disk)").arg(t));
+            return cell.traces.isEmpty() ? QVariant() : QVariant(displaySafe(lines.join(QLatin1Char('\n'))));
+        }
         if (col == StatusColumn && !cell.reason.isEmpty())
             return displaySafe(cell.reason);
         if (col == FailedColumn && !cell.errors.isEmpty()) {

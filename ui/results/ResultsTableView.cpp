@@ -132,11 +132,11 @@ void ResultsTableView::contextMenuEvent(QContextMenuEvent *event)
     if (const CellResult *cell = at.isValid() ? m_model->cellAt(m_proxy->mapToSource(at).row()) : nullptr) {
         if (!cell->traces.isEmpty()) {
             menu.addSeparator();
-            addFileActions(menu.addMenu(tr("Traces (%1)").arg(cell->traces.size())), cell->traces);
+            addFileActions(menu.addMenu(tr("Traces (%1)").arg(cell->traces.size())), cell->traces, this);
         }
         if (!cell->recordsPath.isEmpty() && !m_folder.isEmpty()) {
             menu.addSeparator();
-            addFileActions(menu.addMenu(tr("Per-request records")), {QDir(m_folder).filePath(cell->recordsPath)});
+            addFileActions(menu.addMenu(tr("Per-request records")), {QDir(m_folder).filePath(cell->recordsPath)}, this);
         }
     }
     menu.exec(event->globalPos());

@@ -106,15 +106,20 @@ QIcon verdictFileIcon(const QString &file)
 }
 } // namespace
 
-QIcon hookSeverityIcon(HookSeverity severity)
+QString hookSeverityIconName(HookSeverity severity)
 {
     switch (severity) {
-    case HookSeverity::Ok: return verdictFileIcon(QStringLiteral("verdict-ok"));
-    case HookSeverity::Retried: return verdictFileIcon(QStringLiteral("verdict-retried"));
-    case HookSeverity::Warning: return verdictFileIcon(QStringLiteral("verdict-warn"));
+    case HookSeverity::Ok: return QStringLiteral("verdict-ok");
+    case HookSeverity::Retried: return QStringLiteral("verdict-retried");
+    case HookSeverity::Warning: return QStringLiteral("verdict-warn");
     case HookSeverity::Failed: break;
     }
-    return verdictFileIcon(QStringLiteral("verdict-fail"));
+    return QStringLiteral("verdict-fail");
+}
+
+QIcon hookSeverityIcon(HookSeverity severity)
+{
+    return verdictFileIcon(hookSeverityIconName(severity));
 }
 
 QIcon hookPendingIcon() { return verdictFileIcon(QStringLiteral("verdict-pending")); }

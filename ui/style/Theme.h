@@ -28,6 +28,8 @@ QIcon themedIcon(const QString &name);
 // (results/HookSeverity): ✓ ok, ✓ with an amber badge when retried, ⚠ warning, ✗ failed.
 // Used by the results table, the Run tab's hook log and the hook check.
 QIcon hookSeverityIcon(HookSeverity severity);
+// Its file under ui/icons (":/ui/icons/<name>.svg"): report.html embeds the same pictures.
+QString hookSeverityIconName(HookSeverity severity);
 QIcon hookPendingIcon(); // a call not made yet
 QIcon hookSkippedIcon(); // a call not made at all (an earlier one failed)
 // The colour of a verdict written in rich text (the cell detail pane).

@@ -1,0 +1,31 @@
+#pragma once
+// The summary at the top of report.html and of an exported comparison (issue 19 item 9): what
+// was measured (servers, axis, points, cells by status), the best server per headline metric
+// (the catalogue's better direction, metrics/MetricCatalogue.h), the SLO search's sentences and
+// the warnings a reader must not miss (degraded or failed cells, failed hooks, validity
+// warnings). Plain text: each page escapes it.
+#include "results/Results.h"
+#include "results/SweepAxis.h"
+#include <QList>
+#include <QMap>
+#include <QString>
+#include <QStringList>
+
+namespace sb {
+
+struct ReportSummary {
+    QStringList servers;
+    SweepAxis axis = SweepAxis::Concurrency;
+    QList<double> points;               // sorted, distinct
+    int cells = 0;
+    QMap<QString, int> cellsByStatus;   // cellStatusName -> count
+    QStringList best;                   // "TTFT p99 (lower is better): a is best at 4 of 5 points"
+    QStringList slo;                    // the SLO search's sentences
+    QStringList warnings;
+    QString pointsText() const;         // "1, 4, 16" or "2 req/s, 8 req/s"
+    QString cellsText() const;          // "10 cells: 8 completed, 1 degraded, 1 failed"
+};
+
+ReportSummary summarizeReport(const SweepResults &results);
+
+} // namespace sb

@@ -1,0 +1,120 @@
+#include "report/SetComparison.h"
+#include "metrics/MetricCatalogue.h"
+#include "report/RepeatSummary.h"
+#include <QMap>
+#include <cmath>
+
+namespace sb {
+
+namespace {
+// Run values of metric.stat per point of one server, on the set's axis.
+QMap<double, std::vector<double>> runsByPoint(const SweepResults &r, const QString &server, const QString &metric,
+                                              const QString &stat)
+{
+    QMap<double, std::vector<double>> out;
+    const SweepAxis axis = axisOf(r);
+    for (const CellResult &c : r.cells) {
+        if (c.server != server || !hasMeasurements(c.status) || axisOf(c) != axis)
+            continue;
+        const double v = cellValue(c, metric, stat);
+        if (std::isfinite(v))
+            out[pointValue(c)].push_back(v);
+    }
+    return out;
+}
+
+struct Pair {
+    int setA, setB;
+    QString serverA, serverB;
+};
+
+QList<Pair> pairsOf(const QList<NamedResults> &sets)
+{
+    QList<Pair> pairs;
+    if (sets.isEmpty())
+        return pairs;
+    const QStringList base = sets.first().results.serverNames();
+    if (sets.size() == 1) {
+        for (int i = 1; i < base.size(); ++i)
+            pairs.append({0, 0, base.first(), base.at(i)});
+        return pairs;
+    }
+    for (int j = 1; j < sets.size(); ++j) {
+        const QStringList other = sets.at(j).results.serverNames();
+        bool any = false;
+        for (const QString &s : base)
+            if (other.contains(s)) {
+                pairs.append({0, j, s, s});
+                any = true;
+            }
+        if (!any && base.size() == 1 && other.size() == 1)
+            pairs.append({0, j, base.first(), other.first()});
+    }
+    return pairs;
+}
+} // namespace
+
+QList<DifferenceRow> compareSets(const QList<NamedResults> &sets, const QString &metric, const QString &stat)
+{
+    QList<DifferenceRow> rows;
+    for (const Pair &p : pairsOf(sets)) {
+        const NamedResults &sa = sets.at(p.setA), &sb = sets.at(p.setB);
+        if (axisOf(sa.results) != axisOf(sb.results))
+            continue; // a concurrency of 8 is not a rate of 8 req/s
+        const auto ra = runsByPoint(sa.results, p.serverA, metric, stat);
+        const auto rb = runsByPoint(sb.results, p.serverB, metric, stat);
+        for (auto it = ra.cbegin(); it != ra.cend(); ++it) {
+            const auto other = rb.constFind(it.key());
+            if (other == rb.cend())
+                continue;
+            DifferenceRow row;
+            row.setA = sa.name;
+            row.serverA = p.serverA;
+            row.setB = sb.name;
+            row.serverB = p.serverB;
+            row.axis = axisOf(sa.results);
+            row.point = it.key();
+            row.a = meanCi95(it.value());
+            row.b = meanCi95(other.value());
+            row.deltaPct = row.a.mean != 0 ? (row.b.mean - row.a.mean) / std::abs(row.a.mean) * 100.0 : std::nan("");
+            if (it.value().size() >= 2 && other->size() >= 2)
+                row.welch = welchTest(it.value(), *other);
+            rows.append(row);
+        }
+    }
+    return rows;
+}
+
+QString seriesName(const QString &set, const QString &server)
+{
+    return set.isEmpty() ? server : QStringLiteral("%1: %2").arg(set, server);
+}
+
+QString deltaText(double pct)
+{
+    if (!std::isfinite(pct))
+        return QStringLiteral("–");
+    const QString magnitude = QString::number(std::abs(pct), 'f', 1);
+    return (pct < 0 ? QStringLiteral("−") : QStringLiteral("+")) + magnitude + QStringLiteral(" %");
+}
+
+QString significanceText(const DifferenceRow &row)
+{
+    if (!row.welch)
+        return QStringLiteral("n/a (1 run)");
+    return QStringLiteral("%1 (p %2)").arg(row.welch->significant() ? QStringLiteral("yes") : QStringLiteral("no"), pValueText(row.welch->p));
+}
+
+QString significanceExplanation(const DifferenceRow &row)
+{
+    if (!row.welch)
+        return QStringLiteral("A single run on at least one side (%1 vs %2): run the sweep with sweep.repeats ≥ 2 to test the difference.")
+            .arg(row.a.n)
+            .arg(row.b.n);
+    return QStringLiteral("%1 (p %2; Welch's t-test on the runs' values, two-sided, α = 0.05; %3 vs %4 runs)")
+        .arg(significanceWords(*row.welch), pValueText(row.welch->p))
+        .arg(row.a.n)
+        .arg(row.b.n);
+}
+
+} // namespace sb

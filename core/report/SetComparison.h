@@ -1,0 +1,46 @@
+#pragma once
+// The difference table of Compare (docs/spec-reference.md "Repeats"): per sweep point, the value
+// of one metric.stat in a baseline (A) and another series (B), the change in percent, and whether
+// the difference is significant by Welch's t-test on the runs' values (results/RepeatStats.h),
+// the same test and wording as the CLI's repeat summary (report/RepeatSummary.h). A point with a
+// single run on either side has no significance: "n/a (1 run)".
+#include "results/RepeatStats.h"
+#include "results/Results.h"
+#include "results/SweepAxis.h"
+#include <QList>
+#include <QString>
+#include <optional>
+
+namespace sb {
+
+struct NamedResults {
+    QString name;          // the set's legend name
+    SweepResults results;
+};
+
+struct DifferenceRow {
+    QString setA, serverA; // the baseline series
+    QString setB, serverB;
+    SweepAxis axis = SweepAxis::Concurrency;
+    double point = 0;
+    MeanCi a, b;           // over the runs of the point (n = 1 without repeats)
+    double deltaPct = 0;   // (b - a) / a * 100; NaN when a is 0
+    std::optional<WelchResult> welch; // none unless both sides ran at least twice
+};
+
+// Series pairs: with two sets or more, the first set's servers against the same server in every
+// other set (when the sets share no server name and both have one server, those two); with one
+// set, its first server against each other server. Rows in pair order, then point order; only
+// points both sides measured (completed or degraded cells) on the same axis.
+QList<DifferenceRow> compareSets(const QList<NamedResults> &sets, const QString &metric, const QString &stat);
+
+// "A: server" or "server" when the set has no name.
+QString seriesName(const QString &set, const QString &server);
+// "+12.3 %", "−4.0 %", "–" for NaN.
+QString deltaText(double pct);
+// "yes (p = 0.003)", "no (p = 0.412)", "n/a (1 run)".
+QString significanceText(const DifferenceRow &row);
+// The sentence behind it, for tooltips and the exported page.
+QString significanceExplanation(const DifferenceRow &row);
+
+} // namespace sb

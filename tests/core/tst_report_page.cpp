@@ -1,0 +1,210 @@
+// report.html as a reader meets it (issue 19 items 8 and 9, issue 18): the summary first with the
+// best server per metric and the warnings, hook outcomes as compact icons with their details on
+// hover and in <details>, no empty Notes column, print CSS, repeats with confidence intervals
+// and significance, the SLO search's sentences, and traces linked relatively when the export
+// copies them (plain file names otherwise).
+#include "TestSupport.h"
+#include "../fixtures/ReportTestData.h"
+#include "report/BundleWriter.h"
+#include "report/ReportHtml.h"
+#include "report/ReportSummary.h"
+#include "results/HookSeverity.h"
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QRegularExpression>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace sb;
+
+namespace {
+QString page(const SweepResults &r, const QMap<int, QByteArray> &icons = {})
+{
+    ReportHtmlInput in;
+    in.results = r;
+    in.hookIcons = icons;
+    in.generatedAt = QStringLiteral("2026-05-01T10:00:00Z");
+    return QString::fromUtf8(reportHtml(in));
+}
+
+void scale(CellResult &c, const QString &metric, double f)
+{
+    MetricStats m = c.metrics.value(metric);
+    m.avg *= f, m.p50 *= f, m.p90 *= f, m.p99 *= f;
+    c.metrics.insert(metric, m);
+}
+
+// beta: twice alpha's throughput and half its TTFT at every point.
+SweepResults betaWins()
+{
+    SweepResults r = sbtest::sampleResults();
+    for (CellResult &c : r.cells)
+        if (c.server == QLatin1String("beta")) {
+            scale(c, QStringLiteral("output_token_throughput"), 2);
+            scale(c, QStringLiteral("time_to_first_token"), 0.5);
+        }
+    return r;
+}
+
+// Two servers at point 8, three runs each; a's TTFT p99 ~100 ms, b's ~150 ms.
+SweepResults repeats()
+{
+    SweepResults r;
+    int index = 0;
+    for (const QString &server : {QStringLiteral("a"), QStringLiteral("b")})
+        for (double jitter : {-1.0, 0.0, 1.5}) {
+            CellResult c;
+            c.index = index++;
+            c.server = server;
+            c.concurrency = 8;
+            c.status = CellStatus::Completed;
+            c.metrics.insert(QStringLiteral("time_to_first_token"), sbtest::stats(QStringLiteral("ms"), (server == QLatin1String("a") ? 40 : 60) + jitter));
+            r.cells.append(c);
+        }
+    r.sloSearch = QJsonObject{{QStringLiteral("servers"),
+                               QJsonArray{QJsonObject{{QStringLiteral("server"), QStringLiteral("a")},
+                                                      {QStringLiteral("sustained"), 8},
+                                                      {QStringLiteral("sentence"), QStringLiteral("a sustains 8 concurrent at TTFT p99 ≤ 200 ms <ok>")}}}}};
+    return r;
+}
+} // namespace
+
+class TestReportPage : public QObject
+{
+    Q_OBJECT
+private Q_SLOTS:
+    void initTestCase() { qputenv(sbtest::kEnvKeyName.toLatin1().constData(), sbtest::kEnvKey.toUtf8()); }
+    void init() { sbtest::failOnQtWarnings(); }
+
+    void summaryComesFirst()
+    {
+        SweepResults r = betaWins();
+        r.cells[1].status = CellStatus::Degraded;
+        r.cells[1].reason = QStringLiteral("3 of 8 requests failed");
+        r.cells[2].warnings << QStringLiteral("prefix cache was warm");
+        const QString html = page(r);
+        const qsizetype summary = html.indexOf(QStringLiteral("<h2 id=\"summary\">Summary</h2>"));
+        QVERIFY(summary > 0);
+        QVERIFY(summary < html.indexOf(QStringLiteral("<h2>Run</h2>")));
+        QVERIFY(html.indexOf(QStringLiteral("<h2>Run</h2>")) < html.indexOf(QStringLiteral("<h2>Cells</h2>")));
+        const QString head = html.mid(summary, html.indexOf(QStringLiteral("<h2>Run</h2>")) - summary);
+        // what was measured
+        QVERIFY(head.contains(QStringLiteral("&lt;b&gt;alpha&lt;/b&gt; &amp; co, beta")));
+        QVERIFY(head.contains(QStringLiteral("<b>Concurrency</b>: 1, 4")));
+        QVERIFY(head.contains(QStringLiteral("4 cells: 3 completed, 1 degraded")));
+        // best per metric, by the catalogue's direction (higher throughput, lower TTFT)
+        QVERIFY(head.contains(QStringLiteral("Output throughput (higher is better): beta is best at 2 of 2 points")));
+        QVERIFY(head.contains(QStringLiteral("TTFT p99 (lower is better): beta is best at 2 of 2 points")));
+        // warnings: the degraded cell, the failed hooks, the validity warning
+        QVERIFY(head.contains(QStringLiteral("cell #1 (&lt;b&gt;alpha&lt;/b&gt; &amp; co, c=4) degraded: 3 of 8 requests failed")));
+        QVERIFY(head.contains(QStringLiteral("hook beta: profiler_start failed (route_missing) in 2 cell(s)")));
+        QVERIFY(head.contains(QStringLiteral("prefix cache was warm")));
+
+        const ReportSummary clean = summarizeReport(sbtest::sampleResults());
+        QVERIFY(clean.warnings.filter(QStringLiteral("degraded")).isEmpty());
+    }
+
+    void hooksAsIcons()
+    {
+        const SweepResults r = sbtest::sampleResults();
+        // with the icon set: one CSS class per severity, the picture inline once
+        const QByteArray okSvg = "<svg xmlns='x'><circle r='7'/></svg>";
+        const QString html = page(r, {{int(HookSeverity::Ok), okSvg}, {int(HookSeverity::Failed), "<svg>fail</svg>"}});
+        QVERIFY(html.contains(QStringLiteral(".hk0{background-image:url(\"data:image/svg+xml;base64,%1\")")
+                                  .arg(QString::fromLatin1(okSvg.toBase64()))));
+        QCOMPARE(html.count(QString::fromLatin1(okSvg.toBase64())), 1);
+        // beta's failed profiler start: an icon whose title holds the details, and a closed <details>
+        QVERIFY(html.contains(QRegularExpression(
+            QStringLiteral("<span class=\"hk hk3 bad\" title=\"profiler_start route_missing POST /start_profile \u2192 404, 1 attempt\\(s\\), 3.5 ms "
+                           "\\(before_warmup\\): 404 &lt;i&gt;Not Found&lt;/i&gt;\">"))));
+        QVERIFY(html.contains(QStringLiteral("<details><summary>2 call(s)</summary>")));
+        QVERIFY(!html.contains(QStringLiteral("<details open")));
+        // without it: the severity glyphs
+        const QString plain = page(r);
+        QVERIFY(!plain.contains(QStringLiteral("data:image/svg+xml")));
+        QVERIFY(plain.contains(QStringLiteral("title=\"profiler_start route_missing")));
+        QVERIFY(plain.contains(QStringLiteral("\">%1</span>").arg(hookSeverityGlyph(HookSeverity::Failed))));
+        QVERIFY(plain.contains(QStringLiteral("\">%1</span>").arg(hookSeverityGlyph(HookSeverity::Ok))));
+    }
+
+    void printCssAndNoEmptyNotes()
+    {
+        SweepResults r = betaWins();
+        QString html = page(r);
+        QVERIFY(html.contains(QStringLiteral("@media print{")));
+        QVERIFY(html.contains(QStringLiteral("<th>Notes</th>"))); // alpha's cells have errors to show
+        for (CellResult &c : r.cells) {
+            c.errors.clear();
+            c.errorSamples.clear();
+        }
+        html = page(r);
+        QVERIFY(!html.contains(QStringLiteral("<th>Notes</th>")));
+        // every row has as many cells as the heading has columns
+        const qsizetype headCols = html.section(QStringLiteral("<table class=\"cells\">"), 1).section(QStringLiteral("</thead>"), 0, 0).count(QStringLiteral("<th>"));
+        const QString firstRow = html.section(QStringLiteral("<tbody>"), 1).section(QStringLiteral("</tr>"), 0, 0);
+        QCOMPARE(firstRow.count(QRegularExpression(QStringLiteral("<td[ >]"))), headCols);
+    }
+
+    void repeatsAndSloSentences()
+    {
+        const QString html = page(repeats());
+        QVERIFY(html.contains(QStringLiteral("<h2 id=\"repeats\">Repeats</h2>")));
+        // a: p99 = 2.5 × (40 + jitter) over jitter −1, 0, 1.5 → mean 100.42, CI half width t(0.975, 2) · sd / √3
+        QVERIFY2(html.contains(QRegularExpression(QStringLiteral("<td class=\"n\">100\\.42 &plusmn; [0-9]+\\.[0-9]{2}</td>"))), "mean ± CI of a");
+        QVERIFY(html.contains(QStringLiteral("<td class=\"n\">3</td>"))); // runs
+        QVERIFY(html.contains(QStringLiteral("8: a 100.42 ms vs b 150.42 ms: differ significantly (p ")));
+        QVERIFY(html.contains(QStringLiteral("<h3>SLO search</h3>")));
+        QVERIFY(html.contains(QStringLiteral("a sustains 8 concurrent at TTFT p99 ≤ 200 ms &lt;ok&gt;")));
+        // no repeats, no section
+        QVERIFY(!page(sbtest::sampleResults()).contains(QStringLiteral("id=\"repeats\"")));
+    }
+
+    void tracesRelativeWhenIncluded()
+    {
+        QTemporaryDir dir;
+        const QString folder = dir.filePath(QStringLiteral("res"));
+        QVERIFY(sbtest::writeSampleFolder(folder));
+        SweepResults r = sbtest::sampleResults();
+        const QString traceDir = dir.filePath(QStringLiteral("server-traces"));
+        for (CellResult &c : r.cells)
+            c.traces = {QStringLiteral("%1/%2/rank-0.json").arg(traceDir).arg(c.index)};
+        r.cells[3].traces << dir.filePath(QStringLiteral("gone/rank-1.json")); // deleted since the run
+        for (int i = 0; i < 4; ++i)
+            QVERIFY(sbtest::writeFile(r.cells[i].traces.first(), QStringLiteral("{\"trace\": %1}").arg(i).toUtf8()));
+        QVERIFY(sbtest::writeFile(folder + QStringLiteral("/results.json"), QJsonDocument(toJson(r)).toJson()));
+
+        const TraceTotals totals = traceTotals(r);
+        QCOMPARE(totals.files, 4);
+        QCOMPARE(totals.missing, 1);
+        QCOMPARE(totals.bytes, qint64(4 * QByteArray("{\"trace\": 0}").size()));
+
+        BundleOptions with;
+        with.includeTraces = true;
+        BundleReport report;
+        QString error;
+        const QString zip = dir.filePath(QStringLiteral("with.zip"));
+        QVERIFY2(writeBundle(folder, zip, with, &report, &error), qPrintable(error));
+        auto files = sbtest::readZip(zip);
+        QCOMPARE(files.value(QStringLiteral("traces/002/rank-0.json")), QByteArray("{\"trace\": 2}"));
+        QVERIFY(!report.warnings.filter(QStringLiteral("rank-1.json is not on disk")).isEmpty());
+        QString html = QString::fromUtf8(files.value(QStringLiteral("report.html")));
+        QVERIFY(html.contains(QStringLiteral("<a href=\"traces/002/rank-0.json\">rank-0.json</a>")));
+        QVERIFY(html.contains(QStringLiteral("<code title=\"not included in this export\">rank-1.json</code>")));
+        QVERIFY(!html.contains(dir.path()));
+        QVERIFY(!html.contains(QStringLiteral("href=\"file:")));
+
+        BundleOptions without;
+        const QString zip2 = dir.filePath(QStringLiteral("without.zip"));
+        QVERIFY2(writeBundle(folder, zip2, without, &report, &error), qPrintable(error));
+        files = sbtest::readZip(zip2);
+        for (auto it = files.cbegin(); it != files.cend(); ++it)
+            QVERIFY2(!it.key().startsWith(QLatin1String("traces/")), qPrintable(it.key()));
+        html = QString::fromUtf8(files.value(QStringLiteral("report.html")));
+        QVERIFY(html.contains(QStringLiteral("<code title=\"not included in this export\">rank-0.json</code>")));
+        QVERIFY(!html.contains(QStringLiteral("href=\"traces/")));
+        QVERIFY(!html.contains(dir.path()));
+    }
+};
+
+QTEST_MAIN(TestReportPage)
+#include "tst_report_page.moc"
