@@ -5,6 +5,7 @@
 #include "TestSupport.h"
 #include "results/CellDetail.h"
 #include "results/ResultsTableModel.h"
+#include "results/ResultsView.h"
 #include "results/TraceActions.h"
 #include <QApplication>
 #include <QClipboard>
@@ -13,6 +14,7 @@
 #include <QMessageBox>
 #include <QRegularExpression>
 #include <QTemporaryDir>
+#include <QTextBrowser>
 #include <QTest>
 
 using namespace sb;
@@ -105,6 +107,20 @@ private Q_SLOTS:
         QVERIFY(box->text().contains(m_there));
         QVERIFY(box->text().contains(QStringLiteral("xdg-open")));
         QVERIFY(!box->isModal() || box->windowModality() != Qt::ApplicationModal);
+        box->close();
+    }
+
+    // A trace link clicked in the cell detail pane fails the same visible way.
+    void detailLinkFailureIsShown()
+    {
+        ResultsView view;
+        auto *detail = view.findChild<QTextBrowser *>(QStringLiteral("cellDetail"));
+        QVERIFY(detail);
+        QTest::ignoreMessage(QtWarningMsg, QRegularExpression(QStringLiteral("QPlatformServices::open")));
+        Q_EMIT detail->anchorClicked(QUrl::fromLocalFile(m_there));
+        auto *box = view.findChild<QMessageBox *>(QStringLiteral("openFailure"));
+        QVERIFY(box);
+        QVERIFY(box->text().contains(m_there));
         box->close();
     }
 };

@@ -9,6 +9,7 @@
 #include "results/SweepAxis.h"
 #include "results/TimeSlicesPane.h"
 #include "style/Theme.h"
+#include "results/TraceActions.h"
 #include <QDesktopServices>
 #include <QDir>
 #include <QEvent>
@@ -94,7 +95,13 @@ ResultsView::ResultsView(QWidget *parent)
         Q_EMIT cellSelected(cellIndex);
     });
     connect(m_charts, &ChartsPanel::pointClicked, this, [this](ChartPointRef ref) { selectCell(ref.cellIndex); });
-    connect(m_detail, &QTextBrowser::anchorClicked, this, [](const QUrl &url) { QDesktopServices::openUrl(url); });
+    // A trace link opens like the table's: a visible error when the desktop cannot open it.
+    connect(m_detail, &QTextBrowser::anchorClicked, this, [this](const QUrl &url) {
+        if (url.isLocalFile())
+            openWithDesktop(url.toLocalFile(), this);
+        else
+            QDesktopServices::openUrl(url);
+    });
     clear();
 }
 
