@@ -276,7 +276,10 @@ private Q_SLOTS:
             hrefs << it.next().captured(1);
         QCOMPARE(hrefs.filter(QStringLiteral("/etc")), QStringList());
         QCOMPARE(hrefs.filter(QStringLiteral("/proc")), QStringList());
-        QCOMPARE(hrefs.filter(QFileInfo(good).canonicalFilePath()).size(), 1);
+        // report.html never links into the author's machine: without the traces in the export
+        // it names the kept trace by file name only (links to traces/ are tst_report_page's).
+        QCOMPARE(hrefs.filter(QFileInfo(good).canonicalFilePath()).size(), 0);
+        QVERIFY(page.contains(QFileInfo(good).fileName()));
     }
 };
 
