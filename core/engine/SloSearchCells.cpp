@@ -1,6 +1,6 @@
 #include "engine/SloSearchCells.h"
 #include "results/ResultsStore.h"
-#include "results/SloSearch.h"
+#include "metrics/SloSearch.h"
 
 namespace sb {
 

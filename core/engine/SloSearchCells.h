@@ -1,5 +1,5 @@
 #pragma once
-// The engine's side of the SLO search (results/SloSearch.h): once every planned cell has run,
+// The engine's side of the SLO search (metrics/SloSearch.h): once every planned cell has run,
 // the next cell to measure — for the first server (in spec order) this run owns whose bracket is
 // still wider than sweep.slo_search.resolution — appended after the planned ones.
 #include "results/Results.h"

@@ -4,7 +4,7 @@
 #include "engine/OpenLoopCell.h"
 #include "engine/Reachability.h"
 #include "engine/SloSearchCells.h"
-#include "results/SloSearch.h"
+#include "metrics/SloSearch.h"
 #include "hooks/HookPresets.h"
 #include "io/ReadLimits.h"
 #include "load/RequestFactory.h"

@@ -70,7 +70,7 @@ QString formatSummaryTable(const SweepResults &results)
     for (const QStringList &r : rows)
         out += line(r);
     out += formatRepeatSummary(results);
-    // The SLO search's findings (results/SloSearch.h), as the engine stored them.
+    // The SLO search's findings (metrics/SloSearch.h), as the engine stored them.
     if (const QJsonArray servers = results.sloSearch.value(QStringLiteral("servers")).toArray(); !servers.isEmpty()) {
         out += QStringLiteral("\nSLO search (%1; search cells are marked slo_search in results.json):\n")
                    .arg(printable(results.sloSearch.value(QStringLiteral("slo")).toString()));

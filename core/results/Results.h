@@ -63,7 +63,7 @@ struct CellResult {
     int concurrency = 0;                  // closed loop: the point; open loop: the max_concurrency cap
     std::optional<OpenLoopResult> openLoop; // set for a request-rate point ("request_rate" in JSON; null = closed loop)
     int repeat = 0;                       // which run of its point (0-based; `sweep.repeats`)
-    bool sloSearch = false;               // added by the SLO search (results/SloSearch.h), not a planned point
+    bool sloSearch = false;               // added by the SLO search (metrics/SloSearch.h), not a planned point
     CellStatus status = CellStatus::Pending;
     QString reason;
     int completed = 0;
@@ -109,7 +109,7 @@ struct SweepResults {
     QJsonArray mergedFrom;       // `sweepbench merge`: one entry per shard folder merged in
     QList<CellResult> cells;
 
-    QJsonObject sloSearch;      // results/SloSearch.h sloSearchJson(); empty without sweep.slo_search
+    QJsonObject sloSearch;      // metrics/SloSearch.h sloSearchJson(); empty without sweep.slo_search
     QStringList serverNames() const; // in first-appearance order
 };
 

@@ -1,4 +1,4 @@
-// SLO search (results/SloSearch.h, engine/SloSearchCells.h): the bracket, the bisection steps and
+// SLO search (metrics/SloSearch.h, engine/SloSearchCells.h): the bracket, the bisection steps and
 // the sentence on synthetic results; then the real engine against a mock whose timing model has a
 // knee: with 8 batch slots, a 9th request in flight waits a whole request for a slot, so TTFT p99
 // stays near one 10 ms step up to 8 concurrent and jumps past 50 ms beyond. The search must land
@@ -6,7 +6,7 @@
 #include "EngineFixture.h"
 #include "TestSupport.h"
 #include "report/SummaryCommand.h"
-#include "results/SloSearch.h"
+#include "metrics/SloSearch.h"
 #include "spec/SpecIO.h"
 #include <QJsonArray>
 #include <QTemporaryDir>

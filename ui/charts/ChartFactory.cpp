@@ -6,7 +6,7 @@
 #include "charts/PointLabelLayer.h"
 #include "charts/ChartTitles.h"
 #include "results/RepeatStats.h"
-#include "results/SloSearch.h"
+#include "metrics/SloSearch.h"
 #include "results/SweepAxis.h"
 #include <QChart>
 #include <QJsonArray>
@@ -180,7 +180,7 @@ QList<QPointF> addErrorBars(QChart *chart, QAbstractAxis *x, QAbstractAxis *y, c
     return means;
 }
 
-// The SLO search's finding (results/SloSearch.h): a ring around the highest point of the curve
+// The SLO search's finding (metrics/SloSearch.h): a ring around the highest point of the curve
 // that met the SLOs, out of the legend, tagged with the sentence (charts/ChartReadout.h) that the
 // view shows on hover, in the read-out and in its tooltip.
 void markSloPoint(QChart *chart, QAbstractAxis *x, QAbstractAxis *y, const Curve &c, const ChartSeriesInput &set, const CurvePoints &p)

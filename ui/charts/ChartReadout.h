@@ -2,7 +2,7 @@
 // What the crosshair read-out says about the point nearest the mouse: the series (server, or
 // "set: server"), the point's label ("c=8", "8 req/s", results/SweepAxis.h), x and y with the
 // names and units the chart builder tagged on its axes (metrics/MetricCatalogue.h), and the SLO
-// search's sentence when the point is the one it found (results/SloSearch.h). Pure lookups on
+// search's sentence when the point is the one it found (metrics/SloSearch.h). Pure lookups on
 // the built chart: hovering never rebuilds it.
 #include <QPointF>
 #include <QString>

@@ -108,7 +108,7 @@ void InteractiveChartView::replaceChart(QChart *newChart)
                 Q_EMIT pointClicked(ref);
         });
     }
-    // The SLO search's ring says its sentence on hover (results/SloSearch.h); the chart's tooltip
+    // The SLO search's ring says its sentence on hover (metrics/SloSearch.h); the chart's tooltip
     // lists every server's, since the rings are not in the legend.
     QStringList sentences;
     for (QXYSeries *ring : sloMarkers(newChart)) {

@@ -1,4 +1,5 @@
-#include "results/SloSearch.h"
+#include "metrics/SloSearch.h"
+#include "metrics/MetricCatalogue.h"
 #include <QJsonArray>
 #include <algorithm>
 #include <cmath>
@@ -8,13 +9,10 @@ namespace sb {
 
 namespace {
 struct Limit {
-    const char *metric;
-    const char *label;
+    const QString &metric; // catalogue key; its shortLabel names it in sentences
     const std::optional<double> SloSpec::*limit;
 };
-const Limit kLimits[] = {{"time_to_first_token", "TTFT", &SloSpec::ttftMs},
-                         {"inter_token_latency", "ITL", &SloSpec::itlMs},
-                         {"request_latency", "latency", &SloSpec::latencyMs}};
+const Limit kLimits[] = {{tag::ttft, &SloSpec::ttftMs}, {tag::itl, &SloSpec::itlMs}, {tag::latency, &SloSpec::latencyMs}};
 
 QString pointWords(SweepAxis axis, double v)
 {
@@ -30,7 +28,7 @@ bool meetsSlo(const CellResult &cell, const SloSpec &slo, int percentile)
     for (const Limit &l : kLimits) {
         if (!(slo.*l.limit))
             continue;
-        const double v = cell.metrics.value(QLatin1String(l.metric)).value(stat);
+        const double v = cellValue(cell, l.metric, stat);
         if (!std::isfinite(v) || v > *(slo.*l.limit))
             return false;
     }
@@ -42,7 +40,7 @@ QString sloText(const SloSpec &slo, int percentile)
     QStringList parts;
     for (const Limit &l : kLimits)
         if (slo.*l.limit)
-            parts.append(QStringLiteral("%1 p%2 ≤ %3 ms").arg(QLatin1String(l.label)).arg(percentile).arg(*(slo.*l.limit)));
+            parts.append(QStringLiteral("%1 p%2 ≤ %3 %4").arg(findMetric(l.metric)->shortLabel).arg(percentile).arg(*(slo.*l.limit)).arg(unit::ms));
     return parts.join(QStringLiteral(" and "));
 }
 
