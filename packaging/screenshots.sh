@@ -1,6 +1,6 @@
 #!/bin/bash
 # Regenerates the README's pictures (docs/screenshots/): the demo sweep's results in the light and
-# dark palettes at 1600x1000 and 1024x700, and the designer and Compare at 1024x700. Runs the
+# dark palettes at 1600x1000 and 1024x700, and the designer in both. Runs the
 # headless demo once, then screenshots the result set on disk (`--screenshot` without a run).
 # Usage: packaging/screenshots.sh [SWEEPBENCH_BINARY] [OUT_DIR]
 set -euo pipefail
@@ -19,4 +19,3 @@ for theme in light dark; do
 done
 "$bin" resources/demo.yaml --tab design --screenshot "$out/design-light-1024x700.png" --size 1024x700
 "$bin" resources/demo.yaml --tab design --screenshot "$out/design-dark-1600x1000.png" --theme dark --size 1600x1000
-"$bin" "$tmp/demo" --tab compare --screenshot "$out/compare-light-1024x700.png" --size 1024x700
