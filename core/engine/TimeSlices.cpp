@@ -77,10 +77,31 @@ QJsonArray timeSlicesJson(const std::vector<TimeSlice> &slices)
                                {QStringLiteral("completed"), s.completed},
                                {QStringLiteral("failed"), s.failed},
                                {QStringLiteral("output_tokens"), qint64(s.outputTokens)},
-                               {QStringLiteral("output_token_throughput"), s.lengthS > 0 ? double(s.outputTokens) / s.lengthS : 0.0},
+                               {QStringLiteral("output_token_throughput"), sliceThroughput(s)},
                                {QStringLiteral("mean_in_flight"), s.meanInFlight},
                                {QStringLiteral("ttft_p50_ms"), ms(s.ttftP50Ms)},
                                {QStringLiteral("ttft_p99_ms"), ms(s.ttftP99Ms)}});
+    }
+    return out;
+}
+
+std::vector<TimeSlice> timeSlicesFromJson(const QJsonArray &json)
+{
+    std::vector<TimeSlice> out;
+    out.reserve(std::size_t(json.size()));
+    for (const QJsonValue &v : json) {
+        const QJsonObject o = v.toObject();
+        TimeSlice s;
+        s.startS = o.value(QStringLiteral("t_s")).toDouble();
+        s.lengthS = o.value(QStringLiteral("length_s")).toDouble();
+        s.sent = o.value(QStringLiteral("sent")).toInt();
+        s.completed = o.value(QStringLiteral("completed")).toInt();
+        s.failed = o.value(QStringLiteral("failed")).toInt();
+        s.outputTokens = o.value(QStringLiteral("output_tokens")).toInteger();
+        s.meanInFlight = o.value(QStringLiteral("mean_in_flight")).toDouble();
+        s.ttftP50Ms = o.value(QStringLiteral("ttft_p50_ms")).toDouble(-1); // null: nothing streamed in the slice
+        s.ttftP99Ms = o.value(QStringLiteral("ttft_p99_ms")).toDouble(-1);
+        out.push_back(s);
     }
     return out;
 }

@@ -26,5 +26,9 @@ struct TimeSlice {
 
 std::vector<TimeSlice> computeTimeSlices(const std::vector<RequestRecord> &records, double sliceS = 1.0);
 QJsonArray timeSlicesJson(const std::vector<TimeSlice> &slices);
+// The one reader of results.json's time_slices (views read slices through it, never the keys).
+std::vector<TimeSlice> timeSlicesFromJson(const QJsonArray &json);
+// Output tokens per second over the slice (0 for a zero-length slice).
+inline double sliceThroughput(const TimeSlice &s) { return s.lengthS > 0 ? double(s.outputTokens) / s.lengthS : 0.0; }
 
 } // namespace sb

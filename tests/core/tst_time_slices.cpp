@@ -62,6 +62,21 @@ private Q_SLOTS:
         const QJsonArray json = timeSlicesJson(s);
         QCOMPARE(json[2].toObject().value("output_token_throughput").toDouble(), 60.0); // 30 tokens in 0.5 s
         QVERIFY(json[2].toObject().value("ttft_p50_ms").isNull());
+        // Read back through the one reader: the same slices.
+        const std::vector<TimeSlice> back = timeSlicesFromJson(json);
+        QCOMPARE(back.size(), s.size());
+        for (std::size_t i = 0; i < s.size(); ++i) {
+            QCOMPARE(back[i].startS, s[i].startS);
+            QCOMPARE(back[i].lengthS, s[i].lengthS);
+            QCOMPARE(back[i].sent, s[i].sent);
+            QCOMPARE(back[i].completed, s[i].completed);
+            QCOMPARE(back[i].failed, s[i].failed);
+            QCOMPARE(back[i].outputTokens, s[i].outputTokens);
+            QCOMPARE(back[i].meanInFlight, s[i].meanInFlight);
+            QCOMPARE(back[i].ttftP50Ms, s[i].ttftP50Ms);
+            QCOMPARE(back[i].ttftP99Ms, s[i].ttftP99Ms);
+        }
+        QCOMPARE(sliceThroughput(back[2]), 60.0);
     }
 
     void sliceWidensForLongPhases()

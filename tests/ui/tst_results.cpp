@@ -533,7 +533,7 @@ private Q_SLOTS:
         SweepResults r = sbtest::makeSweepResults();
         QJsonArray slices;
         for (int i = 0; i < 9; ++i)
-            slices.append(QJsonObject{{QStringLiteral("t_s"), i}, {QStringLiteral("length_s"), 1}, {QStringLiteral("output_token_throughput"), 100.0 + i},
+            slices.append(QJsonObject{{QStringLiteral("t_s"), i}, {QStringLiteral("length_s"), 1}, {QStringLiteral("output_tokens"), 100 + i},
                                       {QStringLiteral("ttft_p50_ms"), i == 4 ? QJsonValue(QJsonValue::Null) : QJsonValue(20.0 + i)}});
         r.cells[3].timeSlices = slices;
         ResultsView view;

@@ -1,4 +1,5 @@
 #include "results/TimeSlicesPane.h"
+#include "engine/TimeSlices.h"
 #include "charts/InteractiveChartView.h"
 #include "charts/MetricFormat.h"
 #include "metrics/MetricCatalogue.h"
@@ -35,14 +36,12 @@ void TimeSlicesPane::setCell(const CellResult *cell)
     LineChartSeries ttft{QStringLiteral("%1 p50").arg(metricLabel(tag::ttft)), {}, 1, true, true};
     double slice = 0;
     if (cell) {
-        for (const QJsonValue &v : cell->timeSlices) {
-            const QJsonObject o = v.toObject();
-            const double t = o.value(QLatin1String("t_s")).toDouble();
+        for (const TimeSlice &s : timeSlicesFromJson(cell->timeSlices)) {
             if (slice == 0) // the nominal length: the last slice may be cut short by the phase's end
-                slice = o.value(QLatin1String("length_s")).toDouble();
-            tput.points.append({t, o.value(QLatin1String("output_token_throughput")).toDouble()});
-            if (const QJsonValue p50 = o.value(QLatin1String("ttft_p50_ms")); p50.isDouble()) // null: nothing streamed in the slice
-                ttft.points.append({t, p50.toDouble()});
+                slice = s.lengthS;
+            tput.points.append({s.startS, sliceThroughput(s)});
+            if (s.ttftP50Ms >= 0) // none: nothing streamed in the slice
+                ttft.points.append({s.startS, s.ttftP50Ms});
         }
     }
     m_throughputPoints = tput.points.size();
