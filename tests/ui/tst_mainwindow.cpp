@@ -21,6 +21,8 @@
 #include <QFile>
 #include <QMessageBox>
 #include <QStatusBar>
+#include "style/ElidedLabel.h"
+#include <QStatusBar>
 #include <QTest>
 
 using namespace sb;
@@ -83,6 +85,28 @@ private Q_SLOTS:
         w.designTab()->validateNow();
         QVERIFY(w.action(QStringLiteral("actionRun"))->isEnabled());
         QVERIFY(w.windowTitle().contains(QLatin1Char('*')));
+    }
+
+    // The status bar's sweep estimate elides at 1024 px instead of running off the window, and
+    // keeps the whole text in its tooltip; with room it is shown whole.
+    void statusEstimateElidesInSmallWindows()
+    {
+        MainWindow w;
+        w.resize(1024, 700);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        auto *estimate = w.findChild<ElidedLabel *>(QStringLiteral("specState"));
+        QVERIFY(estimate);
+        QTRY_VERIFY(!estimate->fullText().isEmpty());
+        w.statusBar()->setMinimumWidth(0);
+        const int needed = estimate->fontMetrics().horizontalAdvance(estimate->fullText());
+        QVERIFY2(needed > 700, qPrintable(estimate->fullText())); // long enough to need eliding here
+        QTRY_VERIFY(estimate->text().endsWith(QStringLiteral("…")));
+        QCOMPARE(estimate->toolTip(), estimate->fullText());
+        QVERIFY(estimate->geometry().right() <= w.statusBar()->width());
+        QCOMPARE(w.width(), 1024); // the label did not widen the window
+        w.resize(2400, 700);
+        QTRY_COMPARE(estimate->text(), estimate->fullText());
     }
 
     void saveOpenAndRecent()

@@ -9,6 +9,7 @@
 #include "results/ResultsView.h"
 #include "run/RunTab.h"
 #include "spec/SpecIO.h"
+#include "style/ElidedLabel.h"
 #include "style/Theme.h"
 #include <algorithm>
 #include <QAction>
@@ -49,8 +50,9 @@ MainWindow::MainWindow(QWidget *parent)
 
     buildActions();
     buildMenusAndToolbar();
-    m_specState = new QLabel;
-    statusBar()->addPermanentWidget(m_specState);
+    m_specState = new ElidedLabel;
+    m_specState->setObjectName(QStringLiteral("specState"));
+    statusBar()->addPermanentWidget(m_specState, 1); // the estimate elides at small widths
 
     connect(m_design, &DesignTab::validityChanged, this, &MainWindow::updateActions);
     connect(m_design, &DesignTab::specEdited, this, [this] {
@@ -181,8 +183,8 @@ void MainWindow::updateActions()
     action(QStringLiteral("actionExportReport"))->setEnabled(!m_results->folder().isEmpty());
     const SweepSpec spec = m_design->spec();
     m_run->setSpecForDisplay(spec);
-    m_specState->setText(running ? tr("Running…")
-                                 : valid ? QStringLiteral("✓ ") + estimateText(spec) : tr("✗ the spec has errors (see Design)"));
+    m_specState->setFullText(running ? tr("Running…")
+                                     : valid ? QStringLiteral("✓ ") + estimateText(spec) : tr("✗ the spec has errors (see Design)"));
 }
 
 void MainWindow::updateTitle()

@@ -14,6 +14,7 @@ class CompareView;
 class ResultsView;
 
 class DesignTab;
+class ElidedLabel;
 class RecentFiles;
 class RunTab;
 
@@ -75,7 +76,7 @@ private:
     ResultsView *m_results = nullptr;
     CompareView *m_compare = nullptr;
     RecentFiles *m_recent = nullptr;
-    QLabel *m_specState = nullptr;
+    ElidedLabel *m_specState = nullptr; // the sweep estimate, elided at small widths
     QString m_specPath;
     bool m_modified = false;
     QList<QAction *> m_actions;
