@@ -105,6 +105,11 @@ private Q_SLOTS:
         QCOMPARE(estimate->toolTip(), estimate->fullText());
         QVERIFY(estimate->geometry().right() <= w.statusBar()->width());
         QCOMPARE(w.width(), 1024); // the label did not widen the window
+        // A temporary message gets the whole bar; the estimate comes back after it.
+        w.statusBar()->showMessage(QStringLiteral("Saved /tmp/x.yaml"));
+        QVERIFY(!estimate->isVisible());
+        w.statusBar()->clearMessage();
+        QVERIFY(estimate->isVisible());
         w.resize(2400, 700);
         QTRY_COMPARE(estimate->text(), estimate->fullText());
     }

@@ -52,7 +52,10 @@ MainWindow::MainWindow(QWidget *parent)
     buildMenusAndToolbar();
     m_specState = new ElidedLabel;
     m_specState->setObjectName(QStringLiteral("specState"));
-    statusBar()->addPermanentWidget(m_specState, 1); // the estimate elides at small widths
+    statusBar()->addPermanentWidget(m_specState); // the estimate elides at small widths
+    // A temporary message is drawn left of the permanent widgets: the estimate steps aside while
+    // one shows, so "Saved …" is never squeezed to nothing in a small window.
+    connect(statusBar(), &QStatusBar::messageChanged, m_specState, [this](const QString &m) { m_specState->setVisible(m.isEmpty()); });
 
     connect(m_design, &DesignTab::validityChanged, this, &MainWindow::updateActions);
     connect(m_design, &DesignTab::specEdited, this, [this] {

@@ -5,7 +5,8 @@ namespace sb::ui {
 
 ElidedLabel::ElidedLabel(QWidget *parent) : QLabel(parent)
 {
-    setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+    // Preferred: as wide as the whole text when there is room, shrinking (and eliding) when not.
+    setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Preferred);
 }
 
 void ElidedLabel::setFullText(const QString &text)
@@ -23,7 +24,7 @@ QSize ElidedLabel::minimumSizeHint() const
 
 QSize ElidedLabel::sizeHint() const
 {
-    // The whole text when there is room; the layout may give less (Ignored policy) and we elide.
+    // The whole text when there is room; the layout may give less and we elide.
     return {fontMetrics().horizontalAdvance(m_full) + 2 * margin() + 4, QLabel::sizeHint().height()};
 }
 
