@@ -1,6 +1,7 @@
 #pragma once
 // Shared by the engine and hook tests: specs pointing at in-test mock servers and a blocking
 // "run this sweep" helper that drives the real engine over real loopback sockets.
+#include "TestSupport.h"
 #include "engine/SweepEngine.h"
 #include "mock/MockServer.h"
 #include <QSignalSpy>
@@ -52,9 +53,9 @@ inline RunResult runSweep(const sb::SweepSpec &spec, const QString &outDir, bool
         r.hookCells.append(cell);
     });
     engine.start();
-    if (!finished.wait(timeoutMs)) {
+    if (!sbtest::waitForSignal(finished, timeoutMs)) {
         engine.cancel();
-        finished.wait(30000);
+        sbtest::waitForSignal(finished, 30000);
     }
     r.exitCode = finished.isEmpty() ? -1 : finished.first().first().toInt();
     r.results = engine.results();

@@ -208,7 +208,7 @@ private Q_SLOTS:
                 server.reset(); // the server process dies
         });
         engine.start();
-        QVERIFY(finished.wait(120000));
+        QVERIFY(sbtest::waitForSignal(finished, 120000));
         const auto cells = engine.results().cells;
         QCOMPARE(cells[0].status, CellStatus::Completed);
         QCOMPARE(cells[1].status, CellStatus::Failed); // its reset found the server gone

@@ -226,7 +226,7 @@ private Q_SLOTS:
         SweepEngine engine(spec, RunOptions{out, true});
         QSignalSpy finished(&engine, &SweepEngine::finished);
         engine.start();
-        QVERIFY(finished.wait(60000));
+        QVERIFY(sbtest::waitForSignal(finished, 60000));
         QCOMPARE(finished.first().first().toInt(), exitcode::kCannotStart);
         QVERIFY2(engine.failureMessage().contains(QLatin1String("workload.dataset.sha256")), qPrintable(engine.failureMessage()));
     }

@@ -53,9 +53,9 @@ class TestDurableRun : public QObject
         if (onPhase)
             QObject::connect(&engine, &SweepEngine::progress, &engine, [&](const ProgressSnapshot &p) { onPhase(runPhaseName(p.phase)); }, Qt::DirectConnection);
         engine.start();
-        if (!finished.wait(180000)) {
+        if (!sbtest::waitForSignal(finished, 180000)) {
             engine.cancel();
-            finished.wait(30000);
+            sbtest::waitForSignal(finished, 30000);
         }
         s.exitCode = finished.isEmpty() ? -1 : finished.first().first().toInt();
         s.failure = engine.failureMessage();

@@ -191,7 +191,7 @@ private Q_SLOTS:
         QSignalSpy checked(&preflight, &HookPreflight::serverChecked);
         QSignalSpy finished(&preflight, &HookPreflight::finished);
         preflight.start();
-        QVERIFY(finished.wait(30000));
+        QVERIFY(sbtest::waitForSignal(finished, 30000));
         const auto outcomes = checked.value(0).value(1).value<QList<HookOutcome>>();
         QCOMPARE(outcomes.size(), 1);
         QVERIFY(!outcomes[0].ok); // `hooks check` prints ✗ and exits 1 on !ok

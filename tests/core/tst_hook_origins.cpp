@@ -166,7 +166,7 @@ private Q_SLOTS:
         QSignalSpy checked(&preflight, &HookPreflight::serverChecked);
         QSignalSpy finished(&preflight, &HookPreflight::finished);
         preflight.start();
-        QVERIFY(finished.wait(20000));
+        QVERIFY(sbtest::waitForSignal(finished, 20000));
         const auto outcomes = checked.value(0).value(1).value<QList<HookOutcome>>();
         QCOMPARE(outcomes.size(), 2); // the healthy replica does not hide the misconfigured one
         QCOMPARE(outcomes[0].origin, origin(*a));

@@ -337,7 +337,7 @@ private Q_SLOTS:
         QSignalSpy checked(&preflight, &HookPreflight::serverChecked);
         QSignalSpy finished(&preflight, &HookPreflight::finished);
         preflight.start();
-        QVERIFY(finished.wait(20000));
+        QVERIFY(sbtest::waitForSignal(finished, 20000));
         QCOMPARE(checked.size(), 1);
         const auto outcomes = checked[0][1].value<QList<HookOutcome>>();
         const auto hints = checked[0][2].toStringList();

@@ -107,7 +107,7 @@ Preflight runPreflight(const ServerSpec &server)
     QSignalSpy checked(&preflight, &HookPreflight::serverChecked);
     QSignalSpy finished(&preflight, &HookPreflight::finished);
     preflight.start();
-    if (!finished.wait(60000) || checked.size() != 1)
+    if (!sbtest::waitForSignal(finished, 60000) || checked.size() != 1)
         return {};
     return {checked[0][1].value<QList<HookOutcome>>(), checked[0][2].toStringList()};
 }

@@ -149,7 +149,7 @@ private Q_SLOTS:
             SweepEngine engine(changed, RunOptions{out.path(), true});
             QSignalSpy finished(&engine, &SweepEngine::finished);
             engine.start();
-            QVERIFY(finished.wait(60000));
+            QVERIFY(sbtest::waitForSignal(finished, 60000));
             QCOMPARE(finished.first().first().toInt(), exitcode::kCannotStart);
             const QString why = engine.failureMessage();
             QVERIFY2(why.contains(QLatin1String("workload.input_tokens: 32 -> 64")), qPrintable(why));
@@ -165,7 +165,7 @@ private Q_SLOTS:
             SweepEngine engine(changed, RunOptions{out.path(), true, true});
             QSignalSpy finished(&engine, &SweepEngine::finished);
             engine.start();
-            QVERIFY(finished.wait(120000));
+            QVERIFY(sbtest::waitForSignal(finished, 120000));
             forced.exitCode = finished.first().first().toInt();
             forced.results = engine.results();
         }

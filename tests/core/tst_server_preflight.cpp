@@ -27,7 +27,7 @@ Checked preflight(const ServerSpec &server)
     QSignalSpy checked(&p, &HookPreflight::serverChecked);
     QSignalSpy finished(&p, &HookPreflight::finished);
     p.start();
-    if (!finished.wait(30000) || reached.size() != 1)
+    if (!sbtest::waitForSignal(finished, 30000) || reached.size() != 1)
         return {};
     return {reached[0][1].value<QList<HookOutcome>>(), reached[0][2].toStringList(), int(checked.size())};
 }

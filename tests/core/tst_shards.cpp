@@ -59,7 +59,7 @@ int runInto(const SweepSpec &spec, const QString &out, ShardId shard = {}, bool 
     SweepEngine engine(spec, options);
     QSignalSpy finished(&engine, &SweepEngine::finished);
     engine.start();
-    if (!finished.wait(120000))
+    if (!sbtest::waitForSignal(finished, 120000))
         return -1;
     if (results)
         *results = engine.results();

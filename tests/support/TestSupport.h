@@ -5,9 +5,18 @@
 #include <QJsonObject>
 #include <QList>
 #include <QMap>
+#include <QSignalSpy>
 #include <QString>
 
 namespace sbtest {
+
+// Waits for the spied signal. QSignalSpy::wait() counts only emissions after the call, so a
+// signal sent from another thread before it (an engine that refuses a resume at once, finished
+// before the test reached wait()) would be missed until the timeout: one already recorded counts.
+inline bool waitForSignal(QSignalSpy &spy, int timeoutMs)
+{
+    return !spy.isEmpty() || spy.wait(timeoutMs) || !spy.isEmpty();
+}
 void failOnQtWarnings();
 // Absolute path of a file under the source tree (e.g. "resources/demo.yaml").
 QString sourcePath(const QString &relative);

@@ -120,7 +120,7 @@ private Q_SLOTS:
         SweepEngine engine(spec, options);
         QSignalSpy finished(&engine, &SweepEngine::finished);
         engine.start();
-        QVERIFY(finished.wait(60000));
+        QVERIFY(sbtest::waitForSignal(finished, 60000));
         ResultsView view;
         QString error;
         QVERIFY2(view.openResults(dir.filePath(QStringLiteral("set")), &error), qPrintable(error));

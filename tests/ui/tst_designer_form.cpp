@@ -270,7 +270,7 @@ private Q_SLOTS:
         QSignalSpy finished(&tab, &DesignTab::hookCheckFinished);
         QSignalSpy status(&tab, &DesignTab::statusMessage);
         tab.checkHooks();
-        QVERIFY(finished.wait(30000));
+        QVERIFY(sbtest::waitForSignal(finished, 30000));
         HookCheckModel *model = tab.hookCheckModel();
         QCOMPARE(model->rowCount(), 1);
         QCOMPARE(model->rowVerdict(0), QStringLiteral("failed"));
