@@ -221,6 +221,12 @@ inline QByteArray jsonResponse(int status, const QByteArray &json, const QByteAr
            QByteArray::number(json.size()) + "\r\n" + extraHeaders + "\r\n" + json;
 }
 
+// A 200 text/plain answer (a Prometheus /metrics body).
+inline QByteArray textResponse(const QByteArray &body)
+{
+    return "HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: " + QByteArray::number(body.size()) + "\r\n\r\n" + body;
+}
+
 inline QByteArray headerValue(const QByteArray &request, const QByteArray &name)
 {
     for (const QByteArray &line : request.split('\n'))

@@ -280,7 +280,7 @@ private slots:
                 if (req.startsWith("GET /metrics")) {
                     const QByteArray auth = hostile::headerValue(req, "Authorization");
                     const QByteArray body = "# TYPE vllm:num_requests_running gauge\nvllm:num_requests_running{seen=\"" + auth + "\"} 1\n";
-                    answer = "HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: " + QByteArray::number(body.size()) + "\r\n\r\n" + body;
+                    answer = hostile::textResponse(body);
                 } else {
                     answer = hostile::sseResponse(hostile::sseBody(4));
                 }
@@ -328,7 +328,7 @@ private slots:
                 if (req.startsWith("GET /metrics")) {
                     const QByteArray body = "# TYPE vllm:num_requests_running gauge\nvllm:num_requests_running{engine=\"0\"} "
                                             + QByteArray::number(truthful ? inFlight.load() : 0) + "\n";
-                    answer = "HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: " + QByteArray::number(body.size()) + "\r\n\r\n" + body;
+                    answer = hostile::textResponse(body);
                 } else {
                     ++inFlight;
                     QThread::msleep(60); // long enough that scrapes see requests running
