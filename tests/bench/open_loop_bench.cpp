@@ -2,7 +2,8 @@
 // test: runs the real SweepEngine against an in-process mock server at each target rate and prints
 // one JSON object per rate point on stdout — target vs achieved rate, the scheduled and the sent
 // gaps' mean and coefficient of variation beside what the arrival process implies, schedule lag
-// p50/p99/max (the goal: p99 under 1 ms at 1,000 req/s) and client-queue figures.
+// p50/p99/max (the goal: p99 under 1 ms at 1,000 req/s) beside the machine's floor, and
+// client-queue figures.
 //
 //   sweepbench-openloopbench [--rates 2,8,32,1000] [--arrival poisson|constant|gamma]
 //                            [--burstiness B] [--seconds S] [--output-tokens N] [--url URL]
@@ -10,6 +11,13 @@
 // --url measures against a server in another process (e.g. `sweepbench mock-server`, pinned to
 // its own core with taskset: tests/bench/run-openloop-bench.sh), so the lag is the client's and
 // not the in-process mock's competition for the same CPUs.
+//
+// The reference beside each figure is the machine's own floor: while the cell runs, a bare thread
+// in this process sleeps to an arrival schedule of the same rate (clock_nanosleep to an absolute
+// time, nothing else to do) and records how late it wakes (`floor_lag_*`). No client can send
+// earlier than a thread that only waits; on a virtual machine whose vCPUs the host preempts, that
+// floor alone can exceed 1 ms at p99, and `steal_ms` (from /proc/stat) shows how much CPU time the
+// host took during the cell.
 #include "engine/SweepEngine.h"
 #include "mock/MockServer.h"
 #include "results/ResultsStore.h"
@@ -21,8 +29,15 @@
 #include <QTemporaryDir>
 #include <QTimer>
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <cstdio>
+#include <fstream>
+#include <random>
+#include <thread>
+#include <sys/prctl.h>
+#include <time.h>
+#include <unistd.h>
 
 using namespace sb;
 
@@ -49,6 +64,77 @@ Gaps gapsOf(std::vector<double> t)
     g.cv = std::sqrt(std::max(0.0, sum2 / n - g.mean * g.mean)) / g.mean;
     return g;
 }
+
+std::int64_t monotonicNs()
+{
+    timespec t{};
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return std::int64_t(t.tv_sec) * 1'000'000'000 + t.tv_nsec;
+}
+
+// Sum of every CPU's steal time so far, in milliseconds (USER_HZ ticks of /proc/stat's "cpu" line).
+double stealMs()
+{
+    std::ifstream stat("/proc/stat");
+    std::string cpu;
+    long long v[8] = {};
+    stat >> cpu;
+    for (long long &x : v)
+        stat >> x;
+    return cpu == "cpu" ? double(v[7]) * 1000.0 / double(sysconf(_SC_CLK_TCK)) : NAN;
+}
+
+struct Percentiles {
+    double p50 = NAN, p99 = NAN, max = NAN;
+};
+
+Percentiles percentilesMs(std::vector<std::int64_t> ns)
+{
+    Percentiles p;
+    if (ns.empty())
+        return p;
+    std::sort(ns.begin(), ns.end());
+    const auto at = [&](double q) { return double(ns[std::size_t(q * double(ns.size() - 1))]) / 1e6; };
+    p.p50 = at(0.50);
+    p.p99 = at(0.99);
+    p.max = double(ns.back()) / 1e6;
+    return p;
+}
+
+// The floor: a thread that only sleeps to a Poisson schedule at `rate` until `stop`, recording how
+// late each wake-up is.
+class FloorProbe
+{
+public:
+    explicit FloorProbe(double rate)
+        : m_thread([this, rate] { run(rate); })
+    {
+    }
+    Percentiles finish()
+    {
+        m_stop = true;
+        m_thread.join();
+        return percentilesMs(std::move(m_lags));
+    }
+
+private:
+    void run(double rate)
+    {
+        prctl(PR_SET_TIMERSLACK, 1UL); // no 50 µs default slack: the floor is as strict as it gets
+        std::mt19937_64 rng(7);
+        std::exponential_distribution<double> gap(rate);
+        std::int64_t due = monotonicNs();
+        while (!m_stop) {
+            due += std::int64_t(gap(rng) * 1e9);
+            const timespec at{time_t(due / 1'000'000'000), long(due % 1'000'000'000)};
+            clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &at, nullptr);
+            m_lags.push_back(monotonicNs() - due);
+        }
+    }
+    std::atomic<bool> m_stop{false};
+    std::vector<std::int64_t> m_lags;
+    std::thread m_thread;
+};
 
 } // namespace
 
@@ -99,7 +185,6 @@ int main(int argc, char **argv)
     server.model = QStringLiteral("demo-model");
     server.flavor = Flavor::Vllm;
     spec.servers = {server};
-    spec.openLoop.rates = rates;
     spec.openLoop.arrival = arrival;
     spec.openLoop.burstiness = burstiness;
     spec.openLoop.maxConcurrency = 1024;
@@ -109,49 +194,62 @@ int main(int argc, char **argv)
     spec.workload.durationS = seconds;
     spec.workload.calibratePrompts = false;
     spec.workload.requestTimeoutS = 60;
-    QTemporaryDir out;
-    SweepEngine engine(spec, RunOptions{out.path(), false});
-    QEventLoop loop;
-    QObject::connect(&engine, &SweepEngine::finished, &loop, &QEventLoop::quit);
-    engine.start();
-    loop.exec();
     const double expectedCv = arrival == Arrival::Constant ? 0 : arrival == Arrival::Poisson ? 1 : 1 / std::sqrt(burstiness);
-    for (const CellResult &cell : engine.results().cells) {
-        if (!cell.openLoop)
-            continue;
-        QFile f(out.filePath(cell.recordsPath));
-        std::vector<double> scheduled, sent;
-        if (f.open(QIODevice::ReadOnly)) {
-            for (const QByteArray &line : f.readAll().split('\n')) {
-                const QJsonObject o = QJsonDocument::fromJson(line).object();
-                if (o.isEmpty() || o.value("send_ns").toDouble() < 0)
-                    continue;
-                scheduled.push_back(o.value("scheduled_ns").toDouble());
-                sent.push_back(o.value("send_ns").toDouble());
+    // One run per rate, so the floor probe covers exactly that rate's cell.
+    for (const double rate : rates) {
+        spec.openLoop.rates = {rate};
+        QTemporaryDir out;
+        SweepEngine engine(spec, RunOptions{out.path(), false});
+        QEventLoop loop;
+        QObject::connect(&engine, &SweepEngine::finished, &loop, &QEventLoop::quit);
+        const double stealBefore = stealMs();
+        FloorProbe probe(rate);
+        engine.start();
+        loop.exec();
+        const Percentiles floor = probe.finish();
+        const double steal = stealMs() - stealBefore;
+        for (const CellResult &cell : engine.results().cells) {
+            if (!cell.openLoop)
+                continue;
+            QFile f(out.filePath(cell.recordsPath));
+            std::vector<double> scheduled, sent;
+            if (f.open(QIODevice::ReadOnly)) {
+                for (const QByteArray &line : f.readAll().split('\n')) {
+                    const QJsonObject o = QJsonDocument::fromJson(line).object();
+                    if (o.isEmpty() || o.value("send_ns").toDouble() < 0)
+                        continue;
+                    scheduled.push_back(o.value("scheduled_ns").toDouble());
+                    sent.push_back(o.value("send_ns").toDouble());
+                }
             }
+            const Gaps s = gapsOf(scheduled), a = gapsOf(sent);
+            const OpenLoopResult &o = *cell.openLoop;
+            const QJsonObject row{
+                {"target_rate", o.targetRate},
+                {"achieved_rate", o.achievedRate},
+                {"arrival", o.arrival},
+                {"requests", int(sent.size())},
+                {"gap_mean_target_s", 1 / o.targetRate},
+                {"gap_mean_scheduled_s", s.mean},
+                {"gap_mean_sent_s", a.mean},
+                {"cv_target", expectedCv},
+                {"cv_scheduled", s.cv},
+                {"cv_sent", a.cv},
+                {"lag_p50_ms", o.lagP50Ms},
+                {"lag_p99_ms", o.lagP99Ms},
+                {"lag_max_ms", o.lagMaxMs},
+                {"floor_lag_p50_ms", floor.p50},
+                {"floor_lag_p99_ms", floor.p99},
+                {"floor_lag_max_ms", floor.max},
+                {"steal_ms", steal},
+                {"queued", o.queued},
+                {"client_cpu_max", cell.clientCpuMax},
+                {"client_wait_max", cell.clientWaitMax},
+                {"status", cellStatusName(cell.status)},
+            };
+            std::printf("%s\n", QJsonDocument(row).toJson(QJsonDocument::Compact).constData());
+            std::fflush(stdout);
         }
-        const Gaps s = gapsOf(scheduled), a = gapsOf(sent);
-        const OpenLoopResult &o = *cell.openLoop;
-        const QJsonObject row{
-            {"target_rate", o.targetRate},
-            {"achieved_rate", o.achievedRate},
-            {"arrival", o.arrival},
-            {"requests", int(sent.size())},
-            {"gap_mean_target_s", 1 / o.targetRate},
-            {"gap_mean_scheduled_s", s.mean},
-            {"gap_mean_sent_s", a.mean},
-            {"cv_target", expectedCv},
-            {"cv_scheduled", s.cv},
-            {"cv_sent", a.cv},
-            {"lag_p50_ms", o.lagP50Ms},
-            {"lag_p99_ms", o.lagP99Ms},
-            {"lag_max_ms", o.lagMaxMs},
-            {"queued", o.queued},
-            {"client_cpu_max", cell.clientCpuMax},
-            {"client_wait_max", cell.clientWaitMax},
-            {"status", cellStatusName(cell.status)},
-        };
-        std::printf("%s\n", QJsonDocument(row).toJson(QJsonDocument::Compact).constData());
     }
     return 0;
 }
