@@ -313,6 +313,7 @@ void CellRunner::measure(const CellContext &ctx, CellResult &cell, const CellCal
     cell.timeSlices = timeSlicesJson(computeTimeSlices(out.records));
     cell.clientCpuMax = out.maxThreadCpu;
     cell.clientWaitMax = out.maxThreadWait;
+    cell.hostStealMs = out.hostStealMs;
     cell.reconnects = out.reconnects;
     cell.resent = out.resent;
     cell.unsolicited = out.unsolicited;
@@ -330,7 +331,7 @@ void CellRunner::measure(const CellContext &ctx, CellResult &cell, const CellCal
         cell.openLoop = openLoopStats(out.records, repeatArrivals(ctx.spec->openLoop, cell.repeat), cell.openLoop->targetRate);
         if (ctx.spec->openLoop.arrival == Arrival::Trace && ctx.plan && ctx.plan->dataset())
             cell.openLoop->traceSpeed = cell.openLoop->targetRate / ArrivalSchedule::traceRate(ctx.plan->dataset()->timestampsMs());
-        cell.warnings.append(openLoopWarnings(*cell.openLoop));
+        cell.warnings.append(openLoopWarnings(*cell.openLoop, out.hostStealMs));
         cell.warnings.append(validityWarnings(out, m, cell.concurrency, /*closedLoop=*/false));
     } else {
         cell.warnings.append(validityWarnings(out, m, cell.concurrency));

@@ -1,5 +1,6 @@
 #include "engine/CellValidity.h"
 #include "metrics/MetricCatalogue.h"
+#include <QThread>
 #include <algorithm>
 #include <cmath>
 
@@ -10,6 +11,7 @@ namespace {
 constexpr double kSteadyShare = 0.9; // of C held in flight between ramp-up and drain
 constexpr double kCpuBound = 0.9;    // of an IO thread's wall time spent on a CPU
 constexpr double kRunQueue = 0.1;    // of an IO thread's wall time spent waiting for a CPU
+constexpr double kHostSteal = 0.02;  // of the machine's CPU time (wall x CPUs) taken by the hypervisor
 constexpr long kSpareDescriptors = 64; // files, pipes and Qt's own besides the connections
 } // namespace
 
@@ -70,6 +72,12 @@ QStringList validityWarnings(const PhaseOutcome &phase, const CellMetricsOutput 
         w.append(QStringLiteral("a client IO thread waited for a CPU %1% of the time (the machine is oversubscribed): "
                                 "latencies may include scheduling delay")
                      .arg(qRound(phase.maxThreadWait * 100)));
+    if (const double cpuMs = phase.wallS * 1000.0 * std::max(1, QThread::idealThreadCount());
+        phase.hostStealMs > 0 && cpuMs > 0 && phase.hostStealMs > kHostSteal * cpuMs)
+        w.append(QStringLiteral("the hypervisor took %1 ms of this machine's CPU time during the phase (%2 % steal): "
+                                "every thread stalls meanwhile, so latencies include it")
+                     .arg(phase.hostStealMs, 0, 'f', 0)
+                     .arg(phase.hostStealMs / cpuMs * 100, 0, 'f', 1));
     if (phase.maxThreadCpu > kCpuBound)
         w.append(QStringLiteral("a client IO thread was CPU-bound (%1%): latencies may include client delay").arg(qRound(phase.maxThreadCpu * 100)));
     if (metrics.tokenSource == QLatin1String("counted"))

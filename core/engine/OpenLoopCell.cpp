@@ -77,15 +77,21 @@ OpenLoopResult openLoopStats(const std::vector<RequestRecord> &records, const Op
     return r;
 }
 
-QStringList openLoopWarnings(const OpenLoopResult &r)
+QStringList openLoopWarnings(const OpenLoopResult &r, double hostStealMs)
 {
     QStringList w;
-    if (r.lagP99Ms > kMaxLagP99Ms)
-        w.append(QStringLiteral("the client sent late: schedule lag p99 %1 ms (max %2 ms) at %3 req/s; the arrivals are not the %4 process asked for")
-                     .arg(r.lagP99Ms, 0, 'f', 2)
-                     .arg(r.lagMaxMs, 0, 'f', 1)
-                     .arg(r.targetRate)
-                     .arg(r.arrival));
+    if (r.lagP99Ms > kMaxLagP99Ms) {
+        QString late = QStringLiteral("the client sent late: schedule lag p99 %1 ms (max %2 ms) at %3 req/s; the arrivals are not the %4 process asked for")
+                           .arg(r.lagP99Ms, 0, 'f', 2)
+                           .arg(r.lagMaxMs, 0, 'f', 1)
+                           .arg(r.targetRate)
+                           .arg(r.arrival);
+        if (hostStealMs >= 1)
+            late += QStringLiteral(" (the hypervisor took %1 ms of this machine's CPU time meanwhile: steal delays any client, "
+                                   "a dedicated machine keeps the schedule better)")
+                        .arg(hostStealMs, 0, 'f', 0);
+        w.append(late);
+    }
     if (r.capHit)
         w.append(QStringLiteral("max_concurrency %1 was reached: %2 requests waited in the client queue (p99 %3 ms, max %4 ms; "
                                 "not counted in TTFT or latency), so the server saw fewer than %5 req/s")

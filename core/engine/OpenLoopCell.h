@@ -23,7 +23,9 @@ QString traceArrivalProblem(const Dataset &dataset);
 // Achieved rate, schedule lag and client-queue figures from the measured requests' records.
 OpenLoopResult openLoopStats(const std::vector<RequestRecord> &records, const OpenLoopSpec &spec, double ratePerS);
 // Validity warnings: the client sent late (lag p99 above kMaxLagP99Ms), or the cap made a queue.
-QStringList openLoopWarnings(const OpenLoopResult &r);
+// `hostStealMs`, the hypervisor's steal during the phase (-1 unknown), is named beside late sends:
+// a preempted vCPU delays any client, so it points at the machine rather than the client.
+QStringList openLoopWarnings(const OpenLoopResult &r, double hostStealMs = -1);
 inline constexpr double kMaxLagP99Ms = 5;
 
 } // namespace sb

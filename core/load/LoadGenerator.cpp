@@ -1,5 +1,6 @@
 #include "load/LoadGenerator.h"
 #include "load/DescriptorLimit.h"
+#include "load/HostSteal.h"
 #include "load/IoWorker.h"
 #include <QMetaObject>
 #include <algorithm>
@@ -75,6 +76,8 @@ PhaseOutcome LoadGenerator::runPhase(const PhaseConfig &config, const std::funct
             state->cancelled = true;
     }
     Q_ASSERT(!config.targets.empty());
+    const double stealStartMs = hostStealMs();
+    const std::int64_t wallStartNs = steadyNowNs();
     for (int i = 0, first = 0; i < nThreads; ++i) {
         const int share = config.concurrency / nThreads + (i < config.concurrency % nThreads ? 1 : 0);
         QMetaObject::invokeMethod(m_workers[std::size_t(i)], [w = m_workers[std::size_t(i)], state, first, share] { w->startPhase(state, first, share); },
@@ -109,6 +112,9 @@ PhaseOutcome LoadGenerator::runPhase(const PhaseConfig &config, const std::funct
         std::lock_guard lock(m_mutex);
         m_current.reset();
     }
+    outcome.wallS = double(steadyNowNs() - wallStartNs) / 1e9;
+    if (const double stealEndMs = hostStealMs(); stealStartMs >= 0 && stealEndMs >= stealStartMs)
+        outcome.hostStealMs = stealEndMs - stealStartMs;
     for (auto &w : state->workers) {
         outcome.records.insert(outcome.records.end(), w->records.begin(), w->records.end());
         outcome.interChunkUs.merge(w->interChunkUs);

@@ -20,6 +20,9 @@ struct PhaseOutcome {
     int clientMaxInFlight = 0;   // peak of the client's own in-flight counter
     double maxThreadCpu = 0;     // busiest IO thread: CPU seconds / wall seconds
     double maxThreadWait = 0;    // IO thread that waited longest for a CPU: run-queue seconds / wall seconds
+    // The hypervisor's steal during the phase, all CPUs summed (load/HostSteal.h); -1 unknown.
+    double hostStealMs = -1;
+    double wallS = 0;            // the phase, from handing it to the IO threads to their last record
     bool cancelled = false;
     // First failure writing the records file ("cannot write PATH: REASON"); empty when every
     // line is on disk. A failed write stops the phase at once.

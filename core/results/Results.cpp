@@ -153,6 +153,8 @@ QJsonObject toJson(const CellResult &c)
     cell.insert(QStringLiteral("repeat"), c.repeat);
     if (c.sloSearch)
         cell.insert(QStringLiteral("slo_search"), true);
+    if (c.hostStealMs >= 0)
+        cell.insert(QStringLiteral("host_steal_ms"), c.hostStealMs);
     if (!c.timeSlices.isEmpty())
         cell.insert(QStringLiteral("time_slices"), c.timeSlices);
     if (c.openLoop)
@@ -204,6 +206,7 @@ CellResult cellResultFromJson(const QJsonObject &o)
     c.tokenSource = o.value(QStringLiteral("token_source")).toString();
     c.clientCpuMax = o.value(QStringLiteral("client_cpu_max")).toDouble();
     c.clientWaitMax = o.value(QStringLiteral("client_wait_max")).toDouble();
+    c.hostStealMs = o.value(QStringLiteral("host_steal_ms")).toDouble(-1);
     const QJsonObject metrics = o.value(QStringLiteral("metrics")).toObject();
     for (auto it = metrics.begin(); it != metrics.end(); ++it)
         c.metrics.insert(it.key(), metricStatsFromJson(it.value().toObject()));

@@ -89,6 +89,7 @@ struct CellResult {
     QDateTime startedAt, finishedAt;
     double clientCpuMax = 0;              // busiest client IO thread's CPU share during the phase
     double clientWaitMax = 0;             // largest share of the phase a client IO thread waited for a CPU
+    double hostStealMs = -1;              // the hypervisor's steal during the phase, all CPUs (-1 unknown)
     QJsonArray timeSlices;                // metrics/TimeSlices.h, as stored ("time_slices")
     // Scraped server metrics (docs/server-metrics.md): key aggregates by full metric name, and
     // the scrape itself (series file, path, interval, scrapes, server family, TTFT check).
