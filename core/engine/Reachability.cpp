@@ -5,31 +5,40 @@
 
 namespace sb {
 
+namespace {
+constexpr int kProbeTimeoutMs = 2000; // one TCP connect: loopback answers in microseconds, a LAN in milliseconds
+} // namespace
+
 void ServerReachability::noteCell(const CellResult &cell, const QList<HookTarget> &targets)
 {
     for (const HookOutcome &o : cell.hooks)
         if (!o.ok && o.status == 0 && (o.verdict == HookVerdict::Error || o.verdict == HookVerdict::Timeout))
-            m_down.insert(o.origin, QStringLiteral("in cell %1: %2 %3").arg(cell.index).arg(hookKindName(o.hook), o.message));
+            m_down.insert(o.origin, QStringLiteral("it stopped answering in cell %1: %2 %3").arg(cell.index).arg(hookKindName(o.hook), o.message));
     // Measured, and not one request got through: the whole server went away.
     const int unreachable = cell.errors.value(QStringLiteral("connection")) + cell.errors.value(QStringLiteral("timeout"));
     if (hasMeasurements(cell.status) || cell.completed > 0 || cell.failed == 0 || unreachable < cell.failed)
         return;
     for (const HookTarget &t : targets)
-        m_down.insert(t.origin, QStringLiteral("in cell %1: %2").arg(cell.index).arg(cell.reason));
+        m_down.insert(t.origin, QStringLiteral("it stopped answering in cell %1: %2").arg(cell.index).arg(cell.reason));
 }
 
-QString ServerReachability::blockReason(const QList<HookTarget> &targets)
+QString ServerReachability::blockReason(const QList<HookTarget> &targets, int cellIndex)
 {
     for (const HookTarget &t : targets) {
         const auto it = m_down.constFind(t.origin);
-        if (it == m_down.cend())
-            continue;
-        const QString error = probe(t.origin, 2000);
+        if (it == m_down.cend() && m_answered.contains(t.origin))
+            continue; // answered before and not known to be down: the cell finds out itself
+        const QString error = probe(t.origin, kProbeTimeoutMs);
         if (error.isEmpty()) {
-            m_down.remove(t.origin); // it came back: measure it
+            m_down.remove(t.origin); // it came back (or is there from the start): measure it
+            m_answered.insert(t.origin);
             continue;
         }
-        return QStringLiteral("server unreachable at %1 (%2); it stopped answering %3").arg(t.origin, error, it.value());
+        if (it != m_down.cend())
+            return QStringLiteral("server unreachable at %1 (%2); %3").arg(t.origin, error, it.value());
+        m_down.insert(t.origin, QStringLiteral("it has not answered since cell %1, its first").arg(cellIndex));
+        return QStringLiteral("server unreachable at %1 (%2) before its first cell: nothing was sent; start the server or check its URL")
+            .arg(t.origin, error);
     }
     return {};
 }

@@ -356,8 +356,9 @@ void SweepEngineWorker::runCell(int serverIndex, CellResult &cell, RunTools &too
     ctx.baseUrls = m_mocks.baseUrls(serverIndex);
     ctx.hooks = hookTargetsFor(server, ctx.baseUrls);
     ctx.promptTag = "sb-" + tools.runNonce + "-c" + QByteArray::number(base.cellIndex).rightJustified(4, '0');
-    // A server that went away earlier costs this cell one connect, not its retry budget.
-    if (const QString blocked = tools.reachability.blockReason(ctx.hooks); !blocked.isEmpty()) {
+    // A server that is not there, or went away earlier, costs this cell one connect, not its
+    // retry budget.
+    if (const QString blocked = tools.reachability.blockReason(ctx.hooks, cell.index); !blocked.isEmpty()) {
         cell.status = CellStatus::Failed;
         cell.reason = blocked;
         return;

@@ -19,6 +19,16 @@ inline sb::ServerSpec serverFor(const QString &name, const sb::MockServer &mock,
     return s;
 }
 
+// A server spec for a test peer at `url` (a hostile or tokenizing server) serving `model`.
+inline sb::ServerSpec serverAt(const QString &url, const QString &name, const QString &model = QStringLiteral("m"))
+{
+    sb::ServerSpec s;
+    s.name = name;
+    s.urls = {url};
+    s.model = model;
+    return s;
+}
+
 inline sb::SweepSpec smallSpec(const QList<sb::ServerSpec> &servers, const QList<int> &concurrency, int requests)
 {
     sb::SweepSpec spec;

@@ -11,6 +11,7 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QSignalSpy>
+#include <QTcpServer>
 #include <QTemporaryDir>
 #include <QTest>
 #include <atomic>
@@ -47,11 +48,7 @@ hostile::Server::Handler failingEvery(std::atomic<int> *served, int every)
 
 SweepSpec hostileSpec(const hostile::Server &server, int requests)
 {
-    ServerSpec s;
-    s.name = QStringLiteral("hostile");
-    s.urls = {QString::fromLatin1(server.url())};
-    s.model = QStringLiteral("m");
-    return sbtest::smallSpec({s}, {1}, requests);
+    return sbtest::smallSpec({sbtest::serverAt(QString::fromLatin1(server.url()), QStringLiteral("hostile"))}, {1}, requests);
 }
 } // namespace
 
@@ -220,6 +217,38 @@ private Q_SLOTS:
             QVERIFY(cells[i].hooks.isEmpty()); // not retried: one connect decided
         }
         QCOMPARE(finished.first().first().toInt(), 1);
+    }
+
+    // A server that is not there at all: its first cell fails on one connect, before any reset
+    // retry (the default budget spent 55 s on "Connection refused"), prompt calibration or
+    // request, and so does every later cell while it stays away.
+    void absentServerFailsAtOnce()
+    {
+        quint16 port = 0;
+        {
+            QTcpServer probe;
+            QVERIFY(probe.listen(QHostAddress::LocalHost));
+            port = probe.serverPort();
+        } // closed again: connecting is refused
+        ServerSpec s = sbtest::serverAt(QStringLiteral("http://127.0.0.1:%1").arg(port), QStringLiteral("absent"));
+        s.flavor = Flavor::Vllm;
+        s.reset.enabled = true; // default 60 s retry budget
+        SweepSpec spec = sbtest::smallSpec({s}, {1, 2}, 4);
+        spec.workload.calibratePrompts = true;
+        QTemporaryDir dir;
+        const auto r = sbtest::runSweep(spec, dir.path());
+        QCOMPARE(r.exitCode, 1);
+        const auto &cells = r.results.cells;
+        QCOMPARE(cells.size(), 2);
+        for (const CellResult &cell : cells) {
+            QCOMPARE(cell.status, CellStatus::Failed);
+            QVERIFY(cell.hooks.isEmpty()); // no reset was tried: one connect decided
+            QCOMPARE(cell.completed + cell.failed, 0);
+            QVERIFY2(cell.reason.startsWith(QStringLiteral("server unreachable at http://127.0.0.1:%1 (Connection refused)").arg(port)),
+                     qPrintable(cell.reason));
+        }
+        QVERIFY2(cells[0].reason.contains(QStringLiteral("before its first cell: nothing was sent")), qPrintable(cells[0].reason));
+        QVERIFY2(cells[1].reason.contains(QStringLiteral("it has not answered since cell 0, its first")), qPrintable(cells[1].reason));
     }
 
     // Nothing succeeded: failed, with the top error named.

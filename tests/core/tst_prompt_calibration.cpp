@@ -54,15 +54,6 @@ struct TokenizingServer {
     }};
 };
 
-ServerSpec serverAt(const hostile::Server &s, const QString &name)
-{
-    ServerSpec spec;
-    spec.name = name;
-    spec.urls = {QString::fromLatin1(s.url())};
-    spec.model = QStringLiteral("tiny");
-    return spec;
-}
-
 QList<QJsonObject> records(const QString &dir, const CellResult &cell)
 {
     return sbtest::readJsonLines(dir + QLatin1Char('/') + cell.recordsPath);
@@ -89,7 +80,8 @@ private Q_SLOTS:
         PromptCalibrator calibrator(client, nullptr);
         WorkloadSpec w;
         w.inputTokens = target;
-        const PromptCalibration c = calibrator.calibrate(serverAt(s.server, QStringLiteral("a")), QString::fromLatin1(s.server.url()), w,
+        const QString url = QString::fromLatin1(s.server.url());
+        const PromptCalibration c = calibrator.calibrate(sbtest::serverAt(url, QStringLiteral("a"), QStringLiteral("tiny")), url, w,
                                                          "cb-0000000000000-c0000");
         QVERIFY2(c.ok(), qPrintable(c.error));
         QCOMPARE(c.measuredTokens, target);
@@ -103,7 +95,9 @@ private Q_SLOTS:
     void engineUsesOneCalibrationPerModel()
     {
         TokenizingServer a, b;
-        SweepSpec spec = sbtest::smallSpec({serverAt(a.server, QStringLiteral("a")), serverAt(b.server, QStringLiteral("b"))}, {1, 2}, 6);
+        SweepSpec spec = sbtest::smallSpec({sbtest::serverAt(QString::fromLatin1(a.server.url()), QStringLiteral("a"), QStringLiteral("tiny")),
+                                            sbtest::serverAt(QString::fromLatin1(b.server.url()), QStringLiteral("b"), QStringLiteral("tiny"))},
+                                           {1, 2}, 6);
         spec.workload.calibratePrompts = true;
         spec.workload.inputTokens = 200;
         QTemporaryDir dir;
@@ -140,7 +134,7 @@ private Q_SLOTS:
     {
         TokenizingServer s;
         s.skew = 1.25;
-        SweepSpec spec = sbtest::smallSpec({serverAt(s.server, QStringLiteral("a"))}, {1}, 4);
+        SweepSpec spec = sbtest::smallSpec({sbtest::serverAt(QString::fromLatin1(s.server.url()), QStringLiteral("a"), QStringLiteral("tiny"))}, {1}, 4);
         spec.workload.calibratePrompts = true;
         spec.workload.inputTokens = 100;
         spec.workload.outputTokens = 64; // the server sends 4
@@ -166,7 +160,7 @@ private Q_SLOTS:
                     return;
             }
         });
-        SweepSpec spec = sbtest::smallSpec({serverAt(server, QStringLiteral("a"))}, {1}, 3);
+        SweepSpec spec = sbtest::smallSpec({sbtest::serverAt(QString::fromLatin1(server.url()), QStringLiteral("a"), QStringLiteral("tiny"))}, {1}, 3);
         spec.workload.calibratePrompts = true;
         QTemporaryDir dir;
         const auto r = sbtest::runSweep(spec, dir.path());

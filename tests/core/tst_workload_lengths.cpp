@@ -30,15 +30,6 @@ QList<QJsonObject> records(const QString &dir, const CellResult &cell)
     return sbtest::readJsonLines(dir + QLatin1Char('/') + cell.recordsPath);
 }
 
-ServerSpec serverAt(const hostile::Server &s, const QString &name)
-{
-    ServerSpec spec;
-    spec.name = name;
-    spec.urls = {QString::fromLatin1(s.url())};
-    spec.model = QStringLiteral("tiny");
-    return spec;
-}
-
 LengthDistribution uniform(int lo, int hi)
 {
     LengthDistribution d;
@@ -204,7 +195,7 @@ private Q_SLOTS:
     void engineSendsTheDistribution()
     {
         sbtest::TokenizingServer s;
-        SweepSpec spec = sbtest::smallSpec({serverAt(s.server, QStringLiteral("a"))}, {1, 3}, 30);
+        SweepSpec spec = sbtest::smallSpec({sbtest::serverAt(QString::fromLatin1(s.server.url()), QStringLiteral("a"), QStringLiteral("tiny"))}, {1, 3}, 30);
         spec.workload.calibratePrompts = true;
         LengthDistribution in;
         in.kind = LengthKind::Normal;
