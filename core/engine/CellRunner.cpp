@@ -283,10 +283,12 @@ void CellRunner::measure(const CellContext &ctx, CellResult &cell, const CellCal
     CellServerMetrics serverMetrics(&m_metricsMissing); // scrapes from just before the first send
     std::function<void(const ScrapePoint &)> onScrape;
     if (cb.serverLoad)
-        onScrape = [serverLoadCb = cb.serverLoad](const ScrapePoint &p) {
+        onScrape = [serverLoadCb = cb.serverLoad, sum = std::make_shared<ServerLoadSum>()](const ScrapePoint &p) {
             const ServerLoad load = serverLoad(p.keySamples);
-            if (load.running >= 0 || load.waiting >= 0)
-                serverLoadCb(load.running, load.waiting);
+            if (load.running < 0 && load.waiting < 0)
+                return;
+            const ServerLoad total = sum->add(p.origin, load); // every URL of the server
+            serverLoadCb(total.running, total.waiting);
         };
     serverMetrics.start(*ctx.server, ctx.hooks, m_store.absolute(cell.recordsPath.section(QLatin1Char('/'), 0, -2)), ctx.secrets,
                         std::move(onScrape));

@@ -112,4 +112,17 @@ ServerLoad serverLoad(const MetricsScrape &scrape)
     return load;
 }
 
+ServerLoad ServerLoadSum::add(const QString &origin, const ServerLoad &load)
+{
+    m_latest.insert(origin, load);
+    ServerLoad sum;
+    for (const ServerLoad &l : std::as_const(m_latest)) {
+        if (l.running >= 0)
+            sum.running = std::max(sum.running, 0.0) + l.running;
+        if (l.waiting >= 0)
+            sum.waiting = std::max(sum.waiting, 0.0) + l.waiting;
+    }
+    return sum;
+}
+
 } // namespace sb

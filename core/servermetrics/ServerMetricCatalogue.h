@@ -6,6 +6,7 @@
 #include "results/HookVocabulary.h"
 #include "servermetrics/PrometheusText.h"
 #include <QByteArray>
+#include <QHash>
 #include <QString>
 #include <vector>
 
@@ -59,5 +60,19 @@ struct ServerLoad {
     double waiting = -1;
 };
 ServerLoad serverLoad(const MetricsScrape &scrape);
+
+// The load of a server with several URLs (replicas behind one name): each origin is scraped on
+// its own, so the server's figure is the sum of every origin's latest scrape, not whichever
+// origin answered last. Used from the scraper's one thread.
+class ServerLoadSum
+{
+public:
+    // Records `origin`'s latest load and returns the sum over every origin seen; a figure no
+    // origin reports stays -1.
+    ServerLoad add(const QString &origin, const ServerLoad &load);
+
+private:
+    QHash<QString, ServerLoad> m_latest;
+};
 
 } // namespace sb

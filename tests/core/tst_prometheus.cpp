@@ -78,6 +78,23 @@ private slots:
         QCOMPARE(serverLoad(none).running, -1.0);
     }
 
+    // A server with several URLs: each origin is scraped on its own, and the live figure is the
+    // sum of every origin's latest scrape (it alternated between the origins before).
+    void serverLoadSumsEveryUrl()
+    {
+        ServerLoadSum sum;
+        ServerLoad a{3, -1}, b{5, 2};
+        ServerLoad total = sum.add(QStringLiteral("http://a:8000"), a);
+        QCOMPARE(total.running, 3.0);
+        QCOMPARE(total.waiting, -1.0); // nobody reports a queue yet
+        total = sum.add(QStringLiteral("http://b:8000"), b);
+        QCOMPARE(total.running, 8.0);
+        QCOMPARE(total.waiting, 2.0);
+        total = sum.add(QStringLiteral("http://a:8000"), ServerLoad{1, 0}); // a's newer scrape replaces its older one
+        QCOMPARE(total.running, 6.0);
+        QCOMPARE(total.waiting, 2.0);
+    }
+
     void openMetricsCounterFamily()
     {
         // OpenMetrics names the family without _total; its samples carry the suffix.
