@@ -2,14 +2,12 @@
 // 1024×700 window sizes, the difference table). Checks the pictures paint and the plot keeps
 // its height; with SWEEPBENCH_SCREENSHOT_DIR set, also saves them there for a human look.
 #include "ResultsFixture.h"
+#include "ScreenshotSupport.h"
 #include "TestSupport.h"
 #include "charts/ChartPoints.h"
 #include "charts/ChartsPanel.h"
 #include "compare/CompareView.h"
 #include "metrics/MetricCatalogue.h"
-#include <QCoreApplication>
-#include <QDir>
-#include <QPixmap>
 #include <QTabWidget>
 #include <QTest>
 
@@ -17,17 +15,6 @@ using namespace sb;
 using namespace sb::ui;
 
 namespace {
-void save(QWidget *w, const QString &name)
-{
-    QCoreApplication::processEvents(); // the charts lay out (legend gone) on posted events, as in the app
-    const QPixmap pm = w->grab();
-    QVERIFY(!pm.isNull());
-    const QString dir = qEnvironmentVariable("SWEEPBENCH_SCREENSHOT_DIR");
-    if (!dir.isEmpty()) {
-        QDir().mkpath(dir);
-        QVERIFY(pm.save(QDir(dir).filePath(name)));
-    }
-}
 
 // Two servers × {1, 4, 16, 64}, three runs per point with a little run-to-run noise; the tuned
 // set is faster at high concurrency.
@@ -63,7 +50,7 @@ private Q_SLOTS:
         view.resize(1024, 620);
         view.show();
         QVERIFY(QTest::qWaitForWindowExposed(&view));
-        save(&view, QStringLiteral("compare-empty.png"));
+        sbtest::saveScreenshot(&view, QStringLiteral("compare-empty.png"));
     }
 
     void twoSets_data()
@@ -87,9 +74,9 @@ private Q_SLOTS:
         Q_EMIT panel->pointClicked(ChartPointRef{1, 9}); // server-a, c=64 in the second set
         QVERIFY(panel->height() >= CompareView::kMinimumChartHeight);
         const QString suffix = QStringLiteral("-%1x%2.png").arg(size.width()).arg(size.height());
-        save(&view, QStringLiteral("compare-series") + suffix);
+        sbtest::saveScreenshot(&view, QStringLiteral("compare-series") + suffix);
         view.findChildren<QTabWidget *>().last()->setCurrentIndex(1);
-        save(&view, QStringLiteral("compare-differences") + suffix);
+        sbtest::saveScreenshot(&view, QStringLiteral("compare-differences") + suffix);
     }
 };
 

@@ -1,32 +1,18 @@
 // Renders the Results and Compare views with fixture data. Checks they paint; with
 // SWEEPBENCH_SCREENSHOT_DIR set, also saves the pictures there for a human look (docs, reviews).
 #include "ResultsFixture.h"
+#include "ScreenshotSupport.h"
 #include "TestSupport.h"
 #include "charts/ChartsPanel.h"
 #include "compare/CompareView.h"
 #include "results/DistributionPane.h"
 #include "results/ResultsView.h"
-#include <QDir>
-#include <QPixmap>
 #include <QTabWidget>
 #include <QTemporaryDir>
 #include <QTest>
 
 using namespace sb;
 using namespace sb::ui;
-
-namespace {
-void save(QWidget *w, const QString &name)
-{
-    const QPixmap pm = w->grab();
-    QVERIFY(!pm.isNull());
-    const QString dir = qEnvironmentVariable("SWEEPBENCH_SCREENSHOT_DIR");
-    if (!dir.isEmpty()) {
-        QDir().mkpath(dir);
-        QVERIFY(pm.save(QDir(dir).filePath(name)));
-    }
-}
-} // namespace
 
 class TestResultsScreenshots : public QObject
 {
@@ -50,10 +36,10 @@ private Q_SLOTS:
         view.selectCell(3);
         auto *pane = view.findChild<DistributionPane *>();
         QTRY_VERIFY(!pane->isLoading());
-        save(&view, QStringLiteral("results-view.png"));
+        sbtest::saveScreenshot(&view, QStringLiteral("results-view.png"));
         auto *tabs = view.findChild<QTabWidget *>();
         tabs->setCurrentIndex(1);
-        save(&view, QStringLiteral("results-view-distribution.png"));
+        sbtest::saveScreenshot(&view, QStringLiteral("results-view-distribution.png"));
     }
 
     void compareView()
@@ -72,7 +58,7 @@ private Q_SLOTS:
         view.show();
         QVERIFY(QTest::qWaitForWindowExposed(&view));
         view.findChild<ChartsPanel *>()->flush();
-        save(&view, QStringLiteral("compare-view.png"));
+        sbtest::saveScreenshot(&view, QStringLiteral("compare-view.png"));
     }
 };
 
