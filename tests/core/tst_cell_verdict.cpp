@@ -11,7 +11,6 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QSignalSpy>
-#include <QTcpServer>
 #include <QTemporaryDir>
 #include <QTest>
 #include <atomic>
@@ -224,12 +223,8 @@ private Q_SLOTS:
     // request, and so does every later cell while it stays away.
     void absentServerFailsAtOnce()
     {
-        quint16 port = 0;
-        {
-            QTcpServer probe;
-            QVERIFY(probe.listen(QHostAddress::LocalHost));
-            port = probe.serverPort();
-        } // closed again: connecting is refused
+        const quint16 port = sbtest::freePort(); // connecting is refused
+        QVERIFY(port);
         ServerSpec s = sbtest::serverAt(QStringLiteral("http://127.0.0.1:%1").arg(port), QStringLiteral("absent"));
         s.flavor = Flavor::Vllm;
         s.reset.enabled = true; // default 60 s retry budget

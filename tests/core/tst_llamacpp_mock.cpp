@@ -5,7 +5,6 @@
 #include "TestSupport.h"
 #include "mock/MockServerCommand.h"
 #include "tst_mock_client.h"
-#include <QTcpServer>
 #include <QTest>
 #include <csignal>
 
@@ -280,12 +279,8 @@ private Q_SLOTS:
 
     void mockServerCommandServesLlamacpp()
     {
-        quint16 port = 0;
-        {
-            QTcpServer probe; // find a free port
-            QVERIFY(probe.listen(QHostAddress::LocalHost, 0));
-            port = probe.serverPort();
-        }
+        const quint16 port = sbtest::freePort();
+        QVERIFY(port);
         int slotCount = -1, eraseStatus = -1;
         QTimer::singleShot(100, [&] {
             Client c(port);

@@ -31,12 +31,8 @@ private Q_SLOTS:
 
     void servesUntilSigterm()
     {
-        quint16 port = 0;
-        {
-            QTcpServer probe; // find a free port
-            QVERIFY(probe.listen(QHostAddress::LocalHost, 0));
-            port = probe.serverPort();
-        }
+        const quint16 port = sbtest::freePort();
+        QVERIFY(port);
         int status = -1;
         bool flushed = false;
         QTimer::singleShot(100, [&] {

@@ -7,7 +7,6 @@
 #include "engine/HookPreflight.h"
 #include "engine/ServerPreflight.h"
 #include "results/HookSeverity.h"
-#include <QTcpServer>
 
 using namespace sb;
 using namespace sbtest;
@@ -40,16 +39,6 @@ const HookOutcome *find(const Checked &c, HookKind kind)
     return nullptr;
 }
 
-// A port that was free a moment ago and has nothing listening now.
-quint16 closedPort()
-{
-    QTcpServer probe;
-    if (!probe.listen(QHostAddress::LocalHost, 0))
-        return 0;
-    const quint16 port = probe.serverPort();
-    probe.close();
-    return port;
-}
 
 } // namespace
 
@@ -67,7 +56,7 @@ private Q_SLOTS:
 
     void aClosedPortFailsWithAdvice()
     {
-        const quint16 port = closedPort();
+        const quint16 port = sbtest::freePort();
         QVERIFY(port);
         ServerSpec server;
         server.name = QStringLiteral("gone");

@@ -1,4 +1,5 @@
 #include "TestSupport.h"
+#include <QTcpServer>
 #include <QFile>
 #include <QJsonDocument>
 #include <QRegularExpression>
@@ -47,6 +48,16 @@ QList<QJsonObject> readJsonLines(const QString &path)
         if (!line.isEmpty())
             out.append(QJsonDocument::fromJson(line).object());
     return out;
+}
+
+quint16 freePort()
+{
+    QTcpServer probe;
+    if (!probe.listen(QHostAddress::LocalHost, 0))
+        return 0;
+    const quint16 port = probe.serverPort();
+    probe.close();
+    return port;
 }
 
 } // namespace sbtest

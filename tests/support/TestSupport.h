@@ -26,5 +26,8 @@ QByteArray readFile(const QString &path);
 QList<QJsonObject> readJsonLines(const QString &path);
 // Every entry of a zip archive, by name (empty when it cannot be opened).
 QMap<QString, QByteArray> readZip(const QString &path);
+// A loopback port that was free a moment ago and has nothing listening now: connecting to it
+// is refused, and a server started by the test may bind it. 0 when no port could be had.
+quint16 freePort();
 } // namespace sbtest
 

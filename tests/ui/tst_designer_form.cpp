@@ -24,7 +24,6 @@
 #include <QHeaderView>
 #include <QTableView>
 #include <QSignalSpy>
-#include <QTcpServer>
 #include <QTest>
 #include <QToolButton>
 
@@ -257,10 +256,8 @@ private Q_SLOTS:
     // unreachable server looked fine. Now it is checked and fails, with advice in its column.
     void checkFailsAnUnreachableServerWithHooksOff()
     {
-        QTcpServer probe;
-        QVERIFY(probe.listen(QHostAddress::LocalHost, 0));
-        const quint16 port = probe.serverPort();
-        probe.close(); // nothing listens there now
+        const quint16 port = sbtest::freePort(); // nothing listens there
+        QVERIFY(port);
         SweepSpec spec = DesignTab::newSpec();
         spec.servers[0].mock.clear();
         spec.servers[0].urls = {QStringLiteral("http://127.0.0.1:%1").arg(port)};

@@ -14,7 +14,6 @@
 #include <QTimer>
 #include <QProgressBar>
 #include <QSignalSpy>
-#include <QTcpServer>
 #include <QTemporaryDir>
 #include <QLineEdit>
 #include <QTest>
@@ -222,12 +221,8 @@ private Q_SLOTS:
     // Against a port nobody listens on, every cell fails and the tab says why, in red.
     void unreachableServerSaysWhy()
     {
-        quint16 port = 0;
-        {
-            QTcpServer probe;
-            QVERIFY(probe.listen(QHostAddress::LocalHost));
-            port = probe.serverPort();
-        } // closed again: connecting is refused
+        const quint16 port = sbtest::freePort(); // connecting is refused
+        QVERIFY(port);
         SweepSpec spec = mockSpec(8);
         spec.servers.removeLast();
         spec.servers[0].mock.clear();
