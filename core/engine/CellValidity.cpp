@@ -1,8 +1,8 @@
 #include "engine/CellValidity.h"
 #include "metrics/MetricCatalogue.h"
-#include <QThread>
 #include <algorithm>
 #include <cmath>
+#include <unistd.h>
 
 namespace sb {
 
@@ -72,7 +72,9 @@ QStringList validityWarnings(const PhaseOutcome &phase, const CellMetricsOutput 
         w.append(QStringLiteral("a client IO thread waited for a CPU %1% of the time (the machine is oversubscribed): "
                                 "latencies may include scheduling delay")
                      .arg(qRound(phase.maxThreadWait * 100)));
-    if (const double cpuMs = phase.wallS * 1000.0 * std::max(1, QThread::idealThreadCount());
+    // Steal is summed over every CPU of the machine (/proc/stat), so it is set against all of
+    // them, not only those this process may run on (taskset).
+    if (const double cpuMs = phase.wallS * 1000.0 * double(std::max(1L, ::sysconf(_SC_NPROCESSORS_ONLN)));
         phase.hostStealMs > 0 && cpuMs > 0 && phase.hostStealMs > kHostSteal * cpuMs)
         w.append(QStringLiteral("the hypervisor took %1 ms of this machine's CPU time during the phase (%2 % steal): "
                                 "every thread stalls meanwhile, so latencies include it")
