@@ -5,6 +5,7 @@
 #include "run/HookLogModel.h"
 #include "run/LiveChart.h"
 #include "run/RunTab.h"
+#include "style/ElidedLabel.h"
 #include "style/Theme.h"
 #include <QAbstractItemModelTester>
 #include <QLabel>
@@ -244,10 +245,20 @@ private Q_SLOTS:
         QCOMPARE(tab.sweepProgress()->palette().color(QPalette::Highlight), cellStatusColor(CellStatus::Failed));
         // The bold title carries the verdict only; the long reason wraps in the label beneath it,
         // so the window never grows to the width of a server's error message.
-        const auto *title = tab.findChild<QLabel *>(QStringLiteral("runTitle"));
-        QVERIFY2(title->text().startsWith(QLatin1String("Sweep failed")) && !title->text().contains(QLatin1String("Connection refused")),
-                 qPrintable(title->text()));
+        auto *title = tab.findChild<ElidedLabel *>(QStringLiteral("runTitle"));
+        QVERIFY2(title->fullText().startsWith(QLatin1String("Sweep failed")) && !title->fullText().contains(QLatin1String("Connection refused")),
+                 qPrintable(title->fullText()));
+        QVERIFY(title->toolTip().contains(QLatin1String("Connection refused"))); // the whole sentence on hover
         QVERIFY(tab.minimumSizeHint().width() < 1200);
+        // In the narrowest window the title ends in "…" instead of being cut mid-letter; with
+        // room it is whole.
+        tab.resize(tab.minimumSizeHint().width(), 700);
+        tab.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&tab));
+        QTRY_VERIFY(title->width() < title->fontMetrics().horizontalAdvance(title->fullText()));
+        QVERIFY2(title->text().endsWith(QChar(0x2026)) && title->fullText().startsWith(title->text().chopped(1)), qPrintable(title->text()));
+        tab.resize(2400, 700);
+        QTRY_COMPARE(title->text(), title->fullText());
         const QString cellLine = tab.findChild<QLabel *>(QStringLiteral("cellStatus"))->text();
         QVERIFY2(cellLine.contains(QLatin1String("failed")) && !cellLine.contains(QLatin1String("done")), qPrintable(cellLine));
     }

@@ -8,6 +8,7 @@
 #include "results/SweepAxis.h"
 #include "run/HookLogModel.h"
 #include "run/LiveChart.h"
+#include "style/ElidedLabel.h"
 #include "style/Theme.h"
 #include <QDateTime>
 #include <QDir>
@@ -48,7 +49,7 @@ RunTab::RunTab(QWidget *parent)
     qRegisterMetaType<sb::HookOutcome>();
     qRegisterMetaType<sb::CellResult>();
 
-    m_title = new QLabel;
+    m_title = new ElidedLabel;
     m_title->setObjectName(QStringLiteral("runTitle"));
     QFont big = m_title->font();
     big.setPointSizeF(big.pointSizeF() * 1.2);
@@ -183,7 +184,7 @@ void RunTab::setSpecForDisplay(const SweepSpec &spec)
 {
     if (isRunning())
         return;
-    m_title->setText(tr("%1 — %2").arg(spec.name.isEmpty() ? tr("untitled sweep") : spec.name, estimateText(spec)));
+    m_title->setFullText(tr("%1 — %2").arg(spec.name.isEmpty() ? tr("untitled sweep") : spec.name, estimateText(spec)));
 }
 
 bool RunTab::start(const SweepSpec &spec, const QString &outDir)
@@ -220,7 +221,7 @@ bool RunTab::start(const SweepSpec &spec, const QString &outDir)
     m_hookLog->clear();
     m_chart->clear();
     m_log->clear();
-    m_title->setText(tr("%1 — running").arg(spec.name));
+    m_title->setFullText(tr("%1 — running").arg(spec.name));
 
     m_engine = std::make_unique<SweepEngine>(spec, RunOptions{m_outDir, false});
     SweepEngine *engine = m_engine.get();
@@ -395,7 +396,7 @@ void RunTab::onFinished(int exitCode)
     }
     m_sweepLabel->setText(what);
     // The title gets the verdict only: the reason can be long and is in the label beneath.
-    m_title->setText(what.section(QStringLiteral(" — "), 0, 0));
+    m_title->setFullText(what.section(QStringLiteral(" — "), 0, 0));
     m_title->setToolTip(what);
     setRunning(false);
     Q_EMIT statusMessage(what);

@@ -23,6 +23,7 @@ class QTimer;
 
 namespace sb::ui {
 
+class ElidedLabel;
 class HookLogModel;
 class LiveChart;
 
@@ -100,7 +101,7 @@ private:
     // the next run gets a fresh default instead of writing into the same folder again.
     bool m_outDirFromRun = false;
 
-    QLabel *m_title = nullptr;
+    ElidedLabel *m_title = nullptr; // elides (…) in a narrow window; the whole text in its tooltip
     QLineEdit *m_outDirEdit = nullptr;
     QPushButton *m_startButton = nullptr;
     QPushButton *m_cancelButton = nullptr;
