@@ -5,10 +5,6 @@
 
 namespace sb {
 
-namespace {
-constexpr int kProbeTimeoutMs = 2000; // one TCP connect: loopback answers in microseconds, a LAN in milliseconds
-} // namespace
-
 void ServerReachability::noteCell(const CellResult &cell, const QList<HookTarget> &targets)
 {
     for (const HookOutcome &o : cell.hooks)
@@ -28,7 +24,7 @@ QString ServerReachability::blockReason(const QList<HookTarget> &targets, int ce
         const auto it = m_down.constFind(t.origin);
         if (it == m_down.cend() && m_answered.contains(t.origin))
             continue; // answered before and not known to be down: the cell finds out itself
-        const QString error = probe(t.origin, kProbeTimeoutMs);
+        const QString error = probe(t.origin);
         if (error.isEmpty()) {
             m_down.remove(t.origin); // it came back (or is there from the start): measure it
             m_answered.insert(t.origin);

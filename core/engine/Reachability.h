@@ -21,7 +21,9 @@ public:
     // Empty when cell `cellIndex` may run; otherwise why it fails without being tried.
     QString blockReason(const QList<HookTarget> &targets, int cellIndex);
     // One TCP connect to scheme://host:port; empty on success, else the socket's error.
-    static QString probe(const QString &origin, int timeoutMs);
+    static QString probe(const QString &origin, int timeoutMs = kProbeTimeoutMs);
+    // A loopback peer answers a connect in microseconds, a LAN one in milliseconds.
+    static constexpr int kProbeTimeoutMs = 2000;
 
 private:
     QHash<QString, QString> m_down; // origin -> since when and why ("it stopped answering in cell N: …")

@@ -8,7 +8,6 @@
 namespace sb {
 
 namespace {
-constexpr int kConnectTimeoutMs = 2000; // as the engine's reachability probe (engine/Reachability.h)
 constexpr double kAnswerTimeoutS = 10;
 constexpr int kMaxIdChars = 200; // a served id is server text: bounded before it reaches a message
 
@@ -69,7 +68,7 @@ QList<HookOutcome> checkServerAnswers(ControlClient &client, const HookTarget &t
     QList<HookOutcome> out;
     HookOutcome reach = outcomeFor(target, HookKind::Reachability);
     reach.path.clear(); // first a plain TCP connect
-    const QString connectError = ServerReachability::probe(target.origin, kConnectTimeoutMs);
+    const QString connectError = ServerReachability::probe(target.origin); // the engine's own connect check
     if (!connectError.isEmpty()) {
         reach.verdict = HookVerdict::Error;
         reach.message = target.secrets.scrub(QStringLiteral("TCP connect to %1 failed: %2").arg(target.origin, connectError));
