@@ -19,6 +19,8 @@
 // floor alone can exceed 1 ms at p99, and `steal_ms` (from /proc/stat) shows how much CPU time the
 // host took during the cell.
 #include "engine/SweepEngine.h"
+#include "load/HostSteal.h"
+#include "metrics/Stats.h"
 #include "mock/MockServer.h"
 #include "results/ResultsStore.h"
 #include <QCoreApplication>
@@ -32,12 +34,10 @@
 #include <atomic>
 #include <cmath>
 #include <cstdio>
-#include <fstream>
 #include <random>
 #include <thread>
 #include <sys/prctl.h>
 #include <time.h>
-#include <unistd.h>
 
 using namespace sb;
 
@@ -72,32 +72,24 @@ std::int64_t monotonicNs()
     return std::int64_t(t.tv_sec) * 1'000'000'000 + t.tv_nsec;
 }
 
-// Sum of every CPU's steal time so far, in milliseconds (USER_HZ ticks of /proc/stat's "cpu" line).
-double stealMs()
-{
-    std::ifstream stat("/proc/stat");
-    std::string cpu;
-    long long v[8] = {};
-    stat >> cpu;
-    for (long long &x : v)
-        stat >> x;
-    return cpu == "cpu" ? double(v[7]) * 1000.0 / double(sysconf(_SC_CLK_TCK)) : NAN;
-}
-
 struct Percentiles {
     double p50 = NAN, p99 = NAN, max = NAN;
 };
 
-Percentiles percentilesMs(std::vector<std::int64_t> ns)
+// The same percentile as the engine's schedule lag (metrics/Stats.h), so the two compare.
+Percentiles percentilesMs(const std::vector<std::int64_t> &ns)
 {
     Percentiles p;
     if (ns.empty())
         return p;
-    std::sort(ns.begin(), ns.end());
-    const auto at = [&](double q) { return double(ns[std::size_t(q * double(ns.size() - 1))]) / 1e6; };
-    p.p50 = at(0.50);
-    p.p99 = at(0.99);
-    p.max = double(ns.back()) / 1e6;
+    std::vector<double> ms;
+    ms.reserve(ns.size());
+    for (const std::int64_t v : ns)
+        ms.push_back(double(v) / 1e6);
+    std::sort(ms.begin(), ms.end());
+    p.p50 = percentileSorted(ms, 50);
+    p.p99 = percentileSorted(ms, 99);
+    p.max = ms.back();
     return p;
 }
 
@@ -114,7 +106,7 @@ public:
     {
         m_stop = true;
         m_thread.join();
-        return percentilesMs(std::move(m_lags));
+        return percentilesMs(m_lags);
     }
 
 private:
@@ -202,12 +194,13 @@ int main(int argc, char **argv)
         SweepEngine engine(spec, RunOptions{out.path(), false});
         QEventLoop loop;
         QObject::connect(&engine, &SweepEngine::finished, &loop, &QEventLoop::quit);
-        const double stealBefore = stealMs();
+        const double stealBefore = hostStealMs();
         FloorProbe probe(rate);
         engine.start();
         loop.exec();
         const Percentiles floor = probe.finish();
-        const double steal = stealMs() - stealBefore;
+        const double stealAfter = hostStealMs();
+        const double steal = stealBefore >= 0 && stealAfter >= 0 ? stealAfter - stealBefore : NAN;
         for (const CellResult &cell : engine.results().cells) {
             if (!cell.openLoop)
                 continue;
