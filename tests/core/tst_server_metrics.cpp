@@ -288,10 +288,7 @@ private slots:
                     return;
             }
         });
-        ServerSpec s;
-        s.name = QStringLiteral("echo");
-        s.urls = {QString::fromLatin1(server.url())};
-        s.model = QStringLiteral("m");
+        ServerSpec s = sbtest::serverAt(QString::fromLatin1(server.url()), QStringLiteral("echo"));
         s.apiKey = QString::fromLatin1(kKey);
         s.metrics.intervalS = 0.05;
         QTemporaryDir dir;
@@ -339,10 +336,7 @@ private slots:
                     return;
             }
         });
-        ServerSpec s;
-        s.name = QStringLiteral("cpu-vllm");
-        s.urls = {QString::fromLatin1(server.url())};
-        s.model = QStringLiteral("m");
+        ServerSpec s = sbtest::serverAt(QString::fromLatin1(server.url()), QStringLiteral("cpu-vllm"));
         s.metrics.intervalS = 0.05;
         QTemporaryDir dir;
         const auto r = sbtest::runSweep(sbtest::smallSpec({s}, {2}, 16), dir.path());
