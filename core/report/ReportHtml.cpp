@@ -1,6 +1,7 @@
 #include "results/SweepAxis.h"
 #include "report/ReportHtml.h"
 #include "servermetrics/ServerMetricCatalogue.h"
+#include "report/DisplayText.h"
 #include "report/ReportText.h"
 #include "results/HookSeverity.h"
 #include "results/PointSummary.h"
@@ -351,7 +352,9 @@ QString serverTable(const ReportHtmlInput &in)
 
 QString htmlEscapeNoUrls(const QString &s)
 {
-    return htmlEscape(s).replace(QLatin1String("://"), QLatin1String(":&#47;&#47;"));
+    // Controls and bidi overrides a server put in its text (an ESC, a U+202E that turns "ok"
+    // around) are shown as visible escapes, as the GUI shows them, before the HTML escaping.
+    return htmlEscape(displaySafe(s)).replace(QLatin1String("://"), QLatin1String(":&#47;&#47;"));
 }
 
 QString reportHead(const QString &title, const QString &extraCss)

@@ -6,6 +6,7 @@
 #include "TestSupport.h"
 #include "../fixtures/ReportTestData.h"
 #include "report/BundleWriter.h"
+#include "report/ComparisonHtml.h"
 #include "report/ReportHtml.h"
 #include "report/ReportSummary.h"
 #include "results/HookSeverity.h"
@@ -203,6 +204,39 @@ private Q_SLOTS:
         QVERIFY(html.contains(QStringLiteral("<code title=\"not included in this export\">rank-0.json</code>")));
         QVERIFY(!html.contains(QStringLiteral("href=\"traces/")));
         QVERIFY(!html.contains(dir.path()));
+    }
+    // Text a server controls (its name, a hook's message, an error sample) may carry an ESC
+    // that rewrites a terminal a reader cats the page into, or a U+202E that turns "ok" around:
+    // report.html and an exported comparison show them as visible escapes, as the GUI does.
+    void serverControlCharactersAreShownEscaped()
+    {
+        const QString rlo = QString(QChar(0x202E));
+        const QString esc = QString(QChar(0x1B));
+        SweepResults r = sbtest::sampleResults();
+        CellResult &c = r.cells.first();
+        c.server = QStringLiteral("evil") + rlo + QStringLiteral("ko");
+        c.reason = QStringLiteral("status ") + esc + QStringLiteral("[31mred");
+        HookOutcome h;
+        h.hook = HookKind::Reset;
+        h.origin = QStringLiteral("http://127.0.0.1:1");
+        h.verdict = HookVerdict::Error;
+        h.message = QStringLiteral("refused ") + rlo + QStringLiteral("ko ") + esc + QStringLiteral("]0;title");
+        c.hooks = {h};
+        c.errors.insert(QStringLiteral("http_500"), 1);
+        c.errorSamples.insert(QStringLiteral("http_500"), QStringLiteral("sample ") + esc + QStringLiteral("[2J"));
+        const QString html = page(r);
+        QVERIFY(!html.contains(rlo) && !html.contains(esc));
+        QVERIFY(html.contains(QStringLiteral("evil\\u202eko")));
+        QVERIFY(html.contains(QStringLiteral("status \\x1b[31mred")));
+        QVERIFY(html.contains(QStringLiteral("refused \\u202eko \\x1b]0;title")));
+
+        ComparisonHtmlInput in;
+        in.sets = {ComparisonSetInfo{QStringLiteral("set ") + rlo, QStringLiteral("/tmp/x") + esc, r}};
+        in.metric = QStringLiteral("time_to_first_token");
+        in.stat = QStringLiteral("p50");
+        const QString compared = QString::fromUtf8(comparisonHtml(in));
+        QVERIFY(!compared.contains(rlo) && !compared.contains(esc));
+        QVERIFY(compared.contains(QStringLiteral("evil\\u202eko")));
     }
 };
 
