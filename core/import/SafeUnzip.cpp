@@ -6,7 +6,12 @@
 #include <QRegularExpression>
 #include <QSet>
 #include <QTemporaryDir>
+#include <algorithm>
+#include <cerrno>
+#include <limits>
 #include <memory>
+#include <signal.h>
+#include <unistd.h>
 #include <quazip/quazip.h>
 #include <quazip/quazipfile.h>
 #include <quazip/quazipfileinfo.h>
@@ -44,6 +49,8 @@ QString corrupt(const QString &zipPath, const QString &what, int code)
 // Pass 1 reads only the central directory, so a hostile archive is refused before a byte is written.
 bool checkDirectory(QuaZip &zip, const QString &zipPath, const UnzipLimits &limits, QString *error)
 {
+    const qint64 archiveBytes = QFileInfo(zipPath).size();
+    const qint64 totalCap = std::min(limits.maxTotalBytes, std::max(kRatioFloorBytes, archiveBytes * limits.maxTotalRatio));
     qint64 total = 0;
     int count = 0;
     QSet<QString> seen;
@@ -75,6 +82,19 @@ bool checkDirectory(QuaZip &zip, const QString &zipPath, const UnzipLimits &limi
         if (info.uncompressedSize > quint64(limits.maxTotalBytes) || total > limits.maxTotalBytes) {
             *error = QStringLiteral("refused %1: uncompressed size exceeds the size limit (%2 bytes)")
                          .arg(QDir::toNativeSeparators(zipPath)).arg(limits.maxTotalBytes);
+            return false;
+        }
+        // Sizes as declared: pass 2 never lets an entry inflate past its declared size.
+        if (info.uncompressedSize > quint64(kEntryRatioFloorBytes)
+            && info.uncompressedSize > quint64(std::max<quint64>(info.compressedSize, 1)) * quint64(limits.maxEntryRatio)) {
+            *error = refused(zipPath, info.name,
+                             QStringLiteral("inflates %1 bytes to %2, more than %3 times (a zip bomb?)")
+                                 .arg(info.compressedSize).arg(info.uncompressedSize).arg(limits.maxEntryRatio));
+            return false;
+        }
+        if (total > totalCap) {
+            *error = QStringLiteral("refused %1: it inflates to more than %2 bytes, over %3 times its own %4 bytes (a zip bomb?)")
+                         .arg(QDir::toNativeSeparators(zipPath)).arg(totalCap).arg(limits.maxTotalRatio).arg(archiveBytes);
             return false;
         }
     }
@@ -153,6 +173,24 @@ bool extractAll(QuaZip &zip, const QString &zipPath, const QString &root, const 
     }
     return true;
 }
+
+// The extraction roots of processes that are gone: a process killed (SIGKILL, SIGTERM) never
+// ran the destructor that removes its root. A root whose process still runs (or whose id was
+// reused) is left alone; one of another user cannot be removed and is left alone too.
+void removeStaleExtractionRoots()
+{
+    static const QRegularExpression name(QStringLiteral("^sweepbench-import-(\\d+)-[A-Za-z0-9]{6}$"));
+    const QFileInfoList roots = QDir(QDir::tempPath()).entryInfoList({QStringLiteral("sweepbench-import-*")}, QDir::Dirs | QDir::NoDotAndDotDot | QDir::NoSymLinks);
+    for (const QFileInfo &r : roots) {
+        const QRegularExpressionMatch m = name.match(r.fileName());
+        bool ok = false;
+        const qint64 pid = m.hasMatch() ? m.captured(1).toLongLong(&ok) : 0;
+        if (!ok || pid <= 0 || pid > std::numeric_limits<pid_t>::max() || pid == ::getpid())
+            continue;
+        if (::kill(pid_t(pid), 0) != 0 && errno == ESRCH)
+            QDir(r.filePath()).removeRecursively();
+    }
+}
 } // namespace
 
 QString unsafeEntryReason(const QString &name)
@@ -222,7 +260,8 @@ QString newExtractionDir(QString *error)
     const QMutexLocker locker(&lock);
     static std::unique_ptr<QTemporaryDir> root;
     if (!root) {
-        root = std::make_unique<QTemporaryDir>(QDir::tempPath() + QStringLiteral("/sweepbench-import-XXXXXX"));
+        removeStaleExtractionRoots();
+        root = std::make_unique<QTemporaryDir>(QDir::tempPath() + QStringLiteral("/sweepbench-import-%1-XXXXXX").arg(::getpid()));
         if (!root->isValid()) {
             if (error)
                 *error = QStringLiteral("cannot create a temporary folder: %1").arg(root->errorString());

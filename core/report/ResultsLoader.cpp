@@ -129,6 +129,7 @@ bool loadZip(const QString &zipPath, LoadedResults *out, QString *error)
     if (!QFileInfo(dest + QLatin1Char('/') + kResultsFile).isFile() && top.size() == 1 && top.first().isDir())
         root = top.first().filePath();
     if (!loadFolder(root, out, error)) {
+        QDir(dest).removeRecursively(); // nothing points into it: not kept until the process exits
         *error = QStringLiteral("%1: %2").arg(QDir::toNativeSeparators(zipPath), *error);
         return false;
     }

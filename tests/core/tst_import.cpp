@@ -6,7 +6,9 @@
 #include "import/VllmImport.h"
 #include "report/ResultsLoader.h"
 #include <QDirIterator>
+#include <QElapsedTimer>
 #include <QJsonDocument>
+#include <QProcess>
 #include <QJsonObject>
 #include <QTemporaryDir>
 #include <QTest>
@@ -43,6 +45,39 @@ bool makeZip(const QString &path, const QList<Entry> &entries)
     }
     zip.close();
     return zip.getZipError() == ZIP_OK;
+}
+
+// A zip of zeros: `entries` entries of `entryBytes` each, written in 1 MiB pieces (deflate
+// packs zeros about 1000:1, so 512 MiB is a 0.5 MB archive).
+bool makeZipBomb(const QString &path, int entries, qint64 entryBytes)
+{
+    QuaZip zip(path);
+    if (!zip.open(QuaZip::mdCreate))
+        return false;
+    const QByteArray zeros(qMin<qint64>(entryBytes, 1024 * 1024), '\0');
+    for (int e = 0; e < entries; ++e) {
+        QuaZipFile f(&zip);
+        if (!f.open(QIODevice::WriteOnly, QuaZipNewInfo(e == 0 ? QStringLiteral("results.json") : QStringLiteral("cells/%1/records.jsonl").arg(e))))
+            return false;
+        for (qint64 left = entryBytes; left > 0; left -= zeros.size())
+            f.write(zeros.constData(), qMin<qint64>(left, zeros.size()));
+        f.close();
+        if (f.getZipError() != ZIP_OK)
+            return false;
+    }
+    zip.close();
+    return zip.getZipError() == ZIP_OK;
+}
+
+qint64 bytesUnder(const QString &dir)
+{
+    qint64 total = 0;
+    QDirIterator it(dir, QDir::Files | QDir::Hidden | QDir::System, QDirIterator::Subdirectories);
+    while (it.hasNext()) {
+        it.next();
+        total += it.fileInfo().size();
+    }
+    return total;
 }
 
 QString fixture(const QString &rel) { return sbtest::sourcePath(QStringLiteral("tests/fixtures/") + rel); }
@@ -436,6 +471,97 @@ private Q_SLOTS:
         QVERIFY(sbtest::writeFile(stored, damaged));
         QVERIFY(!loadResults(stored, &error));
         QVERIFY2(error.contains(QStringLiteral("corrupt archive")) && error.contains(QStringLiteral("checksum")), qPrintable(error));
+    }
+
+    // Zip bombs are refused from the central directory, before a byte is written: one entry of
+    // 512 MiB of zeros (0.5 MB packed), many entries of 1 MiB, many small ones adding up.
+    void zipBombsAreRefusedBeforeWriting()
+    {
+        QTemporaryDir work;
+        const struct {
+            const char *name;
+            int entries;
+            qint64 entryBytes;
+        } bombs[] = {{"one.zip", 1, qint64(512) * 1024 * 1024}, {"many.zip", 300, 1024 * 1024}, {"small.zip", 1500, 60 * 1024}};
+        for (const auto &b : bombs) {
+            const QString zip = work.filePath(QLatin1String(b.name));
+            QVERIFY(makeZipBomb(zip, b.entries, b.entryBytes));
+            const QString dest = work.filePath(QStringLiteral("out"));
+            QString error;
+            QVERIFY2(!safeUnzip(zip, dest, &error), b.name);
+            QVERIFY2(error.contains(QLatin1String("zip bomb")) && error.contains(zip), qPrintable(error));
+            QVERIFY(!QFileInfo::exists(dest));
+        }
+    }
+
+    // `summary` of a zip bomb, as users run it: refused quickly, its temporary folder never
+    // grows (sampled while it runs), and nothing is left behind afterwards.
+    void summaryOfAZipBombLeavesNothingBehind()
+    {
+        const QString binary = qEnvironmentVariable("SWEEPBENCH_BINARY");
+        if (binary.isEmpty())
+            QSKIP("SWEEPBENCH_BINARY not set (run through ctest)");
+        QTemporaryDir work, tmp;
+        const QString zip = work.filePath(QStringLiteral("bomb.zip"));
+        QVERIFY(makeZipBomb(zip, 1, qint64(512) * 1024 * 1024));
+        QProcess p;
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert(QStringLiteral("TMPDIR"), tmp.path());
+        p.setProcessEnvironment(env);
+        QElapsedTimer clock;
+        clock.start();
+        p.start(binary, {QStringLiteral("summary"), zip});
+        QVERIFY(p.waitForStarted());
+        qint64 peak = 0;
+        while (!p.waitForFinished(5))
+            peak = qMax(peak, bytesUnder(tmp.path()));
+        qInfo("summary of a %lld KB zip bomb (512 MiB of zeros): exit %d after %lld ms, temporary folder peaked at %lld bytes",
+              qlonglong(QFileInfo(zip).size() / 1024), p.exitCode(), qlonglong(clock.elapsed()), qlonglong(peak));
+        const QString err = QString::fromUtf8(p.readAllStandardError());
+        QVERIFY(p.exitCode() != 0);
+        QVERIFY2(err.contains(QLatin1String("zip bomb")), qPrintable(err));
+        QVERIFY2(peak <= kRatioFloorBytes, qPrintable(QString::number(peak)));
+        QCOMPARE(filesUnder(tmp.path()), QStringList());
+    }
+
+    // A process killed before its exit handlers ran leaves its extraction root; the next start
+    // removes it. A root whose process still runs is left alone.
+    void theNextStartRemovesAKilledProcessesFolder()
+    {
+        const QString binary = qEnvironmentVariable("SWEEPBENCH_BINARY");
+        if (binary.isEmpty())
+            QSKIP("SWEEPBENCH_BINARY not set (run through ctest)");
+        QTemporaryDir work, tmp;
+        // A process that has ended: its id, taken while it ran, names no process now.
+        QProcess sleeper;
+        sleeper.start(QStringLiteral("sleep"), {QStringLiteral("0.05")});
+        QVERIFY(sleeper.waitForStarted());
+        const qint64 pid = sleeper.processId();
+        QVERIFY(sleeper.waitForFinished());
+        const QString stale = tmp.filePath(QStringLiteral("sweepbench-import-%1-aB3dE9").arg(pid));
+        const QString live = tmp.filePath(QStringLiteral("sweepbench-import-%1-Zz9Yy8").arg(QCoreApplication::applicationPid()));
+        QVERIFY(QDir().mkpath(stale + QStringLiteral("/z1")) && QDir().mkpath(live + QStringLiteral("/z1")));
+        QVERIFY(sbtest::writeFile(stale + QStringLiteral("/z1/records.jsonl"), QByteArray(4096, 'x')));
+
+        const QString folder = work.filePath(QStringLiteral("res"));
+        QVERIFY(sbtest::writeSampleFolder(folder));
+        QList<Entry> entries;
+        for (const QString &rel : filesUnder(folder))
+            if (QFileInfo(folder + QLatin1Char('/') + rel).isFile())
+                entries.append({rel, sbtest::readFile(folder + QLatin1Char('/') + rel)});
+        const QString zip = work.filePath(QStringLiteral("ok.zip"));
+        QVERIFY(makeZip(zip, entries));
+        QProcess p;
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert(QStringLiteral("TMPDIR"), tmp.path());
+        p.setProcessEnvironment(env);
+        p.start(binary, {QStringLiteral("summary"), zip});
+        QVERIFY(p.waitForFinished(60000));
+        QVERIFY2(p.exitCode() == 0 || p.exitCode() == 1, qPrintable(QString::fromUtf8(p.readAllStandardError())));
+        QVERIFY(!QFileInfo::exists(stale));
+        QVERIFY(QFileInfo::exists(live)); // this test process still runs
+        // The summary's own root is gone with it.
+        QCOMPARE(QDir(tmp.path()).entryList(QDir::AllEntries | QDir::NoDotAndDotDot), QStringList{QFileInfo(live).fileName()});
     }
 
     void extractionStaysInTempRoot()
