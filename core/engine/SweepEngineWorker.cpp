@@ -149,8 +149,24 @@ bool SweepEngineWorker::previousCells(SweepResults *previous, QStringList *specC
     // A results.json that cannot be read is never replaced by a resume: it may be the only
     // copy of finished cells.
     QString why;
-    if (!ResultsStore::readResults(m_outDir, previous, &why)) {
+    QStringList problems;
+    if (!ResultsStore::readResultsForResume(m_outDir, previous, &problems, &why)) {
         *error = QStringLiteral("cannot resume: %1. Move it away or fix it, or run into a new folder (--out NEW_DIR).").arg(why);
+        return false;
+    }
+    // A cell that does not read as SweepBench wrote it (a wrong type, a negative count, a records
+    // path out of the folder) was edited or damaged: kept, it would pass for a measurement;
+    // re-run, its file would be replaced though it may hold the only copy of finished cells.
+    // Neither happens silently: the resume is refused, naming each cell and key.
+    if (!problems.isEmpty()) {
+        constexpr int kShown = 10;
+        const qsizetype more = problems.size() - kShown;
+        QStringList shown = problems.mid(0, kShown);
+        if (more > 0)
+            shown.append(QStringLiteral("(and %1 more)").arg(more));
+        *error = QStringLiteral("cannot resume: %1 holds cells a resume cannot trust:\n  %2\n"
+                                "Move it away or fix it, or run into a new folder (--out NEW_DIR).")
+                     .arg(QDir::toNativeSeparators(m_outDir + QStringLiteral("/results.json")), shown.join(QStringLiteral("\n  ")));
         return false;
     }
     if (!(previous->shard == m_options.shard)) {

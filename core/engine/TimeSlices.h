@@ -4,14 +4,15 @@
 // output tokens of the requests that ended in it and their throughput over the slice, the
 // time-weighted mean in flight, and TTFT p50/p99 of the requests sent in it.
 #include "load/RequestRecord.h"
+#include "results/Results.h"
 #include <QJsonArray>
 #include <vector>
 
 namespace sb {
 
-// More slices than this and the slice widens (in whole seconds): a cell's slices stay under
-// ~26 KB, so even kMaxResultsCells cells fit results.json's read bound (io/ReadLimits.h).
-inline constexpr int kMaxTimeSlices = 120;
+// More slices than kMaxTimeSlices (results/Results.h) and the slice widens (in whole seconds):
+// a cell's slices stay under ~26 KB, so even kMaxResultsCells cells fit results.json's read
+// bound (io/ReadLimits.h).
 
 struct TimeSlice {
     double startS = 0;        // from the phase's first send

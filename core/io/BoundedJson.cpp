@@ -18,6 +18,15 @@ bool readJsonFile(const QString &path, QJsonObject *out, QString *error, const J
         *error = QStringLiteral("%1: %2 %3 (the limit is %4)").arg(name).arg(shape.arrayItems).arg(QLatin1String(caps.itemName)).arg(caps.maxItems);
         return false;
     }
+    if (!caps.arrayKey.isEmpty() && caps.maxItemValues > 0 && shape.largestItemValues > caps.maxItemValues) {
+        *error = QStringLiteral("%1: %2[%3] holds %4 JSON values (the limit for one of its %5 is %6)")
+                     .arg(name, QString::fromLatin1(caps.arrayKey.toByteArray()))
+                     .arg(shape.largestItemIndex)
+                     .arg(shape.largestItemValues)
+                     .arg(QLatin1String(caps.itemName))
+                     .arg(caps.maxItemValues);
+        return false;
+    }
     if (shape.values > caps.maxValues) {
         *error = QStringLiteral("%1 holds %2 JSON values (the limit is %3)").arg(name).arg(shape.values).arg(caps.maxValues);
         return false;

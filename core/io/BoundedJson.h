@@ -2,7 +2,7 @@
 // Reading a JSON document from a file someone else may have written: a regular file within a
 // byte cap (io/BoundedRead.h), and, checked on the text before anything is parsed
 // (io/JsonScan.h), at most kMaxJsonValues values and at most `maxItems` items in the top-level
-// array `arrayKey` (results.json's cells).
+// array `arrayKey` (results.json's cells), each item holding at most `maxItemValues` values.
 #include "io/ReadLimits.h"
 #include <QByteArrayView>
 #include <QJsonObject>
@@ -16,6 +16,9 @@ struct JsonFileCaps {
     QByteArrayView arrayKey;  // empty = no per-array cap
     qint64 maxItems = 0;
     const char *itemName = "items"; // for the message: "100000 cells (the limit is 10000)"
+    // Values one item of that array may hold (0 = no cap): a cell of results.json is refused by
+    // position ("cells[3]") before a parse builds its 2 million time slices.
+    qint64 maxItemValues = 0;
 };
 
 bool readJsonFile(const QString &path, QJsonObject *out, QString *error, const JsonFileCaps &caps = {});

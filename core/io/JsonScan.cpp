@@ -14,7 +14,21 @@ JsonShape scanJsonShape(QByteArrayView json, QByteArrayView arrayKey)
     bool counting = false;      // inside the target array (its items are at depth 2)
     bool itemSeen = false;      // the current item of the target array has begun
     qsizetype items = 0;
+    qsizetype itemValues = 0;   // values of the current item of the target array
     bool inScalar = false;      // inside a number or literal (true/false/null)
+    // Values inside the target array belong to its current item.
+    const auto countValue = [&] {
+        ++shape.values;
+        if (counting && depth >= 2)
+            ++itemValues;
+    };
+    const auto endItem = [&] {
+        if (itemValues > shape.largestItemValues) {
+            shape.largestItemValues = itemValues;
+            shape.largestItemIndex = items;
+        }
+        itemValues = 0;
+    };
     for (qsizetype i = 0; i < json.size(); ++i) {
         const char c = json[i];
         if (inString) {
@@ -34,7 +48,7 @@ JsonShape scanJsonShape(QByteArrayView json, QByteArrayView arrayKey)
         if (!structural) {
             if (!inScalar) {
                 inScalar = true;
-                ++shape.values;
+                countValue();
                 if (counting && depth == 2)
                     itemSeen = true;
             }
@@ -45,7 +59,7 @@ JsonShape scanJsonShape(QByteArrayView json, QByteArrayView arrayKey)
         case '"':
             inString = true;
             stringStart = i + 1;
-            ++shape.values; // keys are counted too: they cost like values
+            countValue(); // keys are counted too: they cost like values
             if (counting && depth == 2)
                 itemSeen = true;
             break;
@@ -55,19 +69,21 @@ JsonShape scanJsonShape(QByteArrayView json, QByteArrayView arrayKey)
             break;
         case '{':
         case '[':
-            ++shape.values;
+            countValue();
             if (counting && depth == 2)
                 itemSeen = true;
             ++depth;
             if (c == '[' && depth == 2 && keyIsTarget && !counting) {
                 counting = true;
                 items = 0;
+                itemValues = 0;
                 itemSeen = false;
             }
             break;
         case '}':
         case ']':
             if (counting && depth == 2) {
+                endItem();
                 shape.arrayItems = std::max(shape.arrayItems, items + (itemSeen ? 1 : 0));
                 counting = false;
                 keyIsTarget = false;
@@ -76,6 +92,7 @@ JsonShape scanJsonShape(QByteArrayView json, QByteArrayView arrayKey)
             break;
         case ',':
             if (counting && depth == 2) {
+                endItem();
                 ++items;
                 itemSeen = false;
             }

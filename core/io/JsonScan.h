@@ -10,6 +10,10 @@ namespace sb {
 struct JsonShape {
     qsizetype values = 0;     // every value at any depth (objects, arrays, strings, numbers, ...)
     qsizetype arrayItems = 0; // items of the largest top-level `key: [...]` array (0 if none)
+    // The item of that array holding the most values (itself and everything inside it), and
+    // its position: a results.json cell with 2 million time slices is one such item.
+    qsizetype largestItemValues = 0;
+    qsizetype largestItemIndex = -1;
 };
 
 // Scans `json` (which need not be valid: the parser judges that afterwards). `arrayKey` names a

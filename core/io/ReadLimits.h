@@ -18,5 +18,9 @@ inline constexpr qint64 kMaxJsonValues = 12'000'000;
 // Cells in one results.json. A sweep of this many cells runs for days; the engine refuses to
 // plan more, so everything it writes reads back.
 inline constexpr int kMaxResultsCells = 10000;
+// JSON values in one cell of results.json. A cell the engine writes holds a few thousand (its
+// metrics, at most 120 time slices, its hook calls); checked on the text before the parse, so a
+// cell of 2 million time slices is refused instead of parsed into most of a gigabyte.
+inline constexpr qint64 kMaxCellJsonValues = 100'000;
 
 } // namespace sb

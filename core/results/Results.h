@@ -18,6 +18,9 @@
 namespace sb {
 
 inline constexpr const char *kResultsSchema = "sweepbench-results/1";
+// Time slices one cell holds at most: engine/TimeSlices.h widens its slices to stay within it,
+// and a stored cell holding more is not one SweepBench wrote (results/CellCheck.h).
+inline constexpr int kMaxTimeSlices = 120;
 
 // Summary statistics of one metric. Percentiles use linear interpolation (numpy's default),
 // as AIPerf does, so numbers compare.

@@ -1,10 +1,12 @@
 #include "results/ResultsStore.h"
 #include "io/BoundedJson.h"
 #include "io/DurableWrite.h"
+#include "results/CellCheck.h"
 #include "spec/SpecIO.h"
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
+#include <QJsonArray>
 #include <QJsonDocument>
 #include <QRegularExpression>
 #include <QSysInfo>
@@ -44,6 +46,11 @@ bool ResultsStore::hasResults(const QString &outDir)
 
 bool ResultsStore::readResults(const QString &outDir, SweepResults *out, QString *error)
 {
+    return readResultsForResume(outDir, out, nullptr, error);
+}
+
+bool ResultsStore::readResultsForResume(const QString &outDir, SweepResults *out, QStringList *cellProblems, QString *error)
+{
     const QString path = outDir + QStringLiteral("/results.json");
     QJsonObject o;
     QString why;
@@ -57,6 +64,16 @@ bool ResultsStore::readResults(const QString &outDir, SweepResults *out, QString
             *error = QStringLiteral("%1: %2").arg(QDir::toNativeSeparators(path), why);
         return false;
     }
+    if (cellProblems) {
+        cellProblems->clear();
+        const QJsonArray cells = o.value(QStringLiteral("cells")).toArray();
+        for (qsizetype i = 0; i < cells.size(); ++i) {
+            if (!cells[i].isObject())
+                cellProblems->append(QStringLiteral("cells[%1]: expected an object").arg(i));
+            else
+                cellProblems->append(storedCellProblems(cells[i].toObject(), int(i)));
+        }
+    }
     return true;
 }
 
@@ -67,6 +84,7 @@ JsonFileCaps ResultsStore::resultsFileCaps()
     caps.arrayKey = "cells";
     caps.maxItems = kMaxResultsCells;
     caps.itemName = "cells";
+    caps.maxItemValues = kMaxCellJsonValues;
     return caps;
 }
 
@@ -86,6 +104,14 @@ QString ResultsStore::cellDirName(int index, const QString &server, const QStrin
 QString ResultsStore::absolute(const QString &relative) const
 {
     return m_outDir + QLatin1Char('/') + relative;
+}
+
+bool ResultsStore::isCellFilePath(const QString &relative, const QString &fileName)
+{
+    const QStringList parts = relative.split(QLatin1Char('/'));
+    return parts.size() == 3 && parts[0] == QLatin1String("cells") && parts[2] == fileName && !parts[1].isEmpty()
+           && parts[1] != QLatin1String(".") && parts[1] != QLatin1String("..") && !parts[1].contains(QLatin1Char('\\'))
+           && !parts[1].contains(QLatin1Char(':'));
 }
 
 QJsonObject hostInfo()

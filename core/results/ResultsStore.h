@@ -21,6 +21,10 @@ public:
     static bool hasResults(const QString &outDir);
     // Reads OUT/results.json (for --resume): a regular file within resultsFileCaps().
     static bool readResults(const QString &outDir, SweepResults *out, QString *error);
+    // readResults for `run --resume`, which keeps cells as measurements: every cell is also
+    // checked as results/CellCheck.h says, its problems (one line each, by cell and key) in
+    // *cellProblems.
+    static bool readResultsForResume(const QString &outDir, SweepResults *out, QStringList *cellProblems, QString *error);
     // The caps of any results.json we read (io/ReadLimits.h): size, values, cells.
     static JsonFileCaps resultsFileCaps();
 
@@ -29,6 +33,10 @@ public:
     // `pointTag`: results/SweepAxis.h pointTag() ("c8", "r2.5").
     static QString cellDirName(int index, const QString &server, const QString &pointTag);
     QString absolute(const QString &relative) const;
+    // A cell file's path as results.json stores it: cells/<cell folder>/<fileName>, relative,
+    // the folder one plain name (not "." or "..", no separator), so it never leaves the results
+    // folder. Checked before a merge copies a cell's files or a resume keeps a cell.
+    static bool isCellFilePath(const QString &relative, const QString &fileName);
 
 private:
     QString m_outDir;

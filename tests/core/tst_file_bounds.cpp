@@ -102,7 +102,12 @@ private Q_SLOTS:
         QCOMPARE(shape.arrayItems, 3); // the nested "cells" is not the top-level one
         // {}, "a", "x,[]{}\"", "cells", [], {}, "b", [], 1, 2, 3, "s,]", "n", {}, "cells", [], 1, 2, 3, 4
         QCOMPARE(shape.values, 20);
+        QCOMPARE(shape.largestItemValues, 5); // {}, "b", [], 1, 2
+        QCOMPARE(shape.largestItemIndex, 0);
         QVERIFY(QJsonDocument::fromJson(doc).isObject()); // the sample is valid JSON
+        const JsonShape last = scanJsonShape("{\"cells\": [1, {\"t\": [1, 2, 3]}, [4]]}", "cells");
+        QCOMPARE(last.largestItemValues, 6);
+        QCOMPARE(last.largestItemIndex, 1);
         QCOMPARE(scanJsonShape("{\"cells\": [], \"x\": 1, \"cells\": [1, 2]}", "cells").arrayItems, 2); // repeated key: the largest
         QCOMPARE(scanJsonShape("{\"cells\": []}", "cells").arrayItems, 0);
         QCOMPARE(scanJsonShape("{\"cells\": {\"x\": [1, 2]}}", "cells").arrayItems, 0);
@@ -119,6 +124,18 @@ private Q_SLOTS:
         caps.maxValues = 13;
         QVERIFY2(readJsonFile(path, &o, &error, caps), qPrintable(error));
         QCOMPARE(o.value(QStringLiteral("list")).toArray().size(), 10);
+
+        // One cell of many values is refused by position, whatever the total.
+        QVERIFY(sbtest::writeFile(path, "{\"cells\": [{\"a\": 1}, {\"time_slices\": [1, 2, 3, 4, 5, 6]}]}"));
+        caps = JsonFileCaps();
+        caps.arrayKey = "cells";
+        caps.maxItems = 10;
+        caps.itemName = "cells";
+        caps.maxItemValues = 8;
+        QVERIFY(!readJsonFile(path, &o, &error, caps));
+        QVERIFY2(error.contains(QLatin1String("cells[1] holds 9 JSON values (the limit for one of its cells is 8)")), qPrintable(error));
+        caps.maxItemValues = 9;
+        QVERIFY2(readJsonFile(path, &o, &error, caps), qPrintable(error));
     }
 
     void exportWarnsAboutTruncatedRecords()

@@ -1,14 +1,18 @@
-// `run --resume` never mixes cells measured under different settings (spec fingerprint), and
-// never replaces a good results.json on a full disk.
+// `run --resume` never mixes cells measured under different settings (spec fingerprint), never
+// keeps or silently re-runs a cell that is not as SweepBench wrote it, and never replaces a good
+// results.json on a full disk.
 #include "DiskFull.h"
 #include "EngineFixture.h"
 #include "TestSupport.h"
 #include "results/ResultsStore.h"
 #include "results/SpecFingerprint.h"
+#include <QJsonArray>
 #include <QJsonDocument>
 #include <QProcess>
 #include <QTemporaryDir>
 #include <cerrno>
+#include <functional>
+#include <sys/resource.h>
 
 using namespace sb;
 using namespace sbtest;
@@ -178,6 +182,126 @@ private Q_SLOTS:
         QVERIFY(forced.results.cells[1].warnings.join('\n').indexOf(QLatin1String("--force")) < 0);
         // The folder now records the new settings: resuming with them again is accepted.
         QCOMPARE(runSweep(changed, out.path(), true).exitCode, 0);
+    }
+
+    // Each forged or mistyped cell refuses the resume by cell and key: nothing is measured, the
+    // file stays byte for byte (it may be the only copy of finished cells), and nothing is
+    // silently kept as a measurement or re-run as if it were pending.
+    void resumeRefusesForgedOrMistypedCells()
+    {
+        QString error;
+        auto mock = MockServer::start(timedMock(Flavor::Vllm), &error);
+        QVERIFY(mock);
+        const SweepSpec spec = smallSpec({serverFor("vllm", *mock, Flavor::Vllm)}, {1, 2}, 2);
+        QTemporaryDir out;
+        QCOMPARE(runSweep(spec, out.path()).exitCode, 0);
+        const QString path = out.filePath(QStringLiteral("results.json"));
+        const QJsonObject good = QJsonDocument::fromJson(readFile(path)).object();
+        QVERIFY(!good.isEmpty());
+
+        using Edit = std::function<void(QJsonObject &)>;
+        const auto member = [](const char *object, const char *key, QJsonValue v) -> Edit {
+            return [=](QJsonObject &cell) {
+                QJsonObject o = cell.value(QLatin1String(object)).toObject();
+                o.insert(QLatin1String(key), v);
+                cell.insert(QLatin1String(object), o);
+            };
+        };
+        const auto set = [](const char *key, QJsonValue v) -> Edit { return [=](QJsonObject &cell) { cell.insert(QLatin1String(key), v); }; };
+        QJsonArray slices;
+        for (int i = 0; i <= kMaxTimeSlices; ++i)
+            slices.append(QJsonObject{{QStringLiteral("t_s"), i}, {QStringLiteral("sent"), 1}});
+        const struct {
+            const char *key; // what the message names
+            Edit edit;
+        } cases[] = {
+            {"status", set("status", 5)},                              // a wrong type: used to be read as pending and re-run
+            {"status", set("status", QStringLiteral("finished"))},     // unknown: used to be read as failed and re-run
+            {"requests.completed", member("requests", "completed", QStringLiteral("ten"))},
+            {"requests.completed", member("requests", "completed", -5)}, // negative counts used to be kept as they were
+            {"requests.failed", member("requests", "failed", 2.5)},
+            {"duration_s", set("duration_s", 1e308)},
+            {"duration_s", set("duration_s", -1)},
+            {"records", set("records", QStringLiteral("/etc/passwd"))},
+            {"records", set("records", QStringLiteral("cells/../../outside/records.jsonl"))},
+            {"metrics.time_to_first_token.p50", member("metrics", "time_to_first_token", QJsonObject{{QStringLiteral("p50"), QStringLiteral("fast")}})},
+            {"hooks", set("hooks", QStringLiteral("none"))},
+            {"time_slices", set("time_slices", slices)},
+            {"server", set("server", 7)},
+            {"error_rate", set("error_rate", 3)},
+        };
+        for (const auto &c : cases) {
+            QJsonObject forged = good;
+            QJsonArray cells = forged.value(QStringLiteral("cells")).toArray();
+            QJsonObject cell = cells[0].toObject();
+            c.edit(cell);
+            cells[0] = cell;
+            forged.insert(QStringLiteral("cells"), cells);
+            const QByteArray text = QJsonDocument(forged).toJson();
+            QFile f(path);
+            QVERIFY(f.open(QIODevice::WriteOnly | QIODevice::Truncate) && f.write(text) == text.size());
+            f.close();
+            mock->resetStats();
+            const RunResult r = runSweep(spec, out.path(), true);
+            QVERIFY2(r.exitCode == exitcode::kCannotStart, qPrintable(QStringLiteral("%1: exit %2").arg(QLatin1String(c.key)).arg(r.exitCode)));
+            QVERIFY2(r.failure.contains(QStringLiteral("cells[0]")) && r.failure.contains(QStringLiteral(": %1: expected").arg(QLatin1String(c.key)))
+                         && r.failure.contains(QDir::toNativeSeparators(path)),
+                     qPrintable(QStringLiteral("%1: %2").arg(QLatin1String(c.key), r.failure)));
+            QCOMPARE(readFile(path), text); // not replaced
+            QCOMPARE(mock->stats().requests, 0);
+        }
+        // The file as the engine wrote it still resumes: nothing left to run, nothing measured.
+        QFile f(path);
+        QVERIFY(f.open(QIODevice::WriteOnly | QIODevice::Truncate) && f.write(QJsonDocument(good).toJson()) > 0);
+        f.close();
+        mock->resetStats();
+        QCOMPARE(runSweep(spec, out.path(), true).exitCode, 0);
+        QCOMPARE(mock->stats().requests, 0);
+    }
+
+    // A 40 MB results.json whose one cell holds 2 million time slices: refused by the per-cell
+    // value cap on the text, before a parse (which took 739 MB), through the CLI as users run
+    // it. The peak RSS of the children so far (this one included) is printed.
+    void cliResumeRefusesTwoMillionTimeSlicesBeforeParsing()
+    {
+        if (m_binary.isEmpty())
+            QSKIP("SWEEPBENCH_BINARY not set (run through ctest)");
+        QTemporaryDir dir;
+        const QString out = dir.filePath(QStringLiteral("out"));
+        const QString spec = write(dir, QStringLiteral("a.yaml"), mockSpecYaml(16));
+        QCOMPARE(cli({QStringLiteral("run"), spec, QStringLiteral("--out"), out}).code, 0);
+        QJsonObject o = QJsonDocument::fromJson(readFile(out + QStringLiteral("/results.json"))).object();
+        QJsonArray cells = o.value(QStringLiteral("cells")).toArray();
+        QJsonObject cell = cells[0].toObject();
+        cell.insert(QStringLiteral("time_slices"), QStringLiteral("@SLICES@"));
+        cells[0] = cell;
+        o.insert(QStringLiteral("cells"), cells);
+        QByteArray text = QJsonDocument(o).toJson(QJsonDocument::Compact);
+        constexpr int kSlices = 2'000'000;
+        const QByteArray slice = "{\"t_s\":1,\"sent\":2},";
+        QByteArray slicesText;
+        slicesText.reserve(slice.size() * kSlices + 2);
+        slicesText.append('[');
+        for (int i = 0; i < kSlices; ++i)
+            slicesText.append(slice);
+        slicesText.back() = ']';
+        text.replace("\"@SLICES@\"", slicesText);
+        slicesText.clear();
+        const QString path = out + QStringLiteral("/results.json");
+        QFile f(path);
+        QVERIFY(f.open(QIODevice::WriteOnly | QIODevice::Truncate) && f.write(text) == text.size());
+        f.close();
+
+        const Run r = cli({QStringLiteral("run"), spec, QStringLiteral("--out"), out, QStringLiteral("--resume")});
+        rusage usage{};
+        getrusage(RUSAGE_CHILDREN, &usage);
+        qInfo("results.json of %lld MB, %d time slices in one cell: peak RSS of the CLI children so far %ld MB",
+              qlonglong(text.size() / (1024 * 1024)), kSlices, usage.ru_maxrss / 1024);
+        QCOMPARE(r.code, 2);
+        QVERIFY2(r.err.contains(QLatin1String("cells[0] holds")) && r.err.contains(QLatin1String("the limit for one of its cells is")), qPrintable(r.err));
+        QCOMPARE(readFile(path), text);
+        // Bounded: the text (40 MB) and the process, far from the 739 MB a parse took.
+        QVERIFY2(usage.ru_maxrss / 1024 < 300, qPrintable(QString::number(usage.ru_maxrss / 1024)));
     }
 
     void resumeRefusesAnUnreadableResultsFile()
