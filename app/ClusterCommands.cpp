@@ -39,7 +39,8 @@ int runMergeCommand(const QStringList &args)
         return usage(QStringLiteral("merge"), QStringLiteral("expected -o OUT SHARD_DIR..."));
     MergedShards merged;
     QString error;
-    if (!mergeShardFolders(folders, false, &merged, &error)) {
+    // Refusals of what the shards hold exit 2 (bad input); only a failed write exits 3.
+    if (!mergeShardFolders(folders, false, &merged, &error) || !checkMergedFiles(merged, &error)) {
         err() << "sweepbench merge: " << displaySafe(error, DisplayLines::Single) << '\n';
         return 2;
     }

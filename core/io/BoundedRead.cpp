@@ -58,6 +58,22 @@ bool checkRegularFile(const QString &path, qint64 maxBytes, QString *error)
     return checkStat(path, st, maxBytes, error);
 }
 
+bool checkPlainFile(const QString &path, qint64 maxBytes, QString *error)
+{
+    struct stat st{};
+    if (::lstat(QFile::encodeName(path).constData(), &st) != 0) {
+        if (error)
+            *error = readError(path, errno);
+        return false;
+    }
+    if (S_ISLNK(st.st_mode)) {
+        if (error)
+            *error = QStringLiteral("%1 is a symbolic link; only regular files are read").arg(native(path));
+        return false;
+    }
+    return checkStat(path, st, maxBytes, error);
+}
+
 bool readRegularFile(const QString &path, qint64 maxBytes, QByteArray *out, QString *error)
 {
     // O_NONBLOCK: opening a FIFO for reading would otherwise wait for a writer forever. The

@@ -80,10 +80,7 @@ bool loadShardSet(const QString &dir, const QStringList &shards, LoadedResults *
     out->results = merged.results;
     out->folder = QFileInfo(dir).absoluteFilePath();
     out->displayName = QFileInfo(dir).fileName();
-    QByteArray spec;
-    QString ignored;
-    if (readRegularFile(shards.first() + QLatin1Char('/') + kSpecFile, kMaxSmallFileBytes, &spec, &ignored))
-        out->specYaml = spec;
+    out->specYaml = merged.specYaml; // every shard's sweep.yaml says the same (results/ShardMerge.h)
     return true;
 }
 

@@ -90,6 +90,18 @@ public:
             if (!a[i].isString())
                 problem(QStringLiteral("%1%2[%3]").arg(path, QLatin1String(key)).arg(i), QStringLiteral("a string"), a[i]);
     }
+    // `f(item, "name[i].")` for each item of the array that is an object; any other is a problem.
+    template <typename F>
+    void eachObject(const QJsonArray &a, const char *name, F &&f)
+    {
+        for (qsizetype i = 0; i < a.size(); ++i) {
+            const QString at = QStringLiteral("%1[%2]").arg(QLatin1String(name)).arg(i);
+            if (a[i].isObject())
+                f(a[i].toObject(), at + QLatin1Char('.'));
+            else
+                problem(at, QStringLiteral("an object"), a[i]);
+        }
+    }
     // A path that must name a file inside the results folder (results/ResultsStore.h).
     void cellFile(const QJsonObject &o, const QString &path, const char *key, const QString &fileName)
     {
@@ -135,13 +147,7 @@ void checkMetrics(Check &c, const QJsonObject &metrics)
 
 void checkHooks(Check &c, const QJsonArray &hooks)
 {
-    for (qsizetype i = 0; i < hooks.size(); ++i) {
-        const QString at = QStringLiteral("hooks[%1].").arg(i);
-        if (!hooks[i].isObject()) {
-            c.problem(at.chopped(1), QStringLiteral("an object"), hooks[i]);
-            continue;
-        }
-        const QJsonObject h = hooks[i].toObject();
+    c.eachObject(hooks, "hooks", [&c](const QJsonObject &h, const QString &at) {
         for (const char *key : {"hook", "origin", "method", "path", "verdict", "message", "placement", "at", "cache_proof", "metrics_verdict"})
             c.string(h, at, key);
         c.count(h, at, QStringLiteral("status"), 0, 999);
@@ -149,7 +155,7 @@ void checkHooks(Check &c, const QJsonArray &hooks)
         c.count(h, at, QStringLiteral("attempts"));
         c.number(h, at, QStringLiteral("latency_ms"), 0, kHuge);
         c.count(h, at, QStringLiteral("metrics_cached_tokens"), -1, 9e15);
-    }
+    });
 }
 
 void checkSlices(Check &c, const QJsonArray &slices)
@@ -159,16 +165,10 @@ void checkSlices(Check &c, const QJsonArray &slices)
                   QJsonValue(QStringLiteral("%1 slices").arg(slices.size())));
         return;
     }
-    for (qsizetype i = 0; i < slices.size(); ++i) {
-        const QString at = QStringLiteral("time_slices[%1].").arg(i);
-        if (!slices[i].isObject()) {
-            c.problem(at.chopped(1), QStringLiteral("an object"), slices[i]);
-            continue;
-        }
-        const QJsonObject s = slices[i].toObject();
+    c.eachObject(slices, "time_slices", [&c](const QJsonObject &s, const QString &at) {
         for (auto it = s.begin(); it != s.end(); ++it) // a slice without a TTFT has null there
             c.number(s, at, it.key(), -1, kHuge, false, true);
-    }
+    });
 }
 } // namespace
 

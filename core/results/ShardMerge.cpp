@@ -1,17 +1,43 @@
 #include "results/SweepAxis.h"
 #include "results/ShardMerge.h"
+#include "io/BoundedRead.h"
 #include "io/DurableWrite.h"
 #include "results/ResultsStore.h"
 #include "results/SpecFingerprint.h"
+#include "spec/SpecIO.h"
 #include <QDir>
 #include <QDirIterator>
 #include <QFileInfo>
+#include <QSet>
 #include <algorithm>
+#include <limits>
+#include <sys/stat.h>
 
 namespace sb {
 
 namespace {
-QString cellKey(const CellResult &c) { return QStringLiteral("%1|%2|%3").arg(c.index).arg(c.server).arg(c.concurrency); }
+const QString kResultsFile = QStringLiteral("results.json");
+const QString kSpecFile = QStringLiteral("sweep.yaml");
+const QString kRecordsFile = QStringLiteral("records.jsonl");
+const QLatin1String kOtherShard("runs in shard ");
+
+// What makes a cell the cell it is: server, point (axis and value) and repeat. Two cells with
+// the same identity measure the same thing, so no two shards may claim one.
+QString cellIdentity(const CellResult &c)
+{
+    return QStringLiteral("%1|%2|%3|%4|%5")
+        .arg(c.server)
+        .arg(int(axisOf(c)))
+        .arg(pointValue(c), 0, 'g', 17)
+        .arg(c.repeat)
+        .arg(c.sloSearch ? 1 : 0);
+}
+QString cellKey(const CellResult &c) { return QString::number(c.index) + QLatin1Char('|') + cellIdentity(c); }
+// "(a, c=4, repeat 2)" and "cell 3 (a, c=4, repeat 2)", as messages name a cell.
+QString cellIdentityText(const CellResult &c) { return QStringLiteral("(%1, %2, repeat %3)").arg(c.server, pointLabel(c)).arg(c.repeat + 1); }
+QString describeCell(int i, const CellResult &c) { return QStringLiteral("cell %1 ").arg(i) + cellIdentityText(c); }
+QString native(const QString &path) { return QDir::toNativeSeparators(path); }
+QString resultsFileOf(const QString &folder) { return native(QDir(folder).filePath(kResultsFile)); }
 
 bool fail(QString *error, const QString &message)
 {
@@ -28,6 +54,88 @@ QString insideOf(const QString &root, const QString &path)
     if (r.isEmpty() || p.isEmpty() || !p.startsWith(r + QLatin1Char('/')))
         return {};
     return p.mid(r.size() + 1);
+}
+
+// True when something (a file, a dangling link, a FIFO) is at `path`.
+bool somethingAt(const QString &path)
+{
+    struct stat st{};
+    return ::lstat(QFile::encodeName(path).constData(), &st) == 0;
+}
+
+// A shard's sweep.yaml, when it has one: a plain file that parses as a spec and describes what
+// the shard's results.json says it measured (same spec fingerprint). `canonical` is the spec as
+// the writer writes it, so shards compare by content, not by formatting.
+bool readShardSpec(const QString &folder, const SweepResults &r, QByteArray *text, QByteArray *canonical, QJsonObject *fingerprint,
+                   QString *error)
+{
+    const QString path = QDir(folder).filePath(kSpecFile);
+    if (!somethingAt(path))
+        return true;
+    if (!checkPlainFile(path, kMaxSmallFileBytes, error) || !readRegularFile(path, kMaxSmallFileBytes, text, error))
+        return false;
+    const SpecLoadResult loaded = loadSpecText(*text, native(path));
+    const std::optional<SweepSpec> &spec = loaded.spec ? loaded.spec : loaded.draft;
+    if (!spec) {
+        QString first;
+        for (const SpecDiagnostic &d : loaded.diagnostics)
+            if (d.isError() && first.isEmpty())
+                first = d.toString();
+        return fail(error, QStringLiteral("%1 is not a readable sweep spec: %2").arg(native(path), first));
+    }
+    const QString datasetSha = r.specFingerprint.value(QStringLiteral("workload")).toObject().value(QStringLiteral("dataset.sha256")).toString();
+    *fingerprint = specFingerprint(*spec, datasetSha);
+    if (!r.specFingerprint.isEmpty()) {
+        const QStringList diff = fingerprintDifferences(r.specFingerprint, *fingerprint);
+        if (!diff.isEmpty())
+            return fail(error, QStringLiteral("%1 does not describe what %2 was measured with: %3")
+                                   .arg(native(path), resultsFileOf(folder), diff.join(QStringLiteral("; "))));
+    }
+    *canonical = saveSpecYaml(*spec, SecretPolicy::Strip);
+    return true;
+}
+
+// Every file of a cell a merge copies must lie inside its shard as what it claims to be: its
+// records path a plain relative cells/<cell>/records.jsonl, its folder a real folder inside the
+// shard, every entry in it a regular file or folder (a link out, a FIFO or a device would be
+// copied as something else, or skipped, leaving results.json pointing at nothing), and the
+// records themselves there whenever the cell holds measurements.
+bool checkCellFiles(const QString &shard, int i, const CellResult &c, QString *error)
+{
+    const QString where = QStringLiteral("%1: %2").arg(resultsFileOf(shard), describeCell(i, c));
+    if (c.recordsPath.isEmpty()) {
+        if (hasMeasurements(c.status))
+            return fail(error, QStringLiteral("%1 is %2 but names no records file").arg(where, cellStatusName(c.status)));
+        return true;
+    }
+    if (!ResultsStore::isCellFilePath(c.recordsPath, kRecordsFile))
+        return fail(error, QStringLiteral("%1: records path \"%2\" is not cells/<cell folder>/records.jsonl").arg(where, c.recordsPath));
+    const QString cellFolder = QFileInfo(c.recordsPath).path();
+    const QString dir = QDir(shard).filePath(cellFolder);
+    const QString records = QDir(shard).filePath(c.recordsPath);
+    const bool hasRecords = somethingAt(records);
+    if (!somethingAt(dir) || !hasRecords) {
+        if (hasMeasurements(c.status))
+            return fail(error, QStringLiteral("%1 is %2 but its records file %3 does not exist").arg(where, cellStatusName(c.status), native(records)));
+        if (!somethingAt(dir))
+            return true;
+    }
+    // Resolved, the folder must be the very folder it names: no link on the way out of the shard.
+    const QString expected = QDir(shard).canonicalPath() + QLatin1Char('/') + cellFolder;
+    if (QFileInfo(dir).canonicalFilePath() != expected || !QFileInfo(dir).isDir() || QFileInfo(dir).isSymLink())
+        return fail(error, QStringLiteral("%1: %2 is not a folder inside the shard (a link or a file)").arg(where, native(dir)));
+    QString why;
+    if (hasRecords && !checkPlainFile(records, std::numeric_limits<qint64>::max(), &why))
+        return fail(error, QStringLiteral("%1: %2").arg(where, why));
+    QDirIterator it(dir, QDir::AllEntries | QDir::System | QDir::Hidden | QDir::NoDotAndDotDot, QDirIterator::Subdirectories);
+    while (it.hasNext()) {
+        const QString entry = it.next();
+        struct stat st{};
+        if (::lstat(QFile::encodeName(entry).constData(), &st) != 0 || !(S_ISREG(st.st_mode) || S_ISDIR(st.st_mode)))
+            return fail(error, QStringLiteral("%1: %2 is not a regular file (a link, a FIFO or a device); only regular files are merged")
+                                   .arg(where, native(entry)));
+    }
+    return true;
 }
 } // namespace
 
@@ -50,37 +158,71 @@ bool mergeShardFolders(const QStringList &folders, bool allowMissing, MergedShar
     if (folders.isEmpty())
         return fail(error, QStringLiteral("no shard folders given"));
     QList<SweepResults> shards;
+    QStringList shardFolders; // absolute, per entry of `shards`
     QHash<int, QString> folderOfIndex;
+    QByteArray specText, specCanonical;
+    QJsonObject specPrint;
+    QString specFrom;
     for (const QString &given : folders) {
         const QString folder = QFileInfo(given).absoluteFilePath(); // cell sources are copied from it
         SweepResults r;
         QString why;
         if (!ResultsStore::readResults(folder, &r, &why))
-            return fail(error, QStringLiteral("%1: %2").arg(QDir::toNativeSeparators(folder), why));
+            return fail(error, QStringLiteral("%1: %2").arg(native(folder), why));
         if (!r.shard.sharded())
-            return fail(error, QStringLiteral("%1 is not a shard (it was not run with --shard K/N)").arg(QDir::toNativeSeparators(folder)));
+            return fail(error, QStringLiteral("%1 is not a shard (it was not run with --shard K/N)").arg(native(folder)));
         if (!shards.isEmpty()) {
             const SweepResults &first = shards.first();
             if (r.shard.count != first.shard.count)
                 return fail(error, QStringLiteral("%1 is shard %2 but %3 is shard %4: the shard counts differ")
-                                       .arg(QDir::toNativeSeparators(folder), r.shard.text(), QDir::toNativeSeparators(folders.first()), first.shard.text()));
+                                       .arg(native(folder), r.shard.text(), native(folders.first()), first.shard.text()));
             // Any difference refuses (servers added or removed too); the keys are named when they can be.
             const QStringList diff = fingerprintDifferences(first.specFingerprint, r.specFingerprint);
             if (first.specFingerprint != r.specFingerprint || r.cells.size() != first.cells.size())
                 return fail(error, QStringLiteral("%1 and %2 are shards of different sweeps: %3")
-                                       .arg(QDir::toNativeSeparators(folders.first()), QDir::toNativeSeparators(folder),
+                                       .arg(native(folders.first()), native(folder),
                                             !diff.isEmpty() ? diff.join(QStringLiteral("; "))
                                             : r.cells.size() != first.cells.size() ? QStringLiteral("their cells differ")
                                                                                   : QStringLiteral("their spec fingerprints differ")));
             for (int i = 0; i < r.cells.size(); ++i)
                 if (cellKey(r.cells[i]) != cellKey(first.cells[i]))
-                    return fail(error, QStringLiteral("%1 and %2 plan different cells (cell %3)").arg(folders.first(), folder).arg(i));
+                    return fail(error, QStringLiteral("%1 and %2 plan different cells: %3 in one, %4 in the other")
+                                           .arg(resultsFileOf(folders.first()), resultsFileOf(folder), describeCell(i, first.cells[i]),
+                                                describeCell(i, r.cells[i])));
+        } else {
+            // Every shard plans the same cells (checked above), so one plan without repeats
+            // means no cell can be claimed twice under two indexes.
+            QHash<QString, int> seen;
+            for (int i = 0; i < r.cells.size(); ++i) {
+                const QString identity = cellIdentity(r.cells[i]);
+                if (const auto it = seen.constFind(identity); it != seen.cend())
+                    return fail(error, QStringLiteral("%1 plans %2 twice: as cell %3 and as cell %4")
+                                           .arg(resultsFileOf(folder), cellIdentityText(r.cells[i]))
+                                           .arg(*it).arg(i));
+                seen.insert(identity, i);
+            }
         }
         if (folderOfIndex.contains(r.shard.index))
             return fail(error, QStringLiteral("shard %1 is given twice: %2 and %3")
-                                   .arg(r.shard.text(), QDir::toNativeSeparators(folderOfIndex.value(r.shard.index)), QDir::toNativeSeparators(folder)));
+                                   .arg(r.shard.text(), native(folderOfIndex.value(r.shard.index)), native(folder)));
+        // The merged folder gets one sweep.yaml: every shard's must say the same.
+        QByteArray text, canonical;
+        QJsonObject print;
+        if (!readShardSpec(folder, r, &text, &canonical, &print, &why))
+            return fail(error, QStringLiteral("shard %1: %2").arg(r.shard.text(), why));
+        if (!canonical.isEmpty()) {
+            if (specFrom.isEmpty()) {
+                specText = text, specCanonical = canonical, specPrint = print, specFrom = folder;
+            } else if (canonical != specCanonical) {
+                const QStringList diff = fingerprintDifferences(specPrint, print);
+                return fail(error, QStringLiteral("shard %1: %2 differs from %3: %4")
+                                       .arg(r.shard.text(), native(QDir(folder).filePath(kSpecFile)), native(QDir(specFrom).filePath(kSpecFile)),
+                                            diff.isEmpty() ? QStringLiteral("the sweep's name, description or points differ") : diff.join(QStringLiteral("; "))));
+            }
+        }
         folderOfIndex.insert(r.shard.index, folder);
         shards.append(r);
+        shardFolders.append(folder);
     }
     const int count = shards.first().shard.count;
     QStringList missing;
@@ -93,6 +235,7 @@ bool mergeShardFolders(const QStringList &folders, bool allowMissing, MergedShar
 
     MergedShards m;
     m.missingShards = missing;
+    m.specYaml = specText;
     SweepResults &r = m.results;
     const SweepResults &first = shards.first();
     r.toolVersion = first.toolVersion;
@@ -103,7 +246,7 @@ bool mergeShardFolders(const QStringList &folders, bool allowMissing, MergedShar
     m.cellSource = QStringList(r.cells.size(), QString());
     for (int s = 0; s < shards.size(); ++s) {
         const SweepResults &shard = shards[s];
-        const QString folder = folderOfIndex.value(shard.shard.index);
+        const QString &folder = shardFolders[s];
         if (!r.startedAt.isValid() || (shard.startedAt.isValid() && shard.startedAt < r.startedAt))
             r.startedAt = shard.startedAt;
         if (shard.finishedAt.isValid() && (!r.finishedAt.isValid() || shard.finishedAt > r.finishedAt))
@@ -111,19 +254,32 @@ bool mergeShardFolders(const QStringList &folders, bool allowMissing, MergedShar
         r.mergedFrom.append(QJsonObject{{QStringLiteral("shard"), shard.shard.text()},
                                         {QStringLiteral("folder"), QDir(folder).dirName()},
                                         {QStringLiteral("host"), shard.host.value(QStringLiteral("hostname"))}});
+        const QString handedOver = kOtherShard + shard.shard.text();
         for (int i = 0; i < shard.cells.size(); ++i) {
             const CellResult &c = shard.cells[i];
             if (c.status == CellStatus::Pending)
                 continue; // another shard's cell, or one this shard never reached
             if (!m.cellSource[i].isEmpty())
-                return fail(error, QStringLiteral("cell %1 (%2, %3) was run by two shards: %4 and %5")
-                                       .arg(i).arg(c.server, pointLabel(c)).arg(QDir::toNativeSeparators(m.cellSource[i]), QDir::toNativeSeparators(folder)));
+                return fail(error, QStringLiteral("%1 was run by two shards: %2 and %3")
+                                       .arg(describeCell(i, c), resultsFileOf(m.cellSource[i]), resultsFileOf(folder)));
+            // Every shard plans the same cells and marks those it leaves to another as "runs in
+            // shard K/N": a cell whose owner kept it for itself (or gave it to a third shard) is
+            // not this shard's, whatever its results.json says.
+            for (int o = 0; o < shards.size(); ++o) {
+                const CellResult &theirs = shards[o].cells[i];
+                if (o == s || theirs.status != CellStatus::Pending || theirs.reason == handedOver)
+                    continue;
+                const QString owner = theirs.reason.startsWith(kOtherShard) ? QStringLiteral("shard ") + theirs.reason.mid(kOtherShard.size())
+                                                                            : QStringLiteral("itself");
+                return fail(error, QStringLiteral("shard %1 claims %2 in %3, but shard %4 plans it for %5 (%6): a shard's results may hold only its own cells")
+                                       .arg(shard.shard.text(), describeCell(i, c), resultsFileOf(folder), shards[o].shard.text(), owner,
+                                            resultsFileOf(shardFolders[o])));
+            }
             r.cells[i] = c;
             m.cellSource[i] = folder;
         }
     }
     // Cells still pending say why: their shard is missing, or it stopped before them.
-    static const QLatin1String otherShard("runs in shard ");
     for (int i = 0; i < r.cells.size(); ++i) {
         if (!m.cellSource[i].isEmpty())
             continue;
@@ -131,12 +287,12 @@ bool mergeShardFolders(const QStringList &folders, bool allowMissing, MergedShar
         c.status = CellStatus::Pending;
         QString owner;
         for (const SweepResults &shard : std::as_const(shards))
-            if (!shard.cells[i].reason.startsWith(otherShard))
+            if (!shard.cells[i].reason.startsWith(kOtherShard))
                 owner = shard.shard.text();
         if (!owner.isEmpty()) {
             c.reason = QStringLiteral("not run: shard %1 stopped before this cell").arg(owner);
         } else {
-            const QString named = first.cells[i].reason.mid(otherShard.size());
+            const QString named = first.cells[i].reason.mid(kOtherShard.size());
             c.reason = QStringLiteral("shard %1 is missing").arg(named.isEmpty() ? missing.join(QStringLiteral(", ")) : named);
         }
     }
@@ -144,32 +300,53 @@ bool mergeShardFolders(const QStringList &folders, bool allowMissing, MergedShar
     return true;
 }
 
+bool checkMergedFiles(const MergedShards &merged, QString *error)
+{
+    QHash<QString, QString> folderOwner; // cell folder -> the cell that copies it
+    for (int i = 0; i < merged.results.cells.size(); ++i) {
+        const QString &source = merged.cellSource[i];
+        if (source.isEmpty())
+            continue;
+        const CellResult &c = merged.results.cells[i];
+        if (!checkCellFiles(source, i, c, error))
+            return false;
+        // Two cells copying one folder would overwrite each other's records in the merged set.
+        const QString folder = QFileInfo(c.recordsPath).path();
+        if (c.recordsPath.isEmpty())
+            continue;
+        if (const auto it = folderOwner.constFind(folder); it != folderOwner.cend())
+            return fail(error, QStringLiteral("%1: %2 and %3 both keep their records in %4").arg(resultsFileOf(source), *it, describeCell(i, c), folder));
+        folderOwner.insert(folder, describeCell(i, c));
+    }
+    return true;
+}
+
 bool writeMergedShards(const MergedShards &merged, const QString &outDir, QString *error)
 {
     if (ResultsStore::hasResults(outDir))
-        return fail(error, QStringLiteral("%1 already holds results: merge into a new folder").arg(QDir::toNativeSeparators(outDir)));
+        return fail(error, QStringLiteral("%1 already holds results: merge into a new folder").arg(native(outDir)));
+    if (!checkMergedFiles(merged, error)) // before anything is written
+        return false;
     ResultsStore store(outDir);
     if (!store.prepare(error))
         return false;
     SweepResults results = merged.results;
-    QString firstSource;
     for (int i = 0; i < results.cells.size(); ++i) {
         const QString &source = merged.cellSource[i];
         if (source.isEmpty())
             continue;
-        if (firstSource.isEmpty())
-            firstSource = source;
         CellResult &c = results.cells[i];
-        // The cell's own folder: records.jsonl and whatever else the engine wrote beside it.
-        const QString cellDir = QFileInfo(c.recordsPath).path();
-        const QString from = QDir(source).filePath(cellDir);
-        QDirIterator it(from, QDir::Files | QDir::NoSymLinks, QDirIterator::Subdirectories);
-        while (it.hasNext()) {
+        // The cell's own folder: records.jsonl and whatever else the engine wrote beside it
+        // (checkMergedFiles saw regular files and folders only). A cell without records (a
+        // failed hook) may have no folder.
+        QDirIterator it(c.recordsPath.isEmpty() ? QString() : QDir(source).filePath(QFileInfo(c.recordsPath).path()),
+                        QDir::Files | QDir::NoSymLinks, QDirIterator::Subdirectories);
+        while (!c.recordsPath.isEmpty() && it.hasNext()) {
             const QString file = it.next();
             const QString rel = QDir(source).relativeFilePath(file);
             const QString to = store.absolute(rel);
             if (!QDir().mkpath(QFileInfo(to).path()))
-                return fail(error, QStringLiteral("cannot create %1").arg(QDir::toNativeSeparators(QFileInfo(to).path())));
+                return fail(error, QStringLiteral("cannot create %1").arg(native(QFileInfo(to).path())));
             if (!copyFileDurably(file, to, error))
                 return false;
         }
@@ -181,18 +358,15 @@ bool writeMergedShards(const MergedShards &merged, const QString &outDir, QStrin
             const QString to = store.absolute(rel);
             if (!QFileInfo::exists(to)) {
                 if (!QDir().mkpath(QFileInfo(to).path()))
-                    return fail(error, QStringLiteral("cannot create %1").arg(QDir::toNativeSeparators(QFileInfo(to).path())));
+                    return fail(error, QStringLiteral("cannot create %1").arg(native(QFileInfo(to).path())));
                 if (!copyFileDurably(trace, to, error))
                     return false;
             }
             trace = to;
         }
     }
-    if (!firstSource.isEmpty()) {
-        const QString spec = QDir(firstSource).filePath(QStringLiteral("sweep.yaml"));
-        if (QFileInfo::exists(spec) && !copyFileDurably(spec, store.absolute(QStringLiteral("sweep.yaml")), error))
-            return false;
-    }
+    if (!merged.specYaml.isEmpty() && !writeFileAtomically(store.absolute(kSpecFile), merged.specYaml, error))
+        return false;
     return store.writeResults(results, error);
 }
 

@@ -69,6 +69,20 @@ bool makeZipBomb(const QString &path, int entries, qint64 entryBytes)
     return zip.getZipError() == ZIP_OK;
 }
 
+// The sample results folder, written to `folder` and zipped into `zip`.
+bool makeSampleZip(const QString &folder, const QString &zip)
+{
+    if (!sbtest::writeSampleFolder(folder))
+        return false;
+    QList<Entry> entries;
+    QDirIterator it(folder, QDir::Files, QDirIterator::Subdirectories);
+    while (it.hasNext()) {
+        const QString path = it.next();
+        entries.append({QDir(folder).relativeFilePath(path), sbtest::readFile(path)});
+    }
+    return makeZip(zip, entries);
+}
+
 qint64 bytesUnder(const QString &dir)
 {
     qint64 total = 0;
@@ -528,8 +542,7 @@ private Q_SLOTS:
     // removes it. A root whose process still runs is left alone.
     void theNextStartRemovesAKilledProcessesFolder()
     {
-        const QString binary = qEnvironmentVariable("SWEEPBENCH_BINARY");
-        if (binary.isEmpty())
+        if (qEnvironmentVariableIsEmpty("SWEEPBENCH_BINARY"))
             QSKIP("SWEEPBENCH_BINARY not set (run through ctest)");
         QTemporaryDir work, tmp;
         // A process that has ended: its id, taken while it ran, names no process now.
@@ -543,21 +556,12 @@ private Q_SLOTS:
         QVERIFY(QDir().mkpath(stale + QStringLiteral("/z1")) && QDir().mkpath(live + QStringLiteral("/z1")));
         QVERIFY(sbtest::writeFile(stale + QStringLiteral("/z1/records.jsonl"), QByteArray(4096, 'x')));
 
-        const QString folder = work.filePath(QStringLiteral("res"));
-        QVERIFY(sbtest::writeSampleFolder(folder));
-        QList<Entry> entries;
-        for (const QString &rel : filesUnder(folder))
-            if (QFileInfo(folder + QLatin1Char('/') + rel).isFile())
-                entries.append({rel, sbtest::readFile(folder + QLatin1Char('/') + rel)});
         const QString zip = work.filePath(QStringLiteral("ok.zip"));
-        QVERIFY(makeZip(zip, entries));
-        QProcess p;
+        QVERIFY(makeSampleZip(work.filePath(QStringLiteral("res")), zip));
         QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
         env.insert(QStringLiteral("TMPDIR"), tmp.path());
-        p.setProcessEnvironment(env);
-        p.start(binary, {QStringLiteral("summary"), zip});
-        QVERIFY(p.waitForFinished(60000));
-        QVERIFY2(p.exitCode() == 0 || p.exitCode() == 1, qPrintable(QString::fromUtf8(p.readAllStandardError())));
+        const sbtest::CliRun summary = sbtest::runSweepbench({QStringLiteral("summary"), zip}, 60000, env);
+        QVERIFY2(summary.code == 0 || summary.code == 1, qPrintable(summary.err));
         QVERIFY(!QFileInfo::exists(stale));
         QVERIFY(QFileInfo::exists(live)); // this test process still runs
         // The summary's own root is gone with it.
@@ -568,14 +572,8 @@ private Q_SLOTS:
     {
         // A good zip extracts under TMPDIR's process root and nowhere else.
         QTemporaryDir work;
-        const QString folder = work.filePath(QStringLiteral("res"));
-        QVERIFY(sbtest::writeSampleFolder(folder));
-        QList<Entry> entries;
-        for (const QString &rel : filesUnder(folder))
-            if (QFileInfo(folder + QLatin1Char('/') + rel).isFile())
-                entries.append({rel, sbtest::readFile(folder + QLatin1Char('/') + rel)});
         const QString zip = work.filePath(QStringLiteral("ok.zip"));
-        QVERIFY(makeZip(zip, entries));
+        QVERIFY(makeSampleZip(work.filePath(QStringLiteral("res")), zip));
         QString error;
         const auto loaded = loadResults(zip, &error);
         QVERIFY2(loaded, qPrintable(error));

@@ -77,6 +77,11 @@ class TestResumeSafety : public QObject
         f.write(text);
         return f.fileName();
     }
+    static bool overwrite(const QString &path, const QByteArray &text)
+    {
+        QFile f(path);
+        return f.open(QIODevice::WriteOnly | QIODevice::Truncate) && f.write(text) == text.size();
+    }
 
 private Q_SLOTS:
     void initTestCase() { m_binary = qEnvironmentVariable("SWEEPBENCH_BINARY"); }
@@ -238,9 +243,7 @@ private Q_SLOTS:
             cells[0] = cell;
             forged.insert(QStringLiteral("cells"), cells);
             const QByteArray text = QJsonDocument(forged).toJson();
-            QFile f(path);
-            QVERIFY(f.open(QIODevice::WriteOnly | QIODevice::Truncate) && f.write(text) == text.size());
-            f.close();
+            QVERIFY(overwrite(path, text));
             mock->resetStats();
             const RunResult r = runSweep(spec, out.path(), true);
             QVERIFY2(r.exitCode == exitcode::kCannotStart, qPrintable(QStringLiteral("%1: exit %2").arg(QLatin1String(c.key)).arg(r.exitCode)));
@@ -251,9 +254,7 @@ private Q_SLOTS:
             QCOMPARE(mock->stats().requests, 0);
         }
         // The file as the engine wrote it still resumes: nothing left to run, nothing measured.
-        QFile f(path);
-        QVERIFY(f.open(QIODevice::WriteOnly | QIODevice::Truncate) && f.write(QJsonDocument(good).toJson()) > 0);
-        f.close();
+        QVERIFY(overwrite(path, QJsonDocument(good).toJson()));
         mock->resetStats();
         QCOMPARE(runSweep(spec, out.path(), true).exitCode, 0);
         QCOMPARE(mock->stats().requests, 0);
@@ -288,9 +289,7 @@ private Q_SLOTS:
         text.replace("\"@SLICES@\"", slicesText);
         slicesText.clear();
         const QString path = out + QStringLiteral("/results.json");
-        QFile f(path);
-        QVERIFY(f.open(QIODevice::WriteOnly | QIODevice::Truncate) && f.write(text) == text.size());
-        f.close();
+        QVERIFY(overwrite(path, text));
 
         const Run r = cli({QStringLiteral("run"), spec, QStringLiteral("--out"), out, QStringLiteral("--resume")});
         rusage usage{};

@@ -9,10 +9,14 @@
 #include "results/ResultsStore.h"
 #include "results/ShardMerge.h"
 #include <QJsonArray>
+#include <QDirIterator>
 #include <QJsonDocument>
+#include <QRegularExpression>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
+#include <functional>
+#include <sys/stat.h>
 #include <yaml-cpp/yaml.h>
 
 using namespace sb;
@@ -79,6 +83,30 @@ bool writeJson(const QString &path, const QJsonObject &o)
     QFile f(path);
     return f.open(QIODevice::WriteOnly | QIODevice::Truncate) && f.write(QJsonDocument(o).toJson()) > 0;
 }
+
+bool writeText(const QString &path, const QByteArray &text)
+{
+    QFile f(path);
+    return f.open(QIODevice::WriteOnly | QIODevice::Truncate) && f.write(text) == text.size();
+}
+
+QJsonObject readJson(const QString &path) { return QJsonDocument::fromJson(readAll(path)).object(); }
+
+// A copy of a folder tree, so a test can tamper with shards without touching the suite's.
+bool copyTree(const QString &from, const QString &to)
+{
+    if (!QDir().mkpath(to))
+        return false;
+    QDirIterator it(from, QDir::AllEntries | QDir::NoDotAndDotDot | QDir::Hidden, QDirIterator::Subdirectories);
+    while (it.hasNext()) {
+        const QString path = it.next();
+        const QString target = to + QLatin1Char('/') + QDir(from).relativeFilePath(path);
+        if (it.fileInfo().isDir() ? !QDir().mkpath(target) : !QFile::copy(path, target))
+            return false;
+    }
+    return true;
+}
+
 } // namespace
 
 class TestShards : public QObject
@@ -86,6 +114,16 @@ class TestShards : public QObject
     Q_OBJECT
     QTemporaryDir m_dir;
     QString m_sets; // shard-0 and shard-1 of mockSweep(), run once for the whole suite
+
+    // A copy of the suite's two shards in `dir`, for a test to tamper with: shard-0 and
+    // shard-1 (both empty when the copy failed).
+    std::pair<QString, QString> copyOfSets(const QTemporaryDir &dir) const
+    {
+        const QString sets = dir.filePath(QStringLiteral("sets"));
+        if (!copyTree(m_sets, sets))
+            return {};
+        return {sets + QStringLiteral("/shard-0"), sets + QStringLiteral("/shard-1")};
+    }
 
 private Q_SLOTS:
     void init() { sbtest::failOnQtWarnings(); }
@@ -238,6 +276,173 @@ private Q_SLOTS:
         QVERIFY(writeJson(other.filePath(QStringLiteral("x/results.json")), twice));
         QVERIFY(!mergeShardFolders({s0, other.filePath(QStringLiteral("x"))}, false, &merged, &error));
         QVERIFY2(error.contains(QStringLiteral("cell %1").arg(claimed)) && error.contains(QLatin1String("two shards")), qPrintable(error));
+    }
+
+    // A shard's files are checked before anything is merged: a records file that is a link, a
+    // FIFO or missing, a cell folder linked out of the shard, a link beside the records. The
+    // library and `sweepbench merge` refuse, naming the shard's results.json and the file, and
+    // write nothing.
+    void mergeRefusesCellFilesThatAreNotPlainFiles()
+    {
+        struct Case {
+            const char *name;
+            std::function<bool(const QString &cellDir, const QString &outside)> tamper;
+            const char *says;
+            const char *file; // relative to the cell folder; empty = the folder itself
+        };
+        const QList<Case> cases{
+            {"records are a link",
+             [](const QString &cell, const QString &outside) {
+                 return QFile::remove(cell + QStringLiteral("/records.jsonl")) && writeText(outside + QStringLiteral("/secret"), "x\n")
+                        && QFile::link(outside + QStringLiteral("/secret"), cell + QStringLiteral("/records.jsonl"));
+             },
+             "symbolic link", "records.jsonl"},
+            {"records are a FIFO",
+             [](const QString &cell, const QString &) {
+                 return QFile::remove(cell + QStringLiteral("/records.jsonl"))
+                        && ::mkfifo(QFile::encodeName(cell + QStringLiteral("/records.jsonl")).constData(), 0600) == 0;
+             },
+             "FIFO", "records.jsonl"},
+            {"records are missing", [](const QString &cell, const QString &) { return QFile::remove(cell + QStringLiteral("/records.jsonl")); },
+             "does not exist", "records.jsonl"},
+            {"the cell folder is a link out",
+             [](const QString &cell, const QString &outside) {
+                 return QDir().rename(cell, outside + QStringLiteral("/moved")) && QFile::link(outside + QStringLiteral("/moved"), cell);
+             },
+             "not a folder inside the shard", ""},
+            {"a link beside the records",
+             [](const QString &cell, const QString &) {
+                 return QFile::remove(cell + QStringLiteral("/server_metrics.jsonl")) && QFile::link(QStringLiteral("/etc/passwd"), cell + QStringLiteral("/server_metrics.jsonl"));
+             },
+             "not a regular file", "server_metrics.jsonl"},
+        };
+        for (const Case &c : cases) {
+            QTemporaryDir dir, outside;
+            const auto [s0, s1] = copyOfSets(dir);
+            QVERIFY(!s0.isEmpty());
+            SweepResults r1;
+            QString error;
+            QVERIFY(ResultsStore::readResults(s1, &r1, &error));
+            int cellIndex = -1;
+            for (int i = 0; i < r1.cells.size() && cellIndex < 0; ++i)
+                if (r1.cells[i].status == CellStatus::Completed)
+                    cellIndex = i;
+            QVERIFY(cellIndex >= 0);
+            const QString cellDir = s1 + QLatin1Char('/') + QFileInfo(r1.cells[cellIndex].recordsPath).path();
+            QVERIFY2(c.tamper(cellDir, outside.path()), c.name);
+            const QString file = QDir::toNativeSeparators(c.file[0] ? cellDir + QLatin1Char('/') + QLatin1String(c.file) : cellDir);
+            const QString results = QDir::toNativeSeparators(s1 + QStringLiteral("/results.json"));
+
+            MergedShards merged;
+            QVERIFY2(mergeShardFolders({s0, s1}, false, &merged, &error), qPrintable(error));
+            QVERIFY2(!checkMergedFiles(merged, &error), c.name);
+            QVERIFY2(error.contains(QLatin1String(c.says)) && error.contains(file) && error.contains(results)
+                         && error.contains(QStringLiteral("cell %1").arg(cellIndex)),
+                     qPrintable(QStringLiteral("%1: %2").arg(QLatin1String(c.name), error)));
+            const QString out = dir.filePath(QStringLiteral("merged"));
+            QVERIFY(!writeMergedShards(merged, out, &error));
+            QVERIFY2(error.contains(file), qPrintable(error));
+            QVERIFY(!QFile::exists(out + QStringLiteral("/results.json")));
+
+            if (qEnvironmentVariableIsEmpty("SWEEPBENCH_BINARY"))
+                continue;
+            const sbtest::CliRun cli = sbtest::runSweepbench({QStringLiteral("merge"), QStringLiteral("-o"), out, s0, s1});
+            QVERIFY2(cli.code == 2, qPrintable(QStringLiteral("%1: exit %2: %3").arg(QLatin1String(c.name)).arg(cli.code).arg(cli.err)));
+            QVERIFY2(cli.err.contains(file) && cli.err.contains(results), qPrintable(cli.err));
+            QVERIFY(!cli.out.contains(QLatin1String("merged")));
+            QVERIFY(!QFile::exists(out + QStringLiteral("/results.json")));
+        }
+    }
+
+    // A shard's results.json may hold only the cells its plan gives it: a cell the owning shard
+    // never reached (pending there) but another shard claims as completed is refused.
+    void mergeRefusesACellClaimedByAnotherShard()
+    {
+        QTemporaryDir dir;
+        const auto [s0, s1] = copyOfSets(dir);
+        QVERIFY(!s0.isEmpty());
+        QJsonObject j0 = readJson(s0 + QStringLiteral("/results.json")), j1 = readJson(s1 + QStringLiteral("/results.json"));
+        QJsonArray c0 = j0.value(QStringLiteral("cells")).toArray(), c1 = j1.value(QStringLiteral("cells")).toArray();
+        int claimed = -1;
+        for (int i = 0; i < c0.size() && claimed < 0; ++i)
+            if (c0[i].toObject().value(QStringLiteral("status")).toString() == QLatin1String("completed"))
+                claimed = i;
+        QVERIFY(claimed >= 0);
+        // Shard 0 stopped before its cell; shard 1 says it ran it (records and all).
+        c1[claimed] = c0[claimed];
+        QJsonObject notReached = c0[claimed].toObject();
+        notReached.insert(QStringLiteral("status"), QStringLiteral("pending"));
+        notReached.insert(QStringLiteral("reason"), QString());
+        c0[claimed] = notReached;
+        j0.insert(QStringLiteral("cells"), c0);
+        j1.insert(QStringLiteral("cells"), c1);
+        QVERIFY(writeJson(s0 + QStringLiteral("/results.json"), j0) && writeJson(s1 + QStringLiteral("/results.json"), j1));
+        const QString cellDir = QFileInfo(c1[claimed].toObject().value(QStringLiteral("records")).toString()).path();
+        QVERIFY(copyTree(s0 + QLatin1Char('/') + cellDir, s1 + QLatin1Char('/') + cellDir));
+
+        MergedShards merged;
+        QString error;
+        QVERIFY(!mergeShardFolders({s0, s1}, false, &merged, &error));
+        QVERIFY2(error.contains(QStringLiteral("shard 1/2 claims cell %1").arg(claimed)) && error.contains(QLatin1String("plans it for itself"))
+                     && error.contains(QDir::toNativeSeparators(s1 + QStringLiteral("/results.json"))),
+                 qPrintable(error));
+        if (qEnvironmentVariableIsEmpty("SWEEPBENCH_BINARY"))
+            return;
+        const QString out = dir.filePath(QStringLiteral("merged"));
+        const sbtest::CliRun cli = sbtest::runSweepbench({QStringLiteral("merge"), QStringLiteral("-o"), out, s0, s1});
+        QCOMPARE(cli.code, 2);
+        QVERIFY2(cli.err.contains(QStringLiteral("shard 1/2 claims cell %1").arg(claimed)), qPrintable(cli.err));
+        QVERIFY(!QFile::exists(out + QStringLiteral("/results.json")));
+    }
+
+    // The merged folder gets one sweep.yaml: the shards' must agree, by content (formatting
+    // and comments do not count), and each must describe what its own results were measured with.
+    void mergeComparesTheShardsSpecs()
+    {
+        QTemporaryDir dir;
+        const auto [s0, s1] = copyOfSets(dir);
+        QVERIFY(!s0.isEmpty());
+        const QString yaml1 = s1 + QStringLiteral("/sweep.yaml");
+        const QByteArray original = readAll(yaml1);
+        QVERIFY(original.contains("input_tokens: 16"));
+        MergedShards merged;
+        QString error;
+
+        // Only formatting differs: merged, with shard 0's text.
+        QVERIFY(writeText(yaml1, "# the same sweep, written by hand\n\n" + original + "\n"));
+        QVERIFY2(mergeShardFolders({s0, s1}, false, &merged, &error), qPrintable(error));
+        QCOMPARE(merged.specYaml, readAll(s0 + QStringLiteral("/sweep.yaml")));
+
+        // A measurement setting differs from what the shard's results say.
+        QByteArray tokens = original;
+        tokens.replace("input_tokens: 16", "input_tokens: 17");
+        QVERIFY(writeText(yaml1, tokens));
+        QVERIFY(!mergeShardFolders({s0, s1}, false, &merged, &error));
+        QVERIFY2(error.contains(QLatin1String("shard 1/2")) && error.contains(QDir::toNativeSeparators(yaml1))
+                     && error.contains(QLatin1String("workload.input_tokens: 16 -> 17")),
+                 qPrintable(error));
+        if (!qEnvironmentVariableIsEmpty("SWEEPBENCH_BINARY")) {
+            const QString out = dir.filePath(QStringLiteral("merged"));
+            const sbtest::CliRun cli = sbtest::runSweepbench({QStringLiteral("merge"), QStringLiteral("-o"), out, s0, s1});
+            QCOMPARE(cli.code, 2);
+            QVERIFY2(cli.err.contains(QDir::toNativeSeparators(yaml1)) && cli.err.contains(QLatin1String("input_tokens")), qPrintable(cli.err));
+            QVERIFY(!QFile::exists(out + QStringLiteral("/results.json")));
+        }
+
+        // A difference outside the fingerprint (the sweep's name) still differs between shards.
+        QByteArray renamed = original;
+        renamed.replace("Shard Test", "Another Sweep");
+        QVERIFY(renamed != original);
+        QVERIFY(writeText(yaml1, renamed));
+        QVERIFY(!mergeShardFolders({s0, s1}, false, &merged, &error));
+        QVERIFY2(error.contains(QDir::toNativeSeparators(yaml1)) && error.contains(QDir::toNativeSeparators(s0 + QStringLiteral("/sweep.yaml")))
+                     && error.contains(QLatin1String("differs")),
+                 qPrintable(error));
+
+        // Not a spec at all.
+        QVERIFY(writeText(yaml1, "servers: [\n"));
+        QVERIFY(!mergeShardFolders({s0, s1}, false, &merged, &error));
+        QVERIFY2(error.contains(QDir::toNativeSeparators(yaml1)), qPrintable(error));
     }
 
     void aFolderOfShardsOpensAsOneSet()

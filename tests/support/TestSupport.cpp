@@ -2,6 +2,7 @@
 #include <QTcpServer>
 #include <QFile>
 #include <QJsonDocument>
+#include <QProcess>
 #include <QRegularExpression>
 #include <QTest>
 #include <quazip/quazip.h>
@@ -58,6 +59,19 @@ quint16 freePort()
     const quint16 port = probe.serverPort();
     probe.close();
     return port;
+}
+
+CliRun runSweepbench(const QStringList &args, int timeoutMs, const QProcessEnvironment &env)
+{
+    QProcess p;
+    if (!env.isEmpty())
+        p.setProcessEnvironment(env);
+    p.start(qEnvironmentVariable("SWEEPBENCH_BINARY"), args);
+    if (!p.waitForFinished(timeoutMs))
+        p.kill();
+    p.waitForFinished();
+    return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1, QString::fromUtf8(p.readAllStandardOutput()),
+            QString::fromUtf8(p.readAllStandardError())};
 }
 
 } // namespace sbtest

@@ -5,8 +5,10 @@
 #include <QJsonObject>
 #include <QList>
 #include <QMap>
+#include <QProcessEnvironment>
 #include <QSignalSpy>
 #include <QString>
+#include <QStringList>
 
 namespace sbtest {
 
@@ -29,5 +31,13 @@ QMap<QString, QByteArray> readZip(const QString &path);
 // A loopback port that was free a moment ago and has nothing listening now: connecting to it
 // is refused, and a server started by the test may bind it. 0 when no port could be had.
 quint16 freePort();
+
+// The sweepbench binary (SWEEPBENCH_BINARY, set by ctest) run to its end: exit code (-1 when it
+// crashed or was killed after `timeoutMs`), stdout and stderr. `env` empty: this process's.
+struct CliRun {
+    int code = -1;
+    QString out, err;
+};
+CliRun runSweepbench(const QStringList &args, int timeoutMs = 60000, const QProcessEnvironment &env = {});
 } // namespace sbtest
 
