@@ -77,7 +77,10 @@ void HttpConnection::handleEvent(std::string_view data)
         return;
     }
     if (info.malformed) {
-        streamFailed(ErrorKind::BadJson, QStringLiteral("SSE data is not a JSON object: ") + excerpt(data, 120));
+        streamFailed(ErrorKind::BadJson, QStringLiteral("SSE data is not a JSON object (byte %1: expected %2): ")
+                                             .arg(info.json.offset)
+                                             .arg(QLatin1String(info.json.expected))
+                                             + excerpt(data, 120));
         return;
     }
     if (info.error) {

@@ -15,7 +15,7 @@ enum class ErrorKind : std::uint8_t {
     Connection,      // connect failed, or the connection broke / closed before the answer ended
     Protocol,        // malformed HTTP framing, a stream without data: [DONE], a body without choices
     Cancelled,       // the user cancelled the sweep
-    BadJson,         // an SSE data line or a JSON body that is not a JSON object
+    BadJson,         // an SSE event or a JSON body that is not valid JSON, or not an object
     EmptyStream,     // a complete stream (or body) that carried no content at all
     ServerErrorBody, // a 2xx whose body, or an event in whose stream, is an error object
     BadUsage,        // usage token counts out of range (negative, > 2^31-1, more than the bytes could hold)

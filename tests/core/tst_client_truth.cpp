@@ -241,6 +241,15 @@ private Q_SLOTS:
         QTest::addColumn<int>("kind");
         const auto sse = [](const QByteArray &events) { return hostile::sseResponse(events); };
         QTest::newRow("sse data not JSON") << sse("data: hello world\n\ndata: [DONE]\n\n") << true << int(ErrorKind::BadJson);
+        // Braces at both ends used to pass for JSON: these were counted ok.
+        const QByteArray good = "data: {\"choices\":[{\"delta\":{\"content\":\"a\"}}]}\n\n";
+        QTest::newRow("sse braces around words") << sse(good + "data: {not json}\n\ndata: [DONE]\n\n") << true << int(ErrorKind::BadJson);
+        QTest::newRow("sse broken tail") << sse(good + "data: {\"choices\":[{\"delta\":{\"content\":\"x\" ,,, }\n\ndata: [DONE]\n\n") << true
+                                         << int(ErrorKind::BadJson);
+        QTest::newRow("sse bad escape") << sse("data: {\"choices\":[{\"delta\":{\"content\":\"\\q\"}}]}\n\ndata: [DONE]\n\n") << true
+                                        << int(ErrorKind::BadJson);
+        QTest::newRow("sse depth bomb") << sse("data: {\"a\":" + QByteArray(100000, '[') + QByteArray(100000, ']') + "}\n\n" + good + "data: [DONE]\n\n")
+                                        << true << int(ErrorKind::BadJson);
         QTest::newRow("only [DONE]") << sse("data: [DONE]\n\n") << true << int(ErrorKind::EmptyStream);
         QTest::newRow("error event mid-stream")
             << sse("data: {\"choices\":[{\"delta\":{\"content\":\"a\"}}]}\n\ndata: {\"error\":{\"message\":\"engine died\"}}\n\ndata: [DONE]\n\n")
