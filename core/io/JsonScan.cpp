@@ -167,15 +167,9 @@ public:
                     return m_result;
                 break;
             case 't':
-                if ((i = literal(i, "true")) == npos)
-                    return m_result;
-                break;
             case 'f':
-                if ((i = literal(i, "false")) == npos)
-                    return m_result;
-                break;
             case 'n':
-                if ((i = literal(i, "null")) == npos)
+                if ((i = literal(i)) == npos)
                     return m_result;
                 break;
             case '-': case '0': case '1': case '2': case '3': case '4': case '5': case '6': case '7': case '8': case '9':
@@ -225,8 +219,9 @@ private:
             ++i;
         return i;
     }
-    std::size_t literal(std::size_t i, std::string_view word)
+    std::size_t literal(std::size_t i) // m_p[i] is 't', 'f' or 'n'
     {
+        const std::string_view word = m_p[i] == 't' ? "true" : m_p[i] == 'f' ? "false" : "null";
         if (m_n - i < word.size() || std::memcmp(m_p + i, word.data(), word.size()) != 0)
             return failAt(i, "a value");
         return i + word.size();
