@@ -13,6 +13,10 @@ constexpr double kCpuBound = 0.9;    // of an IO thread's wall time spent on a C
 constexpr double kRunQueue = 0.1;    // of an IO thread's wall time spent waiting for a CPU
 constexpr double kHostSteal = 0.02;  // of the machine's CPU time (wall x CPUs) taken by the hypervisor
 constexpr long kSpareDescriptors = 64; // files, pipes and Qt's own besides the connections
+// When at least this share of the requests that could have gone out on an open connection
+// (all but each slot's first) needed a new one, a low in-flight mean is the server's doing and
+// is named so: no request is in flight while a slot connects, and no client can save that time.
+constexpr double kReconnectShare = 0.5;
 } // namespace
 
 QStringList lengthWarnings(const CellMetricsOutput &metrics, const WorkloadSpec &w)
@@ -56,11 +60,18 @@ QStringList validityWarnings(const PhaseOutcome &phase, const CellMetricsOutput 
             w.append(QStringLiteral("achieved concurrency %1 is below the target %2").arg(metrics.maxInFlight).arg(concurrency));
         // The peak can reach C while the client still loses time between an answer and the
         // next send; the steady mean shows that.
-        else if (metrics.steadyMeanInFlight >= 0 && metrics.steadyMeanInFlight < kSteadyShare * concurrency)
-            w.append(QStringLiteral("only %1 requests in flight on average (target %2) while requests were still being sent: "
-                                    "the client did not keep up, so throughput is understated")
-                         .arg(metrics.steadyMeanInFlight, 0, 'f', 1)
-                         .arg(concurrency));
+        else if (metrics.steadyMeanInFlight >= 0 && metrics.steadyMeanInFlight < kSteadyShare * concurrency) {
+            const QString low = QStringLiteral("only %1 requests in flight on average (target %2) while requests were still being sent: ")
+                                    .arg(metrics.steadyMeanInFlight, 0, 'f', 1)
+                                    .arg(concurrency);
+            if (phase.reconnects > 0 && double(phase.reconnects) >= kReconnectShare * double(std::max<qsizetype>(1, sent - concurrency)))
+                w.append(low + QStringLiteral("the server closed its connections, so %1 of %2 requests waited for a new connection "
+                                              "(no request is in flight while one connects): keep-alive on the server would raise throughput")
+                                   .arg(phase.reconnects)
+                                   .arg(sent));
+            else
+                w.append(low + QStringLiteral("the client did not keep up, so throughput is understated"));
+        }
     }
     // Each connection holds a descriptor; beyond the hard limit connections fail to open.
     if (phase.descriptorLimit > 0 && concurrency + kSpareDescriptors > phase.descriptorLimit)

@@ -1,9 +1,15 @@
 #pragma once
-// A pass over JSON text that counts what a parse would build, without building it: a document
-// tree costs 6-8 times its text for number-heavy files (a 256 MB, 100k-cell results.json took
-// 1.5 GB to parse), so the caps of io/ReadLimits.h are checked before the parse.
+// Passes over JSON text that build nothing:
+//  - scanJsonShape counts what a parse would build: a document tree costs 6-8 times its text
+//    for number-heavy files (a 256 MB, 100k-cell results.json took 1.5 GB to parse), so the caps
+//    of io/ReadLimits.h are checked before the parse;
+//  - checkJson says whether text is JSON at all, where a parser would be too slow: the
+//    benchmark client checks every SSE event with it, hundreds of thousands a second.
 #include <QByteArrayView>
 #include <QtGlobal>
+#include <cstddef>
+#include <span>
+#include <string_view>
 
 namespace sb {
 
@@ -20,5 +26,32 @@ struct JsonShape {
 // member of the top-level object whose array items are counted, e.g. "cells"; a key repeated
 // in the document counts by its largest array.
 JsonShape scanJsonShape(QByteArrayView json, QByteArrayView arrayKey = {});
+
+// Containers nested deeper than this are refused: an OpenAI chunk nests about 7 deep, and a
+// "[[[[..." bomb must not cost a stack frame, or memory, per level. 64 is also the most the
+// checker's one-word container stack holds.
+inline constexpr int kMaxJsonDepth = 64;
+
+struct JsonCheck {
+    bool ok = true;
+    std::size_t offset = 0;     // of the first byte that is not JSON (text.size() when it ended early)
+    const char *expected = "";  // what a parser wanted there, e.g. "',' or '}'"
+};
+
+// Where some members' values start, found by checkJson in its one pass: the client reads the
+// few fields of a chunk this way instead of searching the text again for each. For each name,
+// valueAt gets the position of the value of the first member so named, at any depth, or npos.
+// Names are compared as written (a key spelled with escapes matches nothing).
+struct JsonMembers {
+    std::span<const std::string_view> names;
+    std::span<std::size_t> valueAt; // as many as names
+};
+
+// Whether `text` is exactly one JSON value (RFC 8259, surrounding whitespace allowed): strings
+// closed, with valid escapes (an escaped lone surrogate is grammatical and accepted), no raw
+// control characters and valid UTF-8; numbers in JSON's grammar; literals spelled out; nothing
+// after the value; containers at most `maxDepth` (<= kMaxJsonDepth) deep. One pass, no
+// allocation. `members`, when given, is filled on the way (valid only when the check is ok).
+JsonCheck checkJson(std::string_view text, const JsonMembers *members = nullptr, int maxDepth = kMaxJsonDepth);
 
 } // namespace sb

@@ -1,5 +1,6 @@
 #include "load/ChunkScanner.h"
 #include <algorithm>
+#include <array>
 #include <cstring>
 
 namespace sb {
@@ -110,32 +111,39 @@ std::string_view jsonObjectAt(std::string_view text, std::size_t pos, std::size_
 
 ChunkInfo scanChunk(std::string_view data)
 {
-    ChunkInfo info;
     const std::string_view t = trim(data);
+    ChunkInfo info;
     if (t == "[DONE]") {
         info.done = true;
         return info;
     }
-    if (t.size() < 2 || t.front() != '{' || t.back() != '}') {
+    // One pass checks the whole event as JSON (`{not json}`, a broken tail or a cut string would
+    // otherwise count as an answer) and finds the members read below, where searching the text
+    // for each key again used to cost as much as the check.
+    static constexpr std::string_view kNames[] = {"error", "object", "content", "text", "usage", "timings"};
+    enum { Error, Object, Content, Text, Usage, Timings };
+    std::array<std::size_t, std::size(kNames)> at{};
+    const JsonMembers members{kNames, at};
+    info.json = checkJson(t, &members);
+    if (info.json.ok && t.front() != '{')
+        info.json = JsonCheck{false, 0, "a JSON object"};
+    if (!info.json.ok) {
         info.malformed = true;
+        info.json.offset += std::size_t(t.data() - data.data()); // into the event's data as sent
         return info;
     }
+    const auto has = [&](int k) { return at[std::size_t(k)] != std::string_view::npos; };
     // Errors arrive as {"error": {...}} (vLLM mid-stream) or {"object": "error", ...}.
-    if (const auto e = findJsonKeyValue(t, "error"); e != std::string_view::npos && t[e] == '{') {
+    if ((has(Error) && t[at[Error]] == '{') || (has(Object) && t.substr(at[Object], 7) == "\"error\"")) {
         info.error = true;
         return info;
     }
-    if (const auto o = findJsonKeyValue(t, "object"); o != std::string_view::npos && t.substr(o, 7) == "\"error\"") {
-        info.error = true;
-        return info;
-    }
-    if (const auto c = findJsonKeyValue(t, "content"); c != std::string_view::npos)
-        info.hasContent = nonEmptyStringAt(t, c);
-    if (!info.hasContent)
-        if (const auto x = findJsonKeyValue(t, "text"); x != std::string_view::npos)
-            info.hasContent = nonEmptyStringAt(t, x);
-    if (const auto u = findJsonKeyValue(t, "usage"); u != std::string_view::npos && t[u] == '{') {
-        info.hasUsage = true;
+    if (has(Content))
+        info.hasContent = nonEmptyStringAt(t, at[Content]);
+    if (!info.hasContent && has(Text))
+        info.hasContent = nonEmptyStringAt(t, at[Text]);
+    if (const std::size_t u = at[Usage]; has(Usage) && t[u] == '{') {
+        info.hasUsage = true; // one chunk per answer: its counts are looked up in the text
         const auto count = [&](std::string_view key, std::int64_t &out) {
             if (const auto p = findJsonKeyValue(t, key, u); p != std::string_view::npos) {
                 out = parseJsonInt(t, p);
@@ -149,9 +157,8 @@ ChunkInfo scanChunk(std::string_view data)
         count("completion_tokens", info.completionTokens);
         count("cached_tokens", info.cachedTokens);
     }
-    if (!info.hasContent || info.hasUsage)
-        if (const auto m = findJsonKeyValue(t, "timings"); m != std::string_view::npos)
-            info.timings = jsonObjectAt(t, m, kMaxTimingsBytes);
+    if ((!info.hasContent || info.hasUsage) && has(Timings))
+        info.timings = jsonObjectAt(t, at[Timings], kMaxTimingsBytes);
     return info;
 }
 

@@ -1,8 +1,11 @@
 #pragma once
 // Reads what the benchmark needs from one OpenAI streaming chunk without building a JSON DOM
-// (this runs for every SSE event, hundreds of thousands a second): whether it carries
-// non-empty content, a usage block, or an error. Keys inside JSON strings are escaped
-// (\"content\"), so a key match requires an unescaped quote.
+// (this runs for every SSE event, hundreds of thousands a second): whether it is JSON at all
+// (io/JsonScan's one-pass check, which also finds the members read: braces at both ends are not
+// JSON), whether it carries non-empty content, a usage block, or an error. The helpers below
+// read the rare rest (usage counts, the timing object); keys inside JSON strings are escaped
+// (\"content\"), so their key match requires an unescaped quote.
+#include "io/JsonScan.h"
 #include <cstdint>
 #include <string_view>
 
@@ -11,6 +14,7 @@ namespace sb {
 struct ChunkInfo {
     bool done = false;          // data: [DONE]
     bool malformed = false;     // not a JSON object
+    JsonCheck json;             // when malformed: where the text stopped being JSON, and what was expected
     bool error = false;         // {"error": ...} or "object":"error"
     bool hasContent = false;    // non-empty content (chat delta.content / completions text)
     bool hasUsage = false;

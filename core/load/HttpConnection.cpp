@@ -206,6 +206,9 @@ void HttpConnection::send()
     m_parser.reset();
     m_sse.reset();
     m_gapsUs.clear();
+    m_gapsOmitted = 0;
+    m_events = 0;
+    m_eventLimit = streamEventLimit(m_rec.requestedOutputTokens);
     m_body.clear();
     m_timings.clear();
     m_bodyBytes = 0;
@@ -453,6 +456,7 @@ void HttpConnection::appendJsonl()
     // Server-controlled like the error text: a key it echoes is scrubbed here too.
     in.timingsJson = m_state->config.secrets && !m_timings.isEmpty() ? m_state->config.secrets->scrub(m_timings) : m_timings;
     in.gapsUs = &m_gapsUs;
+    in.gapsOmitted = m_gapsOmitted;
     appendRecordLine(m_data->jsonl, in);
 }
 

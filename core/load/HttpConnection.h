@@ -99,7 +99,10 @@ private:
     std::int64_t m_nowNs = 0; // arrival time of the bytes being parsed
     bool m_inRead = false;    // m_nowNs belongs to the read being parsed
     RequestRecord m_rec;
-    std::vector<std::uint32_t> m_gapsUs; // reused across requests
+    std::vector<std::uint32_t> m_gapsUs; // reused across requests; at most kMaxRecordGaps
+    std::uint32_t m_gapsOmitted = 0;     // gaps past kMaxRecordGaps (in the histogram only)
+    std::int64_t m_events = 0;           // SSE data events of the outstanding answer
+    std::int64_t m_eventLimit = 0;       // streamEventLimit of its max_tokens
     bool m_sawDone = false;
     bool m_streamError = false;
     ErrorKind m_streamErrorKind = ErrorKind::None;

@@ -71,13 +71,22 @@ void HttpConnection::handleEvent(std::string_view data)
 {
     if (m_streamError)
         return;
+    if (++m_events > m_eventLimit) { // a stream that never ends must not be kept until the timeout
+        streamFailed(ErrorKind::TooManyChunks, QStringLiteral("the stream went on past %1 events for max_tokens %2 (at most max(2 × max_tokens, max_tokens + 64))")
+                                                   .arg(m_eventLimit)
+                                                   .arg(m_rec.requestedOutputTokens));
+        return;
+    }
     const ChunkInfo info = scanChunk(data);
     if (info.done) {
         m_sawDone = true;
         return;
     }
     if (info.malformed) {
-        streamFailed(ErrorKind::BadJson, QStringLiteral("SSE data is not a JSON object: ") + excerpt(data, 120));
+        streamFailed(ErrorKind::BadJson, QStringLiteral("SSE data is not a JSON object (byte %1: expected %2): ")
+                                             .arg(info.json.offset)
+                                             .arg(QLatin1String(info.json.expected))
+                                             + excerpt(data, 120));
         return;
     }
     if (info.error) {
@@ -91,7 +100,12 @@ void HttpConnection::handleEvent(std::string_view data)
             m_state->ttftCount.fetch_add(1, std::memory_order_relaxed);
         } else {
             const auto gapUs = std::uint32_t(std::min<std::int64_t>(std::max<std::int64_t>(m_nowNs - m_rec.lastTokenNs, 0) / 1000, UINT32_MAX));
-            m_gapsUs.push_back(gapUs);
+            if (m_gapsUs.size() < kMaxRecordGaps) {
+                m_gapsUs.push_back(gapUs);
+            } else { // the record lists the first gaps; the histogram still gets every one
+                m_data->interChunkUs.add(gapUs);
+                ++m_gapsOmitted;
+            }
         }
         m_rec.lastTokenNs = m_nowNs;
         ++m_rec.outputTokens; // counted; replaced by usage when the server sends it

@@ -48,7 +48,10 @@ void appendRecordLine(QByteArray &out, const RecordLineInput &in)
             out.append(num, qsizetype(res.ptr - num));
         }
     }
-    out += "]}\n";
+    out += ']';
+    if (in.gapsOmitted > 0) // the list is capped: say how many gaps it leaves out
+        out += ",\"inter_chunk_omitted\":" + QByteArray::number(in.gapsOmitted);
+    out += "}\n";
 }
 
 } // namespace sb

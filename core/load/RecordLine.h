@@ -16,7 +16,8 @@ struct RecordLineInput {
     QByteArray errorKey;                        // http_500, timeout, ... ("" when ok)
     QByteArray errorJson;                       // the error sample as a JSON string literal ("" when ok)
     QByteArray timingsJson;                     // the server's timing object, compact JSON, or empty
-    const std::vector<std::uint32_t> *gapsUs = nullptr; // inter-chunk gaps
+    const std::vector<std::uint32_t> *gapsUs = nullptr; // inter-chunk gaps, at most kMaxRecordGaps
+    std::uint32_t gapsOmitted = 0;              // gaps past kMaxRecordGaps, not listed
 };
 
 void appendRecordLine(QByteArray &out, const RecordLineInput &in);

@@ -1,6 +1,14 @@
 #include "load/RequestRecord.h"
+#include <algorithm>
 
 namespace sb {
+
+std::int64_t streamEventLimit(int maxTokens)
+{
+    constexpr std::int64_t kUnknownMaxTokens = std::int64_t(1) << 20;
+    const std::int64_t m = maxTokens >= 1 ? maxTokens : kUnknownMaxTokens;
+    return std::max(2 * m, m + 64);
+}
 
 const char *errorKindName(ErrorKind kind)
 {
@@ -17,6 +25,7 @@ const char *errorKindName(ErrorKind kind)
     case ErrorKind::BadUsage: return "bad_usage";
     case ErrorKind::Oversize: return "oversize";
     case ErrorKind::ContentEncoding: return "content_encoding";
+    case ErrorKind::TooManyChunks: return "too_many_chunks";
     }
     return "";
 }

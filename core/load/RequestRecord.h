@@ -2,6 +2,7 @@
 // Compact per-request record kept in memory for metrics (~64 bytes). Inter-chunk gaps are not
 // kept here: they go straight to the cell's histogram and to records.jsonl, so memory stays
 // flat per finished request whatever the output length.
+#include <cstddef>
 #include <cstdint>
 
 namespace sb {
@@ -15,16 +16,35 @@ enum class ErrorKind : std::uint8_t {
     Connection,      // connect failed, or the connection broke / closed before the answer ended
     Protocol,        // malformed HTTP framing, a stream without data: [DONE], a body without choices
     Cancelled,       // the user cancelled the sweep
-    BadJson,         // an SSE data line or a JSON body that is not a JSON object
+    BadJson,         // an SSE event or a JSON body that is not valid JSON, or not an object
     EmptyStream,     // a complete stream (or body) that carried no content at all
     ServerErrorBody, // a 2xx whose body, or an event in whose stream, is an error object
     BadUsage,        // usage token counts out of range (negative, > 2^31-1, more than the bytes could hold)
     Oversize,        // a size the peer controls went past its bound (line, event, header block, body)
     ContentEncoding, // the server compressed the answer although we asked for identity
+    TooManyChunks,   // a stream went on past the events max_tokens allows (streamEventLimit)
 };
 // "", "http", "timeout", "connection", "protocol", "cancelled", "bad_json", "empty_stream",
-// "server_error_body", "bad_usage", "oversize", "content_encoding"
+// "server_error_body", "bad_usage", "oversize", "content_encoding", "too_many_chunks"
 const char *errorKindName(ErrorKind kind);
+
+// What one streamed answer may make the client keep, whatever the server sends
+// (docs/ARCHITECTURE.md §13).
+//
+// SSE data events one answer may carry before it ends as `too_many_chunks`: max_tokens bounds
+// the tokens, not the events, so the bound leaves room for what servers really send besides
+// one event per token — a role-only first chunk, a finish chunk with an empty delta, a usage
+// chunk, [DONE], keep-alive-like empty deltas, and a token split over several chunks (a
+// multi-byte character, a tool call's argument pieces) — hence max(2 x max_tokens,
+// max_tokens + 64): generous for every server we know, yet finite, so a server streaming
+// valid chunks forever is stopped after a few events instead of at the request timeout. A
+// request without a usable max_tokens (below 1) is bounded as if it had asked for 2^20 tokens,
+// more than any served context holds.
+std::int64_t streamEventLimit(int maxTokens);
+// Inter-chunk gaps one record lists (records.jsonl's inter_chunk_us); the gaps past it go only
+// into the cell's histogram, and the record counts them in inter_chunk_omitted. 4096 gaps keep a
+// record line under ~50 KB and a connection's gap buffer at 16 KB.
+inline constexpr std::size_t kMaxRecordGaps = 4096;
 
 struct RequestRecord {
     std::int64_t queueNs = 0;       // slot became free and the request was taken (steady clock)

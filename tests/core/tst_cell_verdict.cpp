@@ -246,6 +246,28 @@ private Q_SLOTS:
         QVERIFY2(cells[1].reason.contains(QStringLiteral("it has not answered since cell 0, its first")), qPrintable(cells[1].reason));
     }
 
+    // A server without keep-alive (Connection: close on every answer) leaves each slot empty
+    // while the client connects again: a low in-flight mean is the server's doing, and the
+    // warning names the reconnects instead of blaming the client.
+    void closedConnectionsAreNamedNotTheClient()
+    {
+        hostile::Server server([](hostile::Conn &c) {
+            if (!c.readRequest().isEmpty())
+                c.write(hostile::sseResponse(hostile::sseBody(4), "Connection: close\r\n"));
+        });
+        QTemporaryDir dir;
+        SweepSpec spec = hostileSpec(server, 60);
+        spec.concurrency = {2};
+        const auto r = sbtest::runSweep(spec, dir.path());
+        const CellResult &cell = r.results.cells.at(0);
+        QCOMPARE(cell.status, CellStatus::Completed);
+        QCOMPARE(cell.reconnects, 58); // every request after each slot's first
+        const QString all = cell.warnings.join(QLatin1Char('|'));
+        QVERIFY2(!all.contains(QStringLiteral("did not keep up")), qPrintable(all));
+        QVERIFY2(cell.steadyMeanInFlight < 0.9 * 2, qPrintable(QStringLiteral("in flight %1: connecting took no time").arg(cell.steadyMeanInFlight)));
+        QVERIFY2(all.contains(QStringLiteral("the server closed its connections, so 58 of 60 requests waited for a new connection")), qPrintable(all));
+    }
+
     // Nothing succeeded: failed, with the top error named.
     void everyRequestFailed()
     {

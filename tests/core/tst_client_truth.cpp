@@ -8,6 +8,7 @@
 #include "load/LoadGenerator.h"
 #include "load/RequestFactory.h"
 #include <QFile>
+#include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QElapsedTimer>
@@ -15,6 +16,7 @@
 #include <QThread>
 #include <QTest>
 #include <atomic>
+#include <climits>
 
 using namespace sb;
 using hostile::Conn;
@@ -24,6 +26,7 @@ namespace {
 struct Phase {
     PhaseOutcome out;
     QList<QJsonObject> lines; // records.jsonl
+    qint64 recordsBytes = 0;  // its size
     int errors(ErrorKind k) const
     {
         return int(std::count_if(out.records.begin(), out.records.end(), [k](const RequestRecord &r) { return r.error == k; }));
@@ -31,7 +34,8 @@ struct Phase {
     int ok() const { return errors(ErrorKind::None); }
 };
 
-Phase runAgainst(const hostile::Server &server, int requests, int concurrency = 1, bool streaming = true, double timeoutS = 20)
+Phase runAgainst(const hostile::Server &server, int requests, int concurrency = 1, bool streaming = true, double timeoutS = 20,
+                 int maxTokens = 8)
 {
     ServerSpec spec;
     spec.name = QStringLiteral("hostile");
@@ -40,7 +44,7 @@ Phase runAgainst(const hostile::Server &server, int requests, int concurrency = 
     WorkloadSpec w;
     w.streaming = streaming;
     w.inputTokens = 16;
-    w.outputTokens = 8;
+    w.outputTokens = maxTokens;
     const ServerTarget target = resolveTarget(spec.urls.first(), spec.endpoint);
     const RequestFactory factory(spec, target, w, "t");
     QTemporaryDir dir;
@@ -55,6 +59,7 @@ Phase runAgainst(const hostile::Server &server, int requests, int concurrency = 
     Phase p;
     p.out = load.runPhase(cfg);
     QFile f(cfg.recordsPath);
+    p.recordsBytes = f.size();
     if (f.open(QIODevice::ReadOnly))
         for (const QByteArray &line : f.readAll().split('\n'))
             if (!line.isEmpty())
@@ -241,6 +246,15 @@ private Q_SLOTS:
         QTest::addColumn<int>("kind");
         const auto sse = [](const QByteArray &events) { return hostile::sseResponse(events); };
         QTest::newRow("sse data not JSON") << sse("data: hello world\n\ndata: [DONE]\n\n") << true << int(ErrorKind::BadJson);
+        // Braces at both ends used to pass for JSON: these were counted ok.
+        const QByteArray good = "data: {\"choices\":[{\"delta\":{\"content\":\"a\"}}]}\n\n";
+        QTest::newRow("sse braces around words") << sse(good + "data: {not json}\n\ndata: [DONE]\n\n") << true << int(ErrorKind::BadJson);
+        QTest::newRow("sse broken tail") << sse(good + "data: {\"choices\":[{\"delta\":{\"content\":\"x\" ,,, }\n\ndata: [DONE]\n\n") << true
+                                         << int(ErrorKind::BadJson);
+        QTest::newRow("sse bad escape") << sse("data: {\"choices\":[{\"delta\":{\"content\":\"\\q\"}}]}\n\ndata: [DONE]\n\n") << true
+                                        << int(ErrorKind::BadJson);
+        QTest::newRow("sse depth bomb") << sse("data: {\"a\":" + QByteArray(100000, '[') + QByteArray(100000, ']') + "}\n\n" + good + "data: [DONE]\n\n")
+                                        << true << int(ErrorKind::BadJson);
         QTest::newRow("only [DONE]") << sse("data: [DONE]\n\n") << true << int(ErrorKind::EmptyStream);
         QTest::newRow("error event mid-stream")
             << sse("data: {\"choices\":[{\"delta\":{\"content\":\"a\"}}]}\n\ndata: {\"error\":{\"message\":\"engine died\"}}\n\ndata: [DONE]\n\n")
@@ -330,6 +344,72 @@ private Q_SLOTS:
 #endif
         QVERIFY2(grown < bound, qPrintable(QStringLiteral("RSS grew by %1 MB").arg(grown >> 20)));
         QVERIFY2(sent < 150LL * 1024 * 1024, "the client kept reading");
+    }
+
+    // A server that streams valid chunks for ever: the request ends once the stream has gone past
+    // what max_tokens allows (streamEventLimit), named, within moments; memory and records.jsonl
+    // stay small (it used to grow by 2 GB RSS and 600 MB of records in the 60 s timeout).
+    void endlessValidStreamEndsAsTooManyChunks()
+    {
+        std::atomic<qint64> sent{0};
+        hostile::Server server([&](Conn &c) {
+            if (c.readRequest().isEmpty() || !c.write("HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nConnection: close\r\n\r\n"))
+                return;
+            const QByteArray chunks = QByteArray("data: {\"choices\":[{\"delta\":{\"content\":\"x\"}}]}\n\n").repeated(1024);
+            while (sent < 200LL * 1024 * 1024 && c.write(chunks))
+                sent += chunks.size();
+        });
+        const qint64 before = rssBytes();
+        QElapsedTimer t;
+        t.start();
+        const Phase p = runAgainst(server, 1, 1, true, 60, 4);
+        QCOMPARE(p.out.records.size(), std::size_t(1));
+        QCOMPARE(int(p.out.records[0].error), int(ErrorKind::TooManyChunks));
+        QVERIFY2(t.elapsed() < 10000, "the bound did not end the request");
+        QVERIFY2(rssBytes() - before < 64LL * 1024 * 1024, qPrintable(QStringLiteral("RSS grew by %1 MB").arg((rssBytes() - before) >> 20)));
+        QVERIFY2(p.recordsBytes < 16 * 1024, qPrintable(QStringLiteral("records.jsonl is %1 bytes").arg(p.recordsBytes)));
+        QCOMPARE(p.lines.at(0).value(QStringLiteral("error_kind")).toString(), QStringLiteral("too_many_chunks"));
+        QVERIFY2(p.lines.at(0).value(QStringLiteral("error")).toString().contains(QStringLiteral("past 68 events for max_tokens 4")),
+                 qPrintable(p.lines.at(0).value(QStringLiteral("error")).toString()));
+        QVERIFY2(sent < 150LL * 1024 * 1024, "the client kept reading");
+    }
+
+    // The margin is real: a server may send a role chunk, empty deltas, a finish chunk and usage
+    // besides one chunk per token, and split tokens over chunks; up to streamEventLimit is an answer.
+    void eventsUpToTheLimitAreAnAnswer()
+    {
+        QCOMPARE(streamEventLimit(4), std::int64_t(68));
+        QCOMPARE(streamEventLimit(1000), std::int64_t(2000));
+        QCOMPARE(streamEventLimit(0), std::int64_t(2) << 20); // no max_tokens: still bounded
+        QCOMPARE(streamEventLimit(INT_MAX), 2 * std::int64_t(INT_MAX)); // no overflow
+        // max_tokens 8 allows 72 events: a role chunk, 35 token pieces each followed by an empty
+        // delta, and [DONE] are 72; a usage chunk more is one too many.
+        QCOMPARE(streamEventLimit(8), std::int64_t(72));
+        const auto stream = [](bool usage) {
+            QByteArray events = "data: {\"choices\":[{\"delta\":{\"role\":\"assistant\",\"content\":\"\"}}]}\n\n";
+            for (int i = 0; i < 35; ++i)
+                events += "data: {\"choices\":[{\"delta\":{\"content\":\"p\"}}]}\n\ndata: {\"choices\":[{\"delta\":{}}]}\n\n";
+            if (usage)
+                events += "data: {\"choices\":[],\"usage\":{\"prompt_tokens\":16,\"completion_tokens\":8}}\n\n";
+            return hostile::sseResponse(events + "data: [DONE]\n\n");
+        };
+        hostile::Server atLimit(serveAll([&](const QByteArray &) { return stream(false); }));
+        QCOMPARE(runAgainst(atLimit, 2, 1, true, 20, 8).ok(), 2);
+        hostile::Server past(serveAll([&](const QByteArray &) { return stream(true); }));
+        QCOMPARE(runAgainst(past, 2, 1, true, 20, 8).errors(ErrorKind::TooManyChunks), 2);
+    }
+
+    // A long answer keeps its first kMaxRecordGaps gaps in its record and says how many it left
+    // out; the cell's histogram still has every gap.
+    void recordGapListIsCapped()
+    {
+        const int tokens = int(kMaxRecordGaps) + 904;
+        hostile::Server server(serveAll([&](const QByteArray &) { return hostile::sseResponse(hostile::sseBody(tokens)); }));
+        const Phase p = runAgainst(server, 1, 1, true, 20, tokens);
+        QCOMPARE(p.ok(), 1);
+        QCOMPARE(p.lines.at(0).value(QStringLiteral("inter_chunk_us")).toArray().size(), qsizetype(kMaxRecordGaps));
+        QCOMPARE(p.lines.at(0).value(QStringLiteral("inter_chunk_omitted")).toInt(), 903);
+        QCOMPARE(p.out.interChunkUs.count(), std::uint64_t(tokens - 1));
     }
 
     // A server that trickles its answer a byte at a time never holds a slot past the timeout.

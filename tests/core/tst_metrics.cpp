@@ -152,6 +152,19 @@ private Q_SLOTS:
         QStringList w = validityWarnings(phase, lagging, 2);
         QCOMPARE(w.size(), 1);
         QVERIFY2(w[0].startsWith(QStringLiteral("only 1.8 requests in flight on average (target 2)")), qPrintable(w[0]));
+        QVERIFY2(w[0].contains(QStringLiteral("the client did not keep up")), qPrintable(w[0]));
+        // A server that closed its connections left the slots empty while the client connected
+        // again: the warning names that, not the client. 3 of the 3 requests after each slot's
+        // first needed a new connection; one of three is not enough to blame.
+        phase.reconnects = 3;
+        w = validityWarnings(phase, lagging, 2);
+        QCOMPARE(w.size(), 1);
+        QVERIFY2(w[0].startsWith(QStringLiteral("only 1.8 requests in flight on average (target 2)")), qPrintable(w[0]));
+        QVERIFY2(w[0].contains(QStringLiteral("the server closed its connections, so 3 of 5 requests waited for a new connection")), qPrintable(w[0]));
+        QVERIFY2(!w[0].contains(QStringLiteral("did not keep up")), qPrintable(w[0]));
+        phase.reconnects = 1;
+        QVERIFY(validityWarnings(phase, lagging, 2).value(0).contains(QStringLiteral("the client did not keep up")));
+        phase.reconnects = 0;
 
         phase.records = {rec(0, 5, 100, 4), rec(100, 105, 200, 4), rec(50, 55, 150, 4), rec(150, 155, 400, 4)};
         const CellMetricsOutput tight = computeCellMetrics(in);

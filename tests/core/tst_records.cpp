@@ -5,6 +5,9 @@
 #include "load/CellRecords.h"
 #include "load/RecordLine.h"
 #include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QTemporaryDir>
 #include <QTest>
 #include <cmath>
@@ -74,6 +77,28 @@ private Q_SLOTS:
         QCOMPARE(s.itlMs.size(), 2);
         for (int i = 0; i < 2; ++i)
             QVERIFY(std::abs(s.itlMs[i] - interTokenLatencyMs(records[std::size_t(i)])) < 1e-3);
+    }
+
+    // A record lists at most kMaxRecordGaps gaps; when it had more it says how many it left out,
+    // and only then (records of ordinary answers keep their shape).
+    void cappedGapListSaysSo()
+    {
+        const RequestRecord r = record(0, 0, 40, 250, 11);
+        const std::vector<std::uint32_t> gaps{1200, 800};
+        RecordLineInput in;
+        in.record = &r;
+        in.gapsUs = &gaps;
+        QByteArray line;
+        appendRecordLine(line, in);
+        QJsonObject o = QJsonDocument::fromJson(line).object();
+        QCOMPARE(o.value(QStringLiteral("inter_chunk_us")).toArray().size(), 2);
+        QVERIFY(!o.contains(QStringLiteral("inter_chunk_omitted")));
+        in.gapsOmitted = 903;
+        line.clear();
+        appendRecordLine(line, in);
+        o = QJsonDocument::fromJson(line).object();
+        QCOMPARE(o.value(QStringLiteral("inter_chunk_omitted")).toInt(), 903);
+        QCOMPARE(o.value(QStringLiteral("inter_chunk_us")).toArray().size(), 2);
     }
 
     void unreadableFileSaysSo()

@@ -4,6 +4,7 @@
 #include "load/HttpResponseParser.h"
 #include "load/SseParser.h"
 #include <QTest>
+#include <array>
 #include <string>
 #include <vector>
 
@@ -100,6 +101,107 @@ private Q_SLOTS:
         QVERIFY(scanChunk("{\"object\":\"error\",\"message\":\"x\"}").error);
         QVERIFY(scanChunk("{\"choices\":[{\"delta\":").malformed);
         QVERIFY(scanChunk("not json").malformed);
+    }
+
+    // Braces at both ends are not JSON: every event is checked whole before a field is believed.
+    void eventsMustBeJson_data()
+    {
+        QTest::addColumn<QByteArray>("data");
+        QTest::addColumn<bool>("json");
+        const auto row = [](const char *name, const QByteArray &data, bool json) { QTest::newRow(name) << data << json; };
+        row("braces around words", "{not json}", false);
+        row("commas in a broken tail", "{\"choices\":[{\"delta\":{\"content\":\"x\" ,,, }", false);
+        row("string never closed", "{\"choices\":[{\"delta\":{\"content\":\"abc}}]}", false);
+        row("key never closed", "{\"choi", false);
+        row("bad escape", "{\"choices\":[{\"delta\":{\"content\":\"\\x\"}}]}", false);
+        row("short unicode escape", "{\"choices\":[{\"delta\":{\"content\":\"\\u12\"}}]}", false);
+        row("non-hex unicode escape", "{\"choices\":[{\"delta\":{\"content\":\"\\u12G4\"}}]}", false);
+        row("escape at the end", "{\"a\":\"\\", false);
+        row("raw newline in a string", "{\"a\":\"x\ny\"}", false); // two data: lines joined inside a string
+        row("raw tab in a string", "{\"a\":\"x\ty\"}", false);
+        row("invalid UTF-8 byte", "{\"a\":\"\xff\"}", false);
+        row("overlong UTF-8", "{\"a\":\"\xc0\xaf\"}", false);
+        row("UTF-8 surrogate", "{\"a\":\"\xed\xa0\x80\"}", false);
+        row("UTF-8 cut short", "{\"a\":\"\xe2\x82\"}", false);
+        row("trailing brace", "{\"choices\":[]}}", false);
+        row("two objects", "{\"a\":1} {\"b\":2}", false);
+        row("trailing word", "{\"a\":1}x", false);
+        row("missing colon", "{\"a\" 1}", false);
+        row("missing value", "{\"a\":}", false);
+        row("trailing comma", "{\"a\":1,}", false);
+        row("array trailing comma", "{\"a\":[1,]}", false);
+        row("unquoted key", "{a:1}", false);
+        row("single quotes", "{'a':1}", false);
+        row("bracket mismatch", "{\"a\":[1}}", false);
+        row("leading zero", "{\"a\":01}", false);
+        row("bare dot", "{\"a\":1.}", false);
+        row("leading dot", "{\"a\":.5}", false);
+        row("plus sign", "{\"a\":+1}", false);
+        row("lone minus", "{\"a\":-}", false);
+        row("empty exponent", "{\"a\":1e}", false);
+        row("NaN", "{\"a\":NaN}", false);
+        row("short literal", "{\"a\":tru}", false);
+        row("capital literal", "{\"a\":True}", false);
+        row("array, not object", "[1,2]", false);
+        row("string, not object", "\"x\"", false);
+        row("empty", "", false);
+        row("nested 65 deep", "{\"a\":" + QByteArray(64, '[') + QByteArray(64, ']') + "}", false);
+        row("depth bomb", "{\"a\":" + QByteArray(1 << 20, '[') + QByteArray(1 << 20, ']') + "}", false);
+        row("depth bomb unclosed", "{\"a\":" + QByteArray(1 << 20, '{') + "}", false);
+
+        row("nested 64 deep", "{\"a\":" + QByteArray(63, '[') + QByteArray(63, ']') + "}", true);
+        row("vLLM chunk", "{\"id\":\"chatcmpl-1\",\"object\":\"chat.completion.chunk\",\"created\":1733140000,\"model\":\"m\",\"choices\":[{\"index\":0,\"delta\":{\"content\":\" the\"},\"logprobs\":null,\"finish_reason\":null}]}", true);
+        row("unicode escapes", "{\"choices\":[{\"delta\":{\"content\":\"\\u00e9\\ud83d\\ude00\\u2028 \\\"q\\\" \\\\ \\/ \\b\\f\\n\\r\\t\"}}]}", true);
+        row("lone surrogate escape", "{\"choices\":[{\"delta\":{\"content\":\"\\ud800\"}}]}", true);
+        row("raw UTF-8", "{\"choices\":[{\"delta\":{\"content\":\"\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80\"}}]}", true);
+        row("numbers", "{\"a\":-0.5e+10,\"b\":1E-7,\"c\":0,\"d\":123.456e7,\"e\":-0,\"f\":[1,2.5,-3e2]}", true);
+        row("literals", "{\"a\":true,\"b\":false,\"c\":null,\"d\":[true,false,null]}", true);
+        row("whitespace everywhere", " { \"a\" :\t[ 1 , { } , [ ] ] ,\r\n\"b\" : \"\" } ", true);
+        row("empty containers", "{\"choices\":[],\"usage\":{}}", true);
+    }
+    void eventsMustBeJson()
+    {
+        QFETCH(QByteArray, data);
+        QFETCH(bool, json);
+        const ChunkInfo info = scanChunk(std::string_view(data.constData(), std::size_t(data.size())));
+        QCOMPARE(info.malformed, !json);
+        QCOMPARE(info.json.ok, json);
+        if (!json) {
+            QVERIFY(info.json.offset <= std::size_t(data.size()));
+            QVERIFY(*info.json.expected);
+        }
+    }
+
+    // The error says where and what: a clear message for a server developer.
+    void invalidEventSaysWhereAndWhat()
+    {
+        JsonCheck c = scanChunk("{not json}").json;
+        QCOMPARE(c.offset, std::size_t(1));
+        QCOMPARE(QByteArray(c.expected), QByteArray("a '\"' opening a key"));
+        c = scanChunk("  {\"a\":[1}}").json; // offsets count from the data as sent
+        QCOMPARE(c.offset, std::size_t(9));
+        QCOMPARE(QByteArray(c.expected), QByteArray("',' or ']'"));
+        c = scanChunk("[1]").json;
+        QCOMPARE(QByteArray(c.expected), QByteArray("a JSON object"));
+        QVERIFY(!checkJson("[[[1]]]", nullptr, 2).ok);
+        QVERIFY(checkJson("[[[1]]]", nullptr, 3).ok);
+        QVERIFY(scanChunk("[DONE]").done);
+        QVERIFY(!scanChunk("[DONE]").malformed);
+    }
+
+    // The check's one pass also finds where named members' values start: the first member so
+    // named at any depth, never a key-like text inside a string, never a key spelled with escapes.
+    void membersFoundInThePass()
+    {
+        static constexpr std::string_view names[] = {"content", "usage", "missing"};
+        std::array<std::size_t, 3> at{};
+        const JsonMembers members{names, at};
+        const std::string_view text = "{\"x\":\"\\\"content\\\":1\",\"a\":{\"content\" : \"first\"},\"content\":\"second\",\"us\\u0061ge\":{},\"usage\":{}}";
+        QVERIFY(checkJson(text, &members).ok);
+        QCOMPARE(text.substr(at[0], 7), std::string_view("\"first\""));
+        QCOMPARE(text.substr(at[1], 2), std::string_view("{}"));
+        QCOMPARE(text.substr(at[1] - 8, 7), std::string_view("\"usage\""));
+        QCOMPARE(at[2], std::string_view::npos);
     }
 
     void chunkedResponseSplitAnywhere()

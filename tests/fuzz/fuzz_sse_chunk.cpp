@@ -1,7 +1,8 @@
 // Fuzzes the SSE parser and the chunk scanner as the client chains them: event-stream body bytes
 // -> SseParser events -> scanChunk on every event's data. Oracle beyond "no crash": the events
 // must not depend on how the bytes were split into reads, and a token count the scanner reports
-// is -1 (unknown) or within [0, 2^31-1], never a wrapped number.
+// is -1 (unknown) or within [0, 2^31-1], never a wrapped number; an event read as a chunk is JSON,
+// and one refused says where it stopped being JSON.
 #include "FuzzSupport.h"
 #include "load/ChunkScanner.h"
 #include "load/SseParser.h"
@@ -28,6 +29,10 @@ void scan(const std::string &data)
     const sb::ChunkInfo info = sb::scanChunk(data);
     if (!validCount(info.promptTokens) || !validCount(info.completionTokens) || !validCount(info.cachedTokens))
         sbfuzz::broken("a token count outside -1 and [0, 2^31-1]");
+    if (info.malformed && (info.json.ok || info.json.offset > data.size() || !*info.json.expected))
+        sbfuzz::broken("a malformed event without a place inside it and what was expected there");
+    if (!info.malformed && !info.done && !sb::checkJson(data).ok)
+        sbfuzz::broken("an event that is not JSON was read as a chunk");
     // The helpers the scanner is built on, at every key the stream commonly carries.
     for (std::string_view key : {"content", "usage", "completion_tokens", "prompt_tokens", "error"}) {
         const std::size_t at = sb::findJsonKeyValue(data, key);
