@@ -91,7 +91,7 @@ QStringList calibrationReport(ControlClient &client, const ServerSpec &server, c
         const PromptCalibration c = calibrator.calibrate(server, baseUrl, one, "cb-0000000000000-c0000");
         out.append(c.ok() ? QStringLiteral("prompt calibration: %1 tokens = %2 filler characters (server counted %3; %4 probes%5)")
                                 .arg(target).arg(c.fillerChars).arg(c.measuredTokens).arg(c.probes).arg(c.viaTokenize ? QStringLiteral(" via /tokenize") : QString())
-                          : QStringLiteral("prompt calibration: %1 tokens not calibrated: %2").arg(target).arg(c.error));
+                          : QStringLiteral("prompt calibration: %1 tokens not calibrated (%2): the run would send words").arg(target).arg(c.failureText()));
         if (cancel && cancel->load())
             break;
     }

@@ -63,6 +63,9 @@ int SweepEngineWorker::calibratedFiller(const ServerSpec &server, const CellCont
     const QString key = calibrationKey(server, w);
     const PromptCalibration *known = store.find(key);
     if (!known) {
+        // A saved entry that failed its checks is never used; the cell says it was calibrated again.
+        if (const QString refused = store.refusal(key); !refused.isEmpty())
+            cell.warnings.append(QStringLiteral("the saved prompt calibration was refused (%1); calibrated again").arg(refused));
         Q_EMIT m_owner->logMessage(QStringLiteral("calibrating %1-token prompts on %2 (model %3)").arg(w.inputTokens).arg(server.name, server.model));
         // A tag of the benchmark's width, but not a measured prompt's: probes must not warm its cache.
         QByteArray tag = ctx.promptTag;
@@ -74,12 +77,12 @@ int SweepEngineWorker::calibratedFiller(const ServerSpec &server, const CellCont
         if (!store.put(key, c, &error))
             Q_EMIT m_owner->logMessage(QStringLiteral("warning: ") + error);
         Q_EMIT m_owner->logMessage(c.ok() ? QStringLiteral("  %1 filler characters give %2 prompt tokens (%3 probes)").arg(c.fillerChars).arg(c.measuredTokens).arg(c.probes)
-                                          : QStringLiteral("  not calibrated: %1").arg(c.error));
+                                          : QStringLiteral("  prompt calibration failed (%1): input_tokens are sent as words").arg(c.failureText()));
         known = store.find(key);
     }
     if (!known->ok())
         cell.warnings.append(QStringLiteral("prompt lengths not calibrated (%1): input_tokens are sent as words, which the server's tokenizer counts differently")
-                                 .arg(known->error));
+                                 .arg(known->failureText()));
     else if (std::abs(known->measuredTokens - known->target) > 1)
         cell.warnings.append(QStringLiteral("no prompt length gives exactly %1 tokens on this server; prompts are %2").arg(known->target).arg(known->measuredTokens));
     return known->fillerChars;
@@ -276,6 +279,8 @@ int SweepEngineWorker::runSweep()
     if (const std::optional<int> refused = prepareSweep(store))
         return *refused;
     RunTools tools(store, m_spec, m_outDir, m_cancel);
+    for (const QString &problem : tools.calibrations.problems()) // a resumed folder's calibration.json
+        Q_EMIT m_owner->logMessage(QStringLiteral("warning: ") + problem);
     // The SLO search appends cells after the planned ones (engine/SloSearchCells.h).
     int cellCount = int(m_results.cells.size());
     const int plannedCount = cellCount;

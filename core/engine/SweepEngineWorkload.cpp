@@ -41,14 +41,18 @@ std::shared_ptr<const WorkloadPlan> SweepEngineWorker::workloadPlan(const Server
         one.inputLengths.reset();
         CellResult scratch;
         const int chars = calibratedFiller(server, ctx, calibrator, store, targets.size() == 1 ? cell : scratch, one);
+        const PromptCalibration *known = store.find(calibrationKey(server, one));
         if (chars >= 0)
             anchors.append({target, chars}), calibrated.append(QString::number(target));
+        else if (known && known->failure != CalibrationFailure::None) // named, as a single length's warning is
+            failed.append(QStringLiteral("%1 (%2)").arg(target).arg(calibrationFailureName(known->failure)));
         else
             failed.append(QString::number(target));
     }
     if (targets.size() > 1 && !failed.isEmpty() && w.calibratePrompts && !ctx.baseUrls.isEmpty())
-        cell.warnings.append(anchors.isEmpty() ? QStringLiteral("prompt lengths not calibrated: input lengths are sent as words, which the "
+        cell.warnings.append(anchors.isEmpty() ? QStringLiteral("prompt lengths not calibrated (%1): input lengths are sent as words, which the "
                                                                 "server's tokenizer counts differently")
+                                                     .arg(failed.join(QStringLiteral(", ")))
                                                : QStringLiteral("prompt lengths %1 could not be calibrated; those prompts are sized from "
                                                                 "the lengths that were (%2)")
                                                      .arg(failed.join(QStringLiteral(", ")), calibrated.join(QStringLiteral(", "))));

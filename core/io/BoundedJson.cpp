@@ -4,6 +4,7 @@
 #include <QDir>
 #include <QJsonDocument>
 #include <QJsonParseError>
+#include <cmath>
 
 namespace sb {
 
@@ -42,6 +43,16 @@ bool readJsonFile(const QString &path, QJsonObject *out, QString *error, const J
     }
     *out = doc.object();
     return true;
+}
+
+std::optional<qint64> jsonWholeNumber(const QJsonValue &v, qint64 lo, qint64 hi)
+{
+    if (!v.isDouble())
+        return std::nullopt;
+    const double d = v.toDouble();
+    if (!(d >= double(lo) && d <= double(hi)) || d != std::floor(d))
+        return std::nullopt;
+    return qint64(d);
 }
 
 } // namespace sb

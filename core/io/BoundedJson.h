@@ -6,7 +6,9 @@
 #include "io/ReadLimits.h"
 #include <QByteArrayView>
 #include <QJsonObject>
+#include <QJsonValue>
 #include <QString>
+#include <optional>
 
 namespace sb {
 
@@ -22,5 +24,9 @@ struct JsonFileCaps {
 };
 
 bool readJsonFile(const QString &path, QJsonObject *out, QString *error, const JsonFileCaps &caps = {});
+
+// A whole number in [lo, hi] from a JSON value (a double holds every such integer exactly);
+// nullopt for anything else: a string, a fraction, a number out of range (-0.0 when lo > 0).
+std::optional<qint64> jsonWholeNumber(const QJsonValue &v, qint64 lo, qint64 hi);
 
 } // namespace sb

@@ -9,6 +9,8 @@ namespace sb {
 inline constexpr qint64 kMaxResultsFileBytes = qint64(256) * 1024 * 1024; // results.json, imported JSON
 inline constexpr qint64 kMaxSmallFileBytes = qint64(16) * 1024 * 1024;     // sweep.yaml beside results
 inline constexpr qint64 kMaxArchiveBytes = qint64(4) * 1024 * 1024 * 1024; // a results zip (compressed)
+// OUT/calibration.json: a few hundred bytes per model and prompt length.
+inline constexpr qint64 kMaxCalibrationFileBytes = qint64(1) * 1024 * 1024;
 // One records.jsonl line as a reader takes it (a longer one is read in pieces, each malformed).
 inline constexpr qint64 kMaxRecordLineBytes = qint64(16) * 1024 * 1024;
 // Values (at any depth) in one JSON document we parse: a parsed tree costs ~30-40 bytes a value,

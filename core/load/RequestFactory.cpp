@@ -64,7 +64,8 @@ QString resolveApiKey(const ServerSpec &server)
 
 RequestFactory::RequestFactory(const ServerSpec &server, const ServerTarget &target, const WorkloadSpec &w,
                                const QByteArray &uniqueTag, int fillerChars)
-    : m_chat(server.endpoint == Endpoint::Chat), m_fixedFiller(fillerChars), m_outputTokens(w.outputTokens), m_tag(uniqueTag),
+    : m_chat(server.endpoint == Endpoint::Chat), m_fixedFiller(std::min(fillerChars, maxFillerChars(w.inputTokens))),
+      m_outputTokens(w.outputTokens), m_tag(uniqueTag),
       m_offset(qHash(uniqueTag) % 100000000u)
 {
     // Body: build the JSON once with markers for the prompt value and max_tokens, then split
@@ -95,9 +96,10 @@ RequestFactory::RequestFactory(const ServerSpec &server, const ServerTarget &tar
     m_sharedPrefix = words(m_prefixWords, 3);
     // Calibrated: the filler is the same word sequence cut at the character count the server's
     // tokenizer turned into the requested length (about 6 characters per word covers any
-    // tokenizer with at least one character per token). Not calibrated: one word per token, the
+    // tokenizer with at least one character per token), never past maxFillerChars of the
+    // requested length whatever a calibration said. Not calibrated: one word per token, the
     // unique lead counting as one.
-    growFiller(std::max(0, fillerChars), std::max(0, w.inputTokens - 1 - m_prefixWords));
+    growFiller(std::max(0, m_fixedFiller), std::max(0, w.inputTokens - 1 - m_prefixWords));
     m_promptTokens = w.inputTokens;
 
     m_head = "POST " + target.path + " HTTP/1.1\r\nHost: " + target.host.toUtf8() + ':' + QByteArray::number(target.port) +

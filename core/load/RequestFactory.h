@@ -33,7 +33,7 @@ public:
     // `uniqueTag` makes prompts unique per sweep and cell (no prefix-cache hits across cells).
     // `fillerChars`: the filler's length in characters found by calibrating against the server's
     // own tokenizer (engine/PromptCalibration); -1 = one word per requested token, a guess that
-    // real tokenizers miss by 17 % to 125 %.
+    // real tokenizers miss by 17 % to 125 %. At most maxFillerChars(input_tokens) is used.
     RequestFactory(const ServerSpec &server, const ServerTarget &target, const WorkloadSpec &workload,
                    const QByteArray &uniqueTag, int fillerChars = -1);
     // Per-request lengths, filler and dataset entries (workload/WorkloadPlan); without a plan

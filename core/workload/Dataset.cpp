@@ -1,4 +1,5 @@
 #include "workload/Dataset.h"
+#include "io/BoundedJson.h"
 #include "io/BoundedRead.h"
 #include "io/JsonScan.h"
 #include "io/LineReader.h"
@@ -26,12 +27,7 @@ QByteArray jsonString(const QString &s)
 // A count read from a JSON value: an integer in [lo, hi], else -1.
 int boundedInt(const QJsonValue &v, int lo, int hi)
 {
-    if (!v.isDouble())
-        return -1;
-    const double d = v.toDouble();
-    if (d != std::floor(d) || d < lo || d > hi)
-        return -1;
-    return int(d);
+    return int(jsonWholeNumber(v, lo, hi).value_or(-1));
 }
 
 struct Loader {

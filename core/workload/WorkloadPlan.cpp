@@ -23,17 +23,17 @@ int FillerMap::charsFor(int tokens) const
 {
     if (m_anchors.isEmpty())
         return -1;
+    const auto bounded = [tokens](double v) { return int(std::clamp<double>(std::round(v), 0, maxFillerChars(tokens))); };
     if (m_anchors.size() == 1) { // one length: exact there, proportional elsewhere
         const auto [t0, c0] = m_anchors.first();
-        return tokens == t0 ? c0 : std::max(0, int(std::lround(double(c0) * tokens / std::max(1, t0))));
+        return bounded(tokens == t0 ? c0 : double(c0) * tokens / std::max(1, t0));
     }
     qsizetype k = 1;
     while (k < m_anchors.size() - 1 && tokens > m_anchors[k].first)
         ++k;
     const auto [t0, c0] = m_anchors[k - 1];
     const auto [t1, c1] = m_anchors[k];
-    const double v = c0 + double(c1 - c0) * (tokens - t0) / double(t1 - t0);
-    return std::max(0, int(std::lround(v)));
+    return bounded(c0 + double(c1 - c0) * (tokens - t0) / double(t1 - t0));
 }
 
 double FillerMap::charsPerToken() const

@@ -10,10 +10,24 @@
 
 namespace sb {
 
+// The most filler characters a prompt of `tokens` tokens may have. A token is at least about one
+// character, and tokenizers put at most ~5-6 characters of common English words (the filler's
+// text) into one token; 32 characters a token is several times that, so no real tokenizer needs
+// more, while a server whose counts are nonsense (always 1, never growing) can no longer make
+// calibration double the filler until memory runs out. The constant covers rounding at tiny
+// targets. Calibration never probes past it, FillerMap and RequestFactory never build past it,
+// and a calibration.json asking for more is refused (engine/PromptCalibration).
+inline constexpr int kMaxFillerCharsPerToken = 32;
+inline constexpr int kFillerCharsSlack = 64;
+constexpr int maxFillerChars(int tokens)
+{
+    return kMaxFillerCharsPerToken * (tokens < 0 ? 0 : tokens > kMaxLength ? kMaxLength : tokens) + kFillerCharsSlack;
+}
+
 // Filler characters for a prompt of N tokens, from calibration anchors (tokens, characters)
 // measured on the server (engine/PromptCalibration): exact at each anchor, linear between them
 // and beyond the ends along the nearest segment (token counts grow about linearly with
-// characters). Without anchors: not calibrated (-1, prompts are words).
+// characters), never past maxFillerChars. Without anchors: not calibrated (-1, prompts are words).
 class FillerMap
 {
 public:

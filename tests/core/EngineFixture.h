@@ -51,6 +51,7 @@ struct RunResult {
     QList<sb::HookOutcome> hookSignals;
     QList<sb::CellKey> hookCells; // the cell each hookSignals entry was sent for
     QString failure;              // the engine's failureMessage() (why it stopped), if any
+    QStringList log;              // the engine's logMessage lines, in order
 };
 
 inline RunResult runSweep(const sb::SweepSpec &spec, const QString &outDir, bool resume = false, int timeoutMs = 180000)
@@ -62,6 +63,7 @@ inline RunResult runSweep(const sb::SweepSpec &spec, const QString &outDir, bool
         r.hookSignals.append(o);
         r.hookCells.append(cell);
     });
+    QObject::connect(&engine, &sb::SweepEngine::logMessage, &engine, [&](const QString &line) { r.log.append(line); });
     engine.start();
     if (!sbtest::waitForSignal(finished, timeoutMs)) {
         engine.cancel();
