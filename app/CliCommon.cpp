@@ -49,9 +49,9 @@ QString formatEta(double s)
 }
 } // namespace
 
-std::optional<SweepSpec> loadSpecReporting(const QString &path)
+std::optional<SweepSpec> loadSpecReporting(const QString &path, QByteArray *text)
 {
-    return report(loadSpecFile(path));
+    return report(loadSpecFile(path, text));
 }
 
 std::optional<SweepSpec> loadSpecTextReporting(const QByteArray &yaml, const QString &name)

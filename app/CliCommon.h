@@ -10,8 +10,9 @@ namespace sb {
 
 QTextStream &out();
 QTextStream &err();
-// Loads a spec file, printing every diagnostic (file:line:column: ...) to stderr.
-std::optional<SweepSpec> loadSpecReporting(const QString &path);
+// Loads a spec file (bounded: spec/SpecIO.h readSpecFile), printing every diagnostic
+// (file:line:column: ...) to stderr; `text` receives the bytes that were parsed.
+std::optional<SweepSpec> loadSpecReporting(const QString &path, QByteArray *text = nullptr);
 std::optional<SweepSpec> loadSpecTextReporting(const QByteArray &yaml, const QString &name);
 // Runs a sweep in the foreground with progress on stderr; prints the summary at the end.
 int runSweepHeadless(const SweepSpec &spec, const RunOptions &options);

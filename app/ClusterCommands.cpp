@@ -7,7 +7,6 @@
 #include "results/ShardMerge.h"
 #include "spec/SpecIO.h"
 #include <QDir>
-#include <QFile>
 #include <QFileInfo>
 #include <QProcess>
 
@@ -106,7 +105,8 @@ int runClusterCommand(const QStringList &args)
     }
     if (specArg.isEmpty())
         return usage(QStringLiteral("cluster"), QStringLiteral("missing SPEC"));
-    const auto spec = loadSpecReporting(specArg);
+    // Kubernetes carries the spec in a ConfigMap: the very bytes that were validated, read once.
+    const auto spec = loadSpecReporting(specArg, &o.specText);
     if (!spec)
         return 2;
     o.specPath = QFileInfo(specArg).absoluteFilePath();
@@ -114,16 +114,11 @@ int runClusterCommand(const QStringList &args)
         if (o.outDir.isEmpty())
             return usage(QStringLiteral("cluster"), QStringLiteral("slurm needs --out DIR (a folder every node sees)"));
         o.outDir = QDir(o.outDir).absolutePath();
-    } else {
-        QFile f(specArg);
-        if (!f.open(QIODevice::ReadOnly) || f.size() > 1 << 20)
-            return usage(QStringLiteral("cluster"), QStringLiteral("cannot read %1").arg(specArg));
-        o.specText = f.readAll();
     }
     QString error;
     const QList<RenderedFile> files = kind == QLatin1String("slurm") ? renderSlurmJobs(*spec, o, &error) : renderKubernetesJobs(*spec, o, &error);
-    if (files.isEmpty()) {
-        err() << "sweepbench cluster: " << error << '\n';
+    if (files.isEmpty()) { // the error may quote a name or a path as given
+        err() << "sweepbench cluster: " << displaySafe(error, DisplayLines::Single) << '\n';
         return 2;
     }
     if (jobsDir.isEmpty())

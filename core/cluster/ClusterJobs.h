@@ -32,7 +32,9 @@ struct RenderedFile {
 };
 
 // Refused (empty list and *error) for options a scheduler would reject or misread: shard count
-// outside 1..kMaxShards, relative paths, characters that would break the scripts' quoting.
+// outside 1..kMaxShards, relative paths, a value an #SBATCH line cannot carry, an empty option, a
+// spec that is not UTF-8. Every other value, names and paths included, is written through
+// cluster/JobQuoting.h, so none can add a command, a line or a document, whatever it holds.
 QList<RenderedFile> renderSlurmJobs(const SweepSpec &spec, const ClusterJobOptions &options, QString *error);
 QList<RenderedFile> renderKubernetesJobs(const SweepSpec &spec, const ClusterJobOptions &options, QString *error);
 // Lowercase letters, digits and '-', at most 40 characters: valid for Slurm and as a k8s name.

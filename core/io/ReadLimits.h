@@ -7,7 +7,9 @@
 namespace sb {
 
 inline constexpr qint64 kMaxResultsFileBytes = qint64(256) * 1024 * 1024; // results.json, imported JSON
-inline constexpr qint64 kMaxSmallFileBytes = qint64(16) * 1024 * 1024;     // sweep.yaml beside results
+// A sweep spec wherever it is read (validate, run, hooks check, cluster, export --spec, Open,
+// sweep.yaml beside results): real specs are a few KB, and yaml-cpp's tree costs ~60x the text.
+inline constexpr qint64 kMaxSmallFileBytes = qint64(16) * 1024 * 1024;
 inline constexpr qint64 kMaxArchiveBytes = qint64(4) * 1024 * 1024 * 1024; // a results zip (compressed)
 // OUT/calibration.json: a few hundred bytes per model and prompt length.
 inline constexpr qint64 kMaxCalibrationFileBytes = qint64(1) * 1024 * 1024;

@@ -2,8 +2,7 @@
 
 namespace sb {
 
-namespace {
-bool unsafe(char32_t c)
+bool isUnsafeForDisplay(char32_t c)
 {
     switch (QChar::category(c)) {
     case QChar::Other_Control:       // C0, DEL, C1
@@ -17,6 +16,7 @@ bool unsafe(char32_t c)
     }
 }
 
+namespace {
 QString escaped(char32_t c)
 {
     if (c < 0x100)
@@ -40,7 +40,7 @@ QString displaySafe(const QString &text, DisplayLines lines)
         }
         if (c == U'\n' || c == U'\t' || (c == U'\r' && lines == DisplayLines::Single)) {
             out += lines == DisplayLines::Keep ? ch : QLatin1Char(' ');
-        } else if (unsafe(c)) {
+        } else if (isUnsafeForDisplay(c)) {
             out += escaped(c);
         } else {
             out += text.mid(i, width);

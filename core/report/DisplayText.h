@@ -17,5 +17,8 @@ enum class DisplayLines {
 // zero-width characters, BOM, soft hyphen: Unicode category Cf), line/paragraph separators and
 // unpaired surrogates.
 QString displaySafe(const QString &text, DisplayLines lines = DisplayLines::Keep);
+// The characters displaySafe escapes (\n and \t included): other writers that must not let text
+// act (cluster/JobQuoting) escape the same set.
+bool isUnsafeForDisplay(char32_t c);
 
 } // namespace sb

@@ -20,7 +20,12 @@ struct SpecLoadResult {
 
 // Parses YAML text. `fileName` is only used in messages.
 SpecLoadResult loadSpecText(const QByteArray &yaml, const QString &fileName = QString());
-SpecLoadResult loadSpecFile(const QString &path);
+// Every spec file is read through readSpecFile: a regular file (symlinks followed) of at most
+// kMaxSmallFileBytes (io/ReadLimits.h), so /dev/zero, a FIFO or a huge file is refused at once,
+// with an error naming the file and what was expected. loadSpecFile reads and parses; `text`
+// receives the bytes it parsed (the Kubernetes ConfigMap carries exactly those).
+bool readSpecFile(const QString &path, QByteArray *text, QString *error);
+SpecLoadResult loadSpecFile(const QString &path, QByteArray *text = nullptr);
 
 // Semantic checks on an in-memory spec (ranges, duplicates, hook paths, flavor gates).
 // loadSpec* runs these too; the GUI calls this on every edit.

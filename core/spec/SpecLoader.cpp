@@ -7,7 +7,7 @@
 #include "spec/SpecRules.h"
 #include "spec/YamlBounds.h"
 #include "spec/YamlDocument.h"
-#include <QFile>
+#include "io/BoundedRead.h"
 #include <algorithm>
 #include <type_traits>
 
@@ -257,21 +257,29 @@ SpecLoadResult loadSpecText(const QByteArray &yamlText, const QString &fileName)
     return result;
 }
 
-SpecLoadResult loadSpecFile(const QString &path)
+bool readSpecFile(const QString &path, QByteArray *text, QString *error)
 {
-    QFile f(path);
-    if (!f.open(QIODevice::ReadOnly)) {
+    return readRegularFile(path, kMaxSmallFileBytes, text, error);
+}
+
+SpecLoadResult loadSpecFile(const QString &path, QByteArray *text)
+{
+    QByteArray bytes;
+    QString error;
+    if (!readSpecFile(path, &bytes, &error)) {
         SpecLoadResult r;
         SpecDiagnostic d;
         d.file = path;
-        d.message = QStringLiteral("cannot read the spec: %1").arg(f.errorString());
+        d.message = QStringLiteral("cannot read the spec: %1").arg(error);
         r.diagnostics.append(d);
         return r;
     }
-    SpecLoadResult r = loadSpecText(f.readAll(), path);
+    SpecLoadResult r = loadSpecText(bytes, path);
     for (auto *loaded : {&r.spec, &r.draft})
         if (*loaded)
             (*loaded)->sourcePath = path;
+    if (text)
+        *text = std::move(bytes);
     return r;
 }
 

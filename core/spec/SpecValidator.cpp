@@ -86,6 +86,44 @@ int jsonDepth(const QJsonValue &v, int depth = 0)
 
 QString at(const QString &base, const char *key) { return base + QLatin1Char('.') + QLatin1String(key); }
 
+// Characters no name may hold. Names reach job scripts and manifests (a line break there starts a
+// command or a document), file names, logs, terminals and table cells: controls (C0, DEL, C1 with
+// U+0085), line and paragraph separators (line breaks to some YAML parsers) and the bidi
+// embeddings, overrides, isolates and marks that make text read other than it is stored.
+bool forbiddenInName(char32_t c)
+{
+    switch (QChar::category(c)) {
+    case QChar::Other_Control:
+    case QChar::Other_Surrogate:
+    case QChar::Separator_Line:
+    case QChar::Separator_Paragraph:
+        return true;
+    default:
+        return (c >= 0x202A && c <= 0x202E) || (c >= 0x2066 && c <= 0x2069) || c == 0x200E || c == 0x200F || c == 0x061C;
+    }
+}
+
+// A name (`name`, `servers[i].name`, `servers[i].model`) is refused at its first such character,
+// counted from 1 as the user sees them.
+void checkNameCharacters(Checker &c, const QString &path, const QString &name)
+{
+    qsizetype position = 0;
+    for (qsizetype i = 0; i < name.size(); ++i) {
+        ++position;
+        char32_t ch = name.at(i).unicode();
+        if (name.at(i).isHighSurrogate() && i + 1 < name.size() && name.at(i + 1).isLowSurrogate()) {
+            ch = QChar::surrogateToUcs4(name.at(i), name.at(i + 1));
+            ++i;
+        }
+        if (forbiddenInName(ch)) {
+            const QString code = QStringLiteral("%1").arg(uint(ch), 4, 16, QLatin1Char('0')).toUpper();
+            c.error(path, QStringLiteral("expected a name without control characters, line breaks or bidirectional controls; "
+                                         "got U+%1 at character %2").arg(code).arg(position));
+            return;
+        }
+    }
+}
+
 void checkUrl(Checker &c, const QString &path, const QString &url)
 {
     // Never echo the URL itself: it may carry user:password.
@@ -293,12 +331,15 @@ void checkSweepAxis(Checker &c, const SweepSpec &spec)
 QList<SpecDiagnostic> validateSpec(const SweepSpec &spec)
 {
     Checker c;
+    checkNameCharacters(c, QStringLiteral("name"), spec.name);
     if (spec.servers.isEmpty())
         c.error(QStringLiteral("servers"), QStringLiteral("expected at least one server"));
     QHash<QString, int> names;
     for (int i = 0; i < spec.servers.size(); ++i) {
         const ServerSpec &s = spec.servers[i];
         const QString p = QStringLiteral("servers[%1]").arg(i);
+        checkNameCharacters(c, at(p, "name"), s.name);
+        checkNameCharacters(c, at(p, "model"), s.model);
         if (s.name.trimmed().isEmpty())
             c.error(at(p, "name"), QStringLiteral("expected a non-empty, unique server name"));
         else if (names.contains(s.name))

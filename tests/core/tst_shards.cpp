@@ -511,18 +511,19 @@ private Q_SLOTS:
         const QByteArray shard = files[0].content, merge = files[1].content, submit = files[2].content;
         QVERIFY(shard.contains("#SBATCH --array=0-2\n"));
         QVERIFY(shard.contains("#SBATCH --partition=gpu\n") && shard.contains("#SBATCH --time=02:00:00\n"));
-        QVERIFY(shard.contains("--shard \"$shard\" --out \"/shared/out/shard-${SLURM_ARRAY_TASK_ID}\""));
+        QVERIFY(shard.contains("\nspec='/shared/sweep.yaml'\nout='/shared/out'\n"));
+        QVERIFY(shard.contains("\"$sweepbench\" run \"$spec\" --shard \"$shard\" --out \"$out/shard-${SLURM_ARRAY_TASK_ID}\""));
         QVERIFY(shard.contains("${SLURM_ARRAY_TASK_ID}/${SLURM_ARRAY_TASK_COUNT:-3}"));
         QVERIFY(shard.contains("#   shard 0/3:")); // the plan, for whoever reads the job
         for (const auto &f : files)
             QVERIFY2(!f.content.contains(QByteArray("@") + "SHARDS@") && !f.content.contains("@OUT@"), qPrintable(f.name));
-        QVERIFY(merge.contains("merge -o \"/shared/out/merged\" \"/shared/out\"/shard-*"));
+        QVERIFY(merge.contains("\nout='/shared/out'\n\"$sweepbench\" merge -o \"$out/merged\" \"$out\"/shard-*"));
         QVERIFY(submit.contains("--dependency=\"afterok:${array}\""));
         QVERIFY(files[2].executable);
 
         o.outDir = QStringLiteral("/shared/out dir$(reboot)");
         QVERIFY(renderSlurmJobs(mockSweep(), o, &error).isEmpty());
-        QVERIFY(error.contains(QLatin1String("cannot quote")));
+        QVERIFY(error.contains(QLatin1String("cannot be written on an #SBATCH line")));
         o.outDir = QStringLiteral("relative/out");
         QVERIFY(renderSlurmJobs(mockSweep(), o, &error).isEmpty());
         QVERIFY(error.contains(QLatin1String("absolute")));

@@ -207,6 +207,27 @@ void TstSpecErrors::located_data()
                                  << "expected an HTTP header name";
     QTest::newRow("header value type") << withServerKey("    headers: {X-Team: {a: b}}\n") << "servers[0].headers.X-Team" << 5 << 23
                                        << "expected a string, got a mapping";
+
+    // Names reach job scripts, manifests, logs and terminals: no character in them may break a
+    // line (for any parser), act as a control or reorder what is shown. Each is written as a YAML
+    // escape, found at the value, and named by its code point and place in the name.
+    const std::pair<const char *, const char *> refused[] = {
+        {"\\0", "0000"},     {"\\x01", "0001"},   {"\\t", "0009"},     {"\\n", "000A"},     {"\\r", "000D"},
+        {"\\x1b", "001B"},   {"\\x7f", "007F"},   {"\\u0085", "0085"},     {"\\x9b", "009B"},   {"\\L", "2028"},
+        {"\\P", "2029"},     {"\\u202e", "202E"}, {"\\u202a", "202A"}, {"\\u2066", "2066"}, {"\\u2069", "2069"},
+        {"\\u200f", "200F"}, {"\\u061c", "061C"}};
+    for (const auto &[escape, code] : refused) {
+        const QByteArray name = QByteArray("\"a") + escape + "b\"";
+        const QString expected = QStringLiteral("expected a name without control characters, line breaks or bidirectional "
+                                                "controls; got U+%1 at character 2").arg(QLatin1String(code));
+        QTest::addRow("sweep name U+%s", code) << "name: " + name + "\n" + srv + sweep << "name" << 1 << 7 << expected;
+        QTest::addRow("server name U+%s", code) << "servers:\n  - name: " + name + "\n    url: http://localhost:8000\n    model: m\n" + sweep
+                                                << "servers[0].name" << 2 << 11 << expected;
+        QTest::addRow("model U+%s", code) << "servers:\n  - name: a\n    url: http://localhost:8000\n    model: " + name + "\n" + sweep
+                                          << "servers[0].model" << 4 << 12 << expected;
+    }
+    QTest::newRow("name past the BMP") << QByteArray("name: \"\U0001F600\\u202Eb\"\n" + srv + sweep) << "name" << 1 << 7
+                                       << "got U+202E at character 2";
 }
 
 void TstSpecErrors::located()

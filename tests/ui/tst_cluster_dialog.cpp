@@ -1,5 +1,6 @@
 // File > Export as cluster job…: the dialog shows the shard plan and writes the same job files as
 // `sweepbench cluster`, refusing what a scheduler would misread, in a real (offscreen) window.
+#include "FifoWatchdog.h"
 #include "TestSupport.h"
 #include "designer/ClusterJobDialog.h"
 #include "engine/SweepEngine.h"
@@ -13,6 +14,7 @@
 #include <QSpinBox>
 #include <QTemporaryDir>
 #include <QTest>
+#include <sys/stat.h>
 
 using namespace sb;
 using namespace sb::ui;
@@ -93,6 +95,24 @@ private Q_SLOTS:
         QVERIFY(job.open(QIODevice::ReadOnly));
         const QByteArray text = job.readAll();
         QVERIFY(text.contains("completionMode: Indexed") && text.contains("    name: Cluster Dialog"));
+    }
+
+    // The ConfigMap's spec is read like every spec (spec/SpecIO.h readSpecFile): a saved spec
+    // that turned into a FIFO is refused at once, not waited on with the window frozen.
+    void kubernetesRefusesASpecThatIsNotARegularFile()
+    {
+        QTemporaryDir dir;
+        const QString spec = dir.filePath(QStringLiteral("sweep.yaml"));
+        QCOMPARE(::mkfifo(QFile::encodeName(spec).constData(), 0600), 0);
+        ui::ClusterJobDialog dialog(threeServers(), spec);
+        dialog.findChild<QComboBox *>(QStringLiteral("scheduler"))->setCurrentIndex(1);
+        dialog.findChild<QLineEdit *>(QStringLiteral("jobsDir"))->setText(dir.filePath(QStringLiteral("k8s")));
+        sbtest::FifoWatchdog watchdog(spec, 10);
+        QVERIFY(!dialog.writeJobs());
+        QVERIFY2(!watchdog.fired(), "the dialog blocked on the FIFO");
+        const QString status = dialog.findChild<QLabel *>(QStringLiteral("status"))->text();
+        QVERIFY2(status.contains(QLatin1String("sweep.yaml is a pipe (FIFO); only regular files are read")), qPrintable(status));
+        QVERIFY(!QFile::exists(dir.filePath(QStringLiteral("k8s"))));
     }
 
     // File > Open results folder on a folder of shard folders: one set; a shard not there yet

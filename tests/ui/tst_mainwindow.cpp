@@ -1,5 +1,6 @@
 // Main window: tabs, actions and shortcuts, Run gating, open/save of specs, recent files,
 // drag-and-drop classification, palette switch.
+#include "FifoWatchdog.h"
 #include "TestSupport.h"
 #include "../core/DiskFull.h"
 #include "designer/DesignTab.h"
@@ -24,6 +25,7 @@
 #include "style/ElidedLabel.h"
 #include <QStatusBar>
 #include <QTest>
+#include <sys/stat.h>
 
 using namespace sb;
 using namespace sb::ui;
@@ -149,6 +151,28 @@ private Q_SLOTS:
 
         QVERIFY(!other.openPath(dir.filePath(QStringLiteral("notes.txt")), &error, true));
         QVERIFY(error.contains(QLatin1String("neither")));
+    }
+
+    // Open reads a spec like every command does (spec/SpecIO.h readSpecFile): a FIFO or a .yaml
+    // symlink to /dev/zero is refused at once, naming the file, and the designer keeps its spec.
+    void openRefusesASpecThatIsNotARegularFile()
+    {
+        QTemporaryDir dir;
+        const QString fifo = dir.filePath(QStringLiteral("pipe.yaml"));
+        QCOMPARE(::mkfifo(QFile::encodeName(fifo).constData(), 0600), 0);
+        const QString zero = dir.filePath(QStringLiteral("x.yaml"));
+        QVERIFY(QFile::link(QStringLiteral("/dev/zero"), zero));
+        MainWindow w;
+        const QString before = w.designTab()->spec().name;
+        for (const auto &[path, expected] : {std::pair{fifo, QStringLiteral("pipe.yaml is a pipe (FIFO); only regular files are read")},
+                                             std::pair{zero, QStringLiteral("x.yaml is a device; only regular files are read")}}) {
+            sbtest::FifoWatchdog watchdog(fifo, 10);
+            QString error;
+            QVERIFY(!w.openPath(path, &error, true));
+            QVERIFY2(!watchdog.fired(), "Open blocked on the FIFO");
+            QVERIFY2(error.contains(path) && error.contains(expected), qPrintable(error));
+            QCOMPARE(w.designTab()->spec().name, before);
+        }
     }
 
     void specWithErrorsOpensToBeFixed()

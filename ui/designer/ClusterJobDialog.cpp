@@ -1,10 +1,10 @@
 #include "designer/ClusterJobDialog.h"
 #include "cluster/ClusterJobs.h"
 #include "engine/ShardPlan.h"
+#include "spec/SpecIO.h"
 #include <QComboBox>
 #include <QDialogButtonBox>
 #include <QDir>
-#include <QFile>
 #include <QFileInfo>
 #include <QFormLayout>
 #include <QLabel>
@@ -118,15 +118,11 @@ bool ClusterJobDialog::writeJobs()
     o.image = m_image->text().trimmed();
     o.volumeClaim = m_claim->text().trimmed();
     QString error;
-    if (!slurm()) {
-        QFile f(m_specPath);
-        if (!f.open(QIODevice::ReadOnly)) {
-            m_status->setText(tr("Cannot read %1: %2").arg(m_specPath, f.errorString()));
-            return false;
-        }
-        o.specText = f.read(1 << 20);
-    }
-    const QList<RenderedFile> files = slurm() ? renderSlurmJobs(m_spec, o, &error) : renderKubernetesJobs(m_spec, o, &error);
+    QList<RenderedFile> files;
+    if (slurm())
+        files = renderSlurmJobs(m_spec, o, &error);
+    else if (readSpecFile(m_specPath, &o.specText, &error)) // the ConfigMap carries the saved file
+        files = renderKubernetesJobs(m_spec, o, &error);
     QString dir = m_jobsDir->text().trimmed();
     if (dir.isEmpty() && !files.isEmpty())
         dir = slurm() ? QDir(o.outDir).filePath(QStringLiteral("slurm"))

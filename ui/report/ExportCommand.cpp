@@ -1,8 +1,8 @@
 #include "report/ExportCommand.h"
 #include "report/ReportExporter.h"
+#include "spec/SpecIO.h"
 #include <QApplication>
 #include <QDir>
-#include <QFile>
 #include <QFileInfo>
 #include <QTextStream>
 #include <memory>
@@ -64,12 +64,13 @@ int runExportCommand(const QStringList &args)
         if ((a == QLatin1String("-o") || a == QLatin1String("--output") || a == QLatin1String("--spec")) && i + 1 < args.size()) {
             const QString value = args[++i];
             if (a == QLatin1String("--spec")) {
-                QFile f(value);
-                if (!f.open(QIODevice::ReadOnly)) {
-                    err << "sweepbench export: cannot read " << value << ": " << f.errorString() << "\n";
+                QByteArray text;
+                QString error;
+                if (!readSpecFile(value, &text, &error)) {
+                    err << "sweepbench export: --spec: " << error << "\n";
                     return 2;
                 }
-                specs.append(f.readAll());
+                specs.append(text);
             } else {
                 output = value;
             }
