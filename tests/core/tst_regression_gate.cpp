@@ -296,8 +296,12 @@ private Q_SLOTS:
             const GateComparison *itl = comparisonAt(r, point, QStringLiteral("inter_token_latency.p50"));
             QCOMPARE(itl->test, GateTest::MannWhitney);
             QCOMPARE(itl->samplesBase, 6);
-            QVERIFY2(itl->regression(), qPrintable(text));
             QVERIFY(itl->adjustedP >= itl->p); // Holm never lowers a p value
+            // At C=1 every request's ITL is one step apart: the two samples separate completely.
+            // At C=4 a newcomer's prefill stalls the others' decode, so the per-request values of
+            // six requests overlap and need not test significant.
+            if (point == 1)
+                QVERIFY2(itl->regression(), qPrintable(text));
         }
         QVERIFY2(text.contains(QStringLiteral("Mann–Whitney, Holm-adjusted")), qPrintable(text));
         QCOMPARE(r.tested(), 2); // ITL at 2 points; throughput untested
