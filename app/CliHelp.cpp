@@ -50,6 +50,30 @@ const CommandHelp kCommands[] = {
     {"summary", "sweepbench summary PATH",
      "Prints a per-cell table of a result set: a SweepBench results folder or exported zip, an AIPerf\n"
      "artifact folder, or vLLM bench serve --save-result JSON (a file or a folder of them)."},
+    {"diff", "sweepbench diff BASE NEW [--metric KEY[.STAT]]... [--threshold 5%] [--alpha 0.05] [--markdown FILE] [--junit FILE]",
+     "Regression gate for CI: compares two result sets (anything summary reads) per series (server\n"
+     "name; a lone server on each side is paired whatever its name) and per point (concurrency or\n"
+     "request rate). A difference is a regression only when it is worse than the threshold in the\n"
+     "metric's worse direction AND significant after Holm's correction over every test made:\n"
+     "  - the point ran at least twice on both sides: Welch's t-test on the runs' values;\n"
+     "  - else TTFT, ITL, request latency: Mann–Whitney U (normal approximation, tie-corrected) on\n"
+     "    the per-request values in records.jsonl. Requests of one run are not independent, so this\n"
+     "    is optimistic: run with sweep.repeats ≥ 2 (3 is better) for a sound gate;\n"
+     "  - else (throughputs: one value per run) \"not testable (1 run each)\", never flagged.\n"
+     "Regressions are named: series, point, metric, base → new, Δ %, p (Holm-adjusted).\n"
+     "  --metric KEY[.STAT]  a catalogue key (repeatable or comma-separated; default:\n"
+     "                       output_token_throughput, time_to_first_token.p50, time_to_first_token.p99,\n"
+     "                       inter_token_latency.p50, request_latency.p99); KEY alone = p50 or the value\n"
+     "  --threshold P%       worse by more than P percent of BASE (default 5%)\n"
+     "  --alpha A            significance level after Holm's correction (default 0.05)\n"
+     "  --markdown FILE      a Markdown table for a CI job summary\n"
+     "  --junit FILE         JUnit XML: one testcase per series × point, failing when any of its\n"
+     "                       metrics regressed (every metric's line in its system-out)\n"
+     "Refused (exit 2), saying why: different workloads (the spec fingerprint's workload section; not\n"
+     "checked for imports), concurrency against request rate, no common series or points, an input\n"
+     "that cannot be read, an unknown metric (the valid keys are listed).\n"
+     "Exit: 0 no regression, 1 regression, 2 cannot compare or usage error, 3 a report file could\n"
+     "not be written."},
     {"export", "sweepbench export RESULTS -o REPORT.zip [--spec SPEC] [--secret-env NAME] [--no-secret-check]",
      "Writes a self-contained report bundle: sweep.yaml, results.json, results.csv, per-cell\n"
      "records.jsonl, charts as SVG and PNG, report.html (works offline) and manifest.json (sha256\n"

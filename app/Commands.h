@@ -13,6 +13,7 @@ int runHooksCommand(const QStringList &args);      // sweepbench hooks check SPE
 int runHelpCommand(const QStringList &args);       // sweepbench help [COMMAND]
 int runMergeCommand(const QStringList &args);      // sweepbench merge -o OUT SHARD_DIR...
 int runClusterCommand(const QStringList &args);    // sweepbench cluster slurm|k8s SPEC --shards N ...
+int runDiffCommand(const QStringList &args);       // sweepbench diff BASE NEW [--metric M]... (0 pass, 1 regression, 2 cannot compare, 3 write failed)
 
 QString mainHelpText();
 QString commandHelpText(const QString &command);   // empty when unknown

@@ -97,6 +97,7 @@ int main(int argc, char **argv)
         {"run", sb::runRunCommand},         {"demo", sb::runDemoCommand}, {"validate", sb::runValidateCommand},
         {"hooks", sb::runHooksCommand},     {"help", sb::runHelpCommand}, {"summary", sb::runSummaryCommand},
         {"mock-server", runMock},           {"merge", sb::runMergeCommand}, {"cluster", sb::runClusterCommand},
+        {"diff", sb::runDiffCommand},
     };
     for (const auto &e : headless)
         if (command == QLatin1String(e.name))

@@ -7,18 +7,26 @@
 namespace sb {
 
 namespace {
+struct Runs {
+    std::vector<double> values;
+    QList<int> cells;
+};
+
 // Run values of metric.stat per point of one server, on the set's axis.
-QMap<double, std::vector<double>> runsByPoint(const SweepResults &r, const QString &server, const QString &metric,
-                                              const QString &stat)
+QMap<double, Runs> runsByPoint(const SweepResults &r, const QString &server, const QString &metric, const QString &stat)
 {
-    QMap<double, std::vector<double>> out;
+    QMap<double, Runs> out;
     const SweepAxis axis = axisOf(r);
-    for (const CellResult &c : r.cells) {
+    for (int i = 0; i < r.cells.size(); ++i) {
+        const CellResult &c = r.cells.at(i);
         if (c.server != server || !hasMeasurements(c.status) || axisOf(c) != axis)
             continue;
         const double v = cellValue(c, metric, stat);
-        if (std::isfinite(v))
-            out[pointValue(c)].push_back(v);
+        if (std::isfinite(v)) {
+            Runs &runs = out[pointValue(c)];
+            runs.values.push_back(v);
+            runs.cells.append(i);
+        }
     }
     return out;
 }
@@ -74,11 +82,13 @@ QList<DifferenceRow> compareSets(const QList<NamedResults> &sets, const QString 
             row.serverB = p.serverB;
             row.axis = axisOf(sa.results);
             row.point = it.key();
-            row.a = meanCi95(it.value());
-            row.b = meanCi95(other.value());
+            row.a = meanCi95(it->values);
+            row.b = meanCi95(other->values);
+            row.cellsA = it->cells;
+            row.cellsB = other->cells;
             row.deltaPct = row.a.mean != 0 ? (row.b.mean - row.a.mean) / std::abs(row.a.mean) * 100.0 : std::nan("");
-            if (it.value().size() >= 2 && other->size() >= 2)
-                row.welch = welchTest(it.value(), *other);
+            if (it->values.size() >= 2 && other->values.size() >= 2)
+                row.welch = welchTest(it->values, other->values);
             rows.append(row);
         }
     }
@@ -98,11 +108,23 @@ QString deltaText(double pct)
     return (pct < 0 ? QStringLiteral("−") : QStringLiteral("+")) + magnitude + QStringLiteral(" %");
 }
 
+QString significanceVerdictText(bool significant, double p)
+{
+    return QStringLiteral("%1 (p %2)").arg(significant ? QStringLiteral("yes") : QStringLiteral("no"), pValueText(p));
+}
+
+QString notTestableText(int runsA, int runsB)
+{
+    if (runsA == runsB)
+        return QStringLiteral("not testable (%1 run%2 each)").arg(runsA).arg(runsA == 1 ? "" : "s");
+    return QStringLiteral("not testable (%1 vs %2 runs)").arg(runsA).arg(runsB);
+}
+
 QString significanceText(const DifferenceRow &row)
 {
     if (!row.welch)
-        return QStringLiteral("n/a (1 run)");
-    return QStringLiteral("%1 (p %2)").arg(row.welch->significant() ? QStringLiteral("yes") : QStringLiteral("no"), pValueText(row.welch->p));
+        return notTestableText(row.a.n, row.b.n);
+    return significanceVerdictText(row.welch->significant(), row.welch->p);
 }
 
 QString significanceExplanation(const DifferenceRow &row)

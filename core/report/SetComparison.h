@@ -3,7 +3,7 @@
 // of one metric.stat in a baseline (A) and another series (B), the change in percent, and whether
 // the difference is significant by Welch's t-test on the runs' values (results/RepeatStats.h),
 // the same test and wording as the CLI's repeat summary (report/RepeatSummary.h). A point with a
-// single run on either side has no significance: "n/a (1 run)".
+// single run on either side has no significance: "not testable (1 run each)".
 #include "results/RepeatStats.h"
 #include "results/Results.h"
 #include "results/SweepAxis.h"
@@ -26,6 +26,7 @@ struct DifferenceRow {
     MeanCi a, b;           // over the runs of the point (n = 1 without repeats)
     double deltaPct = 0;   // (b - a) / a * 100; NaN when a is 0
     std::optional<WelchResult> welch; // none unless both sides ran at least twice
+    QList<int> cellsA, cellsB; // indexes into each set's cells of the point's runs (records.jsonl)
 };
 
 // Series pairs: with two sets or more, the first set's servers against the same server in every
@@ -38,8 +39,13 @@ QList<DifferenceRow> compareSets(const QList<NamedResults> &sets, const QString 
 QString seriesName(const QString &set, const QString &server);
 // "+12.3 %", "−4.0 %", "–" for NaN.
 QString deltaText(double pct);
-// "yes (p = 0.003)", "no (p = 0.412)", "n/a (1 run)".
+// "yes (p = 0.003)", "no (p = 0.412)", "not testable (1 run each)".
 QString significanceText(const DifferenceRow &row);
+// The words every comparison (Compare, its export, `sweepbench diff`) gives one test's outcome:
+// "yes (p = 0.003)", "no (p < 0.001)", whichever test made p.
+QString significanceVerdictText(bool significant, double p);
+// Why no test on the runs' values was possible: "not testable (1 run each)", "not testable (1 vs 3 runs)".
+QString notTestableText(int runsA, int runsB);
 // The sentence behind it, for tooltips and the exported page.
 QString significanceExplanation(const DifferenceRow &row);
 

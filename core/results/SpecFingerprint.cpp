@@ -107,4 +107,16 @@ QStringList fingerprintDifferences(const QJsonObject &stored, const QJsonObject 
     return out;
 }
 
+QStringList workloadDifferences(const QJsonObject &a, const QJsonObject &b)
+{
+    QStringList out;
+    diff(a.value(kWorkload).toObject(), b.value(kWorkload).toObject(), QStringLiteral("workload."), &out);
+    return out;
+}
+
+bool hasWorkload(const QJsonObject &fingerprint)
+{
+    return fingerprint.value(kWorkload).isObject();
+}
+
 } // namespace sb

@@ -27,4 +27,10 @@ QJsonObject specFingerprint(const SweepSpec &spec, const QString &datasetSha256 
 // fingerprints existed) gives one line saying the settings cannot be compared.
 QStringList fingerprintDifferences(const QJsonObject &stored, const QJsonObject &current);
 
+// The workload alone (what `sweepbench diff` requires to match: servers may differ, that is what
+// it compares): one line per differing key, "workload.input_tokens: 16 -> 1024". Empty when the
+// workloads are the same; both fingerprints must carry a workload (hasWorkload).
+QStringList workloadDifferences(const QJsonObject &a, const QJsonObject &b);
+bool hasWorkload(const QJsonObject &fingerprint);
+
 } // namespace sb

@@ -148,7 +148,7 @@ private Q_SLOTS:
     {
         const Run main = run({"--help"});
         QCOMPARE(main.code, 0);
-        for (const char *c : {"run", "demo", "validate", "hooks", "summary", "export", "mock-server", "help"}) {
+        for (const char *c : {"run", "demo", "validate", "hooks", "summary", "diff", "export", "mock-server", "help"}) {
             QVERIFY2(main.out.contains(QLatin1String(c)), c);
             const Run one = run({"help", QLatin1String(c)});
             QCOMPARE(one.code, 0);

@@ -223,7 +223,7 @@ private Q_SLOTS:
         QCOMPARE(cellText(diff, 2, 1), QStringLiteral("160.00"));
         QCOMPARE(cellText(diff, 2, 2), QStringLiteral("200.00"));
         QCOMPARE(cellText(diff, 2, 3), QStringLiteral("+25.0 %"));
-        QCOMPARE(cellText(diff, 2, 4), QStringLiteral("n/a (1 run)"));
+        QCOMPARE(cellText(diff, 2, 4), QStringLiteral("not testable (1 run each)"));
         QCOMPARE(cellText(diff, 2, 5), QStringLiteral("A: server-a"));
         QCOMPARE(cellText(diff, 2, 6), QStringLiteral("B: server-a"));
         QVERIFY(diff->item(2, 3)->toolTip().contains(QStringLiteral("B is worse"))); // lower TTFT is better
@@ -279,7 +279,7 @@ private Q_SLOTS:
         QVERIFY(html.contains(QStringLiteral("Differences")));
         QVERIFY(html.contains(QStringLiteral("data:image/png;base64,")));
         QVERIFY(html.contains(QStringLiteral("Content-Security-Policy")));
-        QVERIFY(html.contains(QStringLiteral("n/a (1 run)")));
+        QVERIFY(html.contains(QStringLiteral("not testable (1 run each)")));
         QVERIFY(view.statusText().contains(path));
     }
 
