@@ -5,6 +5,7 @@
 #include "engine/CalibrationReport.h"
 #include "engine/HookPreflight.h"
 #include "hooks/HookPresets.h"
+#include "spec/SecretSet.h"
 #include "spec/SpecIO.h"
 #include <QCommandLineParser>
 #include <QCoreApplication>
@@ -200,10 +201,12 @@ int runHooksCommand(const QStringList &args)
     preflight.start();
     holdBeforeEventLoopForTests();
     QCoreApplication::exec();
-    // After the table: the workload the calibration lines above were made for.
+    // After the table: the workload the calibration lines above were made for. The table's lines
+    // come scrubbed from the preflight; these are scrubbed here, so no line shows a key.
     bool workloadOk = true;
+    const SecretSet secrets = SecretSet::fromSpec(*spec);
     for (const QString &line : describeWorkload(*spec, &workloadOk))
-        out() << "workload " << displaySafe(line, DisplayLines::Single) << '\n';
+        out() << "workload " << displaySafe(secrets.scrub(line), DisplayLines::Single) << '\n';
     out().flush();
     return allOk && workloadOk ? 0 : 1;
 }

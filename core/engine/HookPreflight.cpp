@@ -25,7 +25,7 @@ protected:
         EmbeddedMocks mocks;
         QString error;
         if (!mocks.start(m_spec, [&](int i) { return resolvedTraceDir(m_spec.servers[i], base); }, &error)) {
-            Q_EMIT m_owner->serverChecked(QStringLiteral("(setup)"), {}, {error});
+            m_owner->report(HookPreflight::Stage::Checked, QStringLiteral("(setup)"), {}, {error});
             Q_EMIT m_owner->finished();
             return;
         }
@@ -49,7 +49,7 @@ protected:
                 for (const HookOutcome &c : std::as_const(checks))
                     if (c.hook == HookKind::Reachability && !c.ok)
                         unreachable << c.origin;
-                Q_EMIT m_owner->serverReached(spec.name, checks, checkHints);
+                m_owner->report(HookPreflight::Stage::Reached, spec.name, checks, checkHints);
             }
             // One attempt is enough to learn whether the route exists and answers.
             server.reset.maxRetryS = 0;
@@ -98,7 +98,7 @@ protected:
             hints.removeDuplicates();
             if (!mocks.baseUrls(i).isEmpty() && datasetError.isEmpty())
                 hints += calibrationReport(client, server, mocks.baseUrls(i).first(), m_spec.workload, haveDataset ? &dataset : nullptr, &cancel);
-            Q_EMIT m_owner->serverChecked(server.name, outcomes, hints);
+            m_owner->report(HookPreflight::Stage::Checked, server.name, outcomes, hints);
         }
         Q_EMIT m_owner->finished();
     }
@@ -109,9 +109,26 @@ private:
 };
 
 HookPreflight::HookPreflight(const SweepSpec &spec, QObject *parent)
-    : QObject(parent), m_worker(std::make_unique<HookPreflightWorker>(this, spec))
+    : QObject(parent), m_secrets(SecretSet::fromSpec(spec)), m_worker(std::make_unique<HookPreflightWorker>(this, spec))
 {
     qRegisterMetaType<QList<sb::HookOutcome>>();
+}
+
+void HookPreflight::report(Stage stage, const QString &server, QList<HookOutcome> outcomes, QStringList hints)
+{
+    for (HookOutcome &o : outcomes) {
+        o.origin = m_secrets.scrub(o.origin);
+        o.path = m_secrets.scrub(o.path);
+        o.message = m_secrets.scrub(o.message);
+    }
+    for (QString &h : hints)
+        h = m_secrets.scrub(h);
+    hints.removeDuplicates(); // two hints that differed only in a key are one now
+    const QString name = m_secrets.scrub(server);
+    if (stage == Stage::Reached)
+        Q_EMIT serverReached(name, outcomes, hints, QPrivateSignal());
+    else
+        Q_EMIT serverChecked(name, outcomes, hints, QPrivateSignal());
 }
 
 HookPreflight::~HookPreflight()

@@ -43,6 +43,11 @@ QString SweepEngine::failureMessage() const
     return m_worker->failureMessage();
 }
 
+void SweepEngine::log(const QString &line)
+{
+    Q_EMIT logMessage(m_worker->secrets().scrub(line), QPrivateSignal());
+}
+
 QString SweepEngine::outDir() const
 {
     return m_worker->outDir();

@@ -81,7 +81,9 @@ Q_SIGNALS:
     void progress(const sb::ProgressSnapshot &snapshot);
     void hookCalled(const sb::CellKey &cell, const sb::HookOutcome &outcome);
     void cellFinished(const sb::CellResult &cell);
-    void logMessage(const QString &line);
+    // A line of the run log. Private: only log() emits it, after scrubbing the run's secrets
+    // (a server's answer quoted in a line may echo the key), so no line can skip the scrub.
+    void logMessage(const QString &line, QPrivateSignal);
     // The running cell's server load from each metrics scrape (-1: not published); emitted from
     // the scraper's thread, so connect queued.
     void serverLoad(const sb::CellKey &cell, double running, double waiting);
@@ -89,6 +91,9 @@ Q_SIGNALS:
     void finished(int exitCode);
 
 private:
+    friend class SweepEngineWorker;
+    void log(const QString &line); // from the engine thread: scrubs, then emits logMessage
+
     std::unique_ptr<SweepEngineWorker> m_worker;
 };
 

@@ -20,7 +20,8 @@
 namespace sb {
 
 SweepEngineWorker::SweepEngineWorker(SweepEngine *owner, const SweepSpec &spec, const RunOptions &options)
-    : m_owner(owner), m_spec(spec), m_options(options), m_outDir(QDir(options.outDir).absolutePath()),
+    : m_owner(owner), m_spec(spec), m_options(options), m_secrets(std::make_shared<const SecretSet>(SecretSet::fromSpec(spec))),
+      m_outDir(QDir(options.outDir).absolutePath()),
       m_shardPlan(planShards(spec, options.shard.count))
 {
     setObjectName(QStringLiteral("sweepbench-engine"));
@@ -50,7 +51,7 @@ bool SweepEngineWorker::startMocks(QString *error)
         return false;
     for (int i = 0; i < m_spec.servers.size(); ++i)
         if (!m_spec.servers[i].mock.isEmpty())
-            Q_EMIT m_owner->logMessage(QStringLiteral("embedded %1 mock for %2 listening on %3")
+            m_owner->log(QStringLiteral("embedded %1 mock for %2 listening on %3")
                                            .arg(m_spec.servers[i].mock, m_spec.servers[i].name, m_mocks.baseUrls(i).join(QStringLiteral(", "))));
     return true;
 }
@@ -66,18 +67,17 @@ int SweepEngineWorker::calibratedFiller(const ServerSpec &server, const CellCont
         // A saved entry that failed its checks is never used; the cell says it was calibrated again.
         if (const QString refused = store.refusal(key); !refused.isEmpty())
             cell.warnings.append(QStringLiteral("the saved prompt calibration was refused (%1); calibrated again").arg(refused));
-        Q_EMIT m_owner->logMessage(QStringLiteral("calibrating %1-token prompts on %2 (model %3)").arg(w.inputTokens).arg(server.name, server.model));
+        m_owner->log(QStringLiteral("calibrating %1-token prompts on %2 (model %3)").arg(w.inputTokens).arg(server.name, server.model));
         // A tag of the benchmark's width, but not a measured prompt's: probes must not warm its cache.
         QByteArray tag = ctx.promptTag;
         tag.replace(0, 2, "cb");
         PromptCalibration c = calibrator.calibrate(server, ctx.baseUrls.first(), w, tag);
-        if (ctx.secrets) // the error quotes the server's answer
-            c.error = ctx.secrets->scrub(c.error);
+        c.error = m_secrets->scrub(c.error); // quotes the server's answer; goes to the log and the cells' warnings
         QString error;
         if (!store.put(key, c, &error))
-            Q_EMIT m_owner->logMessage(QStringLiteral("warning: ") + error);
-        Q_EMIT m_owner->logMessage(c.ok() ? QStringLiteral("  %1 filler characters give %2 prompt tokens (%3 probes)").arg(c.fillerChars).arg(c.measuredTokens).arg(c.probes)
-                                          : QStringLiteral("  prompt calibration failed (%1): input_tokens are sent as words").arg(c.failureText()));
+            m_owner->log(QStringLiteral("warning: ") + error);
+        m_owner->log(c.ok() ? QStringLiteral("  %1 filler characters give %2 prompt tokens (%3 probes)").arg(c.fillerChars).arg(c.measuredTokens).arg(c.probes)
+                            : QStringLiteral("  prompt calibration failed (%1): input_tokens are sent as words").arg(c.failureText()));
         known = store.find(key);
     }
     if (!known->ok())
@@ -131,9 +131,9 @@ int SweepEngineWorker::stop(int code, const QString &message)
 {
     {
         QMutexLocker lock(&m_mutex);
-        m_failure = message;
+        m_failure = m_secrets->scrub(message); // failureMessage() is printed and shown too
     }
-    Q_EMIT m_owner->logMessage(QStringLiteral("error: ") + message);
+    m_owner->log(QStringLiteral("error: ") + message);
     return code;
 }
 
@@ -146,7 +146,7 @@ bool SweepEngineWorker::previousCells(SweepResults *previous, QStringList *specC
 {
     const QString dir = QDir::toNativeSeparators(m_outDir);
     if (!ResultsStore::hasResults(m_outDir)) {
-        Q_EMIT m_owner->logMessage(QStringLiteral("nothing to resume (no results.json in %1); running every cell").arg(dir));
+        m_owner->log(QStringLiteral("nothing to resume (no results.json in %1); running every cell").arg(dir));
         return true;
     }
     // A results.json that cannot be read is never replaced by a resume: it may be the only
@@ -181,7 +181,7 @@ bool SweepEngineWorker::previousCells(SweepResults *previous, QStringList *specC
     if (specChanges->isEmpty())
         return true;
     if (m_options.force) {
-        Q_EMIT m_owner->logMessage(QStringLiteral("warning: --force: keeping the finished cells of %1 although the spec changed: %2")
+        m_owner->log(QStringLiteral("warning: --force: keeping the finished cells of %1 although the spec changed: %2")
                                        .arg(dir, specChanges->join(QStringLiteral("; "))));
         return true;
     }
@@ -253,9 +253,9 @@ void SweepEngineWorker::planCells(const SweepResults &previous, const QStringLis
 // What every cell of one run shares: the clients, the calibrations, what is known of each
 // server's reachability, and the run's prompt nonce.
 struct SweepEngineWorker::RunTools {
-    RunTools(ResultsStore &store, const SweepSpec &spec, const QString &outDir, const std::atomic<bool> &cancel)
+    RunTools(ResultsStore &store, std::shared_ptr<const SecretSet> runSecrets, const QString &outDir, const std::atomic<bool> &cancel)
         : hooks(control, &cancel), runner(load, hooks, store, cancel), calibrator(control, &cancel), calibrations(outDir),
-          secrets(std::make_shared<const SecretSet>(SecretSet::fromSpec(spec)))
+          secrets(std::move(runSecrets))
     {
     }
     LoadGenerator load;
@@ -278,9 +278,9 @@ int SweepEngineWorker::runSweep()
     ResultsStore store(m_outDir);
     if (const std::optional<int> refused = prepareSweep(store))
         return *refused;
-    RunTools tools(store, m_spec, m_outDir, m_cancel);
+    RunTools tools(store, m_secrets, m_outDir, m_cancel);
     for (const QString &problem : tools.calibrations.problems()) // a resumed folder's calibration.json
-        Q_EMIT m_owner->logMessage(QStringLiteral("warning: ") + problem);
+        m_owner->log(QStringLiteral("warning: ") + problem);
     // The SLO search appends cells after the planned ones (engine/SloSearchCells.h).
     int cellCount = int(m_results.cells.size());
     const int plannedCount = cellCount;
@@ -360,7 +360,7 @@ std::optional<int> SweepEngineWorker::prepareSweep(ResultsStore &store)
         return stop(kCannotStart, error);
     if (m_options.shard.sharded()) {
         const QStringList plan = describePlan(m_spec, m_shardPlan);
-        Q_EMIT m_owner->logMessage(QStringLiteral("this run is %1").arg(plan.value(m_options.shard.index)));
+        m_owner->log(QStringLiteral("this run is %1").arg(plan.value(m_options.shard.index)));
     }
     planCells(previous, specChanges);
     if (!store.writeResults(snapshot(), &error))
@@ -377,6 +377,7 @@ void SweepEngineWorker::runCell(int serverIndex, CellResult &cell, RunTools &too
     ctx.baseUrls = m_mocks.baseUrls(serverIndex);
     ctx.hooks = hookTargetsFor(server, ctx.baseUrls);
     ctx.promptTag = "sb-" + tools.runNonce + "-c" + QByteArray::number(base.cellIndex).rightJustified(4, '0');
+    ctx.secrets = tools.secrets; // before the calibration probes, whose errors quote the server
     // A server that is not there, or went away earlier, costs this cell one connect, not its
     // retry budget.
     if (const QString blocked = tools.reachability.blockReason(ctx.hooks, cell.index); !blocked.isEmpty()) {
@@ -388,7 +389,6 @@ void SweepEngineWorker::runCell(int serverIndex, CellResult &cell, RunTools &too
     ctx.fillerChars = ctx.plan->fill().charsFor(m_spec.workload.inputTokens);
     ctx.traceDir = resolveTraceDir(serverIndex);
     ctx.startBody = resolvedProfilerStartBody(server, m_outDir);
-    ctx.secrets = tools.secrets;
     base.server = server.name;
     base.concurrency = cell.concurrency;
     base.point = pointLabel(cell);
@@ -408,7 +408,7 @@ CellCallbacks SweepEngineWorker::cellCallbacks(const ProgressSnapshot &base, con
     const QString where = QStringLiteral("[%1 %2]").arg(base.server, base.point);
     cb.hook = [this, key, where](const HookOutcome &o) {
         Q_EMIT m_owner->hookCalled(key, o);
-        Q_EMIT m_owner->logMessage(QStringLiteral("%1 %2 %3 -> %4 (HTTP %5, %6 attempt(s), %7 ms)")
+        m_owner->log(QStringLiteral("%1 %2 %3 -> %4 (HTTP %5, %6 attempt(s), %7 ms)")
                                        .arg(where, hookKindName(o.hook), o.path, hookVerdictText(o))
                                        .arg(o.status).arg(o.attempts).arg(qRound(o.latencyMs)));
     };

@@ -21,6 +21,9 @@ public:
     SweepResults snapshot() const;
     const QString &outDir() const { return m_outDir; }
     QString failureMessage() const;
+    // The spec's secrets (api_key_env read when the worker is made): scrubbed from every log
+    // line, message and file of the run.
+    const SecretSet &secrets() const { return *m_secrets; }
 
 protected:
     void run() override;
@@ -57,6 +60,7 @@ private:
     SweepEngine *m_owner;
     SweepSpec m_spec;
     RunOptions m_options;
+    std::shared_ptr<const SecretSet> m_secrets;
     QString m_outDir;
     std::atomic<bool> m_cancel{false};
     mutable QMutex m_mutex;

@@ -20,7 +20,7 @@ bool SweepEngineWorker::loadWorkloadDataset(QString *error)
             return false;
         }
     }
-    Q_EMIT m_owner->logMessage(dataset->describe());
+    m_owner->log(dataset->describe());
     m_dataset = std::move(dataset);
     return true;
 }

@@ -25,11 +25,13 @@ StrippedSpec stripSpecYaml(const QByteArray &yaml);
 // e.g. the original sweep the user ran, passed to `export --spec`).
 QStringList secretsInSpec(const QByteArray &yaml);
 
-// Replaces every occurrence of each secret (raw, JSON-escaped, HTML-escaped, percent-encoded)
-// with "[redacted]" (SecretSet's rule). Returns the number of replacements. Secrets shorter than
-// kMinSecretLength are skipped (a text search for them would mangle ordinary content).
+// Replaces every occurrence of each secret, in every form SecretSet finds (spec/SecretMatcher.h:
+// raw, escaped, base64, zero-width split, any case, '-'/'_' swapped), with "[redacted]". Returns
+// the number of replacements. Secrets shorter than kMinSecretLength are skipped (a text search
+// for them would mangle ordinary content).
 int redactSecrets(QByteArray *data, const QStringList &secrets);
-// True when any form of any secret occurs in data (tests and the final check before writing).
+// True when any form of any secret occurs in data: the final check before writing, with the same
+// matcher as redactSecrets.
 bool containsSecret(const QByteArray &data, const QStringList &secrets);
 
 } // namespace sb

@@ -177,6 +177,8 @@ void MetricsScraper::scrapeOne(int index)
     // t_ns leads the line (QJsonObject sorts its keys) and is the steady clock here; publish()
     // rewrites it relative to the phase start, which is known only once the phase has run.
     QByteArray text = QJsonDocument(line).toJson(QJsonDocument::Compact).mid(1);
+    // The whole line: series names and label values are the server's text, and a series named
+    // after the key has its '-' turned into '_' (the matcher folds them).
     if (m_secrets && !m_secrets->isEmpty())
         text = m_secrets->scrub(text);
     if (m_file.ok())

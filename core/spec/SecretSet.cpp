@@ -1,29 +1,12 @@
 #include "spec/SecretSet.h"
+#include "spec/SecretMatcher.h"
 #include "spec/SweepSpec.h"
-#include <QJsonArray>
-#include <QJsonDocument>
 #include <QRegularExpression>
-#include <QUrl>
 
 namespace sb {
 
 namespace {
 const QString kMask = QStringLiteral("[redacted]");
-
-// The forms a secret takes once written: raw, inside a JSON string, in HTML, in a URL.
-QList<QByteArray> forms(const QString &secret)
-{
-    QList<QByteArray> f{secret.toUtf8()};
-    const QByteArray json = QJsonDocument(QJsonArray{secret}).toJson(QJsonDocument::Compact);
-    f.append(json.mid(2, json.size() - 4)); // ["..."] -> ...
-    f.append(secret.toHtmlEscaped().toUtf8());
-    f.append(QUrl::toPercentEncoding(secret));
-    QList<QByteArray> unique;
-    for (const QByteArray &b : f)
-        if (!b.isEmpty() && !unique.contains(b))
-            unique.append(b);
-    return unique;
-}
 
 QString stripUrlCredentials(QString text, int *count)
 {
@@ -58,6 +41,12 @@ SecretSet SecretSet::forServer(const ServerSpec &server)
 
 void SecretSet::add(const QString &value)
 {
+    addValue(value);
+    rebuild();
+}
+
+void SecretSet::addValue(const QString &value)
+{
     const QString v = value.trimmed();
     if (v.isEmpty())
         return;
@@ -66,22 +55,23 @@ void SecretSet::add(const QString &value)
     // "Bearer sk-..." leaks the bare key too.
     static const QRegularExpression scheme(QStringLiteral("^(Bearer|Basic|Token|Digest)\\s+(.+)$"), QRegularExpression::CaseInsensitiveOption);
     if (const auto m = scheme.match(v); m.hasMatch())
-        add(m.captured(2));
+        addValue(m.captured(2));
     // "a=1; session=xyz": each cookie value on its own.
     if (v.contains(QLatin1Char('=')) && v.contains(QLatin1Char(';')))
         for (const QString &part : v.split(QLatin1Char(';'), Qt::SkipEmptyParts))
             if (const qsizetype eq = part.indexOf(QLatin1Char('=')); eq > 0)
-                add(part.mid(eq + 1));
+                addValue(part.mid(eq + 1));
 }
 
 void SecretSet::addServer(const ServerSpec &server)
 {
-    add(server.apiKey);
+    addValue(server.apiKey);
     if (!server.apiKeyEnv.isEmpty())
-        add(qEnvironmentVariable(server.apiKeyEnv.toLocal8Bit().constData()));
+        addValue(qEnvironmentVariable(server.apiKeyEnv.toLocal8Bit().constData()));
     for (const auto &[name, value] : server.headers)
         if (isCredentialHeader(name))
-            add(value);
+            addValue(value);
+    rebuild();
 }
 
 void SecretSet::merge(const SecretSet &other)
@@ -89,20 +79,24 @@ void SecretSet::merge(const SecretSet &other)
     for (const QString &v : other.m_values)
         if (!m_values.contains(v))
             m_values.append(v);
+    rebuild();
+}
+
+void SecretSet::rebuild()
+{
+    QStringList searchable;
+    for (const QString &v : std::as_const(m_values))
+        if (v.size() >= kMinSecretLength)
+            searchable.append(v);
+    m_matcher = searchable.isEmpty() ? nullptr : std::make_shared<const SecretMatcher>(searchable);
 }
 
 QByteArray SecretSet::scrub(QByteArray data, int *count) const
 {
     int n = 0;
     static const QByteArray mask = kMask.toUtf8();
-    for (const QString &s : m_values) {
-        if (s.size() < kMinSecretLength)
-            continue;
-        for (const QByteArray &f : forms(s)) {
-            n += int(data.count(f));
-            data.replace(f, mask);
-        }
-    }
+    if (m_matcher)
+        data = m_matcher->replace(std::move(data), mask, &n);
     if (count)
         *count = n;
     return data;
@@ -112,14 +106,16 @@ QString SecretSet::scrub(QString text, int *count) const
 {
     int n = 0;
     text = stripUrlCredentials(std::move(text), &n);
+    if (m_matcher) {
+        int found = 0;
+        QByteArray utf8 = scrub(text.toUtf8(), &found);
+        if (found > 0)
+            text = QString::fromUtf8(utf8);
+        n += found;
+    }
     for (const QString &s : m_values) {
         if (s.size() < kMinSecretLength)
             continue;
-        for (const QByteArray &f : forms(s)) {
-            const QString form = QString::fromUtf8(f);
-            n += int(text.count(form));
-            text.replace(form, kMask);
-        }
         // A cut sample may end in the first characters of a key.
         for (qsizetype len = std::min<qsizetype>(s.size() - 1, text.size()); len >= kMinTailLength; --len) {
             if (text.endsWith(QStringView(s).left(len))) {
@@ -136,12 +132,7 @@ QString SecretSet::scrub(QString text, int *count) const
 
 bool SecretSet::containedIn(const QByteArray &data) const
 {
-    for (const QString &s : m_values)
-        if (s.size() >= kMinSecretLength)
-            for (const QByteArray &f : forms(s))
-                if (data.contains(f))
-                    return true;
-    return false;
+    return m_matcher && !m_matcher->find(data, /*firstOnly=*/true).isEmpty();
 }
 
 } // namespace sb

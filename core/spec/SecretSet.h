@@ -6,9 +6,11 @@
 #include <QByteArray>
 #include <QString>
 #include <QStringList>
+#include <memory>
 
 namespace sb {
 
+class SecretMatcher;
 struct ServerSpec;
 struct SweepSpec;
 
@@ -38,17 +40,25 @@ public:
     bool isEmpty() const { return m_values.isEmpty(); }
     const QStringList &values() const { return m_values; }
 
-    // Replaces every occurrence of every secret (raw, JSON-escaped, HTML-escaped, percent-encoded)
+    // Replaces every occurrence of every secret, in any form spec/SecretMatcher.h finds (raw,
+    // JSON/HTML/URL-escaped, base64, split by zero-width characters, other case, '-' as '_'),
     // with "[redacted]", and URL credentials (scheme://user:pw@) with "***@". A text that ends in
     // the first kMinTailLength or more characters of a secret (a sample cut mid-key) has that tail
     // masked too. Returns the number of replacements through `count` when given.
     QString scrub(QString text, int *count = nullptr) const;
     QByteArray scrub(QByteArray data, int *count = nullptr) const;
-    // True when any form of any secret occurs in data.
+    // True when any form of any secret occurs in data: the same matcher as scrub(), so what an
+    // export's final check looks for is exactly what its scrub replaced.
     bool containedIn(const QByteArray &data) const;
 
 private:
+    void addValue(const QString &value);
+    void rebuild(); // the matcher, after m_values changed
+
     QStringList m_values;
+    // Built from the values at least kMinSecretLength long; shared by copies (it never changes
+    // once built, so threads may share it). Null when there is nothing to search for.
+    std::shared_ptr<const SecretMatcher> m_matcher;
 };
 
 } // namespace sb

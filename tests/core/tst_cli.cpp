@@ -1,4 +1,5 @@
 // The sweepbench executable's headless commands, run as a user runs them.
+#include "HostileServer.h"
 #include "TestSupport.h"
 #include <QProcess>
 #include <QTemporaryDir>
@@ -127,6 +128,43 @@ private Q_SLOTS:
         QVERIFY2(r.out.contains("reachability") && r.out.contains("✗ error"), qPrintable(r.out));
         QVERIFY2(r.out.contains("hint: no answer from http://127.0.0.1:9"), qPrintable(r.out));
         QVERIFY2(r.out.contains("no hooks enabled"), qPrintable(r.out));
+    }
+
+    // A server that quotes the key back at every turn — in its model list (a served id named
+    // after it, once upper-cased with '-' as '_') and in the 401 it answers every POST with,
+    // calibration probes first: neither `hooks check` nor `run` prints it, on stdout or stderr.
+    void noCommandPrintsTheKey()
+    {
+        static const QByteArray kKey = "sk-cli-Secret0123456789";
+        hostile::Server server([](hostile::Conn &c) {
+            for (;;) {
+                const QByteArray req = c.readRequest();
+                if (req.isEmpty())
+                    return;
+                const QByteArray key = hostile::headerValue(req, "Authorization").mid(7); // "Bearer "
+                const QByteArray answer = req.startsWith("GET /v1/models")
+                    ? hostile::jsonResponse(200, "{\"data\":[{\"id\":\"org/" + key + "\"},{\"id\":\"" + key.toUpper().replace('-', '_') + "\"}]}")
+                    : hostile::jsonResponse(401, "{\"error\":\"invalid key " + key + "\"}");
+                if (!c.write(answer))
+                    return;
+            }
+        });
+        QTemporaryDir dir;
+        const QString spec = write(dir, "k.yaml", "servers:\n  - name: echo\n    url: " + server.url() + "\n    model: m\n"
+                                                  "    api_key: " + kKey + "\nworkload:\n  requests_per_cell: 2\n"
+                                                  "sweep:\n  concurrency: [1]\n");
+        const auto showsKey = [](const Run &r) {
+            return (r.out + r.err).toLower().replace(QLatin1Char('_'), QLatin1Char('-')).contains(QString::fromLatin1(kKey.left(10)).toLower());
+        };
+        const Run check = run({"hooks", "check", spec}, QProcessEnvironment::systemEnvironment(), 60000);
+        QVERIFY2(check.code == 1 && check.out.contains("model_list"), qPrintable(check.out + check.err));
+        QVERIFY2(check.out.contains("[redacted]"), qPrintable(check.out)); // the server did list the key
+        QVERIFY2(!showsKey(check), qPrintable(check.out + check.err));
+
+        const Run sweep = run({"run", spec, "--out", dir.filePath("o")}, QProcessEnvironment::systemEnvironment(), 60000);
+        QVERIFY2(sweep.code == 1, qPrintable(QStringLiteral("exit %1: %2").arg(sweep.code).arg(sweep.err)));
+        QVERIFY2(sweep.err.contains("not calibrated") && sweep.err.contains("[redacted]"), qPrintable(sweep.err));
+        QVERIFY2(!showsKey(sweep), qPrintable(sweep.out + sweep.err));
     }
 
     void validSpecValidates()

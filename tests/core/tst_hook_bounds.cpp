@@ -198,6 +198,47 @@ private Q_SLOTS:
         QCOMPARE(outcomes[0].verdict, std::optional(HookVerdict::Timeout));
     }
 
+    // A server whose model list names the key (a fine-tune called after it, once as typed and
+    // once upper-cased with '-' as '_') and whose reset answer quotes it: no outcome field and
+    // no hint `hooks check` and the designer's table show holds it.
+    void hooksCheckNeverShowsTheKey()
+    {
+        static const QByteArray kKey = "sk-models-0123456789abcdef";
+        BlockingHttpPeer server([](BlockingHttpPeer &, int fd, const BlockingHttpPeer::Request &r) {
+            const QByteArray key = r.header("Authorization").mid(7); // "Bearer "
+            if (r.target.startsWith("/v1/models"))
+                BlockingHttpPeer::send(fd, BlockingHttpPeer::response(200, kJson, "{\"data\":[{\"id\":\"org/" + key + "-ft\"},{\"id\":\""
+                                                                                      + key.toUpper().replace('-', '_') + "\"}]}"));
+            else
+                BlockingHttpPeer::send(fd, BlockingHttpPeer::response(200, kJson, "{\"success\": true, \"key\": \"" + key + "\"}"));
+        });
+        ServerSpec spec = hostileSpec(server);
+        spec.apiKey = QString::fromLatin1(kKey);
+        spec.profiler.enabled = false;
+        HookPreflight preflight(smallSpec({spec}, {1}, 1));
+        QSignalSpy reached(&preflight, &HookPreflight::serverReached);
+        QSignalSpy checked(&preflight, &HookPreflight::serverChecked);
+        QSignalSpy finished(&preflight, &HookPreflight::finished);
+        preflight.start();
+        QVERIFY(sbtest::waitForSignal(finished, 30000));
+        QCOMPARE(reached.size(), 1);
+        QCOMPARE(checked.size(), 1);
+        QStringList shown;
+        bool modelRefused = false;
+        for (const QList<QVariant> &args : QList<QList<QVariant>>{reached.at(0), checked.at(0)}) {
+            shown << args.value(0).toString() << args.value(2).toStringList();
+            for (const HookOutcome &o : args.value(1).value<QList<HookOutcome>>()) {
+                shown << o.origin << o.path << o.message;
+                modelRefused = modelRefused || (o.hook == HookKind::ModelList && o.verdict == HookVerdict::Refused);
+            }
+        }
+        QVERIFY(modelRefused); // the server did list the key as its models
+        const QString all = shown.join('\n');
+        QVERIFY2(all.contains(QStringLiteral("[redacted]")), qPrintable(all));
+        const QString folded = all.toLower().replace(QLatin1Char('_'), QLatin1Char('-'));
+        QVERIFY2(!folded.contains(QString::fromLatin1(kKey.left(12))), qPrintable(all));
+    }
+
     void linkableTracesResolveDotsAndLinks()
     {
         QTemporaryDir root;

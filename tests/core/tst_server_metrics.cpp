@@ -266,8 +266,9 @@ private slots:
         }
     }
 
-    // A metrics answer echoing the API key in a label value and in a metric the server made up:
-    // the series on disk holds neither, the parsed values stay.
+    // A metrics answer echoing the API key in a label value (as sent and upper-cased) and as a
+    // series name (where Prometheus turns its '-' into '_'): the series on disk holds none of
+    // them, the parsed values stay.
     void seriesNeverHoldsSecrets()
     {
         static const QByteArray kKey = "sk-metrics-secret-1234567890";
@@ -279,7 +280,10 @@ private slots:
                 QByteArray answer;
                 if (req.startsWith("GET /metrics")) {
                     const QByteArray auth = hostile::headerValue(req, "Authorization");
-                    const QByteArray body = "# TYPE vllm:num_requests_running gauge\nvllm:num_requests_running{seen=\"" + auth + "\"} 1\n";
+                    const QByteArray named = auth.mid(7).replace('-', '_'); // "Bearer "
+                    const QByteArray body = "# TYPE vllm:num_requests_running gauge\nvllm:num_requests_running{seen=\"" + auth
+                                            + "\",upper=\"" + auth.toUpper() + "\"} 1\n# TYPE " + named + "_total counter\n" + named
+                                            + "_total 3\n";
                     answer = hostile::textResponse(body);
                 } else {
                     answer = hostile::sseResponse(hostile::sseBody(4));
@@ -300,7 +304,8 @@ private slots:
         QVERIFY(series.contains("vllm:num_requests_running"));
         QVERIFY(series.contains("[redacted]"));
         QVERIFY(!series.contains(kKey));
-        QVERIFY(!series.contains(kKey.left(10)));
+        const QByteArray folded = series.toLower().replace('_', '-');
+        QVERIFY2(!folded.contains(kKey.left(10)), series.constData());
     }
 
     // A server whose running-requests gauge reads 0 at every scrape while the client keeps
