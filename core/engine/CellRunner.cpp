@@ -11,6 +11,7 @@
 #include "load/RequestFactory.h"
 #include "engine/CellMetrics.h"
 #include "engine/TimeSlices.h"
+#include "engine/WindowSettle.h"
 #include <QDir>
 #include <QFile>
 
@@ -167,6 +168,25 @@ void CellRunner::stopProfilers(const CellContext &ctx, const QList<const HookTar
         cell.warnings.append(QStringLiteral("no trace files appeared in %1 during the profiler window").arg(ctx.traceDir));
 }
 
+void CellRunner::settleWindows(const CellContext &ctx, const TraceSnapshot &traces, CellResult &cell)
+{
+    QList<HookOutcome> stops;
+    for (const HookOutcome &o : cell.hooks)
+        if (o.hook == HookKind::ProfilerStop && o.placement != QLatin1String("rollback"))
+            stops.append(o);
+    SettleOptions options;
+    options.timeoutS = ctx.server->profiler.settleTimeoutS;
+    ProfilerWindowResult window = settleProfilerWindow(ctx.hooks, stops, traces, options, m_cancel);
+    if (!window.settled)
+        cell.warnings.append(QStringLiteral("the profiler window had not settled %1 s after its stop (%2): its traces may be incomplete, "
+                                            "and the server may still be busy with it when the next cell starts")
+                                 .arg(window.settleS, 0, 'f', 1)
+                                 .arg(window.why));
+    else if (!window.tracesComplete)
+        cell.warnings.append(QStringLiteral("profiler traces may be incomplete: %1").arg(window.why));
+    cell.profilerWindow = std::move(window);
+}
+
 bool CellRunner::run(const CellContext &ctx, CellResult &cell, const CellCallbacks &cb)
 {
     const ServerSpec &server = *ctx.server;
@@ -207,26 +227,41 @@ bool CellRunner::run(const CellContext &ctx, CellResult &cell, const CellCallbac
 
     QList<const HookTarget *> profiling;
     TraceSnapshot traces;
+    CellServerMetrics serverMetrics(&m_metricsMissing);
     if (!skipMeasure && server.profiler.enabled && !m_cancel) {
         if (!ctx.traceDir.isEmpty())
             QDir().mkpath(ctx.traceDir);
         traces = TraceSnapshot::take(ctx.traceDir);
+        // A profiled server traces every scrape it answers (on vLLM that multiplied the window's
+        // cost, docs/server-metrics.md): the baseline scrape comes before the window opens, and
+        // inside it the scrapes follow metrics.window_interval_s (none by default).
+        startServerMetrics(ctx, cell, cb, serverMetrics);
+        serverMetrics.setWindowOpen(true);
         std::optional<HookOutcome> failure;
         profiling = startProfilers(ctx, cell, cb, &failure);
+        if (profiling.isEmpty())
+            serverMetrics.setWindowOpen(false);
         if (failure)
             skipMeasure = hookFailed(ctx, cell, *failure, &abortSweep);
     }
 
-    if (!skipMeasure && !m_cancel) {
-        // The first requests show what a reset did only when no warmup refilled the cache since.
-        const QString proofPlacement = resetAfter                                  ? QStringLiteral("after_warmup")
-                                       : resetBefore && w.warmupRequests == 0     ? QStringLiteral("before_warmup")
-                                                                                  : QString();
-        measure(ctx, cell, cb, ctx.hooks.size() == 1 ? proofPlacement : QString()); // records do not say which origin reused
+    std::optional<PhaseOutcome> out;
+    if (!skipMeasure && !m_cancel)
+        out = measure(ctx, cell, cb, serverMetrics);
+
+    if (!profiling.isEmpty()) { // always closed, also after cancel or a failed measurement
+        stopProfilers(ctx, profiling, traces, cell, cb);
+        serverMetrics.setWindowOpen(false);
+        settleWindows(ctx, traces, cell);
     }
 
-    if (!profiling.isEmpty()) // always closed, also after cancel or a failed measurement
-        stopProfilers(ctx, profiling, traces, cell, cb);
+    if (out) {
+        // The first requests show what a reset did only when no warmup refilled the cache since.
+        const QString proofPlacement = resetAfter                              ? QStringLiteral("after_warmup")
+                                       : resetBefore && w.warmupRequests == 0 ? QStringLiteral("before_warmup")
+                                                                              : QString();
+        conclude(ctx, cell, *out, serverMetrics, ctx.hooks.size() == 1 ? proofPlacement : QString()); // records do not say which origin reused
+    }
 
     if (m_cancel && cell.status != CellStatus::Failed) {
         cell.status = CellStatus::Cancelled;
@@ -258,7 +293,24 @@ void CellRunner::checkResetProof(const std::vector<RequestRecord> &records, cons
     }
 }
 
-void CellRunner::measure(const CellContext &ctx, CellResult &cell, const CellCallbacks &cb, const QString &proofPlacement)
+void CellRunner::startServerMetrics(const CellContext &ctx, const CellResult &cell, const CellCallbacks &cb, CellServerMetrics &serverMetrics)
+{
+    std::function<void(const ScrapePoint &)> onScrape;
+    if (cb.serverLoad)
+        onScrape = [serverLoadCb = cb.serverLoad, sum = std::make_shared<ServerLoadSum>()](const ScrapePoint &p) {
+            const ServerLoad load = serverLoad(p.keySamples);
+            if (load.running < 0 && load.waiting < 0)
+                return;
+            const ServerLoad total = sum->add(p.origin, load); // every URL of the server
+            serverLoadCb(total.running, total.waiting);
+        };
+    const QString cellDir = m_store.absolute(cell.recordsPath.section(QLatin1Char('/'), 0, -2));
+    QDir().mkpath(cellDir); // a profiled cell's baseline scrape comes before the measured phase makes it
+    serverMetrics.start(*ctx.server, ctx.hooks, cellDir, ctx.secrets, std::move(onScrape));
+}
+
+std::optional<PhaseOutcome> CellRunner::measure(const CellContext &ctx, CellResult &cell, const CellCallbacks &cb,
+                                                CellServerMetrics &serverMetrics)
 {
     const WorkloadSpec &w = ctx.spec->workload;
     cb.phase(RunPhase::Measure);
@@ -279,22 +331,11 @@ void CellRunner::measure(const CellContext &ctx, CellResult &cell, const CellCal
         cfg.schedule = scheduleFor(repeatArrivals(ctx.spec->openLoop, cell.repeat), cell.openLoop->targetRate,
                                    ctx.plan && ctx.plan->dataset() ? ctx.plan->dataset()->timestampsMs() : std::vector<double>());
     const std::int64_t targetCount = cfg.requests;
-    const QString seriesRelative = cell.recordsPath.section(QLatin1Char('/'), 0, -2) + QStringLiteral("/server_metrics.jsonl");
-    CellServerMetrics serverMetrics(&m_metricsMissing); // scrapes from just before the first send
-    std::function<void(const ScrapePoint &)> onScrape;
-    if (cb.serverLoad)
-        onScrape = [serverLoadCb = cb.serverLoad, sum = std::make_shared<ServerLoadSum>()](const ScrapePoint &p) {
-            const ServerLoad load = serverLoad(p.keySamples);
-            if (load.running < 0 && load.waiting < 0)
-                return;
-            const ServerLoad total = sum->add(p.origin, load); // every URL of the server
-            serverLoadCb(total.running, total.waiting);
-        };
-    serverMetrics.start(*ctx.server, ctx.hooks, m_store.absolute(cell.recordsPath.section(QLatin1Char('/'), 0, -2)), ctx.secrets,
-                        std::move(onScrape));
-    const PhaseOutcome out = m_load.runPhase(cfg, [&](const LiveCounters &live) { cb.live(live, targetCount); });
+    if (!serverMetrics.started()) // unprofiled: scrapes from just before the first send
+        startServerMetrics(ctx, cell, cb, serverMetrics);
+    PhaseOutcome out = m_load.runPhase(cfg, [&](const LiveCounters &live) { cb.live(live, targetCount); });
     if (!publishRecords(cfg.recordsPath, recordsFinal, out.recordsError, cell))
-        return; // the cell failed and m_writeError says why: the sweep stops
+        return std::nullopt; // the cell failed and m_writeError says why: the sweep stops
 
     CellMetricsInput in;
     in.records = &out.records;
@@ -339,10 +380,18 @@ void CellRunner::measure(const CellContext &ctx, CellResult &cell, const CellCal
         cell.warnings.append(validityWarnings(out, m, cell.concurrency));
     }
     cell.warnings.append(lengthWarnings(m, w));
+    return out;
+}
+
+void CellRunner::conclude(const CellContext &ctx, CellResult &cell, const PhaseOutcome &out, CellServerMetrics &serverMetrics,
+                          const QString &proofPlacement)
+{
+    const WorkloadSpec &w = ctx.spec->workload;
     if (!proofPlacement.isEmpty())
         checkResetProof(out.records, proofPlacement, cell);
+    const QString seriesRelative = cell.recordsPath.section(QLatin1Char('/'), 0, -2) + QStringLiteral("/server_metrics.jsonl");
     if (QString error; !serverMetrics.finish(*ctx.server, w, out, proofPlacement, seriesRelative, m_store.absolute(seriesRelative),
-                                                 recordsFinal, cell, &error)) {
+                                                 m_store.absolute(cell.recordsPath), cell, &error)) {
         m_writeError = error; // a series that could not be written stops the sweep like the records
         cell.status = CellStatus::Failed;
         cell.reason = error;

@@ -10,9 +10,12 @@
 #include "load/RequestFactory.h"
 #include "results/ResultsStore.h"
 #include <QSet>
+#include <optional>
 #include <functional>
 
 namespace sb {
+
+class CellServerMetrics;
 
 struct CellContext {
     const SweepSpec *spec = nullptr;
@@ -63,10 +66,19 @@ private:
                                              std::optional<HookOutcome> *failure);
     void stopProfilers(const CellContext &ctx, const QList<const HookTarget *> &started, const TraceSnapshot &traces,
                        CellResult &cell, const CellCallbacks &cb);
+    // Waits for the closed windows to settle before the next cell (engine/WindowSettle.h).
+    void settleWindows(const CellContext &ctx, const TraceSnapshot &traces, CellResult &cell);
     bool publishRecords(const QString &part, const QString &finalPath, const QString &writeError, CellResult &cell);
+    // Starts the cell's server-metrics scraper (its baseline scrape included).
+    void startServerMetrics(const CellContext &ctx, const CellResult &cell, const CellCallbacks &cb, CellServerMetrics &serverMetrics);
+    // The measured phase and the client's side of the cell; nothing when its records could not
+    // be published (the cell failed and m_writeError says why).
+    std::optional<PhaseOutcome> measure(const CellContext &ctx, CellResult &cell, const CellCallbacks &cb, CellServerMetrics &serverMetrics);
+    // After any profiler window has closed: the server's side of the cell and the cell's verdict.
     // `proofPlacement`: the placement of the resets that came right before the measured phase
     // (nothing ran in between), whose effect the first requests can confirm; empty for none.
-    void measure(const CellContext &ctx, CellResult &cell, const CellCallbacks &cb, const QString &proofPlacement);
+    void conclude(const CellContext &ctx, CellResult &cell, const PhaseOutcome &out, CellServerMetrics &serverMetrics,
+                  const QString &proofPlacement);
     static void checkResetProof(const std::vector<RequestRecord> &records, const QString &placement, CellResult &cell);
     bool hookFailed(const CellContext &ctx, CellResult &cell, const HookOutcome &o, bool *abortSweep);
 

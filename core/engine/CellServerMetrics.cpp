@@ -42,6 +42,11 @@ std::vector<double> serverPromptMs(const QString &recordsPath)
     }
     return out;
 }
+// Scrapes answered while a profiler window was open: the server traced them (docs/server-metrics.md).
+int windowScrapes(const std::vector<ScrapePoint> &points)
+{
+    return int(std::count_if(points.begin(), points.end(), [](const ScrapePoint &p) { return p.inWindow; }));
+}
 } // namespace
 
 void CellServerMetrics::start(const ServerSpec &server, const QList<HookTarget> &targets, const QString &cellDir,
@@ -62,6 +67,7 @@ void CellServerMetrics::start(const ServerSpec &server, const QList<HookTarget> 
     m_scraper = std::make_unique<MetricsScraper>(scrape, m_intervalS, cellDir + QStringLiteral("/server_metrics.jsonl.part"),
                                                  std::move(secrets));
     m_scraper->setOnScrape(std::move(onScrape));
+    m_scraper->setWindowInterval(server.metrics.windowIntervalS);
     m_scraper->start();
 }
 
@@ -129,6 +135,7 @@ bool CellServerMetrics::finish(const ServerSpec &server, const WorkloadSpec &w, 
                                              {QStringLiteral("interval_s"), m_intervalS},
                                              {QStringLiteral("scrapes"), sum.scrapes},
                                              {QStringLiteral("failed_scrapes"), m_scraper->failedScrapes()},
+                                             {QStringLiteral("window_scrapes"), windowScrapes(m_scraper->points())},
                                              {QStringLiteral("server"), sum.family ? QLatin1String(sum.family->server) : QLatin1String("")}};
     }
     m_scraper.reset(); // removes the part file when nothing was published

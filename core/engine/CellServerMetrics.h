@@ -31,6 +31,13 @@ public:
     // `onScrape`: called on the scraper thread after each scrape that parsed (the run monitor's live series).
     void start(const ServerSpec &server, const QList<HookTarget> &targets, const QString &cellDir,
                std::shared_ptr<const SecretSet> secrets, std::function<void(const ScrapePoint &)> onScrape = {});
+    // A profiler window opened or closed on the server (metrics.window_interval_s applies inside).
+    void setWindowOpen(bool open)
+    {
+        if (m_scraper)
+            m_scraper->setWindowOpen(open);
+    }
+    bool started() const { return m_scraper != nullptr; }
     // After the phase: tail, publish, aggregate, judge. `proofPlacement` as in CellRunner::measure.
     // Returns false (and *error) only when the series could not be written.
     bool finish(const ServerSpec &server, const WorkloadSpec &w, const PhaseOutcome &out, const QString &proofPlacement,

@@ -81,6 +81,8 @@ protected:
                         outcomes.append(runner.profilerStop(target));
                 }
             }
+            if (server.profiler.enabled && !profilerWindowHint(server.flavor).isEmpty())
+                hints.append(profilerWindowHint(server.flavor));
             if (server.profiler.enabled && server.flavor == Flavor::Llamacpp)
                 hints.append(routeMissingHint(Flavor::Llamacpp, HookKind::ProfilerStart));
             for (const auto &o : outcomes)

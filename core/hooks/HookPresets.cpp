@@ -97,6 +97,30 @@ std::optional<QJsonObject> resolvedProfilerStartBody(const ServerSpec &server, c
     return body;
 }
 
+QString profilerWindowHint(Flavor flavor)
+{
+    switch (flavor) {
+    case Flavor::Vllm:
+        // vLLM's own profiler config (--profiler-config): the API-server trace and the Python
+        // stacks are most of a window's cost; max_iterations bounds it whatever the cell's length.
+        return QStringLiteral("smaller vLLM profiler windows: start vLLM with --profiler-config "
+                              "'{\"profiler\": \"torch\", \"torch_profiler_dir\": \"DIR\", \"ignore_frontend\": true, "
+                              "\"torch_profiler_with_stack\": false, \"max_iterations\": 200}' "
+                              "(ignore_frontend leaves the API server untraced, without stacks traces are a fraction of the size, "
+                              "max_iterations ends the window after that many engine steps)");
+    case Flavor::Trtllm:
+        return QStringLiteral("bounded TensorRT-LLM windows: server_profiler: {start_body: {num_steps: 50, start_step: 0, activities: [CPU, GPU]}} "
+                              "(the server stops the window by itself after num_steps iterations)");
+    case Flavor::Sglang:
+        return QStringLiteral("bounded SGLang windows: server_profiler: {start_body: {num_steps: 50}} "
+                              "(the server stops the window by itself after num_steps steps)");
+    case Flavor::Llamacpp:
+    case Flavor::Openai:
+        return {};
+    }
+    return {};
+}
+
 QString routeMissingHint(Flavor flavor, HookKind hook)
 {
     const bool reset = hook == HookKind::Reset;

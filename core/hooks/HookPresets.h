@@ -34,6 +34,10 @@ QString llamacppPromptCacheHint();
 // GET /slots call (needs slots enabled), else an erase (needs --slot-save-path).
 QString llamacppNotSupportedHint(bool listing);
 
+// How to keep a profiler window small on this flavor (shown by hooks check and the designer
+// whenever the profiler is on); empty when the flavor has no such setting.
+QString profilerWindowHint(Flavor flavor);
+
 // Hint for a 404 on a hook route (HookVerdict::RouteMissing), per flavor and hook.
 QString routeMissingHint(Flavor flavor, HookKind hook);
 

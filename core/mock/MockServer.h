@@ -75,6 +75,8 @@ struct MockStats {
     int resetsRefused = 0;          // vllm {"success": false}, sglang 400
     int slotsErased = 0;            // llamacpp: slot erases answered
     int profileWindows = 0;         // profiler windows started
+    // GET /metrics answered while a window was open: a real profiled server traces each one.
+    int metricsInWindow = 0;
     qint64 cacheHitBlocks = 0;
     qint64 cacheMissBlocks = 0;
     // The output path's batching: content events streamed, and times output was handed to a

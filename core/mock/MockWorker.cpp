@@ -314,6 +314,10 @@ void MockWorker::dispatch(Connection *c, MockHttpRequest &&req)
     if (p == "/metrics" && req.method == "GET") {
         QByteArray type, body;
         const int status = m_metrics.answer(m_cfg, *m_scheduler, &type, &body);
+        if (m_profiler->active()) {
+            QMutexLocker lock(&m_shared->mutex);
+            ++m_shared->stats.metricsInWindow;
+        }
         return respond(c, status, type, body);
     }
     if (routeIntrospection(c, req) || routeControl(c, req))

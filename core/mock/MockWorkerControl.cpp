@@ -182,6 +182,7 @@ bool MockWorker::routeIntrospection(Connection *c, const MockHttpRequest &req)
                             {QStringLiteral("resets_refused"), s.resetsRefused},
                             {QStringLiteral("slots_erased"), s.slotsErased},
                             {QStringLiteral("profile_windows"), s.profileWindows},
+                            {QStringLiteral("metrics_in_window"), s.metricsInWindow},
                             {QStringLiteral("cache_hit_blocks"), s.cacheHitBlocks},
                             {QStringLiteral("cache_miss_blocks"), s.cacheMissBlocks},
                             {QStringLiteral("stream_events"), s.streamEvents},

@@ -212,6 +212,13 @@ QStringList storedCellProblems(const QJsonObject &cell, int position)
     c.object(cell, top, "open_loop");
     c.object(cell, top, "server_metrics");
     c.cellFile(c.object(cell, top, "server_scrape"), QStringLiteral("server_scrape."), "series", QStringLiteral("server_metrics.jsonl"));
+    const QJsonObject window = c.object(cell, top, "profiler_window");
+    const QString windowAt = QStringLiteral("profiler_window.");
+    for (const char *key : {"stop_s", "settle_s"})
+        c.number(window, windowAt, QString::fromLatin1(key), 0, kHuge);
+    for (const char *key : {"settled", "traces_complete"})
+        c.boolean(window, windowAt, key);
+    c.string(window, windowAt, "why");
     return c.problems;
 }
 

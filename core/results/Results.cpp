@@ -155,6 +155,15 @@ QJsonObject toJson(const CellResult &c)
         cell.insert(QStringLiteral("slo_search"), true);
     if (c.hostStealMs >= 0)
         cell.insert(QStringLiteral("host_steal_ms"), c.hostStealMs);
+    if (const auto &w = c.profilerWindow) {
+        QJsonObject window{{QStringLiteral("stop_s"), w->stopS},
+                           {QStringLiteral("settle_s"), w->settleS},
+                           {QStringLiteral("settled"), w->settled},
+                           {QStringLiteral("traces_complete"), w->tracesComplete}};
+        if (!w->why.isEmpty())
+            window.insert(QStringLiteral("why"), w->why);
+        cell.insert(QStringLiteral("profiler_window"), window);
+    }
     if (!c.timeSlices.isEmpty())
         cell.insert(QStringLiteral("time_slices"), c.timeSlices);
     if (c.openLoop)
@@ -207,6 +216,16 @@ CellResult cellResultFromJson(const QJsonObject &o)
     c.clientCpuMax = o.value(QStringLiteral("client_cpu_max")).toDouble();
     c.clientWaitMax = o.value(QStringLiteral("client_wait_max")).toDouble();
     c.hostStealMs = o.value(QStringLiteral("host_steal_ms")).toDouble(-1);
+    if (const QJsonValue wv = o.value(QStringLiteral("profiler_window")); wv.isObject()) {
+        const QJsonObject w = wv.toObject();
+        ProfilerWindowResult r;
+        r.stopS = w.value(QStringLiteral("stop_s")).toDouble();
+        r.settleS = w.value(QStringLiteral("settle_s")).toDouble();
+        r.settled = w.value(QStringLiteral("settled")).toBool();
+        r.tracesComplete = w.value(QStringLiteral("traces_complete")).toBool();
+        r.why = w.value(QStringLiteral("why")).toString();
+        c.profilerWindow = r;
+    }
     const QJsonObject metrics = o.value(QStringLiteral("metrics")).toObject();
     for (auto it = metrics.begin(); it != metrics.end(); ++it)
         c.metrics.insert(it.key(), metricStatsFromJson(it.value().toObject()));

@@ -59,6 +59,15 @@ struct HookOutcome {
     qint64 metricsCachedTokens = -1;
 };
 
+// How a cell's profiler windows ended ("profiler_window" in results.json; engine/WindowSettle.h).
+struct ProfilerWindowResult {
+    double stopS = 0;          // the slowest profiler_stop call
+    double settleS = 0;        // waited after the stops for the window to settle
+    bool settled = false;      // every origin answered again and the trace files stopped growing
+    bool tracesComplete = false;
+    QString why;               // when not settled or not complete
+};
+
 struct CellResult {
     int index = 0;
     QString server;
@@ -93,6 +102,7 @@ struct CellResult {
     double clientCpuMax = 0;              // busiest client IO thread's CPU share during the phase
     double clientWaitMax = 0;             // largest share of the phase a client IO thread waited for a CPU
     double hostStealMs = -1;              // the hypervisor's steal during the phase, all CPUs (-1 unknown)
+    std::optional<ProfilerWindowResult> profilerWindow; // cells with a profiler window
     QJsonArray timeSlices;                // metrics/TimeSlices.h, as stored ("time_slices")
     // Scraped server metrics (docs/server-metrics.md): key aggregates by full metric name, and
     // the scrape itself (series file, path, interval, scrapes, server family, TTFT check).

@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <limits>
 
 namespace sb {
 
@@ -61,6 +62,18 @@ void MetricsScraper::start()
     m_wake.wait(lock, [this] { return m_baselineDone; });
 }
 
+void MetricsScraper::setWindowOpen(bool open)
+{
+    {
+        std::lock_guard lock(m_mutex);
+        if (m_windowOpen == open)
+            return;
+        m_windowOpen = open;
+        ++m_windowChanges;
+    }
+    m_wake.notify_all();
+}
+
 void MetricsScraper::stop(double tailS)
 {
     if (!m_thread)
@@ -77,48 +90,74 @@ void MetricsScraper::stop(double tailS)
 
 void MetricsScraper::run()
 {
-    scrapeAll();
+    bool inWindow = false;
+    {
+        std::lock_guard lock(m_mutex);
+        inWindow = m_windowOpen;
+    }
+    scrapeAll(inWindow);
     {
         std::lock_guard lock(m_mutex);
         m_baselineDone = true;
     }
     m_wake.notify_all();
-    std::int64_t next = steadyNowNs() + std::int64_t(m_intervalS * 1e9);
+    constexpr std::int64_t kNever = std::numeric_limits<std::int64_t>::max();
+    // The next scrape's time under the schedule in force: a window with no scrapes has none.
+    const auto plan = [this](std::int64_t from) {
+        const double interval = m_windowOpen ? m_windowIntervalS : m_intervalS;
+        return interval > 0 ? from + std::int64_t(interval * 1e9) : kNever;
+    };
+    std::int64_t next = kNever;
+    {
+        std::lock_guard lock(m_mutex);
+        next = plan(steadyNowNs());
+    }
     for (;;) {
         std::unique_lock lock(m_mutex);
-        // Sleep until the next scrape, or the end of the tail once a stop is asked for.
-        m_wake.wait_until(lock, std::chrono::steady_clock::time_point(std::chrono::nanoseconds(next)), [&] {
-            return m_stopRequested && (m_abort || steadyNowNs() >= m_stopAtNs || m_stopAtNs < next);
-        });
-        const bool stopping = m_stopRequested && (m_abort || m_stopAtNs < next || steadyNowNs() >= m_stopAtNs);
-        if (stopping) {
+        const std::uint64_t changes = m_windowChanges;
+        const auto stopDue = [&] { return m_stopRequested && (m_abort || steadyNowNs() >= m_stopAtNs || m_stopAtNs < next); };
+        const auto woken = [&] { return stopDue() || m_windowChanges != changes; };
+        // Sleep until the next scrape, a window opening or closing, or the end of the tail once
+        // a stop is asked for.
+        if (next == kNever)
+            m_wake.wait(lock, woken);
+        else
+            m_wake.wait_until(lock, std::chrono::steady_clock::time_point(std::chrono::nanoseconds(next)), woken);
+        if (stopDue()) {
             const std::int64_t stopAt = m_stopAtNs;
+            inWindow = m_windowOpen;
             lock.unlock();
             // The last scrape comes after the tail, so every measured request's counters are in.
             while (!m_abort && steadyNowNs() < stopAt)
                 std::this_thread::sleep_for(std::chrono::nanoseconds(std::min<std::int64_t>(stopAt - steadyNowNs(), 50'000'000)));
             if (!m_abort)
-                scrapeAll();
+                scrapeAll(inWindow);
             return;
         }
+        if (m_windowChanges != changes) { // a window opened or closed: a new schedule from now
+            next = plan(steadyNowNs());
+            continue;
+        }
+        inWindow = m_windowOpen;
         lock.unlock();
-        scrapeAll();
+        scrapeAll(inWindow);
         // A slow scrape does not make the next ones bunch up: skip the slots it overran.
+        lock.lock();
         const std::int64_t now = steadyNowNs();
-        next += std::int64_t(m_intervalS * 1e9);
+        next = plan(next);
         if (next < now)
-            next = now + std::int64_t(m_intervalS * 1e9);
+            next = plan(now);
     }
 }
 
-void MetricsScraper::scrapeAll()
+void MetricsScraper::scrapeAll(bool inWindow)
 {
     for (int i = 0; i < m_targets.size(); ++i)
         if (!m_dropped[std::size_t(i)] && !m_abort)
-            scrapeOne(i);
+            scrapeOne(i, inWindow);
 }
 
-void MetricsScraper::scrapeOne(int index)
+void MetricsScraper::scrapeOne(int index, bool inWindow)
 {
     const ScrapeTarget &t = m_targets[index];
     const MetricsLimits limits;
@@ -129,6 +168,7 @@ void MetricsScraper::scrapeOne(int index)
     p.steadyNs = steadyNowNs();
     p.latencyMs = r.latencyMs;
     p.status = r.status;
+    p.inWindow = inWindow;
     MetricsScrape all;
     if (!r.complete())
         p.error = r.transportError;
@@ -150,6 +190,8 @@ void MetricsScraper::scrapeOne(int index)
 
     QJsonObject line{{QStringLiteral("origin"), t.origin},
                      {QStringLiteral("latency_ms"), p.latencyMs}};
+    if (inWindow)
+        line.insert(QStringLiteral("in_profiler_window"), true);
     if (!p.error.isEmpty()) {
         line.insert(QStringLiteral("error"), p.error.left(300));
     } else {

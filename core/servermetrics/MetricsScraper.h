@@ -2,7 +2,8 @@
 // Scrapes each origin's metrics endpoint of one server while a measured phase runs
 // (docs/server-metrics.md): a baseline scrape right before the phase's first send, one every
 // interval_s during it, and scrapes over a short tail after it, so counters cover every measured
-// request. It runs on its own thread over the control client (one fresh connection per scrape,
+// request. While a profiler window is open the server traces every scrape it answers, so scrapes
+// then follow their own interval (none at all by default): setWindowOpen() marks the window. It runs on its own thread over the control client (one fresh connection per scrape,
 // never a load connection, never counted as load); a slow answer is cut at its timeout and a
 // huge one at MetricsLimits::maxBodyBytes, so a scrape never stalls the cell.
 // Every answer goes whole into OUT/cells/<cell>/server_metrics.jsonl (one line per scrape); the
@@ -38,6 +39,7 @@ struct ScrapePoint {
     int status = 0;
     QString error;               // empty when the answer parsed
     MetricsScrape keySamples;    // the key metrics' samples only (with their families)
+    bool inWindow = false;       // taken while a profiler window was open on the server
 };
 
 // An origin whose endpoint answered something that is not metrics at its first scrape.
@@ -57,6 +59,10 @@ public:
     MetricsScraper(const MetricsScraper &) = delete;
     MetricsScraper &operator=(const MetricsScraper &) = delete;
 
+    // Seconds between scrapes while a profiler window is open; 0 = none then. Before start().
+    void setWindowInterval(double intervalS) { m_windowIntervalS = intervalS; }
+    // A profiler window opened or closed on the server: the scrape schedule follows at once.
+    void setWindowOpen(bool open);
     // Does the baseline scrape of every origin (on the scraper thread, waited for) and starts
     // the periodic ones. Returns when the baseline is in.
     void start();
@@ -77,13 +83,14 @@ public:
 
 private:
     void run();
-    void scrapeAll();
-    void scrapeOne(int index);
+    void scrapeAll(bool inWindow);
+    void scrapeOne(int index, bool inWindow);
 
     QList<ScrapeTarget> m_targets;
     std::vector<bool> m_dropped; // per target: not a metrics endpoint, no longer scraped
     std::vector<bool> m_typesWritten;
     double m_intervalS;
+    double m_windowIntervalS = 0;
     double m_timeoutS;
     QString m_partPath;
     std::shared_ptr<const SecretSet> m_secrets;
@@ -99,6 +106,8 @@ private:
     std::condition_variable m_wake;
     bool m_baselineDone = false;
     bool m_stopRequested = false;
+    bool m_windowOpen = false;
+    std::uint64_t m_windowChanges = 0; // wakes the scrape loop to re-plan its next scrape
     std::int64_t m_stopAtNs = 0;
     std::atomic<bool> m_abort{false}; // ends a scrape in flight when the scraper is destroyed
 };

@@ -14,10 +14,10 @@ const QStringList kRootKeys = {"name", "description", "servers", "workload", "sw
 const QStringList kServerKeys = {"name",    "url",         "mock",    "model",          "endpoint",       "flavor",
                                  "api_key", "api_key_env", "headers", "reset_kv_cache", "server_profiler",
                                  "metrics"};
-const QStringList kMetricsKeys = {"enabled", "path", "interval_s"};
+const QStringList kMetricsKeys = {"enabled", "path", "interval_s", "window_interval_s"};
 const QStringList kResetKeys = {"enabled", "path", "timeout_seconds", "max_retry_seconds", "placement"};
 const QStringList kProfilerKeys = {"enabled",    "start_path", "stop_path", "timeout_seconds", "stop_timeout_seconds",
-                                   "start_body", "trace_dir"};
+                                   "start_body", "trace_dir", "settle_timeout_seconds"};
 const QStringList kWorkloadKeys = {"streaming",   "input_tokens",      "output_tokens", "ignore_eos",
                                    "requests_per_cell", "duration_s",  "warmup_requests", "request_timeout_s",
                                    "prompts",     "shared_prefix_tokens", "slo",             "calibrate_prompts",
@@ -111,7 +111,8 @@ void parseResetHook(Context &ctx, const YAML::Node &node, const QString &path, R
 
 void parseProfilerHook(Context &ctx, const YAML::Node &node, const QString &path, ProfilerHookSpec &out)
 {
-    if (hookForm(ctx, node, path, out.enabled, QStringLiteral("start_path, stop_path, timeout_seconds, stop_timeout_seconds, start_body, trace_dir"))
+    if (hookForm(ctx, node, path, out.enabled, QStringLiteral("start_path, stop_path, timeout_seconds, stop_timeout_seconds, start_body, trace_dir, "
+                                                                 "settle_timeout_seconds"))
         != HookForm::Map)
         return;
     out.enabled = true;
@@ -121,6 +122,7 @@ void parseProfilerHook(Context &ctx, const YAML::Node &node, const QString &path
     m.string(QStringLiteral("stop_path"), out.stopPath);
     m.number(QStringLiteral("timeout_seconds"), out.timeoutS, spec::expectPositiveNumber());
     m.number(QStringLiteral("stop_timeout_seconds"), out.stopTimeoutS, spec::expectPositiveNumber());
+    m.number(QStringLiteral("settle_timeout_seconds"), out.settleTimeoutS, spec::expectNonNegativeNumber());
     m.string(QStringLiteral("trace_dir"), out.traceDir);
     if (const YAML::Node *body = m.find(QStringLiteral("start_body"))) {
         const QString bodyPath = m.path(QStringLiteral("start_body"));
@@ -135,13 +137,14 @@ void parseProfilerHook(Context &ctx, const YAML::Node &node, const QString &path
 
 void parseMetrics(Context &ctx, const YAML::Node &node, const QString &path, MetricsSpec &out)
 {
-    if (hookForm(ctx, node, path, out.enabled, QStringLiteral("path, interval_s, enabled")) != HookForm::Map)
+    if (hookForm(ctx, node, path, out.enabled, QStringLiteral("path, interval_s, window_interval_s, enabled")) != HookForm::Map)
         return;
     out.enabled = true;
     MapReader m(ctx, node, path, kMetricsKeys, placeHint);
     m.boolean(QStringLiteral("enabled"), out.enabled);
     m.string(QStringLiteral("path"), out.path);
     m.number(QStringLiteral("interval_s"), out.intervalS, spec::expectPositiveNumber());
+    m.number(QStringLiteral("window_interval_s"), out.windowIntervalS, spec::expectNonNegativeNumber());
 }
 
 namespace {

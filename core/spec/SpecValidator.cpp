@@ -178,6 +178,7 @@ void checkHooks(Checker &c, const QString &p, const ServerSpec &s)
         c.hookPath(at(pr, "stop_path"), s.profiler.stopPath);
         c.seconds(at(pr, "timeout_seconds"), s.profiler.timeoutS);
         c.seconds(at(pr, "stop_timeout_seconds"), s.profiler.stopTimeoutS);
+        c.seconds(at(pr, "settle_timeout_seconds"), s.profiler.settleTimeoutS, true);
         if (s.profiler.startBody && jsonDepth(QJsonValue(*s.profiler.startBody)) > spec::kMaxJsonDepth)
             c.error(at(pr, "start_body"), spec::tooDeepJson());
         if (s.flavor == Flavor::Llamacpp)
@@ -196,6 +197,10 @@ void checkMetrics(Checker &c, const QString &p, const ServerSpec &s)
     // a minute leaves most cells with only the baseline and the tail scrape.
     if (!(s.metrics.intervalS >= 0.05 && s.metrics.intervalS <= 60))
         c.error(at(m, "interval_s"), QStringLiteral("expected seconds between 0.05 and 60, got %1").arg(QString::number(s.metrics.intervalS, 'g', 12)));
+    const double w = s.metrics.windowIntervalS;
+    if (!(w == 0 || (w >= 0.05 && w <= 60)))
+        c.error(at(m, "window_interval_s"),
+                QStringLiteral("expected 0 (no scrapes inside a profiler window) or seconds between 0.05 and 60, got %1").arg(QString::number(w, 'g', 12)));
 }
 
 void checkServer(Checker &c, const QString &p, const ServerSpec &s)

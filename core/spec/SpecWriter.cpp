@@ -56,7 +56,8 @@ void writeProfiler(YAML::Emitter &out, const ProfilerHookSpec &p)
 {
     key(out, "server_profiler");
     const bool defaults = p.startPath.isEmpty() && p.stopPath.isEmpty() && p.timeoutS == spec::kDefaultHookTimeoutS
-                          && p.stopTimeoutS == spec::kDefaultStopTimeoutS && !p.startBody && p.traceDir.isEmpty();
+                          && p.stopTimeoutS == spec::kDefaultStopTimeoutS && !p.startBody && p.traceDir.isEmpty()
+                          && p.settleTimeoutS == ProfilerHookSpec().settleTimeoutS;
     if (defaults) {
         out << (p.enabled ? "true" : "false");
         return;
@@ -78,13 +79,15 @@ void writeProfiler(YAML::Emitter &out, const ProfilerHookSpec &p)
     }
     if (!p.traceDir.isEmpty())
         str(out, "trace_dir", p.traceDir);
+    if (p.settleTimeoutS != ProfilerHookSpec().settleTimeoutS)
+        num(out, "settle_timeout_seconds", p.settleTimeoutS);
     out << YAML::EndMap;
 }
 
 void writeMetrics(YAML::Emitter &out, const MetricsSpec &m)
 {
     const MetricsSpec d;
-    if (m.path.isEmpty() && m.intervalS == d.intervalS) {
+    if (m.path.isEmpty() && m.intervalS == d.intervalS && m.windowIntervalS == d.windowIntervalS) {
         if (!m.enabled) { // on is the default: written only when switched off
             key(out, "metrics");
             out << "false";
@@ -99,6 +102,8 @@ void writeMetrics(YAML::Emitter &out, const MetricsSpec &m)
         str(out, "path", m.path);
     if (m.intervalS != d.intervalS)
         num(out, "interval_s", m.intervalS);
+    if (m.windowIntervalS != d.windowIntervalS)
+        num(out, "window_interval_s", m.windowIntervalS);
     out << YAML::EndMap;
 }
 

@@ -49,7 +49,7 @@ struct ResetHookSpec {
 };
 
 // `server_profiler: false | true | {start_path, stop_path, timeout_seconds,
-//  stop_timeout_seconds, start_body: {...}, trace_dir: DIR}`
+//  stop_timeout_seconds, start_body: {...}, trace_dir: DIR, settle_timeout_seconds}`
 struct ProfilerHookSpec {
     bool enabled = false;
     QString startPath;           // empty = flavor preset
@@ -58,15 +58,22 @@ struct ProfilerHookSpec {
     double stopTimeoutS = 600;   // vLLM's stop can block for minutes while traces are written
     std::optional<QJsonObject> startBody; // sent as application/json when present
     QString traceDir;            // where the server writes traces (listed after each window)
+    // After a window: how long to wait for it to settle (the server answering again, the trace
+    // files no longer growing) before the next cell starts; 0 = do not wait.
+    double settleTimeoutS = 120;
 };
 
-// `metrics: false | true | {path, interval_s, enabled}`: the server's Prometheus (or trtllm-serve
-// JSON) endpoint, scraped during each measured phase over the control client
+// `metrics: false | true | {path, interval_s, window_interval_s, enabled}`: the server's Prometheus
+// (or trtllm-serve JSON) endpoint, scraped during each measured phase over the control client
 // (docs/server-metrics.md). On by default: a server without it costs one warning per server.
 struct MetricsSpec {
     bool enabled = true;
     QString path;                // empty = /metrics
     double intervalS = 0.5;
+    // Between scrapes while a profiler window is open. 0: none inside the window, only one just
+    // before it opens and one after it closes (a profiled server traces every scrape it answers,
+    // and on vLLM that multiplied the window's cost: docs/server-metrics.md).
+    double windowIntervalS = 0;
 };
 
 struct ServerSpec {

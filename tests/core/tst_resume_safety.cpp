@@ -233,6 +233,8 @@ private Q_SLOTS:
             {"hooks", set("hooks", QStringLiteral("none"))},
             {"time_slices", set("time_slices", slices)},
             {"server", set("server", 7)},
+            {"profiler_window.settled", member("profiler_window", "settled", QStringLiteral("yes"))},
+            {"profiler_window.stop_s", member("profiler_window", "stop_s", -3)},
             {"error_rate", set("error_rate", 3)},
         };
         for (const auto &c : cases) {

@@ -147,6 +147,14 @@ private Q_SLOTS:
             }
             qInfo("%s%lld files linked, %d torch traces", qPrintable(where), qlonglong(traces.size()), torchTraces);
             QVERIFY2(torchTraces >= 1, qPrintable(where + QJsonDocument(traces).toJson(QJsonDocument::Compact)));
+            // Our scrapes stay out of the window (the baseline before it, the tail after it), and
+            // the window settled before the next cell.
+            const QJsonObject scrape = cell.value("server_scrape").toObject();
+            QVERIFY2(scrape.value("scrapes").toInt() >= 2 && scrape.value("window_scrapes").toInt(-1) == 0, qPrintable(where + compact(scrape)));
+            const QJsonObject window = cell.value("profiler_window").toObject();
+            QVERIFY2(window.value("settled").toBool() && window.value("traces_complete").toBool(), qPrintable(where + compact(window)));
+            qInfo("%swindow: stop %.1f s, settled after %.1f s", qPrintable(where), window.value("stop_s").toDouble(),
+                  window.value("settle_s").toDouble());
         }
     }
 
