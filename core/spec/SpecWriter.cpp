@@ -32,6 +32,10 @@ void boolean(YAML::Emitter &out, const char *k, bool v)
 void writeReset(YAML::Emitter &out, const ResetHookSpec &r)
 {
     key(out, "reset_kv_cache");
+    if (r.enabled && r.restart) {
+        out << "restart";
+        return;
+    }
     const bool defaults = r.path.isEmpty() && r.timeoutS == spec::kDefaultHookTimeoutS
                           && r.maxRetryS == spec::kDefaultResetRetryS && r.placement == ResetPlacement::BeforeWarmup;
     if (defaults) {
@@ -49,6 +53,54 @@ void writeReset(YAML::Emitter &out, const ResetHookSpec &r)
         num(out, "max_retry_seconds", r.maxRetryS);
     if (r.placement != ResetPlacement::BeforeWarmup)
         str(out, "placement", toString(r.placement));
+    out << YAML::EndMap;
+}
+
+void writeLaunch(YAML::Emitter &out, const LaunchSpec &l, SecretPolicy secrets)
+{
+    if (!l.enabled)
+        return;
+    const LaunchSpec d;
+    key(out, "launch");
+    out << YAML::BeginMap;
+    key(out, "command");
+    out << YAML::Flow << YAML::BeginSeq;
+    for (const QString &arg : l.command)
+        emitString(out, arg);
+    out << YAML::EndSeq;
+    QList<QPair<QString, QString>> env; // a credential's value stays out of OUT/sweep.yaml, like headers
+    for (const auto &e : l.env)
+        if (secrets == SecretPolicy::Keep || !isCredentialHeader(e.first))
+            env.append(e);
+    if (!env.isEmpty()) {
+        key(out, "env");
+        out << YAML::BeginMap;
+        for (const auto &[name, value] : env) {
+            out << YAML::Key;
+            emitString(out, name);
+            out << YAML::Value;
+            emitString(out, value);
+        }
+        out << YAML::EndMap;
+    }
+    if (l.port != d.port)
+        num(out, "port", l.port);
+    if (l.readyPath != d.readyPath || l.readyTimeoutS != d.readyTimeoutS) {
+        key(out, "ready");
+        out << YAML::BeginMap;
+        str(out, "path", l.readyPath);
+        num(out, "timeout_seconds", l.readyTimeoutS);
+        out << YAML::EndMap;
+    }
+    if (l.stopSignal != d.stopSignal || l.graceS != d.graceS) {
+        key(out, "stop");
+        out << YAML::BeginMap;
+        str(out, "signal", l.stopSignal);
+        num(out, "grace_seconds", l.graceS);
+        out << YAML::EndMap;
+    }
+    if (l.logKeepMib != d.logKeepMib)
+        num(out, "log_keep_mib", l.logKeepMib);
     out << YAML::EndMap;
 }
 
@@ -144,6 +196,7 @@ void writeServer(YAML::Emitter &out, const ServerSpec &s, SecretPolicy secrets)
     writeReset(out, s.reset);
     writeProfiler(out, s.profiler);
     writeMetrics(out, s.metrics);
+    writeLaunch(out, s.launch, secrets);
     out << YAML::EndMap;
 }
 
