@@ -29,6 +29,26 @@ void boolean(YAML::Emitter &out, const char *k, bool v)
     out << (v ? "true" : "false");
 }
 
+// `headers` and `launch.env`: name → value, without the values of credential names under Strip.
+void credentialMap(YAML::Emitter &out, const char *k, const QList<QPair<QString, QString>> &pairs, SecretPolicy secrets)
+{
+    QList<QPair<QString, QString>> kept;
+    for (const auto &p : pairs)
+        if (secrets == SecretPolicy::Keep || !isCredentialHeader(p.first))
+            kept.append(p);
+    if (kept.isEmpty())
+        return;
+    key(out, k);
+    out << YAML::BeginMap;
+    for (const auto &[name, value] : kept) {
+        out << YAML::Key;
+        emitString(out, name);
+        out << YAML::Value;
+        emitString(out, value);
+    }
+    out << YAML::EndMap;
+}
+
 void writeReset(YAML::Emitter &out, const ResetHookSpec &r)
 {
     key(out, "reset_kv_cache");
@@ -68,21 +88,7 @@ void writeLaunch(YAML::Emitter &out, const LaunchSpec &l, SecretPolicy secrets)
     for (const QString &arg : l.command)
         emitString(out, arg);
     out << YAML::EndSeq;
-    QList<QPair<QString, QString>> env; // a credential's value stays out of OUT/sweep.yaml, like headers
-    for (const auto &e : l.env)
-        if (secrets == SecretPolicy::Keep || !isCredentialHeader(e.first))
-            env.append(e);
-    if (!env.isEmpty()) {
-        key(out, "env");
-        out << YAML::BeginMap;
-        for (const auto &[name, value] : env) {
-            out << YAML::Key;
-            emitString(out, name);
-            out << YAML::Value;
-            emitString(out, value);
-        }
-        out << YAML::EndMap;
-    }
+    credentialMap(out, "env", l.env, secrets); // HF_TOKEN stays out of OUT/sweep.yaml, like a credential header
     if (l.port != d.port)
         num(out, "port", l.port);
     if (l.readyPath != d.readyPath || l.readyTimeoutS != d.readyTimeoutS) {
@@ -178,21 +184,7 @@ void writeServer(YAML::Emitter &out, const ServerSpec &s, SecretPolicy secrets)
         str(out, "api_key", s.apiKey);
     if (!s.apiKeyEnv.isEmpty())
         str(out, "api_key_env", s.apiKeyEnv);
-    QList<QPair<QString, QString>> headers;
-    for (const auto &h : s.headers)
-        if (secrets == SecretPolicy::Keep || !isCredentialHeader(h.first))
-            headers.append(h);
-    if (!headers.isEmpty()) {
-        key(out, "headers");
-        out << YAML::BeginMap;
-        for (const auto &[name, value] : headers) {
-            out << YAML::Key;
-            emitString(out, name);
-            out << YAML::Value;
-            emitString(out, value);
-        }
-        out << YAML::EndMap;
-    }
+    credentialMap(out, "headers", s.headers, secrets);
     writeReset(out, s.reset);
     writeProfiler(out, s.profiler);
     writeMetrics(out, s.metrics);
