@@ -420,6 +420,8 @@ void SweepEngineWorker::runCell(int serverIndex, CellResult &cell, RunTools &too
         return;
     }
     ctx.plan = workloadPlan(server, ctx, tools.calibrator, tools.calibrations, cell); // lengths, filler, dataset entries
+    if (m_spec.workload.calibratePrompts) // its probes may have warmed a just-started server's cache
+        m_launch.noteTraffic(serverIndex);
     ctx.fillerChars = ctx.plan->fill().charsFor(m_spec.workload.inputTokens);
     ctx.traceDir = resolveTraceDir(serverIndex);
     ctx.startBody = resolvedProfilerStartBody(server, m_outDir);

@@ -65,6 +65,12 @@ pid_t LaunchedServers::pid(int serverIndex) const
     return it == m_servers.end() ? -1 : it->second.process->pid();
 }
 
+void LaunchedServers::noteTraffic(int serverIndex)
+{
+    if (const auto it = m_servers.find(serverIndex); it != m_servers.end())
+        it->second.fresh = false;
+}
+
 bool LaunchedServers::running(int serverIndex)
 {
     const auto it = m_servers.find(serverIndex);

@@ -34,6 +34,9 @@ public:
     // the death is counted (the second gives the server up).
     QString checkAlive(int serverIndex);
     QString givenUp(int serverIndex) const; // why the server's remaining cells fail, or empty
+    // Requests reached the server since ensureReady started it (prompt calibration): its cache is
+    // no longer empty, so the cell's restart must really restart it.
+    void noteTraffic(int serverIndex);
     QString lastLines(int serverIndex, int lines = 5) const;
     pid_t pid(int serverIndex) const;
     bool running(int serverIndex);

@@ -61,12 +61,21 @@ bool groupGone(pid_t pgid, int withinMs)
     t.start();
     while (t.elapsed() < withinMs) {
         int st;
-        waitpid(pgid, &st, WNOHANG);
+        while (waitpid(-pgid, &st, WNOHANG) > 0) { // every zombie of the group that came to this subreaper
+        }
         if (::kill(-pgid, 0) != 0 && errno == ESRCH)
             return true;
         QTest::qWait(50);
     }
     return false;
+}
+
+// DIR/sweep.yaml, or empty when it could not be written.
+QString writeSpec(const QTemporaryDir &dir, const SweepSpec &spec)
+{
+    QFile f(dir.filePath(QStringLiteral("sweep.yaml")));
+    const QByteArray yaml = saveSpecYaml(spec);
+    return f.open(QIODevice::WriteOnly) && f.write(yaml) == yaml.size() ? f.fileName() : QString();
 }
 
 bool waitForLog(const QString &path, const QByteArray &text, int withinMs)
@@ -142,6 +151,16 @@ private Q_SLOTS:
         QCOMPARE(startedPids(readLog(dir.filePath(QStringLiteral("servers/m.log")))).size(), 1); // given up, not retried per cell
     }
 
+    void programNotFound()
+    {
+        QTemporaryDir dir;
+        ServerSpec s = launchedMock(QStringLiteral("m"));
+        s.launch.command = {QStringLiteral("sweepbench-no-such-server"), QStringLiteral("--port"), QStringLiteral("{port}")};
+        const sbtest::RunResult r = sbtest::runSweep(sbtest::smallSpec({s}, {1, 2}, 4), dir.path());
+        for (const CellResult &c : r.results.cells)
+            QVERIFY2(c.reason == QStringLiteral("cannot start sweepbench-no-such-server: not found in PATH"), qPrintable(c.reason));
+    }
+
     void readyTimeout()
     {
         QTemporaryDir dir;
@@ -155,6 +174,20 @@ private Q_SLOTS:
         const QList<pid_t> pids = startedPids(readLog(dir.filePath(QStringLiteral("servers/m.log"))));
         QCOMPARE(pids.size(), 1);
         QVERIFY(groupGone(pids.first(), 5000));
+    }
+
+    void stopEscalatesToSigkill()
+    {
+        // A server (and its child) that ignore the stop signal: SIGKILL to the group after the grace.
+        QTemporaryDir dir;
+        ServerSpec s = launchedMock(QStringLiteral("m"));
+        s.launch.command = {QStringLiteral("bash"), QStringLiteral("-c"), QStringLiteral("trap '' TERM; sleep 100 & wait")};
+        s.launch.readyTimeoutS = 1;
+        s.launch.graceS = 1;
+        sbtest::runSweep(sbtest::smallSpec({s}, {1}, 4), dir.path());
+        const QByteArray log = readLog(dir.filePath(QStringLiteral("servers/m.log")));
+        QVERIFY2(log.contains("still running after 1 s: SIGKILL"), log.constData());
+        QVERIFY(groupGone(startedPids(log).first(), 5000));
     }
 
     void logIsBounded()
@@ -173,12 +206,24 @@ private Q_SLOTS:
         QVERIFY(groupGone(startedPids(log).first(), 5000)); // bash and its sleep: the whole group
     }
 
+    void restartBeforeEachCell_data()
+    {
+        QTest::addColumn<bool>("calibrate");
+        QTest::addColumn<int>("starts");
+        // Nothing reached the server started for the first cell: its restart is that start.
+        QTest::newRow("no calibration") << false << 3;
+        // The calibration's probes reached it: the first cell's restart is a real one.
+        QTest::newRow("calibrated prompts") << true << 4;
+    }
     void restartBeforeEachCell()
     {
+        QFETCH(bool, calibrate);
+        QFETCH(int, starts);
         QTemporaryDir dir;
         ServerSpec s = launchedMock(QStringLiteral("m"));
         s.reset.enabled = s.reset.restart = true;
-        const SweepSpec spec = sbtest::smallSpec({s}, {1, 2, 3}, 3);
+        SweepSpec spec = sbtest::smallSpec({s}, {1, 2, 3}, 3);
+        spec.workload.calibratePrompts = calibrate;
         const sbtest::RunResult r = sbtest::runSweep(spec, dir.path());
         QCOMPARE(r.exitCode, 0);
         for (const CellResult &c : r.results.cells) {
@@ -187,12 +232,14 @@ private Q_SLOTS:
             QVERIFY(c.hooks.first().ok);
             QVERIFY(c.hooks.first().latencyMs > 0);
         }
-        // The first cell's server was started for it; each later cell's is a new process.
+        // Each cell measures a new process.
         const QList<pid_t> pids = startedPids(readLog(dir.filePath(QStringLiteral("servers/m.log"))));
-        QCOMPARE(pids.size(), 3);
-        QVERIFY(pids[0] != pids[1] && pids[1] != pids[2]);
-        QVERIFY2(r.results.cells[1].hooks.first().message.contains(QStringLiteral("pid %1 → pid %2").arg(pids[0]).arg(pids[1])),
+        QCOMPARE(pids.size(), starts);
+        const QList<pid_t> measured = pids.mid(starts - 3);
+        QVERIFY(measured[0] != measured[1] && measured[1] != measured[2]);
+        QVERIFY2(r.results.cells[1].hooks.first().message.contains(QStringLiteral("pid %1 → pid %2").arg(measured[0]).arg(measured[1])),
                  qPrintable(r.results.cells[1].hooks.first().message));
+        QCOMPARE(r.results.cells[0].hooks.first().message.startsWith(QStringLiteral("restarted: pid")), calibrate);
         // The JSON edge names it, and it reads back.
         SweepResults back;
         QString error;
@@ -263,10 +310,8 @@ private Q_SLOTS:
         ServerSpec s = launchedMock(QStringLiteral("m"));
         s.reset.enabled = s.reset.restart = true;
         const SweepSpec spec = sbtest::smallSpec({s}, {1}, 4);
-        const QString specPath = dir.filePath(QStringLiteral("sweep.yaml"));
-        QFile specFile(specPath);
-        QVERIFY(specFile.open(QIODevice::WriteOnly) && specFile.write(saveSpecYaml(spec)) > 0);
-        specFile.close();
+        const QString specPath = writeSpec(dir, spec);
+        QVERIFY(!specPath.isEmpty());
         QProcess check;
         check.setProcessChannelMode(QProcess::MergedChannels);
         check.start(binary(), {QStringLiteral("hooks"), QStringLiteral("check"), specPath});
@@ -295,10 +340,8 @@ private Q_SLOTS:
         QTemporaryDir dir;
         SweepSpec spec = sbtest::smallSpec({launchedMock(QStringLiteral("m"), {QStringLiteral("--step-base-ms"), QStringLiteral("100")})},
                                            {1}, 200);
-        const QString specPath = dir.filePath(QStringLiteral("sweep.yaml"));
-        QFile specFile(specPath);
-        QVERIFY(specFile.open(QIODevice::WriteOnly) && specFile.write(saveSpecYaml(spec)) > 0);
-        specFile.close();
+        const QString specPath = writeSpec(dir, spec);
+        QVERIFY(!specPath.isEmpty());
         QProcess run;
         run.setProcessChannelMode(QProcess::MergedChannels);
         run.start(binary(), {QStringLiteral("run"), specPath, QStringLiteral("--out"), dir.filePath(QStringLiteral("out"))});
