@@ -100,6 +100,19 @@ void CellRunner::record(CellResult &cell, const CellCallbacks &cb, const HookOut
 const HookOutcome *CellRunner::runResets(const CellContext &ctx, CellResult &cell, const CellCallbacks &cb, const QString &placement)
 {
     cb.phase(RunPhase::Reset);
+    if (ctx.server->reset.restart) { // one process, whatever the number of origins
+        HookOutcome o;
+        if (ctx.restart) {
+            o = ctx.restart();
+        } else {
+            o.hook = HookKind::Restart;
+            o.verdict = HookVerdict::Error;
+            o.message = QStringLiteral("restart needs launch: SweepBench can only restart a server it started");
+        }
+        o.placement = placement;
+        record(cell, cb, o);
+        return cell.hooks.last().ok ? nullptr : &cell.hooks.last();
+    }
     std::optional<qsizetype> failed;
     for (const HookTarget &target : ctx.hooks) {
         if (m_cancel)
@@ -280,7 +293,7 @@ void CellRunner::checkResetProof(const std::vector<RequestRecord> &records, cons
     if (proof.verdict == CacheProof::None)
         return;
     for (HookOutcome &o : cell.hooks) {
-        if (o.hook != HookKind::Reset || o.placement != placement || !o.ok)
+        if (!isCacheReset(o.hook) || o.placement != placement || !o.ok)
             continue;
         o.cacheProof = proof.verdict;
         if (proof.verdict == CacheProof::Contradicted) {

@@ -32,6 +32,9 @@ struct CellContext {
     // Every secret of the sweep, learnt before anything was written: scrubbed from the cell's
     // error samples, records, hook messages, warnings and reason.
     std::shared_ptr<const SecretSet> secrets;
+    // reset_kv_cache: restart on a launched server (launch/LaunchedServers): stops, starts and
+    // waits for it, in place of the reset route.
+    std::function<HookOutcome()> restart;
 };
 
 struct CellCallbacks {

@@ -108,7 +108,7 @@ bool CellServerMetrics::finish(const ServerSpec &server, const WorkloadSpec &w, 
         // Off, or known missing: a reset cannot be judged by counters.
         if (!proofPlacement.isEmpty())
             for (HookOutcome &o : cell.hooks)
-                if (o.hook == HookKind::Reset && o.placement == proofPlacement && o.ok)
+                if (isCacheReset(o.hook) && o.placement == proofPlacement && o.ok)
                     o.metricsVerdict = MetricsVerdict::NoMetrics;
         return true;
     }
@@ -146,7 +146,7 @@ bool CellServerMetrics::finish(const ServerSpec &server, const WorkloadSpec &w, 
         double allowance = 0;
         const MetricsVerdict verdict = judgeReset(sum.family ? sum.cacheHitDelta : std::nullopt, measured, w, &allowance);
         for (HookOutcome &o : cell.hooks) {
-            if (o.hook != HookKind::Reset || o.placement != proofPlacement || !o.ok)
+            if (!isCacheReset(o.hook) || o.placement != proofPlacement || !o.ok)
                 continue;
             o.metricsVerdict = verdict;
             if (verdict == MetricsVerdict::NoMetrics)

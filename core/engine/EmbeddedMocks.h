@@ -16,6 +16,8 @@ public:
     bool start(const SweepSpec &spec, const std::function<QString(int)> &traceDirFor, QString *error);
     QStringList baseUrls(int serverIndex) const; // the server's URLs, or its mock's URL
     MockServer *mock(int serverIndex) const;
+    // A launched server's URLs, known once its port is (launch/LaunchedServers).
+    void useUrls(int serverIndex, const QStringList &urls) { m_urls[serverIndex] = urls; }
     void stop() { m_mocks.clear(); }
 
 private:

@@ -5,6 +5,7 @@
 #include "hooks/HookPresets.h"
 #include "hooks/HookRunner.h"
 #include "hooks/LlamacppProbe.h"
+#include "launch/LaunchedServers.h"
 #include "load/RequestFactory.h"
 #include <QDir>
 #include <QThread>
@@ -23,8 +24,10 @@ protected:
     {
         const QString base = QDir::temp().filePath(QStringLiteral("sweepbench-preflight"));
         EmbeddedMocks mocks;
+        LaunchedServers launches; // started one at a time, each stopped after its checks
         QString error;
-        if (!mocks.start(m_spec, [&](int i) { return resolvedTraceDir(m_spec.servers[i], base); }, &error)) {
+        if (!mocks.start(m_spec, [&](int i) { return resolvedTraceDir(m_spec.servers[i], base); }, &error)
+            || !launches.plan(m_spec, QDir(base).filePath(QStringLiteral("servers")), &error)) {
             m_owner->report(HookPreflight::Stage::Checked, QStringLiteral("(setup)"), {}, {error});
             Q_EMIT m_owner->finished();
             return;
@@ -35,8 +38,24 @@ protected:
         Dataset dataset;
         QString datasetError;
         const bool haveDataset = m_spec.workload.dataset && loadDataset(*m_spec.workload.dataset, m_spec.sourcePath, &dataset, &datasetError);
+        for (int i = 0; i < m_spec.servers.size(); ++i)
+            if (launches.launched(i))
+                mocks.useUrls(i, launches.urls(i));
         for (int i = 0; i < m_spec.servers.size() && !cancel; ++i) {
             ServerSpec server = m_spec.servers[i];
+            if (const QString why = launches.ensureReady(i, &cancel); !why.isEmpty()) {
+                // A server that could not be started is unreachable: a failed check, not a hint.
+                HookOutcome reach;
+                reach.hook = HookKind::Reachability;
+                reach.origin = launches.urls(i).value(0).section(QLatin1Char('/'), 0, 2);
+                reach.method = QStringLiteral("GET");
+                reach.path = server.launch.readyPath;
+                reach.verdict = why.startsWith(QLatin1String("server not ready")) ? HookVerdict::Timeout : HookVerdict::Error;
+                reach.message = QStringLiteral("launch: ") + why;
+                m_owner->report(HookPreflight::Stage::Reached, server.name, {reach}, {});
+                m_owner->report(HookPreflight::Stage::Checked, server.name, {}, {});
+                continue;
+            }
             QStringList unreachable; // origins whose reachability check failed (and said why)
             {
                 // Whatever hooks are on: does the server answer, and does it serve the model?
@@ -55,11 +74,12 @@ protected:
             server.reset.maxRetryS = 0;
             QList<HookOutcome> outcomes;
             QStringList hints;
-            if (server.reset.enabled && server.flavor == Flavor::Trtllm)
+            if (server.reset.enabled && !server.reset.restart && server.flavor == Flavor::Trtllm)
                 hints.append(routeMissingHint(Flavor::Trtllm, HookKind::Reset));
             // Every origin of the server is checked: one misconfigured replica spoils a sweep.
-            for (const HookTarget &target : hookTargetsFor(server, mocks.baseUrls(i))) {
-                if (server.reset.enabled && isSlotEraseReset(server)) {
+            const QList<HookTarget> targets = hookTargetsFor(server, mocks.baseUrls(i));
+            for (const HookTarget &target : targets) {
+                if (server.reset.enabled && !server.reset.restart && isSlotEraseReset(server)) {
                     // llama-server: is erasing the slots a full reset? (LlamacppProbe.h)
                     LlamacppProbe probe(client, target, &cancel);
                     hints.append(probe.readProps());
@@ -68,6 +88,12 @@ protected:
                     outcomes.append(reset);
                     if (primed && reset.ok)
                         hints.append(probe.checkAfterReset());
+                } else if (server.reset.enabled && server.reset.restart) {
+                    if (&target == &targets.first()) { // one process, whatever the number of origins
+                        HookOutcome restart = launches.restart(i, &cancel, true);
+                        restart.placement = QStringLiteral("preflight");
+                        outcomes.append(restart);
+                    }
                 } else if (server.reset.enabled) {
                     outcomes.append(runner.reset(target, QStringLiteral("preflight")));
                 }
@@ -100,6 +126,7 @@ protected:
             hints.removeDuplicates();
             if (!mocks.baseUrls(i).isEmpty() && datasetError.isEmpty())
                 hints += calibrationReport(client, server, mocks.baseUrls(i).first(), m_spec.workload, haveDataset ? &dataset : nullptr, &cancel);
+            launches.stop(i);
             m_owner->report(HookPreflight::Stage::Checked, server.name, outcomes, hints);
         }
         Q_EMIT m_owner->finished();

@@ -36,6 +36,7 @@ SweepResults SweepEngineWorker::snapshot() const
 void SweepEngineWorker::run()
 {
     const int code = runSweep();
+    m_launch.stopAll(); // every way out of a sweep (done, cancelled, failed) passes here
     m_mocks.stop(); // stop embedded servers on this thread, before anyone joins it
     Q_EMIT m_owner->finished(code);
 }
@@ -54,6 +55,51 @@ bool SweepEngineWorker::startMocks(QString *error)
             m_owner->log(QStringLiteral("embedded %1 mock for %2 listening on %3")
                                            .arg(m_spec.servers[i].mock, m_spec.servers[i].name, m_mocks.baseUrls(i).join(QStringLiteral(", "))));
     return true;
+}
+
+bool SweepEngineWorker::planLaunches(QString *error)
+{
+    if (!m_launch.plan(m_spec, QDir(m_outDir).filePath(QStringLiteral("servers")), error))
+        return false;
+    for (int i = 0; i < m_spec.servers.size(); ++i)
+        if (m_launch.launched(i))
+            m_mocks.useUrls(i, m_launch.urls(i));
+    return true;
+}
+
+QString SweepEngineWorker::launchBeforeCell(int serverIndex)
+{
+    if (!m_launch.launched(serverIndex))
+        return QString();
+    const ServerSpec &server = m_spec.servers[serverIndex];
+    // A death between cells counts like one during a cell (the second gives the server up).
+    if (const QString died = m_launch.checkAlive(serverIndex); !died.isEmpty())
+        m_owner->log(QStringLiteral("warning: server %1: %2 between cells").arg(server.name, died));
+    if (const QString gaveUp = m_launch.givenUp(serverIndex); !gaveUp.isEmpty())
+        return gaveUp;
+    const bool starting = !m_launch.running(serverIndex);
+    if (starting)
+        m_owner->log(QStringLiteral("starting server %1: %2 (log: %3)")
+                                       .arg(server.name, server.launch.command.join(QLatin1Char(' ')),
+                                            QDir::toNativeSeparators(QDir(m_outDir).filePath(QStringLiteral("servers/%1.log").arg(server.name)))));
+    const QString error = m_launch.ensureReady(serverIndex, &m_cancel);
+    if (starting && error.isEmpty())
+        m_owner->log(QStringLiteral("server %1 ready at %2 (pid %3)")
+                                       .arg(server.name, m_launch.urls(serverIndex).join(QStringLiteral(", ")))
+                                       .arg(m_launch.pid(serverIndex)));
+    return error;
+}
+
+void SweepEngineWorker::launchAfterCell(int serverIndex, CellResult &cell)
+{
+    const QString died = m_launch.checkAlive(serverIndex);
+    if (died.isEmpty())
+        return;
+    const bool measured = !cell.recordsPath.isEmpty() && (cell.completed + cell.failed) > 0;
+    cell.status = CellStatus::Failed;
+    cell.reason = QStringLiteral("%1 %2; last log lines: %3")
+                      .arg(died, measured ? QStringLiteral("during the measured phase") : QStringLiteral("during the cell"), m_launch.lastLines(serverIndex));
+    m_owner->log(QStringLiteral("warning: server %1: %2").arg(m_spec.servers[serverIndex].name, cell.reason));
 }
 
 int SweepEngineWorker::calibratedFiller(const ServerSpec &server, const CellContext &ctx, PromptCalibrator &calibrator,
@@ -306,6 +352,9 @@ int SweepEngineWorker::runSweep()
             base.cellCount = cellCount;
             base.cellsDone = cellsDone;
             runCell(serverIndex, cell, tools, base);
+            // A launched server stops after its last cell (an SLO search cell starts it again).
+            if (i + 1 >= cellCount || (i + 1 < plannedCount && (i + 1) / int(m_spec.cellsPerServer()) != serverIndex))
+                m_launch.stop(serverIndex);
         }
         publish(cell);
         // A cell whose records could not be written is saved as failed (its partial records
@@ -356,7 +405,7 @@ std::optional<int> SweepEngineWorker::prepareSweep(ResultsStore &store)
         return stop(kCannotStart, error);
     if (!store.prepare(&error) || !store.writeSpec(m_spec, &error))
         return stop(kWriteFailed, error);
-    if (!startMocks(&error))
+    if (!startMocks(&error) || !planLaunches(&error))
         return stop(kCannotStart, error);
     if (m_options.shard.sharded()) {
         const QStringList plan = describePlan(m_spec, m_shardPlan);
@@ -378,6 +427,13 @@ void SweepEngineWorker::runCell(int serverIndex, CellResult &cell, RunTools &too
     ctx.hooks = hookTargetsFor(server, ctx.baseUrls);
     ctx.promptTag = "sb-" + tools.runNonce + "-c" + QByteArray::number(base.cellIndex).rightJustified(4, '0');
     ctx.secrets = tools.secrets; // before the calibration probes, whose errors quote the server
+    if (const QString why = launchBeforeCell(serverIndex); !why.isEmpty()) {
+        cell.status = m_cancel ? CellStatus::Cancelled : CellStatus::Failed;
+        cell.reason = why;
+        return;
+    }
+    if (m_launch.launched(serverIndex) && server.reset.restart)
+        ctx.restart = [this, serverIndex] { return m_launch.restart(serverIndex, &m_cancel); };
     // A server that is not there, or went away earlier, costs this cell one connect, not its
     // retry budget.
     if (const QString blocked = tools.reachability.blockReason(ctx.hooks, cell.index); !blocked.isEmpty()) {
@@ -386,6 +442,8 @@ void SweepEngineWorker::runCell(int serverIndex, CellResult &cell, RunTools &too
         return;
     }
     ctx.plan = workloadPlan(server, ctx, tools.calibrator, tools.calibrations, cell); // lengths, filler, dataset entries
+    if (m_spec.workload.calibratePrompts) // its probes may have warmed a just-started server's cache
+        m_launch.noteTraffic(serverIndex);
     ctx.fillerChars = ctx.plan->fill().charsFor(m_spec.workload.inputTokens);
     ctx.traceDir = resolveTraceDir(serverIndex);
     ctx.startBody = resolvedProfilerStartBody(server, m_outDir);
@@ -393,6 +451,8 @@ void SweepEngineWorker::runCell(int serverIndex, CellResult &cell, RunTools &too
     base.concurrency = cell.concurrency;
     base.point = pointLabel(cell);
     tools.aborted = tools.runner.run(ctx, cell, cellCallbacks(base, cell));
+    if (m_launch.launched(serverIndex))
+        launchAfterCell(serverIndex, cell);
     tools.reachability.noteCell(cell, ctx.hooks);
 }
 

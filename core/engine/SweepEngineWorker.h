@@ -6,6 +6,7 @@
 #include "engine/CellRunner.h"
 #include "engine/EmbeddedMocks.h"
 #include "engine/PromptCalibration.h"
+#include "launch/LaunchedServers.h"
 #include <QMutex>
 #include <QThread>
 #include <atomic>
@@ -43,6 +44,11 @@ private:
     bool ownsServer(int serverIndex) const; // this run's shard runs the server's cells
     void planCells(const SweepResults &previous, const QStringList &specChanges);
     bool startMocks(QString *error);
+    // Launched servers (`launch:`): ports and URLs before the plan; before each cell the server
+    // is started (or restarted after one death) and waited for; empty = the cell may run.
+    bool planLaunches(QString *error);
+    QString launchBeforeCell(int serverIndex);
+    void launchAfterCell(int serverIndex, CellResult &cell);
     QString resolveTraceDir(int serverIndex) const;
     void publish(const CellResult &cell);
     // The calibrated filler for this server's prompts (calibrating on first use), or -1.
@@ -67,6 +73,7 @@ private:
     SweepResults m_results; // guarded by m_mutex
     QString m_failure;      // guarded by m_mutex
     EmbeddedMocks m_mocks;
+    LaunchedServers m_launch;
     ShardPlan m_shardPlan;
     qint64 m_lastProgressMs = 0;
     std::int64_t m_startNs = 0;

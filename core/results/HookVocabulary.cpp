@@ -4,7 +4,7 @@ namespace sb {
 
 namespace {
 constexpr HookKind kKinds[] = {HookKind::Reset, HookKind::ProfilerStart, HookKind::ProfilerStop, HookKind::Reachability,
-                               HookKind::ModelList};
+                               HookKind::ModelList, HookKind::Restart};
 constexpr HookVerdict kVerdicts[] = {HookVerdict::Ok,           HookVerdict::Refused, HookVerdict::Busy,
                                      HookVerdict::RouteMissing, HookVerdict::Timeout, HookVerdict::Error};
 } // namespace
@@ -17,6 +17,7 @@ QString hookKindName(HookKind k)
     case HookKind::ProfilerStop: return QStringLiteral("profiler_stop");
     case HookKind::Reachability: return QStringLiteral("reachability");
     case HookKind::ModelList: return QStringLiteral("model_list");
+    case HookKind::Restart: return QStringLiteral("restart");
     }
     return QString();
 }

@@ -17,7 +17,14 @@ enum class HookKind {
     // Check button), reported the same way so one table and one severity rule show them:
     Reachability,  // reachability: a TCP connect and an HTTP answer from the origin
     ModelList,     // model_list: GET /v1/models lists the spec's model
+    // reset_kv_cache: restart on a launched server: stop, start, wait for its ready path; the
+    // cache reset of a server SweepBench started itself (its latency is the whole restart).
+    Restart,       // restart
 };
+// The hooks that empty the cache before a cell: the reset route, or a restart.
+inline bool isCacheReset(HookKind k) { return k == HookKind::Reset || k == HookKind::Restart; }
+// Views with one column per hook kind show a restart in the reset's column (it is that cell's reset).
+inline bool shownAs(HookKind outcome, HookKind column) { return outcome == column || (column == HookKind::Reset && isCacheReset(outcome)); }
 
 enum class HookVerdict {
     Ok,           // the answer says it was done
@@ -28,7 +35,7 @@ enum class HookVerdict {
     Error,        // anything else (transport error, cancelled, other status)
 };
 
-QString hookKindName(HookKind k); // "reset_kv_cache", "profiler_start", "profiler_stop", "reachability", "model_list"
+QString hookKindName(HookKind k); // "reset_kv_cache", "profiler_start", "profiler_stop", "reachability", "model_list", "restart"
 std::optional<HookKind> hookKindFromString(QStringView s);
 QString hookVerdictName(HookVerdict v); // "ok", "refused", "busy", "route_missing", "timeout", "error"
 std::optional<HookVerdict> hookVerdictFromString(QStringView s);

@@ -71,6 +71,9 @@ void SecretSet::addServer(const ServerSpec &server)
     for (const auto &[name, value] : server.headers)
         if (isCredentialHeader(name))
             addValue(value);
+    for (const auto &[name, value] : server.launch.env) // HF_TOKEN and the like, by the header rule
+        if (isCredentialHeader(name))
+            addValue(value);
     rebuild();
 }
 

@@ -1,6 +1,6 @@
 #pragma once
-// Every secret value a run or an export knows — API keys (inline or from api_key_env's variable)
-// and credential header values — learnt from the spec before anything is written, and scrubbed
+// Every secret value a run or an export knows — API keys (inline or from api_key_env's variable),
+// credential header values and launch.env values under credential names — learnt from the spec before anything is written, and scrubbed
 // from every stored message: hook messages, error samples, records, results, logs, exports.
 // One type so every writer applies the same rule (docs/spec-reference.md, "Secrets").
 #include <QByteArray>

@@ -6,7 +6,7 @@
 namespace sb::specparse {
 
 // Known keys per section. Also used for "'concurrency' belongs under sweep" hints.
-extern const QStringList kRootKeys, kServerKeys, kResetKeys, kProfilerKeys, kMetricsKeys, kWorkloadKeys, kSloKeys, kSweepKeys;
+extern const QStringList kRootKeys, kServerKeys, kLaunchKeys, kLaunchReadyKeys, kLaunchStopKeys, kResetKeys, kProfilerKeys, kMetricsKeys, kWorkloadKeys, kSloKeys, kSweepKeys;
 
 // Hint for a key that is unknown where it was written but known in another section.
 QString placeHint(const QString &key);
@@ -43,5 +43,6 @@ ServerSpec parseServer(yaml::Context &ctx, const YAML::Node &node, const QString
 void parseResetHook(yaml::Context &ctx, const YAML::Node &node, const QString &path, ResetHookSpec &out);
 void parseProfilerHook(yaml::Context &ctx, const YAML::Node &node, const QString &path, ProfilerHookSpec &out);
 void parseMetrics(yaml::Context &ctx, const YAML::Node &node, const QString &path, MetricsSpec &out);
+void parseLaunch(yaml::Context &ctx, const YAML::Node &node, const QString &path, LaunchSpec &out); // SpecLaunchParser.cpp
 
 } // namespace sb::specparse

@@ -28,6 +28,8 @@ inline int timerMs(double seconds)
         return 0;
     return int(std::min(seconds, kMaxSeconds) * 1000.0);
 }
+// launch.log_keep_mib: the head and the tail of a launched server's log each keep at most this.
+inline constexpr double kMaxLaunchLogMib = 1024;
 inline const QString kMockDefaultModel = QStringLiteral("demo-model");
 
 inline QString expectPositiveInt() { return QStringLiteral("an integer ≥ 1"); }

@@ -13,7 +13,7 @@ using namespace sb::yaml;
 const QStringList kRootKeys = {"name", "description", "servers", "workload", "sweep"};
 const QStringList kServerKeys = {"name",    "url",         "mock",    "model",          "endpoint",       "flavor",
                                  "api_key", "api_key_env", "headers", "reset_kv_cache", "server_profiler",
-                                 "metrics"};
+                                 "metrics", "launch"};
 const QStringList kMetricsKeys = {"enabled", "path", "interval_s", "window_interval_s"};
 const QStringList kResetKeys = {"enabled", "path", "timeout_seconds", "max_retry_seconds", "placement"};
 const QStringList kProfilerKeys = {"enabled",    "start_path", "stop_path", "timeout_seconds", "stop_timeout_seconds",
@@ -31,7 +31,8 @@ QString placeHint(const QString &key)
         {&kRootKeys, "the top level"},          {&kServerKeys, "each servers entry"},
         {&kWorkloadKeys, "workload"},           {&kSloKeys, "workload.slo"},
         {&kSweepKeys, "sweep"},                 {&kResetKeys, "a server's reset_kv_cache mapping"},
-        {&kProfilerKeys, "a server's server_profiler mapping"}, {&kMetricsKeys, "a server's metrics mapping"}};
+        {&kProfilerKeys, "a server's server_profiler mapping"}, {&kMetricsKeys, "a server's metrics mapping"},
+        {&kLaunchKeys, "a server's launch mapping"}, {&kLaunchReadyKeys, "launch.ready"}, {&kLaunchStopKeys, "launch.stop"}};
     for (const auto &[keys, where] : sections)
         if (keys->contains(key))
             return QStringLiteral("'%1' belongs under %2").arg(key, QLatin1String(where));
@@ -61,13 +62,15 @@ void missing(Context &ctx, const QString &parentPath, const QString &key, const 
 
 // `true`, `false` or a mapping; anything else gets a message that shows the accepted forms.
 enum class HookForm { Bool, Map, Invalid };
-HookForm hookForm(Context &ctx, const YAML::Node &node, const QString &path, bool &enabled, const QString &mapKeys)
+HookForm hookForm(Context &ctx, const YAML::Node &node, const QString &path, bool &enabled, const QString &mapKeys,
+                  const QString &word = QString()) // `word`: one more accepted scalar (reset's `restart`)
 {
     if (node.IsMap())
         return HookForm::Map;
     if (parseBool(node, enabled))
         return HookForm::Bool;
-    QString msg = QStringLiteral("expected true, false or a mapping {%1}, got %2").arg(mapKeys, describe(node));
+    const QString forms = word.isEmpty() ? QStringLiteral("true, false") : QStringLiteral("true, false, %1").arg(word);
+    QString msg = QStringLiteral("expected %1 or a mapping {%2}, got %3").arg(forms, mapKeys, describe(node));
     if (node.IsScalar() && scalarText(node).startsWith(QLatin1Char('/')))
         msg += QStringLiteral("; for a custom path write {%1: %2}")
                    .arg(mapKeys.section(QLatin1Char(','), 0, 0), scalarText(node));
@@ -98,7 +101,11 @@ void parseHeaders(Context &ctx, const YAML::Node &node, const QString &path, QLi
 
 void parseResetHook(Context &ctx, const YAML::Node &node, const QString &path, ResetHookSpec &out)
 {
-    if (hookForm(ctx, node, path, out.enabled, QStringLiteral("path, timeout_seconds, max_retry_seconds, placement")) != HookForm::Map)
+    if (node.IsScalar() && scalarText(node) == QLatin1String("restart")) { // needs launch: (validator)
+        out.enabled = out.restart = true;
+        return;
+    }
+    if (hookForm(ctx, node, path, out.enabled, QStringLiteral("path, timeout_seconds, max_retry_seconds, placement"), QStringLiteral("restart")) != HookForm::Map)
         return;
     out.enabled = true; // the mapping form means "on"; `enabled: false` keeps settings but turns it off
     MapReader m(ctx, node, path, kResetKeys, placeHint);
@@ -212,6 +219,8 @@ ServerSpec parseServer(Context &ctx, const YAML::Node &node, const QString &path
         parseProfilerHook(ctx, *p, m.path(QStringLiteral("server_profiler")), s.profiler);
     if (const YAML::Node *mt = m.find(QStringLiteral("metrics")))
         parseMetrics(ctx, *mt, m.path(QStringLiteral("metrics")), s.metrics);
+    if (const YAML::Node *l = m.find(QStringLiteral("launch")))
+        parseLaunch(ctx, *l, m.path(QStringLiteral("launch")), s.launch);
     return s;
 }
 

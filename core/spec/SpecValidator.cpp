@@ -168,7 +168,7 @@ void checkHooks(Checker &c, const QString &p, const ServerSpec &s)
         c.hookPath(at(r, "path"), s.reset.path);
         c.seconds(at(r, "timeout_seconds"), s.reset.timeoutS);
         c.seconds(at(r, "max_retry_seconds"), s.reset.maxRetryS, true);
-        if (s.flavor == Flavor::Trtllm)
+        if (s.flavor == Flavor::Trtllm && !s.reset.restart)
             c.warning(r, QStringLiteral("stock trtllm-serve has no cache-reset route; the call is still attempted and will "
                                         "likely fail with 404 (disable KV block reuse or restart the server between cells instead)"));
     }
@@ -203,19 +203,51 @@ void checkMetrics(Checker &c, const QString &p, const ServerSpec &s)
                 QStringLiteral("expected 0 (no scrapes inside a profiler window) or seconds between 0.05 and 60, got %1").arg(QString::number(w, 'g', 12)));
 }
 
+void checkLaunch(Checker &c, const QString &p, const ServerSpec &s)
+{
+    if (s.reset.enabled && s.reset.restart && !s.launch.enabled)
+        c.error(at(p, "reset_kv_cache"), QStringLiteral("restart needs launch: SweepBench can only restart a server it started itself "
+                                                        "(add a launch mapping, or use true for the cache-reset route)"));
+    if (!s.launch.enabled)
+        return;
+    const QString l = at(p, "launch");
+    if (!s.mock.isEmpty())
+        c.error(l, QStringLiteral("launch and mock are mutually exclusive: an embedded mock needs no process"));
+    if (s.launch.command.isEmpty() || s.launch.command.first().isEmpty())
+        c.error(at(l, "command"), QStringLiteral("expected the server's argv as a non-empty list, program first"));
+    if (s.launch.port < 0 || s.launch.port > 65535)
+        c.error(at(l, "port"), QStringLiteral("expected a TCP port from 1 to 65535 (omit it for a free one), got %1").arg(s.launch.port));
+    static const QRegularExpression envName(QStringLiteral("^[A-Za-z_][A-Za-z0-9_]*$"));
+    for (const auto &[name, value] : s.launch.env)
+        if (!envName.match(name).hasMatch())
+            c.error(at(l, "env") + QLatin1Char('.') + name, QStringLiteral("expected an environment variable name (letters, digits, '_')"));
+    c.hookPath(at(l, "ready.path"), s.launch.readyPath);
+    c.seconds(at(l, "ready.timeout_seconds"), s.launch.readyTimeoutS);
+    c.seconds(at(l, "stop.grace_seconds"), s.launch.graceS, true);
+    if (!launchSignalNames().contains(s.launch.stopSignal))
+        c.error(at(l, "stop.signal"), QStringLiteral("expected one of %1, got '%2'").arg(launchSignalNames().join(QStringLiteral(", ")), s.launch.stopSignal));
+    if (!(s.launch.logKeepMib > 0 && s.launch.logKeepMib <= spec::kMaxLaunchLogMib))
+        c.error(at(l, "log_keep_mib"), QStringLiteral("expected MiB from above 0 to %1, got %2").arg(spec::kMaxLaunchLogMib).arg(s.launch.logKeepMib));
+}
+
 void checkServer(Checker &c, const QString &p, const ServerSpec &s)
 {
     const bool hasUrl = !s.urls.isEmpty();
     const bool hasMock = !s.mock.isEmpty();
     if (hasUrl && hasMock)
         c.error(at(p, "mock"), QStringLiteral("url and mock are mutually exclusive; set exactly one"));
-    else if (!hasUrl && !hasMock)
-        c.error(p, QStringLiteral("expected exactly one of url (a server to benchmark) or mock (%1)")
+    else if (!hasUrl && !hasMock && !s.launch.enabled)
+        c.error(p, QStringLiteral("expected exactly one of url (a server to benchmark), mock (%1) or launch (a server SweepBench starts)")
                        .arg(mockPersonalityNames().join(QStringLiteral(", "))));
+    checkLaunch(c, p, s);
     QSet<QString> seenUrls;
     for (qsizetype i = 0; i < s.urls.size(); ++i) {
         const QString path = s.urls.size() == 1 ? at(p, "url") : QStringLiteral("%1.url[%2]").arg(p).arg(i);
-        checkUrl(c, path, s.urls[i]);
+        // A launched server's url may name its port as {port} (the port is picked at run time).
+        QString url = s.urls[i];
+        if (s.launch.enabled)
+            url.replace(QStringLiteral("{port}"), QString::number(s.launch.port > 0 ? s.launch.port : 1));
+        checkUrl(c, path, url);
         if (seenUrls.contains(s.urls[i]))
             c.error(path, QStringLiteral("this URL is already listed; each URL of a server gets an equal share of the in-flight requests"));
         seenUrls.insert(s.urls[i]);

@@ -29,9 +29,33 @@ void boolean(YAML::Emitter &out, const char *k, bool v)
     out << (v ? "true" : "false");
 }
 
+// `headers` and `launch.env`: name → value, without the values of credential names under Strip.
+void credentialMap(YAML::Emitter &out, const char *k, const QList<QPair<QString, QString>> &pairs, SecretPolicy secrets)
+{
+    QList<QPair<QString, QString>> kept;
+    for (const auto &p : pairs)
+        if (secrets == SecretPolicy::Keep || !isCredentialHeader(p.first))
+            kept.append(p);
+    if (kept.isEmpty())
+        return;
+    key(out, k);
+    out << YAML::BeginMap;
+    for (const auto &[name, value] : kept) {
+        out << YAML::Key;
+        emitString(out, name);
+        out << YAML::Value;
+        emitString(out, value);
+    }
+    out << YAML::EndMap;
+}
+
 void writeReset(YAML::Emitter &out, const ResetHookSpec &r)
 {
     key(out, "reset_kv_cache");
+    if (r.enabled && r.restart) {
+        out << "restart";
+        return;
+    }
     const bool defaults = r.path.isEmpty() && r.timeoutS == spec::kDefaultHookTimeoutS
                           && r.maxRetryS == spec::kDefaultResetRetryS && r.placement == ResetPlacement::BeforeWarmup;
     if (defaults) {
@@ -49,6 +73,40 @@ void writeReset(YAML::Emitter &out, const ResetHookSpec &r)
         num(out, "max_retry_seconds", r.maxRetryS);
     if (r.placement != ResetPlacement::BeforeWarmup)
         str(out, "placement", toString(r.placement));
+    out << YAML::EndMap;
+}
+
+void writeLaunch(YAML::Emitter &out, const LaunchSpec &l, SecretPolicy secrets)
+{
+    if (!l.enabled)
+        return;
+    const LaunchSpec d;
+    key(out, "launch");
+    out << YAML::BeginMap;
+    key(out, "command");
+    out << YAML::Flow << YAML::BeginSeq;
+    for (const QString &arg : l.command)
+        emitString(out, arg);
+    out << YAML::EndSeq;
+    credentialMap(out, "env", l.env, secrets); // HF_TOKEN stays out of OUT/sweep.yaml, like a credential header
+    if (l.port != d.port)
+        num(out, "port", l.port);
+    if (l.readyPath != d.readyPath || l.readyTimeoutS != d.readyTimeoutS) {
+        key(out, "ready");
+        out << YAML::BeginMap;
+        str(out, "path", l.readyPath);
+        num(out, "timeout_seconds", l.readyTimeoutS);
+        out << YAML::EndMap;
+    }
+    if (l.stopSignal != d.stopSignal || l.graceS != d.graceS) {
+        key(out, "stop");
+        out << YAML::BeginMap;
+        str(out, "signal", l.stopSignal);
+        num(out, "grace_seconds", l.graceS);
+        out << YAML::EndMap;
+    }
+    if (l.logKeepMib != d.logKeepMib)
+        num(out, "log_keep_mib", l.logKeepMib);
     out << YAML::EndMap;
 }
 
@@ -131,24 +189,11 @@ void writeServer(YAML::Emitter &out, const ServerSpec &s, SecretPolicy secrets)
         str(out, "api_key", s.apiKey);
     if (!s.apiKeyEnv.isEmpty())
         str(out, "api_key_env", s.apiKeyEnv);
-    QList<QPair<QString, QString>> headers;
-    for (const auto &h : s.headers)
-        if (secrets == SecretPolicy::Keep || !isCredentialHeader(h.first))
-            headers.append(h);
-    if (!headers.isEmpty()) {
-        key(out, "headers");
-        out << YAML::BeginMap;
-        for (const auto &[name, value] : headers) {
-            out << YAML::Key;
-            emitString(out, name);
-            out << YAML::Value;
-            emitString(out, value);
-        }
-        out << YAML::EndMap;
-    }
+    credentialMap(out, "headers", s.headers, secrets);
     writeReset(out, s.reset);
     writeProfiler(out, s.profiler);
     writeMetrics(out, s.metrics);
+    writeLaunch(out, s.launch, secrets);
     out << YAML::EndMap;
 }
 

@@ -71,4 +71,9 @@ QStringList mockPersonalityNames()
     return out;
 }
 
+QStringList launchSignalNames()
+{
+    return {QStringLiteral("TERM"), QStringLiteral("INT"), QStringLiteral("HUP"), QStringLiteral("QUIT"), QStringLiteral("KILL")};
+}
+
 } // namespace sb

@@ -46,6 +46,9 @@ struct ResetHookSpec {
     double timeoutS = 30;
     double maxRetryS = 60;
     ResetPlacement placement = ResetPlacement::BeforeWarmup;
+    // `reset_kv_cache: restart`: the launched server (`launch:`) is stopped, started and waited
+    // for before each cell instead of being asked over HTTP (enabled is true with it).
+    bool restart = false;
 };
 
 // `server_profiler: false | true | {start_path, stop_path, timeout_seconds,
@@ -76,6 +79,23 @@ struct MetricsSpec {
     double windowIntervalS = 0;
 };
 
+// `launch: {command: [ARGV...], env: {K: V}, port: N, ready: {path, timeout_seconds},
+//  stop: {signal, grace_seconds}, log_keep_mib}`: SweepBench starts the server itself before its
+// first cell and stops it after its last (core/launch). "{port}" in the command, env values and
+// url is replaced by `port`, or by a free loopback port picked at run time when port is 0.
+struct LaunchSpec {
+    bool enabled = false;        // the key is present
+    QStringList command;         // argv, never a shell
+    QList<QPair<QString, QString>> env; // added to SweepBench's own environment
+    int port = 0;                // 0 = pick a free loopback port
+    QString readyPath = QStringLiteral("/health");
+    double readyTimeoutS = 900;  // a large model takes minutes to load
+    QString stopSignal = QStringLiteral("TERM"); // one of launchSignalNames()
+    double graceS = 30;          // then SIGKILL to the whole process group
+    double logKeepMib = 8;       // OUT/servers/NAME.log keeps this much of the start and of the end
+};
+QStringList launchSignalNames(); // TERM, INT, HUP, QUIT, KILL
+
 struct ServerSpec {
     QString name;
     // http(s)://host:port[/base], one or more (`url: X` or `url: [X, Y]`): with several, the
@@ -92,6 +112,7 @@ struct ServerSpec {
     ResetHookSpec reset;
     ProfilerHookSpec profiler;
     MetricsSpec metrics;
+    LaunchSpec launch;
 };
 
 struct SloSpec {

@@ -186,7 +186,7 @@ void TstSpecErrors::located_data()
     QTest::newRow("hook no slash") << withServerKey("    server_profiler:\n      stop_path: stop_profile\n")
                                    << "servers[0].server_profiler.stop_path" << 6 << 18 << "expected a path starting with '/'";
     QTest::newRow("hook scalar path") << withServerKey("    reset_kv_cache: /flush_cache\n") << "servers[0].reset_kv_cache" << 5 << 21
-                                      << "expected true, false or a mapping {path, timeout_seconds, max_retry_seconds, placement}, "
+                                      << "expected true, false, restart or a mapping {path, timeout_seconds, max_retry_seconds, placement}, "
                                          "got '/flush_cache'; for a custom path write {path: /flush_cache}";
     QTest::newRow("hook timeout") << withServerKey("    reset_kv_cache: {timeout_seconds: 0}\n")
                                   << "servers[0].reset_kv_cache.timeout_seconds" << 5 << 39 << "expected a number > 0, got 0";

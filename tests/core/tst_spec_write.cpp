@@ -50,6 +50,16 @@ static void compareSpecs(const SweepSpec &a, const SweepSpec &b)
         if (x.profiler.startBody)
             QCOMPARE(*x.profiler.startBody, *y.profiler.startBody);
         QCOMPARE(x.profiler.traceDir, y.profiler.traceDir);
+        QCOMPARE(x.reset.restart, y.reset.restart);
+        QCOMPARE(x.launch.enabled, y.launch.enabled);
+        QCOMPARE(x.launch.command, y.launch.command);
+        QCOMPARE(x.launch.env, y.launch.env);
+        QCOMPARE(x.launch.port, y.launch.port);
+        QCOMPARE(x.launch.readyPath, y.launch.readyPath);
+        QCOMPARE(x.launch.readyTimeoutS, y.launch.readyTimeoutS);
+        QCOMPARE(x.launch.stopSignal, y.launch.stopSignal);
+        QCOMPARE(x.launch.graceS, y.launch.graceS);
+        QCOMPARE(x.launch.logKeepMib, y.launch.logKeepMib);
     }
     const WorkloadSpec &w = a.workload, &v = b.workload;
     QCOMPARE(w.streaming, v.streaming);
@@ -124,7 +134,22 @@ static SweepSpec everyKeySpec()
     c.name = QStringLiteral("replicas");
     c.urls = {QStringLiteral("http://10.0.0.7:8000"), QStringLiteral("http://10.0.0.8:8000/v1")};
     c.model = QStringLiteral("m");
-    s.servers = {a, b, c};
+    ServerSpec d; // started by SweepBench, restarted before each cell
+    d.name = QStringLiteral("launched");
+    d.model = QStringLiteral("tiny");
+    d.flavor = Flavor::Vllm;
+    d.reset.enabled = d.reset.restart = true;
+    d.launch.enabled = true;
+    d.launch.command = {QStringLiteral("vllm"), QStringLiteral("serve"), QStringLiteral("/models/tiny"), QStringLiteral("--port"),
+                        QStringLiteral("{port}")};
+    d.launch.env = {{QStringLiteral("VLLM_SERVER_DEV_MODE"), QStringLiteral("1")}};
+    d.launch.port = 8123;
+    d.launch.readyPath = QStringLiteral("/v1/models");
+    d.launch.readyTimeoutS = 120;
+    d.launch.stopSignal = QStringLiteral("INT");
+    d.launch.graceS = 0;
+    d.launch.logKeepMib = 0.5;
+    s.servers = {a, b, c, d};
     s.workload.streaming = false;
     s.workload.inputTokens = 1024;
     s.workload.outputTokens = 16;

@@ -6,6 +6,9 @@
 #include "RealServer.h"
 #include "TestSupport.h"
 #include <QDir>
+#include <QFile>
+#include <QRegularExpression>
+#include <csignal>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QSet>
@@ -281,6 +284,53 @@ private Q_SLOTS:
         const QString line = r.out.split('\n').filter("reset_kv_cache").value(0);
         QVERIFY2(line.contains("501") && !line.contains(QStringLiteral("✓")), qPrintable(r.out));
         QVERIFY2(r.out.contains("--slot-save-path"), qPrintable(r.out));
+    }
+
+    // SweepBench starts llama-server itself (`launch:`, core/launch): through start-llama.sh in the
+    // foreground (it execs the server), on a port it picks, restarted before the second cell, and
+    // gone when the run ends.
+    void launchedByTheSweep()
+    {
+        const QByteArray spec = QStringLiteral("name: real-llama-launch\n"
+                                               "servers:\n"
+                                               "  - name: llama\n"
+                                               "    model: tiny\n"
+                                               "    flavor: llamacpp\n"
+                                               "    reset_kv_cache: restart\n"
+                                               "    launch:\n"
+                                               "      command: [bash, %1, \"{port}\"]\n"
+                                               "      ready: {path: /health, timeout_seconds: 120}\n"
+                                               "workload:\n"
+                                               "  input_tokens: 32\n"
+                                               "  output_tokens: 8\n"
+                                               "  requests_per_cell: 8\n"
+                                               "sweep:\n"
+                                               "  concurrency: [1, 4]\n")
+                                    .arg(scriptPath("start-llama.sh"))
+                                    .toUtf8();
+        const Sweep s = runSweep("launched", spec);
+        QVERIFY2(s.cli.finished && s.cli.code == 0, qPrintable(QStringLiteral("exit %1\n%2%3").arg(s.cli.code).arg(s.cli.out, s.cli.err)));
+        QCOMPARE(s.cells.size(), 2);
+        for (const QJsonValue &v : s.cells) {
+            const QJsonObject cell = v.toObject();
+            QCOMPARE(cell.value("status").toString(), QStringLiteral("completed"));
+            const QJsonObject hook = cell.value("hooks").toArray().first().toObject();
+            QCOMPARE(hook.value("hook").toString(), QStringLiteral("restart"));
+            QVERIFY2(hook.value("ok").toBool(), qPrintable(hook.value("message").toString()));
+            // Restarted after the prompt calibration's probes: the measured requests find a cold cache.
+            QVERIFY2(hook.value("message").toString().startsWith("restarted: pid"), qPrintable(hook.value("message").toString()));
+            QVERIFY2(!hook.value("message").toString().contains("contradicted"), qPrintable(hook.value("message").toString()));
+            qInfo("%s", qPrintable(hook.value("message").toString()));
+        }
+        QFile log(QDir(s.out).filePath("servers/llama.log"));
+        QVERIFY(log.open(QIODevice::ReadOnly));
+        const QString text = QString::fromUtf8(log.readAll());
+        QVERIFY2(text.contains("llama"), qPrintable(text.right(2000)));
+        static const QRegularExpression started(QStringLiteral("started pid (\\d+)"));
+        for (auto it = started.globalMatch(text); it.hasNext();) {
+            const int pid = it.next().captured(1).toInt();
+            QVERIFY2(::kill(-pid, 0) != 0 && errno == ESRCH, qPrintable(QStringLiteral("process group %1 outlived the sweep").arg(pid)));
+        }
     }
 };
 

@@ -176,6 +176,13 @@ private Q_SLOTS:
         QCOMPARE(model.index(0, M::ResetColumn).data(M::HookStateRole).toInt(), int(HookState::Failed));
         QCOMPARE(model.index(0, M::ProfilerStartColumn).data(M::HookStateRole).toInt(), int(HookState::None));
         QVERIFY(!model.index(0, M::ProfilerStartColumn).data(Qt::DecorationRole).isValid());
+        // a launched server's restart is that cell's reset: shown in the reset column, named
+        CellResult restarted = sbtest::makeCell(0, 0, 1);
+        restarted.hooks << sbtest::hook(QStringLiteral("restart"), false, 1, 0, QStringLiteral("error"));
+        model.updateCell(restarted);
+        QCOMPARE(model.index(0, M::ResetColumn).data(M::HookStateRole).toInt(), int(HookState::Failed));
+        QVERIFY2(model.index(0, M::ResetColumn).data(Qt::ToolTipRole).toString().startsWith(QStringLiteral("restart: ")),
+                 qPrintable(model.index(0, M::ResetColumn).data(Qt::ToolTipRole).toString()));
         // distinct glyphs per state
         const QImage ok = hookStateIcon(HookState::Ok).pixmap(16).toImage();
         const QImage bad = hookStateIcon(HookState::Failed).pixmap(16).toImage();

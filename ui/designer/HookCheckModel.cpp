@@ -61,7 +61,7 @@ const HookOutcome *HookCheckModel::outcome(const Row &row, HookKind hook) const
     const HookOutcome *worst = nullptr;
     for (const QList<HookOutcome> *list : {&row.checks, &row.outcomes})
         for (const HookOutcome &o : *list)
-            if (o.hook == hook && (!worst || hookSeverity(o) > hookSeverity(*worst)))
+            if (shownAs(o.hook, hook) && (!worst || hookSeverity(o) > hookSeverity(*worst)))
                 worst = &o;
     return worst;
 }

@@ -63,7 +63,7 @@ HookSummary summarizeHooks(const CellResult &cell, HookKind kind)
     int worstAttempts = 0;
     QString worstVerdict;
     for (const HookOutcome &h : cell.hooks) {
-        if (h.hook != kind)
+        if (!shownAs(h.hook, kind))
             continue;
         const HookState st = stateOf(h);
         if (severity(st) >= severity(sum.state)) {
@@ -71,7 +71,8 @@ HookSummary summarizeHooks(const CellResult &cell, HookKind kind)
             worstAttempts = h.attempts;
             worstVerdict = hookVerdictText(h);
         }
-        lines << describeHookOutcome(h);
+        // A restart in the reset column says what it was.
+        lines << (h.hook == kind ? QString() : hookKindName(h.hook) + QStringLiteral(": ")) + describeHookOutcome(h);
     }
     switch (sum.state) {
     case HookState::None: break;

@@ -146,7 +146,7 @@ void ServerMetricsPane::setCell(const CellResult *cell, const QString &folder)
     } else {
         QString verdict;
         for (const HookOutcome &h : cell->hooks)
-            if (h.hook == HookKind::Reset && h.metricsVerdict != MetricsVerdict::None)
+            if (isCacheReset(h.hook) && h.metricsVerdict != MetricsVerdict::None)
                 verdict = tr("Reset %1").arg(describeMetricsVerdict(h.metricsVerdict, h.metricsCachedTokens));
         if (verdict.isEmpty())
             verdict = cell->serverMetricsInfo.isEmpty() ? tr("No server metrics were scraped for this cell.")

@@ -1,0 +1,69 @@
+#pragma once
+// The servers of one sweep (or one hook check) that SweepBench starts itself (`launch:`,
+// docs/spec-reference.md): their ports and URLs, their processes and logs, and what happened to
+// them. Start before a server's first cell, wait for `ready`, restart on `reset_kv_cache:
+// restart`, give up on a server whose process died twice, stop after its last cell and — through
+// the destructor — on every other way out of the sweep.
+#include "launch/ServerProcess.h"
+#include "results/Results.h"
+#include "spec/SweepSpec.h"
+#include <atomic>
+#include <map>
+#include <memory>
+
+namespace sb {
+
+class LaunchedServers
+{
+public:
+    ~LaunchedServers() { stopAll(); }
+    // Picks each launched server's port (launch.port, or a free loopback one) and URLs; starts
+    // nothing. Logs go to LOGDIR/NAME.log.
+    bool plan(const SweepSpec &spec, const QString &logDir, QString *error);
+    bool launched(int serverIndex) const { return m_servers.count(serverIndex) > 0; }
+    QStringList urls(int serverIndex) const;
+    // Starts the server unless it runs and waits for its ready path to answer 2xx. Empty when it
+    // is ready; else why its cell fails. A server that exited before it was ready, or was not
+    // ready in time, is given up: later calls return the same reason at once.
+    QString ensureReady(int serverIndex, const std::atomic<bool> *cancel);
+    // reset_kv_cache: restart — stop, start, wait ready; the outcome as a hook's (kind restart).
+    // A server ensureReady just started for the coming cell is not started again unless `always`
+    // (the hook check, which tries one real restart).
+    HookOutcome restart(int serverIndex, const std::atomic<bool> *cancel, bool always = false);
+    // After a cell: empty while the process runs; else "server process exited (signal 9)", and
+    // the death is counted (the second gives the server up).
+    QString checkAlive(int serverIndex);
+    QString givenUp(int serverIndex) const; // why the server's remaining cells fail, or empty
+    // Requests reached the server since ensureReady started it (prompt calibration): its cache is
+    // no longer empty, so the cell's restart must really restart it.
+    void noteTraffic(int serverIndex);
+    QString lastLines(int serverIndex, int lines = 5) const;
+    pid_t pid(int serverIndex) const;
+    bool running(int serverIndex);
+    void stop(int serverIndex);
+    void stopAll(); // also finishes the logs
+
+    static constexpr int kMaxDeaths = 2;
+
+private:
+    struct Server {
+        ServerSpec spec;
+        int port = 0;
+        QStringList urls;
+        std::unique_ptr<LaunchLog> log;
+        std::unique_ptr<ServerProcess> process;
+        int deaths = 0;
+        // Started by ensureReady for the coming cell: its restart would only start it again.
+        bool fresh = false;
+        double startMs = 0;
+        QString givenUp;
+    };
+    QString startAndWait(Server &s, const std::atomic<bool> *cancel, int *readyStatus);
+    std::map<int, Server> m_servers;
+};
+
+// A free TCP port on 127.0.0.1 (bound and released: another process could take it before the
+// server does, which its start then reports), or 0.
+int pickFreeLoopbackPort();
+
+} // namespace sb

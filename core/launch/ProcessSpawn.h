@@ -1,0 +1,30 @@
+#pragma once
+// Starting a launched server's process (docs/ARCHITECTURE.md §17): fork + execve, never a shell.
+// The child
+//   - leads a new session and process group (setsid), so that a stop signals the whole group —
+//     vLLM runs its engine in a second process beside the API server;
+//   - asks for SIGKILL when its parent goes (prctl PR_SET_PDEATHSIG), so that a sweepbench that
+//     is killed outright (kill -9, OOM killer) does not leave it serving.
+// PR_SET_PDEATHSIG fires when the *thread* that forked exits, not the process. Every fork
+// therefore happens on one thread that is started on first use and never ends (ProcessSpawn.cpp):
+// a fork from the engine thread would kill the server when that thread finishes a sweep, and one
+// from a short-lived helper thread at once.
+#include <QByteArray>
+#include <QList>
+#include <QString>
+#include <sys/types.h>
+
+namespace sb {
+
+struct SpawnRequest {
+    QByteArray program;        // absolute path (resolved before the fork: no PATH search in the child)
+    QList<QByteArray> argv;    // argv[0] included
+    QList<QByteArray> env;     // "NAME=value", the child's whole environment
+    int outputFd = -1;         // the child's stdout and stderr (a pipe's write end)
+};
+
+// The child's pid (also its process group id), or -1 with `error` saying why (exec failures
+// included: the child reports its errno over a close-on-exec pipe before exiting).
+pid_t spawnProcessGroup(const SpawnRequest &request, QString *error);
+
+} // namespace sb

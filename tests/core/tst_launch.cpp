@@ -1,0 +1,365 @@
+// Servers SweepBench starts itself (`launch:`, core/launch): the embedded mock run as a separate
+// process (`sweepbench mock-server`) is started before its first cell, waited for, restarted on
+// `reset_kv_cache: restart` and after one death, given up after a second, and never outlives the
+// sweep — also when sweepbench itself is killed.
+#include "EngineFixture.h"
+#include "launch/LaunchLog.h"
+#include "results/ResultsStore.h"
+#include "spec/SpecIO.h"
+#include "TestSupport.h"
+#include <QElapsedTimer>
+#include <QFile>
+#include <QProcess>
+#include <QRegularExpression>
+#include <QTemporaryDir>
+#include <QTimer>
+#include <csignal>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+
+using namespace sb;
+
+namespace {
+
+QString binary() { return qEnvironmentVariable("SWEEPBENCH_BINARY"); }
+
+ServerSpec launchedMock(const QString &name, const QStringList &extra = {})
+{
+    ServerSpec s;
+    s.name = name;
+    s.model = QStringLiteral("demo-model");
+    s.flavor = Flavor::Vllm;
+    s.launch.enabled = true;
+    s.launch.command = QStringList{binary(), QStringLiteral("mock-server"), QStringLiteral("--flavor"), QStringLiteral("vllm"),
+                                   QStringLiteral("--port"), QStringLiteral("{port}")}
+                       + extra;
+    s.launch.readyTimeoutS = 30;
+    s.launch.graceS = 5;
+    return s;
+}
+
+QByteArray readLog(const QString &path)
+{
+    QFile f(path);
+    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
+}
+
+// The pids the log says were started, in order.
+QList<pid_t> startedPids(const QByteArray &log)
+{
+    QList<pid_t> out;
+    static const QRegularExpression re(QStringLiteral("started pid (\\d+)"));
+    for (auto it = re.globalMatch(QString::fromUtf8(log)); it.hasNext();)
+        out << pid_t(it.next().captured(1).toInt());
+    return out;
+}
+
+// The process group `pgid` has no member left (orphans are reaped: the test is a subreaper).
+bool groupGone(pid_t pgid, int withinMs)
+{
+    QElapsedTimer t;
+    t.start();
+    while (t.elapsed() < withinMs) {
+        int st;
+        while (waitpid(-pgid, &st, WNOHANG) > 0) { // every zombie of the group that came to this subreaper
+        }
+        if (::kill(-pgid, 0) != 0 && errno == ESRCH)
+            return true;
+        QTest::qWait(50);
+    }
+    return false;
+}
+
+// DIR/sweep.yaml, or empty when it could not be written.
+QString writeSpec(const QTemporaryDir &dir, const SweepSpec &spec)
+{
+    QFile f(dir.filePath(QStringLiteral("sweep.yaml")));
+    const QByteArray yaml = saveSpecYaml(spec);
+    return f.open(QIODevice::WriteOnly) && f.write(yaml) == yaml.size() ? f.fileName() : QString();
+}
+
+bool waitForLog(const QString &path, const QByteArray &text, int withinMs)
+{
+    return QTest::qWaitFor([&] { return readLog(path).contains(text); }, withinMs);
+}
+
+} // namespace
+
+class TstLaunch : public QObject
+{
+    Q_OBJECT
+private Q_SLOTS:
+    void initTestCase()
+    {
+        if (binary().isEmpty())
+            QSKIP("SWEEPBENCH_BINARY not set (run through ctest)");
+        // Orphans of a killed sweepbench come to this process, which reaps them (groupGone).
+        prctl(PR_SET_CHILD_SUBREAPER, 1);
+    }
+
+    void logKeepsHeadAndTail()
+    {
+        QTemporaryDir dir;
+        LaunchLog log(dir.filePath(QStringLiteral("servers/x.log")), 1000);
+        QString error;
+        QVERIFY2(log.open(&error), qPrintable(error));
+        for (int i = 0; i < 20000; ++i)
+            log.append(QByteArray::number(i).rightJustified(9, '0') + '\n'); // 200 kB in small writes
+        QCOMPARE(log.lastLines(2), QStringLiteral("000019998 | 000019999"));
+        QVERIFY(log.finish());
+        const QByteArray text = readLog(log.path());
+        QVERIFY(text.startsWith("000000000\n000000001\n"));
+        QVERIFY(text.endsWith("000019999\n"));
+        QVERIFY2(text.contains("[sweepbench: 198000 bytes of output dropped here"), text.constData());
+        QVERIFY(text.size() < 2000 + 200);
+        QCOMPARE(log.droppedBytes(), 198000);
+    }
+
+    void launchSweepStop()
+    {
+        QTemporaryDir dir;
+        const SweepSpec spec = sbtest::smallSpec({launchedMock(QStringLiteral("m"))}, {1, 2}, 4);
+        const sbtest::RunResult r = sbtest::runSweep(spec, dir.path());
+        QCOMPARE(r.exitCode, 0);
+        for (const CellResult &c : r.results.cells)
+            QCOMPARE(cellStatusName(c.status), QStringLiteral("completed"));
+        const QByteArray log = readLog(dir.filePath(QStringLiteral("servers/m.log")));
+        const QList<pid_t> pids = startedPids(log);
+        QCOMPARE(pids.size(), 1); // one start for both cells
+        QVERIFY2(log.contains("ready after"), log.constData());
+        QVERIFY2(log.contains("stopped (exit code 0)"), log.constData()); // SIGTERM, a clean exit
+        QVERIFY(::kill(-pids.first(), 0) != 0 && errno == ESRCH);
+        QVERIFY(r.results.cells.first().origin.startsWith(QStringLiteral("http://127.0.0.1:")));
+    }
+
+    void exitBeforeReady()
+    {
+        QTemporaryDir dir;
+        ServerSpec s = launchedMock(QStringLiteral("m"));
+        s.launch.command = {QStringLiteral("bash"), QStringLiteral("-c"), QStringLiteral("echo loading weights; echo CUDA out of memory >&2; exit 3")};
+        const SweepSpec spec = sbtest::smallSpec({s}, {1, 2}, 4);
+        QElapsedTimer t;
+        t.start();
+        const sbtest::RunResult r = sbtest::runSweep(spec, dir.path());
+        QVERIFY(t.elapsed() < 20000); // not the ready timeout
+        QCOMPARE(r.results.cells.size(), 2);
+        for (const CellResult &c : r.results.cells) {
+            QCOMPARE(cellStatusName(c.status), QStringLiteral("failed"));
+            QVERIFY2(c.reason.contains(QStringLiteral("exited (exit code 3) before it was ready")), qPrintable(c.reason));
+            QVERIFY2(c.reason.contains(QStringLiteral("CUDA out of memory")), qPrintable(c.reason));
+        }
+        QCOMPARE(startedPids(readLog(dir.filePath(QStringLiteral("servers/m.log")))).size(), 1); // given up, not retried per cell
+    }
+
+    void programNotFound()
+    {
+        QTemporaryDir dir;
+        ServerSpec s = launchedMock(QStringLiteral("m"));
+        s.launch.command = {QStringLiteral("sweepbench-no-such-server"), QStringLiteral("--port"), QStringLiteral("{port}")};
+        const sbtest::RunResult r = sbtest::runSweep(sbtest::smallSpec({s}, {1, 2}, 4), dir.path());
+        for (const CellResult &c : r.results.cells)
+            QVERIFY2(c.reason == QStringLiteral("cannot start sweepbench-no-such-server: not found in PATH"), qPrintable(c.reason));
+    }
+
+    void readyTimeout()
+    {
+        QTemporaryDir dir;
+        ServerSpec s = launchedMock(QStringLiteral("m"));
+        s.launch.command = {QStringLiteral("sleep"), QStringLiteral("100")};
+        s.launch.readyTimeoutS = 1;
+        const SweepSpec spec = sbtest::smallSpec({s}, {1}, 4);
+        const sbtest::RunResult r = sbtest::runSweep(spec, dir.path());
+        QCOMPARE(cellStatusName(r.results.cells.first().status), QStringLiteral("failed"));
+        QVERIFY2(r.results.cells.first().reason.contains(QStringLiteral("server not ready after 1 s")), qPrintable(r.results.cells.first().reason));
+        const QList<pid_t> pids = startedPids(readLog(dir.filePath(QStringLiteral("servers/m.log"))));
+        QCOMPARE(pids.size(), 1);
+        QVERIFY(groupGone(pids.first(), 5000));
+    }
+
+    void stopEscalatesToSigkill()
+    {
+        // A server (and its child) that ignore the stop signal: SIGKILL to the group after the grace.
+        QTemporaryDir dir;
+        ServerSpec s = launchedMock(QStringLiteral("m"));
+        s.launch.command = {QStringLiteral("bash"), QStringLiteral("-c"), QStringLiteral("trap '' TERM; sleep 100 & wait")};
+        s.launch.readyTimeoutS = 1;
+        s.launch.graceS = 1;
+        sbtest::runSweep(sbtest::smallSpec({s}, {1}, 4), dir.path());
+        const QByteArray log = readLog(dir.filePath(QStringLiteral("servers/m.log")));
+        QVERIFY2(log.contains("still running after 1 s: SIGKILL"), log.constData());
+        QVERIFY(groupGone(startedPids(log).first(), 5000));
+    }
+
+    void logIsBounded()
+    {
+        QTemporaryDir dir;
+        ServerSpec s = launchedMock(QStringLiteral("m"));
+        s.launch.command = {QStringLiteral("bash"), QStringLiteral("-c"), QStringLiteral("yes | head -c 50000000; sleep 100")};
+        s.launch.readyTimeoutS = 4;
+        s.launch.logKeepMib = 0.01; // ~10 KiB of the start and ~10 KiB of the end
+        const SweepSpec spec = sbtest::smallSpec({s}, {1}, 4);
+        sbtest::runSweep(spec, dir.path());
+        const QByteArray log = readLog(dir.filePath(QStringLiteral("servers/m.log")));
+        QVERIFY2(log.size() < 3 * 10486 + 4096, QByteArray::number(log.size()).constData());
+        QVERIFY2(log.contains("bytes of output dropped here"), log.right(2000).constData());
+        QVERIFY(log.contains("y\ny\n"));
+        QVERIFY(groupGone(startedPids(log).first(), 5000)); // bash and its sleep: the whole group
+    }
+
+    void restartBeforeEachCell_data()
+    {
+        QTest::addColumn<bool>("calibrate");
+        QTest::addColumn<int>("starts");
+        // Nothing reached the server started for the first cell: its restart is that start.
+        QTest::newRow("no calibration") << false << 3;
+        // The calibration's probes reached it: the first cell's restart is a real one.
+        QTest::newRow("calibrated prompts") << true << 4;
+    }
+    void restartBeforeEachCell()
+    {
+        QFETCH(bool, calibrate);
+        QFETCH(int, starts);
+        QTemporaryDir dir;
+        ServerSpec s = launchedMock(QStringLiteral("m"));
+        s.reset.enabled = s.reset.restart = true;
+        SweepSpec spec = sbtest::smallSpec({s}, {1, 2, 3}, 3);
+        spec.workload.calibratePrompts = calibrate;
+        const sbtest::RunResult r = sbtest::runSweep(spec, dir.path());
+        QCOMPARE(r.exitCode, 0);
+        for (const CellResult &c : r.results.cells) {
+            QCOMPARE(c.hooks.size(), 1);
+            QCOMPARE(hookKindName(c.hooks.first().hook), QStringLiteral("restart"));
+            QVERIFY(c.hooks.first().ok);
+            QVERIFY(c.hooks.first().latencyMs > 0);
+        }
+        // Each cell measures a new process.
+        const QList<pid_t> pids = startedPids(readLog(dir.filePath(QStringLiteral("servers/m.log"))));
+        QCOMPARE(pids.size(), starts);
+        const QList<pid_t> measured = pids.mid(starts - 3);
+        QVERIFY(measured[0] != measured[1] && measured[1] != measured[2]);
+        QVERIFY2(r.results.cells[1].hooks.first().message.contains(QStringLiteral("pid %1 → pid %2").arg(measured[0]).arg(measured[1])),
+                 qPrintable(r.results.cells[1].hooks.first().message));
+        QCOMPARE(r.results.cells[0].hooks.first().message.startsWith(QStringLiteral("restarted: pid")), calibrate);
+        // The JSON edge names it, and it reads back.
+        SweepResults back;
+        QString error;
+        QVERIFY2(ResultsStore::readResults(dir.path(), &back, &error), qPrintable(error));
+        QCOMPARE(back.cells[2].hooks.first().hook, HookKind::Restart);
+    }
+
+    void diesMidCell_data()
+    {
+        QTest::addColumn<int>("kills");
+        QTest::addColumn<QStringList>("statuses");
+        QTest::newRow("once: restarted for the next cell") << 1 << QStringList{"failed", "completed", "completed"};
+        QTest::newRow("twice: its cells end") << 2 << QStringList{"failed", "failed", "failed"};
+    }
+    void diesMidCell()
+    {
+        QFETCH(int, kills);
+        QFETCH(QStringList, statuses);
+        QTemporaryDir dir;
+        // Slow enough (a request takes about a second) to be killed in its measured phase.
+        const SweepSpec spec = sbtest::smallSpec({launchedMock(QStringLiteral("m"), {QStringLiteral("--step-base-ms"), QStringLiteral("100")})},
+                                                 {1, 2, 3}, 4);
+        const QString logPath = dir.filePath(QStringLiteral("servers/m.log"));
+        QList<pid_t> killed;
+        QElapsedTimer readySince;
+        QTimer poll;
+        poll.setInterval(50);
+        connect(&poll, &QTimer::timeout, this, [&] {
+            const QByteArray log = readLog(logPath);
+            const QList<pid_t> pids = startedPids(log);
+            if (pids.isEmpty() || killed.size() >= kills || killed.contains(pids.last()))
+                return;
+            if (!log.mid(log.lastIndexOf("started pid")).contains("ready after")) {
+                readySince.invalidate();
+                return;
+            }
+            if (!readySince.isValid())
+                readySince.start();
+            else if (readySince.elapsed() > 600) { // inside the first cell's measured phase
+                ::kill(pids.last(), SIGKILL);
+                killed << pids.last();
+                readySince.invalidate();
+            }
+        });
+        poll.start();
+        const sbtest::RunResult r = sbtest::runSweep(spec, dir.path());
+        poll.stop();
+        QCOMPARE(killed.size(), kills);
+        QStringList got;
+        for (const CellResult &c : r.results.cells)
+            got << cellStatusName(c.status);
+        QCOMPARE(got, statuses);
+        const QString first = r.results.cells[0].reason;
+        QVERIFY2(first.startsWith(QStringLiteral("server process exited (signal 9) during the measured phase; last log lines: ")), qPrintable(first));
+        const QList<pid_t> pids = startedPids(readLog(logPath));
+        QCOMPARE(pids.size(), 2); // restarted once, never a third time
+        if (kills == 2) {
+            QVERIFY2(r.results.cells[1].reason.startsWith(QStringLiteral("server process exited (signal 9)")), qPrintable(r.results.cells[1].reason));
+            QVERIFY2(r.results.cells[2].reason.contains(QStringLiteral("not restarted again")), qPrintable(r.results.cells[2].reason));
+        }
+        for (pid_t p : pids)
+            QVERIFY(groupGone(p, 5000));
+    }
+
+    void hooksCheckTriesOneRestart()
+    {
+        QTemporaryDir dir;
+        ServerSpec s = launchedMock(QStringLiteral("m"));
+        s.reset.enabled = s.reset.restart = true;
+        const SweepSpec spec = sbtest::smallSpec({s}, {1}, 4);
+        const QString specPath = writeSpec(dir, spec);
+        QVERIFY(!specPath.isEmpty());
+        QProcess check;
+        check.setProcessChannelMode(QProcess::MergedChannels);
+        check.start(binary(), {QStringLiteral("hooks"), QStringLiteral("check"), specPath});
+        QVERIFY(check.waitForFinished(60000));
+        const QString output = QString::fromUtf8(check.readAll());
+        QCOMPARE(check.exitCode(), 0);
+        static const QRegularExpression row(QStringLiteral("restart .*✓ ok .*restarted: pid (\\d+) → pid (\\d+)"));
+        const QRegularExpressionMatch m = row.match(output);
+        QVERIFY2(m.hasMatch(), qPrintable(output));
+        QVERIFY(m.captured(1) != m.captured(2));
+        for (const QString &pid : {m.captured(1), m.captured(2)})
+            QVERIFY(groupGone(pid_t(pid.toInt()), 5000));
+    }
+
+    // The CLI run as a child: kill -9 or SIGTERM it while its launched server is up.
+    void sweepbenchKilled_data()
+    {
+        QTest::addColumn<int>("signal");
+        QTest::newRow("SIGKILL: PR_SET_PDEATHSIG") << int(SIGKILL);
+        QTest::newRow("SIGTERM: stopped gracefully") << int(SIGTERM);
+        QTest::newRow("SIGINT: stopped gracefully") << int(SIGINT);
+    }
+    void sweepbenchKilled()
+    {
+        QFETCH(int, signal);
+        QTemporaryDir dir;
+        SweepSpec spec = sbtest::smallSpec({launchedMock(QStringLiteral("m"), {QStringLiteral("--step-base-ms"), QStringLiteral("100")})},
+                                           {1}, 200);
+        const QString specPath = writeSpec(dir, spec);
+        QVERIFY(!specPath.isEmpty());
+        QProcess run;
+        run.setProcessChannelMode(QProcess::MergedChannels);
+        run.start(binary(), {QStringLiteral("run"), specPath, QStringLiteral("--out"), dir.filePath(QStringLiteral("out"))});
+        QVERIFY(run.waitForStarted());
+        const QString logPath = dir.filePath(QStringLiteral("out/servers/m.log"));
+        QVERIFY2(waitForLog(logPath, "ready after", 30000), run.readAll().constData());
+        const pid_t server = startedPids(readLog(logPath)).first();
+        QTest::qWait(300);
+        ::kill(pid_t(run.processId()), signal);
+        QVERIFY(run.waitForFinished(30000));
+        QVERIFY2(groupGone(server, 5000), "the launched server outlived sweepbench");
+        if (signal != SIGKILL) {
+            const QByteArray log = readLog(logPath);
+            QVERIFY2(log.contains("stopped (exit code 0)"), log.right(1000).constData());
+            QVERIFY(!log.contains("SIGKILL"));
+        }
+    }
+};
+
+QTEST_GUILESS_MAIN(TstLaunch)
+#include "tst_launch.moc"
