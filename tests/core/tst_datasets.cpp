@@ -43,6 +43,18 @@ Dataset load(DatasetFormat format, const QString &path, QString *error)
     return d;
 }
 
+// Bytes this process has read through read() and its kin so far (Linux), -1 when unknown.
+qint64 bytesReadSoFar()
+{
+    QFile io(QStringLiteral("/proc/self/io"));
+    if (!io.open(QIODevice::ReadOnly))
+        return -1;
+    for (const QByteArray &line : io.readAll().split('\n'))
+        if (line.startsWith("rchar:"))
+            return line.mid(6).trimmed().toLongLong();
+    return -1;
+}
+
 QList<QJsonObject> records(const QString &dir, const CellResult &cell)
 {
     return sbtest::readJsonLines(dir + QLatin1Char('/') + cell.recordsPath);
@@ -157,6 +169,27 @@ private Q_SLOTS:
         error.clear();
         QVERIFY(load(DatasetFormat::Jsonl, dir.path(), &error).empty());
         QVERIFY(!error.isEmpty());
+    }
+
+    // A line that never ends is refused once it passes the bound, without reading the rest of the
+    // file (a 900 MB file took 16 s to refuse when the reader scanned to its end).
+    void aLineWithoutEndIsRefusedAtItsBound()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("endless.jsonl"));
+        {
+            QFile f(path);
+            QVERIFY(f.open(QIODevice::WriteOnly) && f.write("{\"text\": \"a\"}\n{\"text\": \"") > 0);
+            QVERIFY(f.resize(100 * 1024 * 1024)); // sparse: 100 MB of NULs, no newline
+        }
+        const qint64 before = bytesReadSoFar();
+        if (before < 0)
+            QSKIP("/proc/self/io is not readable here");
+        QString error;
+        QVERIFY(load(DatasetFormat::Jsonl, path, &error).empty());
+        const qint64 read = bytesReadSoFar() - before;
+        QVERIFY2(error.startsWith(path + QStringLiteral(":2:")) && error.contains(QStringLiteral("longer than 16 MiB")), qPrintable(error));
+        QVERIFY2(read < kMaxDatasetLineBytes + 4 * 1024 * 1024, qPrintable(QStringLiteral("read %1 bytes").arg(read)));
     }
 
     void relativePathsFollowTheSpecFile()
