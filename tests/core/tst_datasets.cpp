@@ -4,6 +4,7 @@
 // prompt prefixes of its input_length on the server's tokenizer, and its timestamps are exposed
 // for open-loop arrivals.
 #include "EngineFixture.h"
+#include "GeneratedDatasets.h"
 #include "TestSupport.h"
 #include "TokenizingServer.h"
 #include "workload/Dataset.h"
@@ -190,6 +191,27 @@ private Q_SLOTS:
         const qint64 read = bytesReadSoFar() - before;
         QVERIFY2(error.startsWith(path + QStringLiteral(":2:")) && error.contains(QStringLiteral("longer than 16 MiB")), qPrintable(error));
         QVERIFY2(read < kMaxDatasetLineBytes + 4 * 1024 * 1024, qPrintable(QStringLiteral("read %1 bytes").arg(read)));
+    }
+
+    // Each entry's line comes from one running count: 100,000 conversations (8 MB) load in about
+    // a second where counting from the file's start for each took minutes (past the test
+    // function's 5-minute limit), and an error near the end still names its line.
+    void manyShareGptConversationsLoadWithTheirLines()
+    {
+        constexpr int n = 100000;
+        QTemporaryDir dir;
+        QString error;
+        const Dataset d = load(DatasetFormat::ShareGpt, writeFile(dir, QStringLiteral("many.json"), sbtest::shareGptConversations(n)), &error);
+        QVERIFY2(error.isEmpty(), qPrintable(error));
+        QCOMPARE(d.stats.entries, n);
+        QCOMPARE(d.entries.back().line, sbtest::shareGptEntryLine(n - 1));
+        QVERIFY(d.entries.back().textJson.contains("Question 99999:"));
+
+        const int bad = n - 10;
+        const QString path = writeFile(dir, QStringLiteral("bad.json"), sbtest::shareGptConversations(n, bad));
+        QVERIFY(load(DatasetFormat::ShareGpt, path, &error).empty());
+        const QString where = QStringLiteral("%1:%2: entry %3, turn 0").arg(path).arg(sbtest::shareGptEntryLine(bad)).arg(bad);
+        QVERIFY2(error.startsWith(where), qPrintable(error));
     }
 
     void relativePathsFollowTheSpecFile()
