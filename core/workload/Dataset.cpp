@@ -61,6 +61,19 @@ struct Loader {
         return true;
     }
 
+    // An optional `timestamp`: the entry's arrival in milliseconds (any origin: replay uses the
+    // gaps), for open-loop `arrival: trace`.
+    bool timestamp(const QJsonObject &o, int line, DatasetEntry &e)
+    {
+        const QJsonValue ts = o.value(QStringLiteral("timestamp"));
+        if (ts.isUndefined())
+            return true;
+        if (!ts.isDouble() || !(ts.toDouble() >= 0) || !std::isfinite(ts.toDouble()))
+            return fail(line, QStringLiteral("timestamp: expected a number of milliseconds ≥ 0"));
+        e.timestampMs = ts.toDouble();
+        return true;
+    }
+
     bool jsonlEntry(const QJsonObject &o, int line, DatasetEntry &e)
     {
         const QJsonValue text = o.value(QStringLiteral("text")), msgs = o.value(QStringLiteral("messages"));
@@ -76,7 +89,7 @@ struct Loader {
             if (e.outputTokens < 0)
                 return fail(line, QStringLiteral("output_tokens: expected an integer from 1 to %1").arg(kMaxLength));
         }
-        return true;
+        return timestamp(o, line, e);
     }
 
     bool mooncakeEntry(const QJsonObject &o, int line, DatasetEntry &e)
@@ -87,11 +100,8 @@ struct Loader {
         e.outputTokens = boundedInt(o.value(QStringLiteral("output_length")), 1, kMaxLength);
         if (e.outputTokens < 0)
             return fail(line, QStringLiteral("output_length: expected an integer from 1 to %1").arg(kMaxLength));
-        if (const QJsonValue ts = o.value(QStringLiteral("timestamp")); !ts.isUndefined()) {
-            if (!ts.isDouble() || !(ts.toDouble() >= 0) || !std::isfinite(ts.toDouble()))
-                return fail(line, QStringLiteral("timestamp: expected a number of milliseconds ≥ 0"));
-            e.timestampMs = ts.toDouble();
-        }
+        if (!timestamp(o, line, e))
+            return false;
         if (const QJsonValue h = o.value(QStringLiteral("hash_ids")); !h.isUndefined()) {
             const QJsonArray ids = h.toArray();
             if (!h.isArray())

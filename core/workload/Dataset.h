@@ -23,7 +23,7 @@ struct DatasetEntry {
     int outputTokens = -1;    // jsonl output_tokens, mooncake output_length; -1 = not given
     int outputChars = -1;     // sharegpt: the first model turn's length in characters
     std::vector<quint64> hashIds; // mooncake: one per block_tokens block of the prompt
-    double timestampMs = -1;  // mooncake: arrival time in ms from the trace's start; -1 = none
+    double timestampMs = -1;  // mooncake, jsonl: arrival time in ms (any origin); -1 = none
     int line = 0;             // 1-based line of the entry in the file
 };
 

@@ -126,6 +126,8 @@ private Q_SLOTS:
         QTest::newRow("too many blocks") << moon << QByteArray("{\"input_length\": 600, \"output_length\": 1, \"hash_ids\": [1, 2, 3]}\n") << ":1:"
                                          << "hash_ids";
         QTest::newRow("negative id") << moon << QByteArray("{\"input_length\": 600, \"output_length\": 1, \"hash_ids\": [-1]}\n") << ":1:" << "hash_ids[0]";
+        QTest::newRow("jsonl timestamp") << jsonl << QByteArray("{\"text\": \"a\", \"timestamp\": 0}\n{\"text\": \"b\", \"timestamp\": -3}\n") << ":2:"
+                                         << "timestamp";
         QTest::newRow("bad timestamp") << moon << QByteArray("{\"input_length\": 6, \"output_length\": 1, \"timestamp\": \"soon\"}\n") << ":1:" << "timestamp";
         QTest::newRow("sharegpt syntax") << share << QByteArray("[\n {\"conversations\": []},\n {\"conversations\": [}\n]\n") << ":3:" << "not JSON";
         QTest::newRow("sharegpt entry") << share << QByteArray("[\n {\"conversations\": []},\n\n {\"conversations\": 5}\n]\n") << ":4:"
@@ -170,6 +172,20 @@ private Q_SLOTS:
         error.clear();
         QVERIFY(load(DatasetFormat::Jsonl, dir.path(), &error).empty());
         QVERIFY(!error.isEmpty());
+    }
+
+    // JSONL entries may carry `timestamp` (ms) as mooncake's do, for `arrival: trace`.
+    void jsonlTimestampsAreRead()
+    {
+        QTemporaryDir dir;
+        QString error;
+        const Dataset d = load(DatasetFormat::Jsonl,
+                               writeFile(dir, QStringLiteral("t.jsonl"), "{\"text\": \"a\", \"timestamp\": 1000}\n{\"text\": \"b\", \"timestamp\": 1250.5}\n"),
+                               &error);
+        QVERIFY2(error.isEmpty(), qPrintable(error));
+        QVERIFY(d.stats.timestamps);
+        QCOMPARE(d.timestampsMs(), (std::vector<double>{0, 250.5}));
+        QVERIFY2(d.describe().contains(QStringLiteral("timestamps over 0.3 s")), qPrintable(d.describe()));
     }
 
     // A line that never ends is refused once it passes the bound, without reading the rest of the
