@@ -242,6 +242,15 @@ struct Loader {
                 ++out->stats.skipped; // as vLLM's and AIPerf's ShareGPT readers do
                 continue;
             }
+            // The reply's length is the request's max_tokens: bounded as every requested length is.
+            if (outChars / kShareGptCharsPerToken > kMaxLength)
+                return fail(line, QStringLiteral("entry %1: the reply's %2 characters ask for about %3 output tokens (at %4 characters a token), "
+                                                 "more than the %5 a request may")
+                                      .arg(i)
+                                      .arg(outChars)
+                                      .arg(std::llround(outChars / kShareGptCharsPerToken))
+                                      .arg(kShareGptCharsPerToken)
+                                      .arg(kMaxLength));
             DatasetEntry e;
             e.line = line;
             e.textJson = jsonString(prompt);
@@ -270,7 +279,7 @@ void computeStats(Dataset &d)
             s.minInput = s.minInput < 0 ? e.inputTokens : std::min(s.minInput, e.inputTokens);
             s.maxInput = std::max(s.maxInput, e.inputTokens);
         }
-        const double out = e.outputTokens > 0 ? e.outputTokens : e.outputChars > 0 ? e.outputChars / 4.0 : -1;
+        const double out = e.outputTokens > 0 ? e.outputTokens : e.outputChars > 0 ? e.outputChars / kShareGptCharsPerToken : -1;
         if (out > 0)
             output += out, ++s.withOutput;
         s.blocks += int(e.hashIds.size());

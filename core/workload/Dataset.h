@@ -66,6 +66,10 @@ inline constexpr qint64 kMaxDatasetBytes = qint64(1024) * 1024 * 1024; // 1 GiB
 inline constexpr qint64 kMaxDatasetLineBytes = qint64(16) * 1024 * 1024;
 inline constexpr int kMaxDatasetEntries = 1000000;
 inline constexpr int kMaxHashIdsPerEntry = 4096;
+// ShareGPT gives a reply's length in characters: its max_tokens at this many characters a token
+// until calibration measures the server's own. A reply longer than kMaxLength tokens at this
+// rate is refused at its line.
+inline constexpr double kShareGptCharsPerToken = 4.0;
 
 // The spec's path resolved against the spec file's folder (relative paths), else as given.
 QString resolveDatasetPath(const DatasetSpec &spec, const QString &specFile);

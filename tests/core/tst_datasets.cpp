@@ -8,6 +8,7 @@
 #include "TestSupport.h"
 #include "TokenizingServer.h"
 #include "workload/Dataset.h"
+#include "workload/WorkloadPlan.h"
 #include <QDir>
 #include <QProcess>
 #include <QFile>
@@ -228,6 +229,35 @@ private Q_SLOTS:
         QVERIFY(load(DatasetFormat::ShareGpt, path, &error).empty());
         const QString where = QStringLiteral("%1:%2: entry %3, turn 0").arg(path).arg(sbtest::shareGptEntryLine(bad)).arg(bad);
         QVERIFY2(error.startsWith(where), qPrintable(error));
+    }
+
+    // A ShareGPT reply's length is its request's max_tokens: up to the 1,000,000 tokens any
+    // requested length may be at 4 characters a token, else an error at its line; a calibration
+    // of very few characters a token clamps there too instead of overflowing.
+    void shareGptRepliesAreBoundedLikeEveryOutputLength()
+    {
+        const auto conversation = [](qsizetype replyChars) {
+            return "[\n{\"conversations\": [{\"from\": \"human\", \"value\": \"hi\"},\n {\"from\": \"gpt\", \"value\": \""
+                   + QByteArray(replyChars, 'x') + "\"}]},\n{\"conversations\": [{\"from\": \"human\", \"value\": \"hi\"}, {\"from\": \"gpt\", \"value\": \""
+                   + QByteArray(replyChars + 4, 'x') + "\"}]}\n]\n";
+        };
+        QTemporaryDir dir;
+        QString error;
+        const QString path = writeFile(dir, QStringLiteral("long.json"), conversation(qsizetype(kMaxLength) * 4));
+        QVERIFY(load(DatasetFormat::ShareGpt, path, &error).empty());
+        QVERIFY2(error.startsWith(path + QStringLiteral(":4: entry 1: the reply's 4000004 characters ask for about 1000001 output tokens"))
+                     && error.contains(QStringLiteral("more than the 1000000")),
+                 qPrintable(error));
+
+        error.clear();
+        const Dataset d = load(DatasetFormat::ShareGpt, writeFile(dir, QStringLiteral("ok.json"), conversation(qsizetype(kMaxLength) * 4 - 4)), &error);
+        QVERIFY2(error.isEmpty(), qPrintable(error));
+        QCOMPARE(d.stats.entries, 2);
+        QCOMPARE(d.entries[1].outputChars, kMaxLength * 4);
+        const auto shared = std::make_shared<const Dataset>(d);
+        QCOMPARE(WorkloadPlan(WorkloadSpec{}, FillerMap(), shared).at(0, false).outputTokens, kMaxLength - 1);
+        // A calibration at 0.001 characters a token: 4 billion tokens, clamped to the bound.
+        QCOMPARE(WorkloadPlan(WorkloadSpec{}, FillerMap({{1000, 1}, {2000, 2}}), shared).at(0, false).outputTokens, kMaxLength);
     }
 
     void relativePathsFollowTheSpecFile()
