@@ -11,19 +11,32 @@ namespace sb {
 class LineReader
 {
 public:
-    LineReader(QIODevice &device, qint64 maxLineBytes) : m_device(device), m_buffer(maxLineBytes + 1, Qt::Uninitialized) {}
+    // What a line longer than the bound does: Skip reads past it to the next line (a reader that
+    // keeps what it can), Stop ends the reading there, having read no more than the bound — a
+    // reader that refuses the whole file on one such line need not read the rest (a 900 MB file
+    // without a newline was read to its end, byte by byte, before it was refused).
+    enum class TooLong { Skip, Stop };
+    LineReader(QIODevice &device, qint64 maxLineBytes, TooLong onTooLong = TooLong::Skip)
+        : m_device(device), m_buffer(maxLineBytes + 1, Qt::Uninitialized), m_onTooLong(onTooLong)
+    {
+    }
     // The next line, trimmed, as a view into the buffer (valid until the next call); false at the
-    // end. A line longer than the bound is skipped whole and counted in tooLong().
+    // end. A line longer than the bound is counted in tooLong(), then skipped whole or, with
+    // TooLong::Stop, ends the reading (false, from then on).
     bool next(QByteArray *line)
     {
+        if (m_onTooLong == TooLong::Stop && m_tooLong > 0)
+            return false;
         while (!m_device.atEnd()) {
-            const qint64 n = m_device.readLine(m_buffer.data(), m_buffer.size());
+            qint64 n = m_device.readLine(m_buffer.data(), m_buffer.size());
             if (n <= 0)
                 return false;
             if (m_buffer.at(n - 1) != '\n' && !m_device.atEnd()) { // longer than any line may be
-                char c = 0;
-                while (m_device.getChar(&c) && c != '\n') {}
                 ++m_tooLong;
+                if (m_onTooLong == TooLong::Stop)
+                    return false;
+                while (n > 0 && m_buffer.at(n - 1) != '\n') // the rest of it, a buffer at a time
+                    n = m_device.readLine(m_buffer.data(), m_buffer.size());
                 continue;
             }
             *line = QByteArray::fromRawData(m_buffer.constData(), n).trimmed();
@@ -36,6 +49,7 @@ public:
 private:
     QIODevice &m_device;
     QByteArray m_buffer;
+    TooLong m_onTooLong;
     int m_tooLong = 0;
 };
 

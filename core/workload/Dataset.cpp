@@ -12,6 +12,7 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QSet>
+#include <algorithm>
 #include <cmath>
 
 namespace sb {
@@ -56,6 +57,19 @@ struct Loader {
         return true;
     }
 
+    // An optional `timestamp`: the entry's arrival in milliseconds (any origin: replay uses the
+    // gaps), for open-loop `arrival: trace`.
+    bool timestamp(const QJsonObject &o, int line, DatasetEntry &e)
+    {
+        const QJsonValue ts = o.value(QStringLiteral("timestamp"));
+        if (ts.isUndefined())
+            return true;
+        if (!ts.isDouble() || !(ts.toDouble() >= 0) || !std::isfinite(ts.toDouble()))
+            return fail(line, QStringLiteral("timestamp: expected a number of milliseconds ≥ 0"));
+        e.timestampMs = ts.toDouble();
+        return true;
+    }
+
     bool jsonlEntry(const QJsonObject &o, int line, DatasetEntry &e)
     {
         const QJsonValue text = o.value(QStringLiteral("text")), msgs = o.value(QStringLiteral("messages"));
@@ -71,7 +85,7 @@ struct Loader {
             if (e.outputTokens < 0)
                 return fail(line, QStringLiteral("output_tokens: expected an integer from 1 to %1").arg(kMaxLength));
         }
-        return true;
+        return timestamp(o, line, e);
     }
 
     bool mooncakeEntry(const QJsonObject &o, int line, DatasetEntry &e)
@@ -82,11 +96,8 @@ struct Loader {
         e.outputTokens = boundedInt(o.value(QStringLiteral("output_length")), 1, kMaxLength);
         if (e.outputTokens < 0)
             return fail(line, QStringLiteral("output_length: expected an integer from 1 to %1").arg(kMaxLength));
-        if (const QJsonValue ts = o.value(QStringLiteral("timestamp")); !ts.isUndefined()) {
-            if (!ts.isDouble() || !(ts.toDouble() >= 0) || !std::isfinite(ts.toDouble()))
-                return fail(line, QStringLiteral("timestamp: expected a number of milliseconds ≥ 0"));
-            e.timestampMs = ts.toDouble();
-        }
+        if (!timestamp(o, line, e))
+            return false;
         if (const QJsonValue h = o.value(QStringLiteral("hash_ids")); !h.isUndefined()) {
             const QJsonArray ids = h.toArray();
             if (!h.isArray())
@@ -111,14 +122,12 @@ struct Loader {
         QFile f(path);
         if (!f.open(QIODevice::ReadOnly))
             return fail(0, QStringLiteral("cannot open: %1").arg(f.errorString()));
-        LineReader reader(f, kMaxDatasetLineBytes);
+        // One line past the bound refuses the file: stop there instead of reading the rest.
+        LineReader reader(f, kMaxDatasetLineBytes, LineReader::TooLong::Stop);
         QByteArray text;
-        int line = 0, skippedLong = 0;
+        int line = 0;
         while (reader.next(&text)) {
             ++line;
-            if (reader.tooLong() != skippedLong) // the reader skipped a line past the bound
-                return fail(line + (reader.tooLong() - skippedLong) - 1,
-                            QStringLiteral("line longer than %1 MiB").arg(kMaxDatasetLineBytes / (1024 * 1024)));
             if (text.isEmpty())
                 continue;
             if (out->entries.size() >= std::size_t(kMaxDatasetEntries))
@@ -135,21 +144,25 @@ struct Loader {
                 return false;
             out->entries.push_back(std::move(e));
         }
-        if (reader.tooLong() != skippedLong)
+        if (reader.tooLong() > 0)
             return fail(line + 1, QStringLiteral("line longer than %1 MiB").arg(kMaxDatasetLineBytes / (1024 * 1024)));
         if (f.error() != QFileDevice::NoError)
             return fail(0, QStringLiteral("cannot read: %1").arg(f.errorString()));
         return true;
     }
 
-    // Offsets of the top-level array's items, so an entry's error can name its line.
-    static std::vector<qsizetype> itemOffsets(const QByteArray &json)
+    // The line each item of the top-level array starts on, so an entry's error can name it: one
+    // pass with a running newline count (counting from the file's start for each item made
+    // loading quadratic: 100,000 conversations took minutes).
+    static std::vector<int> itemLines(const QByteArray &json)
     {
-        std::vector<qsizetype> at;
-        int depth = 0;
+        std::vector<int> at;
+        int depth = 0, line = 1;
         bool inString = false, escaped = false, expectItem = false;
         for (qsizetype i = 0; i < json.size(); ++i) {
             const char c = json.at(i);
+            if (c == '\n') // never inside a string of a document that parsed
+                ++line;
             if (inString) {
                 if (escaped)
                     escaped = false;
@@ -162,7 +175,7 @@ struct Loader {
             if (c == ' ' || c == '\n' || c == '\r' || c == '\t')
                 continue;
             if (expectItem && depth == 1 && c != ']') {
-                at.push_back(i);
+                at.push_back(line);
                 expectItem = false;
             }
             if (c == '"')
@@ -186,19 +199,19 @@ struct Loader {
             return false;
         if (scanJsonShape(json).values > kMaxJsonValues)
             return fail(0, QStringLiteral("more than %1 JSON values").arg(kMaxJsonValues));
-        const auto lineAt = [&json](qsizetype offset) { return int(json.left(offset).count('\n')) + 1; };
         QJsonParseError pe;
         const QJsonDocument doc = QJsonDocument::fromJson(json, &pe);
         if (pe.error != QJsonParseError::NoError)
-            return fail(lineAt(pe.offset), QStringLiteral("not JSON (%1)").arg(pe.errorString()));
+            return fail(int(QByteArrayView(json).first(std::clamp<qsizetype>(pe.offset, 0, json.size())).count('\n')) + 1,
+                        QStringLiteral("not JSON (%1)").arg(pe.errorString()));
         if (!doc.isArray())
             return fail(1, QStringLiteral("expected a JSON array of {conversations: [...]} objects (ShareGPT)"));
         const QJsonArray items = doc.array();
         if (items.size() > kMaxDatasetEntries)
             return fail(1, QStringLiteral("more than %1 entries").arg(kMaxDatasetEntries));
-        const std::vector<qsizetype> offsets = itemOffsets(json);
+        const std::vector<int> lines = itemLines(json);
         for (qsizetype i = 0; i < items.size(); ++i) {
-            const int line = std::size_t(i) < offsets.size() ? lineAt(offsets[std::size_t(i)]) : 0;
+            const int line = std::size_t(i) < lines.size() ? lines[std::size_t(i)] : 0;
             const QJsonObject o = items.at(i).toObject();
             const QJsonValue conv = o.value(QStringLiteral("conversations"));
             if (!items.at(i).isObject() || !conv.isArray())
@@ -225,6 +238,15 @@ struct Loader {
                 ++out->stats.skipped; // as vLLM's and AIPerf's ShareGPT readers do
                 continue;
             }
+            // The reply's length is the request's max_tokens: bounded as every requested length is.
+            if (outChars / kShareGptCharsPerToken > kMaxLength)
+                return fail(line, QStringLiteral("entry %1: the reply's %2 characters ask for about %3 output tokens (at %4 characters a token), "
+                                                 "more than the %5 a request may")
+                                      .arg(i)
+                                      .arg(outChars)
+                                      .arg(std::llround(outChars / kShareGptCharsPerToken))
+                                      .arg(kShareGptCharsPerToken)
+                                      .arg(kMaxLength));
             DatasetEntry e;
             e.line = line;
             e.textJson = jsonString(prompt);
@@ -253,7 +275,7 @@ void computeStats(Dataset &d)
             s.minInput = s.minInput < 0 ? e.inputTokens : std::min(s.minInput, e.inputTokens);
             s.maxInput = std::max(s.maxInput, e.inputTokens);
         }
-        const double out = e.outputTokens > 0 ? e.outputTokens : e.outputChars > 0 ? e.outputChars / 4.0 : -1;
+        const double out = e.outputTokens > 0 ? e.outputTokens : e.outputChars > 0 ? e.outputChars / kShareGptCharsPerToken : -1;
         if (out > 0)
             output += out, ++s.withOutput;
         s.blocks += int(e.hashIds.size());

@@ -23,7 +23,7 @@ struct DatasetEntry {
     int outputTokens = -1;    // jsonl output_tokens, mooncake output_length; -1 = not given
     int outputChars = -1;     // sharegpt: the first model turn's length in characters
     std::vector<quint64> hashIds; // mooncake: one per block_tokens block of the prompt
-    double timestampMs = -1;  // mooncake: arrival time in ms from the trace's start; -1 = none
+    double timestampMs = -1;  // mooncake, jsonl: arrival time in ms (any origin); -1 = none
     int line = 0;             // 1-based line of the entry in the file
 };
 
@@ -66,6 +66,10 @@ inline constexpr qint64 kMaxDatasetBytes = qint64(1024) * 1024 * 1024; // 1 GiB
 inline constexpr qint64 kMaxDatasetLineBytes = qint64(16) * 1024 * 1024;
 inline constexpr int kMaxDatasetEntries = 1000000;
 inline constexpr int kMaxHashIdsPerEntry = 4096;
+// ShareGPT gives a reply's length in characters: its max_tokens at this many characters a token
+// until calibration measures the server's own. A reply longer than kMaxLength tokens at this
+// rate is refused at its line.
+inline constexpr double kShareGptCharsPerToken = 4.0;
 
 // The spec's path resolved against the spec file's folder (relative paths), else as given.
 QString resolveDatasetPath(const DatasetSpec &spec, const QString &specFile);

@@ -7,7 +7,6 @@ namespace sb {
 
 namespace {
 constexpr std::int64_t kWarmupDraws = std::int64_t(1) << 40; // warmup draws never equal measured ones
-constexpr double kCharsPerTokenGuess = 4.0; // ShareGPT reply lengths before any calibration
 constexpr int kMaxExactAnchors = 4;          // a histogram with more values gets three anchors
 } // namespace
 
@@ -69,8 +68,9 @@ RequestShape WorkloadPlan::at(std::int64_t ticket, bool warmup) const
         if (s.entry->outputTokens > 0)
             s.outputTokens = s.entry->outputTokens;
         else if (s.entry->outputChars > 0) {
-            const double perToken = m_fill.charsPerToken() > 0 ? m_fill.charsPerToken() : kCharsPerTokenGuess;
-            s.outputTokens = std::clamp(int(std::lround(s.entry->outputChars / perToken)), 1, kMaxLength);
+            const double perToken = m_fill.charsPerToken() > 0 ? m_fill.charsPerToken() : kShareGptCharsPerToken;
+            // Clamped as a double: a calibration of a few characters a token must not overflow the int.
+            s.outputTokens = int(std::clamp(std::round(s.entry->outputChars / perToken), 1.0, double(kMaxLength)));
         }
         if (s.inputTokens > 0)
             s.fillerChars = m_fill.charsFor(s.inputTokens);

@@ -4,9 +4,11 @@
 // prompt prefixes of its input_length on the server's tokenizer, and its timestamps are exposed
 // for open-loop arrivals.
 #include "EngineFixture.h"
+#include "GeneratedDatasets.h"
 #include "TestSupport.h"
 #include "TokenizingServer.h"
 #include "workload/Dataset.h"
+#include "workload/WorkloadPlan.h"
 #include <QDir>
 #include <QProcess>
 #include <QFile>
@@ -41,6 +43,18 @@ Dataset load(DatasetFormat format, const QString &path, QString *error)
     if (!loadDataset(spec, QString(), &d, error))
         return {};
     return d;
+}
+
+// Bytes this process has read through read() and its kin so far (Linux), -1 when unknown.
+qint64 bytesReadSoFar()
+{
+    QFile io(QStringLiteral("/proc/self/io"));
+    if (!io.open(QIODevice::ReadOnly))
+        return -1;
+    for (const QByteArray &line : io.readAll().split('\n'))
+        if (line.startsWith("rchar:"))
+            return line.mid(6).trimmed().toLongLong();
+    return -1;
 }
 
 QList<QJsonObject> records(const QString &dir, const CellResult &cell)
@@ -113,6 +127,8 @@ private Q_SLOTS:
         QTest::newRow("too many blocks") << moon << QByteArray("{\"input_length\": 600, \"output_length\": 1, \"hash_ids\": [1, 2, 3]}\n") << ":1:"
                                          << "hash_ids";
         QTest::newRow("negative id") << moon << QByteArray("{\"input_length\": 600, \"output_length\": 1, \"hash_ids\": [-1]}\n") << ":1:" << "hash_ids[0]";
+        QTest::newRow("jsonl timestamp") << jsonl << QByteArray("{\"text\": \"a\", \"timestamp\": 0}\n{\"text\": \"b\", \"timestamp\": -3}\n") << ":2:"
+                                         << "timestamp";
         QTest::newRow("bad timestamp") << moon << QByteArray("{\"input_length\": 6, \"output_length\": 1, \"timestamp\": \"soon\"}\n") << ":1:" << "timestamp";
         QTest::newRow("sharegpt syntax") << share << QByteArray("[\n {\"conversations\": []},\n {\"conversations\": [}\n]\n") << ":3:" << "not JSON";
         QTest::newRow("sharegpt entry") << share << QByteArray("[\n {\"conversations\": []},\n\n {\"conversations\": 5}\n]\n") << ":4:"
@@ -157,6 +173,91 @@ private Q_SLOTS:
         error.clear();
         QVERIFY(load(DatasetFormat::Jsonl, dir.path(), &error).empty());
         QVERIFY(!error.isEmpty());
+    }
+
+    // JSONL entries may carry `timestamp` (ms) as mooncake's do, for `arrival: trace`.
+    void jsonlTimestampsAreRead()
+    {
+        QTemporaryDir dir;
+        QString error;
+        const Dataset d = load(DatasetFormat::Jsonl,
+                               writeFile(dir, QStringLiteral("t.jsonl"), "{\"text\": \"a\", \"timestamp\": 1000}\n{\"text\": \"b\", \"timestamp\": 1250.5}\n"),
+                               &error);
+        QVERIFY2(error.isEmpty(), qPrintable(error));
+        QVERIFY(d.stats.timestamps);
+        QCOMPARE(d.timestampsMs(), (std::vector<double>{0, 250.5}));
+        QVERIFY2(d.describe().contains(QStringLiteral("timestamps over 0.3 s")), qPrintable(d.describe()));
+    }
+
+    // A line that never ends is refused once it passes the bound, without reading the rest of the
+    // file (a 900 MB file took 16 s to refuse when the reader scanned to its end).
+    void aLineWithoutEndIsRefusedAtItsBound()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("endless.jsonl"));
+        {
+            QFile f(path);
+            QVERIFY(f.open(QIODevice::WriteOnly) && f.write("{\"text\": \"a\"}\n{\"text\": \"") > 0);
+            QVERIFY(f.resize(100 * 1024 * 1024)); // sparse: 100 MB of NULs, no newline
+        }
+        const qint64 before = bytesReadSoFar();
+        if (before < 0)
+            QSKIP("/proc/self/io is not readable here");
+        QString error;
+        QVERIFY(load(DatasetFormat::Jsonl, path, &error).empty());
+        const qint64 read = bytesReadSoFar() - before;
+        QVERIFY2(error.startsWith(path + QStringLiteral(":2:")) && error.contains(QStringLiteral("longer than 16 MiB")), qPrintable(error));
+        QVERIFY2(read < kMaxDatasetLineBytes + 4 * 1024 * 1024, qPrintable(QStringLiteral("read %1 bytes").arg(read)));
+    }
+
+    // Each entry's line comes from one running count: 100,000 conversations (8 MB) load in about
+    // a second where counting from the file's start for each took minutes (past the test
+    // function's 5-minute limit), and an error near the end still names its line.
+    void manyShareGptConversationsLoadWithTheirLines()
+    {
+        constexpr int n = 100000;
+        QTemporaryDir dir;
+        QString error;
+        const Dataset d = load(DatasetFormat::ShareGpt, writeFile(dir, QStringLiteral("many.json"), sbtest::shareGptConversations(n)), &error);
+        QVERIFY2(error.isEmpty(), qPrintable(error));
+        QCOMPARE(d.stats.entries, n);
+        QCOMPARE(d.entries.back().line, sbtest::shareGptEntryLine(n - 1));
+        QVERIFY(d.entries.back().textJson.contains("Question 99999:"));
+
+        const int bad = n - 10;
+        const QString path = writeFile(dir, QStringLiteral("bad.json"), sbtest::shareGptConversations(n, bad));
+        QVERIFY(load(DatasetFormat::ShareGpt, path, &error).empty());
+        const QString where = QStringLiteral("%1:%2: entry %3, turn 0").arg(path).arg(sbtest::shareGptEntryLine(bad)).arg(bad);
+        QVERIFY2(error.startsWith(where), qPrintable(error));
+    }
+
+    // A ShareGPT reply's length is its request's max_tokens: up to the 1,000,000 tokens any
+    // requested length may be at 4 characters a token, else an error at its line; a calibration
+    // of very few characters a token clamps there too instead of overflowing.
+    void shareGptRepliesAreBoundedLikeEveryOutputLength()
+    {
+        const auto conversation = [](qsizetype replyChars) {
+            return "[\n{\"conversations\": [{\"from\": \"human\", \"value\": \"hi\"},\n {\"from\": \"gpt\", \"value\": \""
+                   + QByteArray(replyChars, 'x') + "\"}]},\n{\"conversations\": [{\"from\": \"human\", \"value\": \"hi\"}, {\"from\": \"gpt\", \"value\": \""
+                   + QByteArray(replyChars + 4, 'x') + "\"}]}\n]\n";
+        };
+        QTemporaryDir dir;
+        QString error;
+        const QString path = writeFile(dir, QStringLiteral("long.json"), conversation(qsizetype(kMaxLength) * 4));
+        QVERIFY(load(DatasetFormat::ShareGpt, path, &error).empty());
+        QVERIFY2(error.startsWith(path + QStringLiteral(":4: entry 1: the reply's 4000004 characters ask for about 1000001 output tokens"))
+                     && error.contains(QStringLiteral("more than the 1000000")),
+                 qPrintable(error));
+
+        error.clear();
+        const Dataset d = load(DatasetFormat::ShareGpt, writeFile(dir, QStringLiteral("ok.json"), conversation(qsizetype(kMaxLength) * 4 - 4)), &error);
+        QVERIFY2(error.isEmpty(), qPrintable(error));
+        QCOMPARE(d.stats.entries, 2);
+        QCOMPARE(d.entries[1].outputChars, kMaxLength * 4);
+        const auto shared = std::make_shared<const Dataset>(d);
+        QCOMPARE(WorkloadPlan(WorkloadSpec{}, FillerMap(), shared).at(0, false).outputTokens, kMaxLength - 1);
+        // A calibration at 0.001 characters a token: 4 billion tokens, clamped to the bound.
+        QCOMPARE(WorkloadPlan(WorkloadSpec{}, FillerMap({{1000, 1}, {2000, 2}}), shared).at(0, false).outputTokens, kMaxLength);
     }
 
     void relativePathsFollowTheSpecFile()

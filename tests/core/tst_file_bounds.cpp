@@ -4,9 +4,11 @@
 #include "../fixtures/ReportTestData.h"
 #include "io/BoundedJson.h"
 #include "io/JsonScan.h"
+#include "io/LineReader.h"
 #include "io/ReadLimits.h"
 #include "report/BundleWriter.h"
 #include "report/ResultsLoader.h"
+#include <QBuffer>
 #include <QJsonArray>
 #include <QProcess>
 #include <QTemporaryDir>
@@ -165,6 +167,32 @@ private Q_SLOTS:
         for (const QJsonValue &w : manifestWarnings)
             truncated += w.toString().contains(QLatin1String("is truncated"));
         QCOMPARE(truncated, 2);
+    }
+
+    // A line past the reader's bound: Skip goes on at the next line (a trailing one without a
+    // newline included); Stop ends the reading there, having read no further than the bound.
+    void lineReaderSkipsOrStopsAtALongLine()
+    {
+        QByteArray text = "a\n" + QByteArray(100, 'x') + "\n b \n" + QByteArray(100, 'y') + "\nc\n" + QByteArray(50, 'z');
+        QBuffer skipping(&text);
+        QVERIFY(skipping.open(QIODevice::ReadOnly));
+        LineReader skip(skipping, 16);
+        QByteArrayList lines;
+        QByteArray line;
+        while (skip.next(&line))
+            lines.append(line);
+        QCOMPARE(lines, (QByteArrayList{"a", "b", "c"}));
+        QCOMPARE(skip.tooLong(), 3);
+
+        QBuffer stopping(&text);
+        QVERIFY(stopping.open(QIODevice::ReadOnly));
+        LineReader stop(stopping, 16, LineReader::TooLong::Stop);
+        QVERIFY(stop.next(&line));
+        QCOMPARE(line, QByteArray("a"));
+        QVERIFY(!stop.next(&line));
+        QCOMPARE(stop.tooLong(), 1);
+        QCOMPARE(stopping.pos(), 2 + 16); // "a\n" and the 16 bytes the bound allows, no more
+        QVERIFY(!stop.next(&line));       // stays stopped
     }
 
     // As users run them: refused at once, with the reason, exit 2.

@@ -235,6 +235,41 @@ private Q_SLOTS:
                QStringLiteral("at least 2 entries at different times"));
     }
 
+    // JSONL entries with `timestamp` (ms) replay as a mooncake trace's do; a JSONL file without
+    // them is refused for trace arrival, naming why.
+    void traceArrivalsReplayJsonlTimestamps()
+    {
+        QString error;
+        auto mock = MockServer::start(lightMock(), &error);
+        QVERIFY2(mock, qPrintable(error));
+        QTemporaryDir dir;
+        const auto run = [&](const QByteArray &lines, const QString &out) {
+            QFile f(dir.filePath(QStringLiteral("t.jsonl")));
+            if (!f.open(QIODevice::WriteOnly | QIODevice::Truncate) || f.write(lines) != lines.size() || !f.flush())
+                return RunResult{};
+            SweepSpec spec = rateSpec(*mock, {10}, Arrival::Trace); // the trace's own rate is 2 / 0.4 s: replayed at twice its speed
+            spec.workload.dataset = DatasetSpec{DatasetFormat::Jsonl, f.fileName(), 512};
+            spec.workload.calibratePrompts = false;
+            spec.workload.requestsPerCell = 3;
+            spec.workload.outputTokens = 4;
+            return runSweep(spec, dir.filePath(out));
+        };
+        const RunResult r = run("{\"text\": \"one\", \"timestamp\": 5000}\n{\"text\": \"two\", \"timestamp\": 5100}\n"
+                                "{\"text\": \"three\", \"timestamp\": 5400}\n",
+                                QStringLiteral("replay"));
+        QVERIFY2(r.exitCode == 0, qPrintable(r.failure));
+        const QList<QJsonObject> records = recordsOf(dir.filePath(QStringLiteral("replay")), r.results.cells.first());
+        QCOMPARE(records.size(), 3);
+        const double dueMs[] = {0, 50, 200};
+        for (const QJsonObject &rec : records)
+            QVERIFY2(std::abs(rec.value("scheduled_ns").toDouble() / 1e6 - dueMs[rec.value("i").toInt()]) < 1e-3,
+                     qPrintable(QStringLiteral("request %1 due at %2 ms").arg(rec.value("i").toInt()).arg(rec.value("scheduled_ns").toDouble() / 1e6)));
+
+        const RunResult refused = run("{\"text\": \"one\"}\n{\"text\": \"two\"}\n", QStringLiteral("refused"));
+        QCOMPARE(refused.exitCode, exitcode::kCannotStart);
+        QVERIFY2(refused.failure.contains(QStringLiteral("not every entry has a \"timestamp\"")), qPrintable(refused.failure));
+    }
+
     void capQueuesOutsideTtft()
     {
         // The mock answers in 50 ms + 7 x 10 ms: two slots serve about 16 requests/s, so 40 req/s
