@@ -66,6 +66,27 @@ std::thread keepWriting(const QString &path, int ms)
         }
     });
 }
+// Settles a window whose trace file a server keeps writing for `writeMs` after `stop`, with the
+// origin a live mock, bounded by `timeoutS`.
+ProfilerWindowResult settleWhileWriting(int writeMs, const HookOutcome &stop, double timeoutS)
+{
+    QTemporaryDir dir;
+    const TraceSnapshot before = TraceSnapshot::take(dir.path());
+    const QString trace = dir.filePath(QStringLiteral("rank0.pt.trace.json"));
+    if (!createFile(trace))
+        return {};
+    auto mock = MockServer::start(mockDefaults(Flavor::Vllm));
+    if (!mock)
+        return {};
+    std::thread writer = keepWriting(trace, writeMs);
+    SettleOptions options;
+    options.timeoutS = timeoutS;
+    options.pollS = 0.3;
+    const std::atomic<bool> cancel{false};
+    const ProfilerWindowResult r = settleProfilerWindow({targetAt(mock->url().toString())}, {stop}, before, options, cancel);
+    writer.join();
+    return r;
+}
 } // namespace
 
 class TstProfilerWindow : public QObject
@@ -142,20 +163,7 @@ private Q_SLOTS:
     // may be cut short.
     void growingTracesAreWaitedFor()
     {
-        QTemporaryDir dir;
-        const TraceSnapshot before = TraceSnapshot::take(dir.path());
-        const QString trace = dir.filePath(QStringLiteral("rank0.pt.trace.json"));
-        QVERIFY(createFile(trace));
-        auto mock = MockServer::start(mockDefaults(Flavor::Vllm));
-        QVERIFY(mock);
-        std::thread writer = keepWriting(trace, 1200);
-        SettleOptions options;
-        options.timeoutS = 20;
-        options.pollS = 0.3;
-        const std::atomic<bool> cancel{false};
-        const ProfilerWindowResult r = settleProfilerWindow({targetAt(mock->url().toString())}, {stopOutcome(false, 30000)}, before,
-                                                            options, cancel);
-        writer.join();
+        const ProfilerWindowResult r = settleWhileWriting(1200, stopOutcome(false, 30000), 20);
         QVERIFY2(r.settled, qPrintable(r.why));
         QVERIFY2(r.settleS >= 1.0, qPrintable(QString::number(r.settleS))); // the file grew for 1.2 s
         QVERIFY(!r.tracesComplete);
@@ -166,20 +174,7 @@ private Q_SLOTS:
     // Files still growing when the bound runs out: not settled, and the reason named.
     void unsettledWindowIsNamed()
     {
-        QTemporaryDir dir;
-        const TraceSnapshot before = TraceSnapshot::take(dir.path());
-        const QString trace = dir.filePath(QStringLiteral("rank0.pt.trace.json"));
-        QVERIFY(createFile(trace));
-        auto mock = MockServer::start(mockDefaults(Flavor::Vllm));
-        QVERIFY(mock);
-        std::thread writer = keepWriting(trace, 3000);
-        SettleOptions options;
-        options.timeoutS = 1;
-        options.pollS = 0.3;
-        const std::atomic<bool> cancel{false};
-        const ProfilerWindowResult r = settleProfilerWindow({targetAt(mock->url().toString())}, {stopOutcome(true, 9000)}, before,
-                                                            options, cancel);
-        writer.join();
+        const ProfilerWindowResult r = settleWhileWriting(3000, stopOutcome(true, 9000), 1);
         QVERIFY(!r.settled);
         QVERIFY(!r.tracesComplete);
         QCOMPARE(r.why, QStringLiteral("trace files still growing"));
