@@ -263,7 +263,7 @@ private Q_SLOTS:
             QSignalSpy finished(&engine, &SweepEngine::finished);
             engine.start();
             QVERIFY(waitForSignal(finished, 120000));
-            QTRY_VERIFY2(log.join('\n').contains(QStringLiteral("not calibrated")), qPrintable(log.join('\n')));
+            QTRY_VERIFY2(log.join('\n').contains(QStringLiteral("prompt calibration failed")), qPrintable(log.join('\n')));
         }
         const QString all = log.join('\n');
         QVERIFY2(all.contains(QStringLiteral("[redacted]")), qPrintable(all)); // the server did echo it
