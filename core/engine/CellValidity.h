@@ -1,6 +1,6 @@
 #pragma once
 // Can a cell's numbers be trusted? Checks that the client really held C requests in flight and
-// was not itself the bottleneck, and says so in the cell's warnings (issue 8 item 4); a server
+// was not itself the bottleneck, and says so in the cell's warnings; a server
 // that closed its connections is named as the cause of a low in-flight mean.
 #include "load/LoadGenerator.h"
 #include "engine/CellMetrics.h"
