@@ -82,16 +82,29 @@ bool LaunchLog::finish()
     return !m_writeFailed;
 }
 
-QString LaunchLog::lastLines(int lines) const
+namespace {
+QStringList lastOf(const QByteArray &recent, int lines)
 {
-    QMutexLocker lock(&m_mutex);
-    QList<QByteArray> all = m_recent.trimmed().split('\n');
+    QList<QByteArray> all = recent.trimmed().split('\n');
     if (all.size() > lines)
         all = all.mid(all.size() - lines);
     QStringList out;
     for (const QByteArray &l : std::as_const(all))
         out << QString::fromUtf8(l).trimmed().left(300);
-    return out.join(QStringLiteral(" | "));
+    return out;
+}
+} // namespace
+
+QString LaunchLog::lastLines(int lines) const
+{
+    QMutexLocker lock(&m_mutex);
+    return lastOf(m_recent, lines).join(QStringLiteral(" | "));
+}
+
+QString LaunchLog::recentLines(int lines) const
+{
+    QMutexLocker lock(&m_mutex);
+    return m_recent.trimmed().isEmpty() ? QString() : lastOf(m_recent, lines).join(QLatin1Char('\n'));
 }
 
 qint64 LaunchLog::droppedBytes() const

@@ -25,6 +25,8 @@ public:
     bool finish();
     // The last `lines` lines (each cut to 300 characters), for error messages.
     QString lastLines(int lines) const;
+    // The same lines as they were written, one per line, for a window that shows the log.
+    QString recentLines(int lines) const;
     qint64 droppedBytes() const;
     QString path() const { return m_file.fileName(); }
 

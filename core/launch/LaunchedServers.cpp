@@ -59,6 +59,12 @@ QString LaunchedServers::lastLines(int serverIndex, int lines) const
     return it == m_servers.end() ? QString() : it->second.log->lastLines(lines);
 }
 
+QString LaunchedServers::recentLog(int serverIndex, int lines) const
+{
+    const auto it = m_servers.find(serverIndex);
+    return it == m_servers.end() ? QString() : it->second.log->recentLines(lines);
+}
+
 pid_t LaunchedServers::pid(int serverIndex) const
 {
     const auto it = m_servers.find(serverIndex);

@@ -38,6 +38,7 @@ public:
     // no longer empty, so the cell's restart must really restart it.
     void noteTraffic(int serverIndex);
     QString lastLines(int serverIndex, int lines = 5) const;
+    QString recentLog(int serverIndex, int lines) const; // one line per line, for a log window
     pid_t pid(int serverIndex) const;
     bool running(int serverIndex);
     void stop(int serverIndex);
