@@ -10,6 +10,7 @@
 #include "text/SweepEstimate.h"
 #include "designer/WorkloadForm.h"
 #include "spec/SpecIO.h"
+#include <QJsonObject>
 #include <QAbstractItemModelTester>
 #include <cmath>
 #include <QCheckBox>
@@ -404,6 +405,22 @@ private Q_SLOTS:
         ServerEditor serverEditor;
         auto *mocks = serverEditor.findChild<QComboBox *>(QStringLiteral("mockPersonality"));
         QVERIFY(mocks && mocks->findText(QStringLiteral("llamacpp")) >= 0);
+
+        // Profiled servers get the flavor's advice for small windows, as `hooks check` gives it.
+        ServerSpec v;
+        v.urls = {QStringLiteral("http://h:1")};
+        v.flavor = Flavor::Vllm;
+        v.profiler.enabled = true;
+        QString all = gateWarnings(v).join(QLatin1Char(' '));
+        for (const char *word : {"ignore_frontend", "torch_profiler_with_stack", "max_iterations"})
+            QVERIFY2(all.contains(QLatin1String(word)), qPrintable(all));
+        v.flavor = Flavor::Trtllm;
+        QVERIFY(gateWarnings(v).join(QLatin1Char(' ')).contains(QLatin1String("num_steps")));
+        v.profiler.startBody = QJsonObject{{QStringLiteral("num_steps"), 50}};
+        QVERIFY(!gateWarnings(v).join(QLatin1Char(' ')).contains(QLatin1String("bounded TensorRT-LLM windows")));
+        v.profiler.enabled = false;
+        v.flavor = Flavor::Vllm;
+        QVERIFY(!gateWarnings(v).join(QLatin1Char(' ')).contains(QLatin1String("max_iterations")));
     }
 };
 

@@ -1,4 +1,5 @@
 #include "designer/HookEditor.h"
+#include "designer/SpinBoxes.h"
 #include "hooks/HookPresets.h"
 #include "style/Theme.h"
 #include <QComboBox>
@@ -19,21 +20,6 @@
 
 namespace sb::ui {
 
-namespace {
-// As wide as the validator accepts, negatives included: out-of-range values are its to report
-// (WorkloadForm.cpp), not the spin box's to clamp.
-QDoubleSpinBox *secondsBox()
-{
-    constexpr double kSpan = 1e7;
-    auto *box = new QDoubleSpinBox;
-    box->setRange(-kSpan, kSpan);
-    box->setDecimals(2);
-    box->setSuffix(QStringLiteral(" s"));
-    box->setAccelerated(true);
-    return box;
-}
-} // namespace
-
 HookEditor::HookEditor(QWidget *parent)
     : QWidget(parent)
 {
@@ -50,6 +36,13 @@ QWidget *HookEditor::buildReset()
     m_reset->setObjectName(QStringLiteral("resetGroup"));
     auto *form = new QFormLayout(m_reset);
     form->setVerticalSpacing(2);
+    m_resetHow = new QComboBox;
+    m_resetHow->setObjectName(QStringLiteral("resetHow"));
+    m_resetHow->addItem(tr("Reset route"), false);
+    m_resetHow->addItem(tr("Restart server"), true);
+    m_resetHow->setToolTip(tr("Reset route: call the flavor's cache-reset route (below). Restart server (launched servers "
+                              "only): a restart stops the server SweepBench launched, starts it again and waits until it is ready: "
+                              "the only clean cache for servers without a reset route (stock trtllm-serve)"));
     m_resetPath = new QLineEdit;
     m_resetPath->setObjectName(QStringLiteral("resetPath"));
     m_resetPath->setToolTip(tr("Relative path on the server's origin; empty = the flavor preset shown in grey"));
@@ -68,13 +61,14 @@ QWidget *HookEditor::buildReset()
     presetButton->setText(tr("Fill preset"));
     presetButton->setToolTip(tr("Write the flavor's preset paths into the fields"));
     connect(presetButton, &QToolButton::clicked, this, &HookEditor::fillPresetPaths);
-    auto *pathRow = new QWidget;
-    auto *pathLayout = new QHBoxLayout(pathRow);
+    m_resetPathRow = new QWidget;
+    auto *pathLayout = new QHBoxLayout(m_resetPathRow);
     pathLayout->setContentsMargins(0, 0, 0, 0);
     pathLayout->addWidget(m_resetPath, 1);
     pathLayout->addWidget(presetButton);
 
-    form->addRow(tr("Path"), m_errors.bind(QStringLiteral("reset_kv_cache.path"), pathRow));
+    form->addRow(tr("How"), FieldErrors::pad(m_resetHow));
+    form->addRow(tr("Path"), m_errors.bind(QStringLiteral("reset_kv_cache.path"), m_resetPathRow));
     form->addRow(tr("Placement"), m_errors.bind(QStringLiteral("reset_kv_cache.placement"), m_placement));
     form->addRow(tr("Timeout"), m_errors.bind(QStringLiteral("reset_kv_cache.timeout_seconds"), m_resetTimeout));
     form->addRow(tr("Retry budget"), m_errors.bind(QStringLiteral("reset_kv_cache.max_retry_seconds"), m_retryBudget));
@@ -85,6 +79,10 @@ QWidget *HookEditor::buildReset()
     connect(m_reset, &QGroupBox::toggled, this, [this] { if (!m_loading) Q_EMIT edited(); });
     connect(m_resetPath, &QLineEdit::textEdited, this, [this] { Q_EMIT edited(); });
     connect(m_placement, &QComboBox::activated, this, [this] { Q_EMIT edited(); });
+    connect(m_resetHow, &QComboBox::activated, this, [this] {
+        showResetHow();
+        Q_EMIT edited();
+    });
     for (auto *box : {m_resetTimeout, m_retryBudget})
         connect(box, &QDoubleSpinBox::valueChanged, this, [this] {
             if (m_loading)
@@ -167,6 +165,14 @@ QWidget *HookEditor::buildProfiler()
     return m_profiler;
 }
 
+void HookEditor::showResetHow()
+{
+    // A restart calls no route: the route's path and its busy-retry budget do not apply.
+    const bool route = !m_resetHow->currentData().toBool();
+    m_resetPathRow->setEnabled(route);
+    m_retryBudget->setEnabled(route);
+}
+
 void HookEditor::validateBody()
 {
     const QByteArray text = m_body->toPlainText().toUtf8();
@@ -199,6 +205,8 @@ void HookEditor::setServer(const ServerSpec &s)
     m_loading = true;
     m_presetSource = s;
     m_reset->setChecked(s.reset.enabled);
+    m_resetHow->setCurrentIndex(s.reset.restart ? 1 : 0);
+    showResetHow();
     m_resetPath->setText(s.reset.path);
     m_placement->setCurrentIndex(m_placement->findData(int(s.reset.placement)));
     m_resetTimeout->setValue(s.reset.timeoutS);
@@ -256,6 +264,7 @@ void HookEditor::pickTraceDir()
 void HookEditor::applyTo(ServerSpec &s) const
 {
     s.reset.enabled = m_reset->isChecked();
+    s.reset.restart = m_resetHow->currentData().toBool();
     s.reset.path = m_resetPath->text().trimmed();
     s.reset.placement = ResetPlacement(m_placement->currentData().toInt());
     s.reset.timeoutS = m_resetTimeout->value();

@@ -42,6 +42,7 @@ private:
     QWidget *buildReset();
     QWidget *buildProfiler();
     void validateBody();
+    void showResetHow();
     void fillPresetPaths();
     void pickTraceDir();
 
@@ -52,7 +53,9 @@ private:
     ServerSpec m_presetSource; // flavor etc. used for placeholders
 
     QGroupBox *m_reset = nullptr;
+    QComboBox *m_resetHow = nullptr; // the cache-reset route, or a restart of a launched server
     QLineEdit *m_resetPath = nullptr;
+    QWidget *m_resetPathRow = nullptr;
     QComboBox *m_placement = nullptr;
     QDoubleSpinBox *m_resetTimeout = nullptr;
     QDoubleSpinBox *m_retryBudget = nullptr;

@@ -1,7 +1,9 @@
 #include "designer/ServerEditor.h"
 #include "designer/FormScrollArea.h"
 #include "designer/HookEditor.h"
+#include "designer/LaunchEditor.h"
 #include "designer/ServerTableModel.h"
+#include "designer/TestLaunchDialog.h"
 #include "hooks/HookPresets.h"
 #include <QAction>
 #include <QCheckBox>
@@ -16,6 +18,14 @@
 #include <QVBoxLayout>
 
 namespace sb::ui {
+
+namespace {
+// A launched server's URL is optional: it defaults to its loopback port.
+QString urlPlaceholder(bool launched)
+{
+    return launched ? QObject::tr("http://127.0.0.1:{port} (the launched server)") : QStringLiteral("http://localhost:8000");
+}
+} // namespace
 
 QStringList gateWarnings(const ServerSpec &s)
 {
@@ -57,6 +67,12 @@ QStringList gateWarnings(const ServerSpec &s)
             out << QObject::tr("Generic OpenAI servers usually have no control routes; run Check hooks before the sweep");
         break;
     }
+    // How to keep each profiler window small (the same words as `hooks check`); a start body that
+    // already bounds the window by steps needs no such advice.
+    const bool bounded = s.profiler.startBody && s.profiler.startBody->contains(QLatin1String("num_steps"));
+    if (s.profiler.enabled && !bounded)
+        if (const QString hint = profilerWindowHint(s.flavor); !hint.isEmpty())
+            out << hint;
     return out;
 }
 
@@ -79,6 +95,8 @@ ServerEditor::ServerEditor(QWidget *parent)
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(buildIdentity());
     layout->addWidget(buildConnection());
+    m_launch = new LaunchEditor;
+    layout->addWidget(m_launch);
     layout->addWidget(buildMetrics());
 
     m_gates = new QLabel;
@@ -102,12 +120,18 @@ ServerEditor::ServerEditor(QWidget *parent)
     for (auto *box : {m_flavor, m_endpoint, m_mock})
         connect(box, &QComboBox::activated, this, [this] { emitEdited(); });
     connect(m_targetKind, &QComboBox::activated, this, [this](int i) {
+        // Switching to a mock keeps the flavor chosen: the mock of that flavor, where there is one.
+        if (i == 1)
+            if (const int same = m_mock->findText(m_flavor->currentText()); same >= 0)
+                m_mock->setCurrentIndex(same);
         showTargetRow(i == 1);
         emitEdited();
     });
     connect(m_metrics, &QGroupBox::toggled, this, [this] { emitEdited(); });
     connect(m_metricsInterval, &QDoubleSpinBox::valueChanged, this, [this] { emitEdited(); });
     connect(m_hooks, &HookEditor::edited, this, [this] { emitEdited(); });
+    connect(m_launch, &LaunchEditor::edited, this, [this] { emitEdited(); });
+    connect(m_launch, &LaunchEditor::testLaunchRequested, this, &ServerEditor::openTestLaunch);
 
     setServer(-1, {});
 }
@@ -213,6 +237,14 @@ void ServerEditor::showTargetRow(bool mock)
 {
     m_connForm->setRowVisible(m_urlRow, !mock);
     m_connForm->setRowVisible(m_mockRow, mock);
+    m_launch->setEnabled(!mock); // an embedded mock needs no process
+}
+
+void ServerEditor::openTestLaunch()
+{
+    auto *dialog = new TestLaunchDialog(server(), this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    dialog->show();
 }
 
 void ServerEditor::setServer(int row, const ServerSpec &s)
@@ -244,6 +276,8 @@ void ServerEditor::setServer(int row, const ServerSpec &s)
         m_apiKey->setText(s.apiKey);
     if (m_apiKeyEnv->text() != s.apiKeyEnv)
         m_apiKeyEnv->setText(s.apiKeyEnv);
+    m_launch->setLaunch(s.launch);
+    m_url->setPlaceholderText(urlPlaceholder(s.launch.enabled));
     m_metrics->setChecked(s.metrics.enabled);
     if (m_metricsPath->text() != s.metrics.path)
         m_metricsPath->setText(s.metrics.path);
@@ -274,6 +308,7 @@ ServerSpec ServerEditor::server() const
     s.metrics.enabled = m_metrics->isChecked();
     s.metrics.path = m_metricsPath->text().trimmed();
     s.metrics.intervalS = m_metricsInterval->value();
+    m_launch->applyTo(s.launch);
     m_hooks->applyTo(s);
     return s;
 }
@@ -292,6 +327,7 @@ void ServerEditor::emitEdited()
         }
     m_title->setText(tr("Server “%1”").arg(m_server.name));
     m_title->setToolTip(m_title->text());
+    m_url->setPlaceholderText(urlPlaceholder(m_server.launch.enabled));
     m_hooks->refreshPresets(m_server);
     updateGateWarnings();
     Q_EMIT edited(m_row, m_server);
@@ -317,11 +353,12 @@ void ServerEditor::showDiagnostics(const QList<SpecDiagnostic> &diags)
                 mine << d;
     m_errors.show(mine, prefix);
     m_hooks->errors().show(mine, prefix);
+    m_launch->showDiagnostics(mine, prefix);
 }
 
 bool ServerEditor::hasLocalErrors() const
 {
-    return m_hooks->hasLocalErrors();
+    return m_hooks->hasLocalErrors() || m_launch->hasLocalErrors();
 }
 
 } // namespace sb::ui

@@ -1,7 +1,8 @@
 #pragma once
-// The form of the server selected in the servers list (issue 19 item 7: no inline table
-// editing): name, model, flavor and endpoint; connection (URL or embedded mock, API key masked or
-// an environment variable); the server-metrics scrape; hooks; and the flavor's gate warnings.
+// The form of the server selected in the servers list (no inline table editing): name, model,
+// flavor and endpoint; connection (URL or embedded mock, API key masked or an environment
+// variable); the launch of a server SweepBench starts itself; the server-metrics scrape; hooks;
+// and the flavor's gate warnings.
 #include "designer/FieldErrors.h"
 #include "spec/SweepSpec.h"
 #include <QWidget>
@@ -17,6 +18,7 @@ class QLineEdit;
 namespace sb::ui {
 
 class HookEditor;
+class LaunchEditor;
 
 class ServerEditor : public QWidget
 {
@@ -31,6 +33,7 @@ public:
     bool hasLocalErrors() const;
 
     HookEditor *hookEditor() const { return m_hooks; }
+    LaunchEditor *launchEditor() const { return m_launch; }
     QLineEdit *apiKeyEdit() const { return m_apiKey; }
     QLineEdit *nameEdit() const { return m_name; }
     QLineEdit *modelEdit() const { return m_model; }
@@ -44,6 +47,7 @@ private:
     void emitEdited();
     void updateGateWarnings();
     void showTargetRow(bool mock);
+    void openTestLaunch();
     QWidget *buildIdentity();
     QWidget *buildConnection();
     QWidget *buildMetrics();
@@ -71,6 +75,7 @@ private:
     QDoubleSpinBox *m_metricsInterval = nullptr;
     QLabel *m_gates = nullptr;
     HookEditor *m_hooks = nullptr;
+    LaunchEditor *m_launch = nullptr;
     QWidget *m_body = nullptr;
 };
 

@@ -1,4 +1,5 @@
 #include "designer/ServerTableModel.h"
+#include <QFileInfo>
 #include <QBrush>
 #include <QColor>
 #include <QRegularExpression>
@@ -157,7 +158,10 @@ QVariant ServerTableModel::data(const QModelIndex &index, int role) const
     };
     switch (role) {
     case SummaryRole: {
-        QStringList parts{toString(s.flavor), targetText(s)};
+        // A launched server without a URL of its own is named by what it runs.
+        const bool launchedOnly = s.launch.enabled && s.urls.isEmpty() && s.mock.isEmpty();
+        QStringList parts{toString(s.flavor),
+                          launchedOnly ? tr("launches %1").arg(QFileInfo(s.launch.command.value(0)).fileName()) : targetText(s)};
         if (!s.model.isEmpty())
             parts << s.model;
         return parts.join(QStringLiteral(" · "));

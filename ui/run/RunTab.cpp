@@ -8,6 +8,7 @@
 #include "results/SweepAxis.h"
 #include "run/HookLogModel.h"
 #include "run/LiveChart.h"
+#include "run/ServerLogPane.h"
 #include "style/ElidedLabel.h"
 #include "style/Theme.h"
 #include <QDateTime>
@@ -142,8 +143,9 @@ RunTab::RunTab(QWidget *parent)
 
     auto *hookBox = new QGroupBox(tr("Hook calls"));
     (new QVBoxLayout(hookBox))->addWidget(m_hookView);
-    auto *logBox = new QGroupBox(tr("Engine log"));
-    (new QVBoxLayout(logBox))->addWidget(m_log);
+    auto *logBox = new QGroupBox(tr("Log"));
+    m_logPane = new ServerLogPane(m_log);
+    (new QVBoxLayout(logBox))->addWidget(m_logPane);
 
     auto *upper = new QSplitter(Qt::Horizontal);
     upper->addWidget(progress);
@@ -221,6 +223,11 @@ bool RunTab::start(const SweepSpec &spec, const QString &outDir)
     m_hookLog->clear();
     m_chart->clear();
     m_log->clear();
+    QStringList launched;
+    for (const ServerSpec &server : spec.servers)
+        if (server.launch.enabled)
+            launched << server.name;
+    m_logPane->follow(m_outDir, launched);
     m_title->setFullText(tr("%1 — running").arg(spec.name));
 
     m_engine = std::make_unique<SweepEngine>(spec, RunOptions{m_outDir, false});
@@ -375,6 +382,7 @@ void RunTab::flush()
 void RunTab::onFinished(int exitCode)
 {
     flush();
+    m_logPane->stop();
     m_exitCode = exitCode;
     m_cancelling = false;
     if (!m_finishedLine.isEmpty())

@@ -26,6 +26,7 @@ namespace sb::ui {
 class ElidedLabel;
 class HookLogModel;
 class LiveChart;
+class ServerLogPane;
 
 class RunTab : public QWidget
 {
@@ -50,6 +51,7 @@ public:
     LiveChart *liveChart() const { return m_chart; }
     QProgressBar *sweepProgress() const { return m_sweepBar; }
     QProgressBar *cellProgress() const { return m_cellBar; }
+    ServerLogPane *logPane() const { return m_logPane; }
 
     void setSpecForDisplay(const SweepSpec &spec); // what Start would run (title, cell count)
 
@@ -116,6 +118,7 @@ private:
     HookLogModel *m_hookLog = nullptr;
     QTableView *m_hookView = nullptr;
     QPlainTextEdit *m_log = nullptr;
+    ServerLogPane *m_logPane = nullptr; // the engine log, and each launched server's log
 };
 
 } // namespace sb::ui
