@@ -127,6 +127,16 @@ void checkNameCharacters(Checker &c, const QString &path, const QString &name)
 void checkUrl(Checker &c, const QString &path, const QString &url)
 {
     // Never echo the URL itself: it may carry user:password.
+    // A port QUrl refuses (0, or past 65535) is named as such, not as a malformed URL.
+    static const QRegularExpression port(QStringLiteral("^[A-Za-z][A-Za-z0-9+.-]*://(?:[^/@]*@)?(?:\\[[^\\]]*\\]|[^/:]*):(\\d+)(?:[/?#]|$)"));
+    if (const auto m = port.match(url); m.hasMatch()) {
+        bool ok = false;
+        const qlonglong p = m.captured(1).toLongLong(&ok);
+        if (!ok || p < 1 || p > 65535) {
+            c.error(path, QStringLiteral("expected a TCP port from 1 to 65535 in the URL, got %1").arg(m.captured(1).left(12)));
+            return;
+        }
+    }
     const QUrl u(url, QUrl::StrictMode);
     if (!u.isValid() || u.isRelative()) {
         c.error(path, QStringLiteral("expected an http or https base URL such as http://10.0.0.5:8000"));

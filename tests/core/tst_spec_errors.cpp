@@ -154,6 +154,10 @@ void TstSpecErrors::located_data()
                                 << 3 << 10 << "expected an http or https URL, got scheme 'ftp'";
     QTest::newRow("url relative") << QByteArray("servers:\n  - name: a\n    url: localhost\n    model: m\n" + sweep)
                                   << "servers[0].url" << 3 << 10 << "expected an http or https base URL";
+    QTest::newRow("url port too large") << QByteArray("servers:\n  - name: a\n    url: 'http://u:secret@h:80000/v1'\n    model: m\n" + sweep)
+                                        << "servers[0].url" << 3 << 10 << "expected a TCP port from 1 to 65535 in the URL, got 80000";
+    QTest::newRow("url port zero") << QByteArray("servers:\n  - name: a\n    url: http://[::1]:0\n    model: m\n" + sweep)
+                                   << "servers[0].url" << 3 << 10 << "expected a TCP port from 1 to 65535 in the URL, got 0";
     QTest::newRow("url no host") << QByteArray("servers:\n  - name: a\n    url: 'http://'\n    model: m\n" + sweep) << "servers[0].url"
                                  << 3 << 10 << "expected";
     QTest::newRow("url list entry") << QByteArray("servers:\n  - name: a\n    url: [http://a:1, ftp://b:2]\n    model: m\n" + sweep)
