@@ -141,7 +141,7 @@ private Q_SLOTS:
         CellResult c;
         CellMetricsOutput &m = c;
         m.completed = 10, m.failed = 2, m.durationS = 1.25, m.maxInFlight = 4, m.meanInFlight = 3.5, m.steadyMeanInFlight = 3.9;
-        m.tokenSource = QStringLiteral("usage");
+        m.tokenSource = TokenSource::Usage;
         m.metrics.insert(QStringLiteral("time_to_first_token"), sbtest::stats(QStringLiteral("ms"), 12));
         const CellResult back = cellResultFromJson(toJson(c));
         QCOMPARE(back.completed, 10);
