@@ -160,10 +160,10 @@ int runHooksCommand(const QStringList &args)
                  .arg(QStringLiteral("PATH"), -24).arg(QStringLiteral("HTTP"), 4).arg(QStringLiteral("VERDICT"), -15)
                  .arg(QStringLiteral("MESSAGE"));
     QHash<QString, QStringList> printedHints; // per server: not printed again after its hooks
-    auto printRow = [](const QString &server, const HookOutcome &o, const QString &mark) {
+    auto printRow = [](const QString &server, const HookOutcome &o, HookSeverity severity) {
         out() << QStringLiteral("%1 %2 %3 %4 %5 %6 %7\n")
                      .arg(server, -16).arg(o.origin, -26).arg(hookKindName(o.hook), -15).arg(o.path, -24).arg(o.status, 4)
-                     .arg(mark + hookVerdictText(o), -15)
+                     .arg(hookSeverityGlyph(severity) + QLatin1Char(' ') + hookVerdictText(o), -15)
                      .arg(displaySafe(o.message, DisplayLines::Single)); // server text
     };
     // Handlers run on this thread (context &preflight), not on the checker's: see runSweepHeadless.
@@ -173,7 +173,7 @@ int runHooksCommand(const QStringList &args)
         for (const auto &o : checks) {
             const HookSeverity severity = hookSeverity(o);
             allOk = allOk && severity != HookSeverity::Failed;
-            printRow(server, o, severity == HookSeverity::Failed ? QStringLiteral("✗ ") : severity == HookSeverity::Warning ? QStringLiteral("⚠ ") : QStringLiteral("✓ "));
+            printRow(server, o, severity);
         }
         for (const auto &h : hints)
             out() << "    hint: " << displaySafe(h, DisplayLines::Single) << '\n';
@@ -183,9 +183,10 @@ int runHooksCommand(const QStringList &args)
     QObject::connect(&preflight, &HookPreflight::serverChecked, &preflight, [&](const QString &server, const QList<HookOutcome> &outcomes, const QStringList &hints) {
         if (outcomes.isEmpty())
             out() << QStringLiteral("%1 (no hooks enabled)\n").arg(server, -20);
-        for (const auto &o : outcomes) {
-            allOk = allOk && o.ok;
-            printRow(server, o, o.ok ? QStringLiteral("✓ ") : QStringLiteral("✗ "));
+        for (const auto &o : outcomes) { // as the GUI's check judges them: a failed profiler stop warns
+            const HookSeverity severity = hookSeverity(o);
+            allOk = allOk && severity != HookSeverity::Failed;
+            printRow(server, o, severity);
         }
         for (const auto &h : hints) {
             // A hint the verdict's message already ends with is not printed twice; calibration

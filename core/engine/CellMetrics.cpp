@@ -8,19 +8,16 @@
 namespace sb {
 
 namespace {
-constexpr double kNsPerMs = 1e6;
-
 bool meetsSlo(const RequestRecord &r, const SloSpec &slo, bool streaming)
 {
-    const double latencyMs = double(r.endNs - r.sendNs) / kNsPerMs;
-    if (slo.latencyMs && latencyMs > *slo.latencyMs)
+    if (slo.latencyMs && r.latencyMs() > *slo.latencyMs)
         return false;
     if (streaming && slo.ttftMs) {
-        if (r.firstTokenNs < 0 || double(r.firstTokenNs - r.sendNs) / kNsPerMs > *slo.ttftMs)
+        if (r.firstTokenNs < 0 || r.ttftMs() > *slo.ttftMs)
             return false;
     }
     if (streaming && slo.itlMs) {
-        const double itl = interTokenLatencyMs(r);
+        const double itl = r.itlMs();
         if (!std::isnan(itl) && itl > *slo.itlMs)
             return false;
     }
@@ -74,13 +71,6 @@ void inFlightStats(const std::vector<RequestRecord> &records, double durationNs,
 }
 } // namespace
 
-double interTokenLatencyMs(const RequestRecord &r)
-{
-    if (r.firstTokenNs < 0 || r.outputTokens < 2)
-        return std::numeric_limits<double>::quiet_NaN();
-    return double(r.endNs - r.firstTokenNs) / kNsPerMs / double(r.outputTokens - 1);
-}
-
 CellMetricsOutput computeCellMetrics(const CellMetricsInput &in)
 {
     CellMetricsOutput out;
@@ -100,7 +90,7 @@ CellMetricsOutput computeCellMetrics(const CellMetricsInput &in)
             continue;
         }
         ++out.completed;
-        latency.push_back(double(r.endNs - r.sendNs) / kNsPerMs);
+        latency.push_back(r.latencyMs());
         osl.push_back(r.outputTokens);
         if (r.inputTokens >= 0)
             isl.push_back(r.inputTokens);
@@ -111,8 +101,8 @@ CellMetricsOutput computeCellMetrics(const CellMetricsInput &in)
         outputTokens += r.outputTokens;
         (r.usageTokens ? usage : counted) += 1;
         if (in.streaming && r.firstTokenNs >= 0) {
-            ttft.push_back(double(r.firstTokenNs - r.sendNs) / kNsPerMs);
-            const double v = interTokenLatencyMs(r);
+            ttft.push_back(r.ttftMs());
+            const double v = r.itlMs();
             if (!std::isnan(v))
                 itl.push_back(v);
         }
@@ -122,7 +112,7 @@ CellMetricsOutput computeCellMetrics(const CellMetricsInput &in)
     const double durationNs = lastEnd > firstSend ? double(lastEnd - firstSend) : 0;
     out.durationS = durationNs / 1e9;
     inFlightStats(records, durationNs, in.concurrency, out);
-    out.tokenSource = usage && counted ? QStringLiteral("mixed") : usage ? QStringLiteral("usage") : counted ? QStringLiteral("counted") : QString();
+    out.tokenSource = usage && counted ? TokenSource::Mixed : usage ? TokenSource::Usage : counted ? TokenSource::Counted : TokenSource::None;
 
     if (in.streaming) {
         out.metrics.insert(tag::ttft, computeStats(ttft, unit::ms));

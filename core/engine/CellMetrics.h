@@ -16,20 +16,7 @@ struct CellMetricsInput {
     int concurrency = 0;       // the target C (for the steady in-flight mean)
 };
 
-struct CellMetricsOutput {
-    QMap<QString, MetricStats> metrics;
-    int completed = 0;
-    int failed = 0;
-    double durationS = 0;      // first send -> last response end, over all requests
-    int maxInFlight = 0;       // from the records' [send, end] intervals
-    double meanInFlight = 0;   // time-weighted over the duration
-    double steadyMeanInFlight = -1; // time-weighted from the C-th send to the last send; -1 = no such span
-    QString tokenSource;       // usage | counted | mixed | ""
-};
-
+// The cell's part its records give (results/Results.h CellMetricsOutput).
 CellMetricsOutput computeCellMetrics(const CellMetricsInput &in);
-
-// Per-request ITL (AIPerf inter_token_latency) in ms, or NaN when OSL < 2 or no first token.
-double interTokenLatencyMs(const RequestRecord &r);
 
 } // namespace sb

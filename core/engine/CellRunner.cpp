@@ -97,7 +97,7 @@ void CellRunner::record(CellResult &cell, const CellCallbacks &cb, const HookOut
     cb.hook(o);
 }
 
-const HookOutcome *CellRunner::runResets(const CellContext &ctx, CellResult &cell, const CellCallbacks &cb, const QString &placement)
+const HookOutcome *CellRunner::runResets(const CellContext &ctx, CellResult &cell, const CellCallbacks &cb, HookPlacement placement)
 {
     cb.phase(RunPhase::Reset);
     if (ctx.server->reset.restart) { // one process, whatever the number of origins
@@ -149,7 +149,7 @@ QList<const HookTarget *> CellRunner::startProfilers(const CellContext &ctx, Cel
             cb.phase(RunPhase::ProfilerStop);
         for (auto it = started.crbegin(); it != started.crend(); ++it) {
             HookOutcome stop = m_hooks.profilerStop(**it);
-            stop.placement = QStringLiteral("rollback");
+            stop.placement = HookPlacement::Rollback;
             stop.message = QStringLiteral("rolled back after the start failed on %1; %2").arg(o.origin, stop.message);
             record(cell, cb, stop);
         }
@@ -185,7 +185,7 @@ void CellRunner::settleWindows(const CellContext &ctx, const TraceSnapshot &trac
 {
     QList<HookOutcome> stops;
     for (const HookOutcome &o : cell.hooks)
-        if (o.hook == HookKind::ProfilerStop && o.placement != QLatin1String("rollback"))
+        if (o.hook == HookKind::ProfilerStop && o.placement != HookPlacement::Rollback)
             stops.append(o);
     SettleOptions options;
     options.timeoutS = ctx.server->profiler.settleTimeoutS;
@@ -212,7 +212,7 @@ bool CellRunner::run(const CellContext &ctx, CellResult &cell, const CellCallbac
     const bool resetAfter = server.reset.enabled && placement != ResetPlacement::BeforeWarmup;
 
     if (resetBefore)
-        if (const HookOutcome *failed = runResets(ctx, cell, cb, QStringLiteral("before_warmup")))
+        if (const HookOutcome *failed = runResets(ctx, cell, cb, HookPlacement::BeforeWarmup))
             skipMeasure = hookFailed(ctx, cell, *failed, &abortSweep);
 
     if (!skipMeasure && w.warmupRequests > 0 && !m_cancel) {
@@ -235,7 +235,7 @@ bool CellRunner::run(const CellContext &ctx, CellResult &cell, const CellCallbac
     }
 
     if (!skipMeasure && resetAfter && !m_cancel)
-        if (const HookOutcome *failed = runResets(ctx, cell, cb, QStringLiteral("after_warmup")))
+        if (const HookOutcome *failed = runResets(ctx, cell, cb, HookPlacement::AfterWarmup))
             skipMeasure = hookFailed(ctx, cell, *failed, &abortSweep);
 
     QList<const HookTarget *> profiling;
@@ -270,10 +270,10 @@ bool CellRunner::run(const CellContext &ctx, CellResult &cell, const CellCallbac
 
     if (out) {
         // The first requests show what a reset did only when no warmup refilled the cache since.
-        const QString proofPlacement = resetAfter                              ? QStringLiteral("after_warmup")
-                                       : resetBefore && w.warmupRequests == 0 ? QStringLiteral("before_warmup")
-                                                                              : QString();
-        conclude(ctx, cell, *out, serverMetrics, ctx.hooks.size() == 1 ? proofPlacement : QString()); // records do not say which origin reused
+        const HookPlacement proofPlacement = resetAfter                              ? HookPlacement::AfterWarmup
+                                             : resetBefore && w.warmupRequests == 0 ? HookPlacement::BeforeWarmup
+                                                                                    : HookPlacement::None;
+        conclude(ctx, cell, *out, serverMetrics, ctx.hooks.size() == 1 ? proofPlacement : HookPlacement::None); // records do not say which origin reused
     }
 
     if (m_cancel && cell.status != CellStatus::Failed) {
@@ -287,7 +287,7 @@ bool CellRunner::run(const CellContext &ctx, CellResult &cell, const CellCallbac
     return abortSweep;
 }
 
-void CellRunner::checkResetProof(const std::vector<RequestRecord> &records, const QString &placement, CellResult &cell)
+void CellRunner::checkResetProof(const std::vector<RequestRecord> &records, HookPlacement placement, CellResult &cell)
 {
     const ResetProof proof = judgeResetProof(records, cell.concurrency);
     if (proof.verdict == CacheProof::None)
@@ -357,16 +357,9 @@ std::optional<PhaseOutcome> CellRunner::measure(const CellContext &ctx, CellResu
     in.slo = w.slo;
     // Open loop has no in-flight target: its steady mean runs from the first send to the last.
     in.concurrency = cell.openLoop ? 1 : cell.concurrency;
-    const CellMetricsOutput m = computeCellMetrics(in);
-    cell.metrics = m.metrics;
-    cell.completed = m.completed;
-    cell.failed = m.failed;
-    cell.durationS = m.durationS;
-    cell.maxInFlight = m.maxInFlight;
-    cell.meanInFlight = m.meanInFlight;
-    cell.steadyMeanInFlight = m.steadyMeanInFlight;
-    cell.tokenSource = m.tokenSource;
-    cell.timeSlices = timeSlicesJson(computeTimeSlices(out.records));
+    static_cast<CellMetricsOutput &>(cell) = computeCellMetrics(in);
+    const CellMetricsOutput &m = cell;
+    cell.timeSlices = computeTimeSlices(out.records);
     cell.clientCpuMax = out.maxThreadCpu;
     cell.clientWaitMax = out.maxThreadWait;
     cell.hostStealMs = out.hostStealMs;
@@ -376,8 +369,7 @@ std::optional<PhaseOutcome> CellRunner::measure(const CellContext &ctx, CellResu
     for (const auto &r : out.records) {
         if (r.ok() || r.error == ErrorKind::Cancelled)
             continue;
-        const QString key = r.error == ErrorKind::Http ? QStringLiteral("http_%1").arg(r.status) : QString::fromLatin1(errorKindName(r.error));
-        cell.errors[key] += 1;
+        cell.errors[errorKey(r.error, r.status)] += 1;
     }
     cell.errorSamples = out.errorSamples;
     for (auto it = cell.errorSamples.begin(); it != cell.errorSamples.end();)
@@ -397,10 +389,10 @@ std::optional<PhaseOutcome> CellRunner::measure(const CellContext &ctx, CellResu
 }
 
 void CellRunner::conclude(const CellContext &ctx, CellResult &cell, const PhaseOutcome &out, CellServerMetrics &serverMetrics,
-                          const QString &proofPlacement)
+                          HookPlacement proofPlacement)
 {
     const WorkloadSpec &w = ctx.spec->workload;
-    if (!proofPlacement.isEmpty())
+    if (proofPlacement != HookPlacement::None)
         checkResetProof(out.records, proofPlacement, cell);
     const QString seriesRelative = cell.recordsPath.section(QLatin1Char('/'), 0, -2) + QStringLiteral("/server_metrics.jsonl");
     if (QString error; !serverMetrics.finish(*ctx.server, w, out, proofPlacement, seriesRelative, m_store.absolute(seriesRelative),

@@ -62,7 +62,7 @@ public:
 private:
     static void record(CellResult &cell, const CellCallbacks &cb, const HookOutcome &o);
     // Resets each origin; returns the first failed outcome (inside cell.hooks) or nullptr.
-    const HookOutcome *runResets(const CellContext &ctx, CellResult &cell, const CellCallbacks &cb, const QString &placement);
+    const HookOutcome *runResets(const CellContext &ctx, CellResult &cell, const CellCallbacks &cb, HookPlacement placement);
     // Opens a window on each origin in order; if one fails, stops the started ones in reverse
     // order, sets `failure` and returns none.
     QList<const HookTarget *> startProfilers(const CellContext &ctx, CellResult &cell, const CellCallbacks &cb,
@@ -79,10 +79,10 @@ private:
     std::optional<PhaseOutcome> measure(const CellContext &ctx, CellResult &cell, const CellCallbacks &cb, CellServerMetrics &serverMetrics);
     // After any profiler window has closed: the server's side of the cell and the cell's verdict.
     // `proofPlacement`: the placement of the resets that came right before the measured phase
-    // (nothing ran in between), whose effect the first requests can confirm; empty for none.
+    // (nothing ran in between), whose effect the first requests can confirm; None for none.
     void conclude(const CellContext &ctx, CellResult &cell, const PhaseOutcome &out, CellServerMetrics &serverMetrics,
-                  const QString &proofPlacement);
-    static void checkResetProof(const std::vector<RequestRecord> &records, const QString &placement, CellResult &cell);
+                  HookPlacement proofPlacement);
+    static void checkResetProof(const std::vector<RequestRecord> &records, HookPlacement placement, CellResult &cell);
     bool hookFailed(const CellContext &ctx, CellResult &cell, const HookOutcome &o, bool *abortSweep);
 
     LoadGenerator &m_load;

@@ -78,10 +78,10 @@ void CellServerMetrics::checkGaugesFollowLoad(const ServerMetricsSummary &sum, C
     // too). A reader must not take such gauges for an idle server.
     if (!sum.family || !sum.family->runningGauge || sum.scrapes < kMinScrapesForGaugeCheck || cell.meanInFlight < kMinInFlightForGaugeCheck)
         return;
-    const QJsonObject running = cell.serverMetrics.value(QLatin1String(sum.family->runningGauge)).toObject();
-    if (running.isEmpty() || running.value(QStringLiteral("max")).toDouble(-1) != 0)
+    const auto running = cell.serverMetrics.constFind(QLatin1String(sum.family->runningGauge));
+    if (running == cell.serverMetrics.constEnd() || !(running->max == 0))
         return;
-    cell.serverMetricsInfo.insert(QStringLiteral("gauges_follow_load"), false);
+    cell.serverMetricsInfo.gaugesFollowLoad = false;
     cell.warnings.append(QStringLiteral("the server's %1 read 0 at all %2 scrapes while %3 requests were in flight on average: "
                                         "its gauges (running, waiting, KV-cache usage) do not follow its load, so they say nothing "
                                         "about this cell")
@@ -100,13 +100,13 @@ MetricsVerdict CellServerMetrics::judgeReset(std::optional<double> cacheHitDelta
     return *cacheHitDelta <= *allowance ? MetricsVerdict::Confirmed : MetricsVerdict::NotConfirmed;
 }
 
-bool CellServerMetrics::finish(const ServerSpec &server, const WorkloadSpec &w, const PhaseOutcome &out, const QString &proofPlacement,
+bool CellServerMetrics::finish(const ServerSpec &server, const WorkloadSpec &w, const PhaseOutcome &out, HookPlacement proofPlacement,
                                const QString &relativeSeriesPath, const QString &absoluteSeriesPath, const QString &recordsPath,
                                CellResult &cell, QString *error)
 {
     if (!m_scraper) {
         // Off, or known missing: a reset cannot be judged by counters.
-        if (!proofPlacement.isEmpty())
+        if (proofPlacement != HookPlacement::None)
             for (HookOutcome &o : cell.hooks)
                 if (isCacheReset(o.hook) && o.placement == proofPlacement && o.ok)
                     o.metricsVerdict = MetricsVerdict::NoMetrics;
@@ -130,18 +130,19 @@ bool CellServerMetrics::finish(const ServerSpec &server, const WorkloadSpec &w, 
         if (!m_scraper->publish(out.startNs, absoluteSeriesPath, error))
             return false;
         cell.serverMetrics = sum.metrics;
-        cell.serverMetricsInfo = QJsonObject{{QStringLiteral("series"), relativeSeriesPath},
-                                             {QStringLiteral("path"), metricsPath(server)},
-                                             {QStringLiteral("interval_s"), m_intervalS},
-                                             {QStringLiteral("scrapes"), sum.scrapes},
-                                             {QStringLiteral("failed_scrapes"), m_scraper->failedScrapes()},
-                                             {QStringLiteral("window_scrapes"), windowScrapes(m_scraper->points())},
-                                             {QStringLiteral("server"), sum.family ? QLatin1String(sum.family->server) : QLatin1String("")}};
+        ServerScrapeInfo &info = cell.serverMetricsInfo;
+        info.series = relativeSeriesPath;
+        info.path = metricsPath(server);
+        info.intervalS = m_intervalS;
+        info.scrapes = sum.scrapes;
+        info.failedScrapes = m_scraper->failedScrapes();
+        info.windowScrapes = windowScrapes(m_scraper->points());
+        info.server = sum.family ? QLatin1String(sum.family->server) : QLatin1String("");
     }
     m_scraper.reset(); // removes the part file when nothing was published
     checkGaugesFollowLoad(sum, cell);
 
-    if (!proofPlacement.isEmpty()) {
+    if (proofPlacement != HookPlacement::None) {
         const int measured = cell.completed + cell.failed;
         double allowance = 0;
         const MetricsVerdict verdict = judgeReset(sum.family ? sum.cacheHitDelta : std::nullopt, measured, w, &allowance);
@@ -186,13 +187,7 @@ bool CellServerMetrics::finish(const ServerSpec &server, const WorkloadSpec &w, 
     }
     if (!source.isEmpty()) {
         const double gap = client->p50 - serverP50;
-        cell.serverMetricsInfo.insert(QStringLiteral("ttft_check"),
-                                      QJsonObject{{QStringLiteral("server_source"), source},
-                                                  {QStringLiteral("client_p50_ms"), client->p50},
-                                                  {QStringLiteral("client_avg_ms"), client->avg},
-                                                  {QStringLiteral("server_p50_ms"), std::isfinite(serverP50) ? QJsonValue(serverP50) : QJsonValue()},
-                                                  {QStringLiteral("server_avg_ms"), serverMean},
-                                                  {QStringLiteral("gap_p50_ms"), std::isfinite(gap) ? QJsonValue(gap) : QJsonValue()}});
+        cell.serverMetricsInfo.ttftCheck = TtftCheck{source, client->p50, client->avg, serverP50, serverMean, gap};
         if (std::isfinite(gap) && gap > kTtftGapWarnMs && gap > kTtftGapWarnShare * client->p50)
             cell.warnings.append(QStringLiteral("client TTFT p50 %1 ms vs the server's own %2 ms: the %3 ms gap is far beyond network time "
                                                 "(requests queued in front of the server's engine, or a client problem)")

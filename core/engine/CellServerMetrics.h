@@ -40,7 +40,7 @@ public:
     bool started() const { return m_scraper != nullptr; }
     // After the phase: tail, publish, aggregate, judge. `proofPlacement` as in CellRunner::measure.
     // Returns false (and *error) only when the series could not be written.
-    bool finish(const ServerSpec &server, const WorkloadSpec &w, const PhaseOutcome &out, const QString &proofPlacement,
+    bool finish(const ServerSpec &server, const WorkloadSpec &w, const PhaseOutcome &out, HookPlacement proofPlacement,
                 const QString &relativeSeriesPath, const QString &absoluteSeriesPath, const QString &recordsPath, CellResult &cell,
                 QString *error);
 

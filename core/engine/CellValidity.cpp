@@ -22,7 +22,7 @@ constexpr double kReconnectShare = 0.5;
 QStringList lengthWarnings(const CellMetricsOutput &metrics, const WorkloadSpec &w)
 {
     QStringList out;
-    if (metrics.tokenSource != QLatin1String("usage") && metrics.tokenSource != QLatin1String("mixed"))
+    if (metrics.tokenSource != TokenSource::Usage && metrics.tokenSource != TokenSource::Mixed)
         return out;
     const auto describe = [](const MetricStats &s) {
         return QStringLiteral("avg %1 (min %2, max %3)").arg(s.avg, 0, 'f', 1).arg(s.min, 0, 'f', 0).arg(s.max, 0, 'f', 0);
@@ -93,7 +93,7 @@ QStringList validityWarnings(const PhaseOutcome &phase, const CellMetricsOutput 
                      .arg(phase.hostStealMs / cpuMs * 100, 0, 'f', 1));
     if (phase.maxThreadCpu > kCpuBound)
         w.append(QStringLiteral("a client IO thread was CPU-bound (%1%): latencies may include client delay").arg(qRound(phase.maxThreadCpu * 100)));
-    if (metrics.tokenSource == QLatin1String("counted"))
+    if (metrics.tokenSource == TokenSource::Counted)
         w.append(QStringLiteral("the server sent no usage: output tokens are counted content chunks"));
     return w;
 }

@@ -84,18 +84,18 @@ protected:
                     LlamacppProbe probe(client, target, &cancel);
                     hints.append(probe.readProps());
                     const bool primed = probe.prime(&hints);
-                    const HookOutcome reset = runner.reset(target, QStringLiteral("preflight"));
+                    const HookOutcome reset = runner.reset(target, HookPlacement::Preflight);
                     outcomes.append(reset);
                     if (primed && reset.ok)
                         hints.append(probe.checkAfterReset());
                 } else if (server.reset.enabled && server.reset.restart) {
                     if (&target == &targets.first()) { // one process, whatever the number of origins
                         HookOutcome restart = launches.restart(i, &cancel, true);
-                        restart.placement = QStringLiteral("preflight");
+                        restart.placement = HookPlacement::Preflight;
                         outcomes.append(restart);
                     }
                 } else if (server.reset.enabled) {
-                    outcomes.append(runner.reset(target, QStringLiteral("preflight")));
+                    outcomes.append(runner.reset(target, HookPlacement::Preflight));
                 }
                 if (server.profiler.enabled) {
                     const QString traceDir = resolvedTraceDir(server, base);

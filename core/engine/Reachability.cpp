@@ -1,4 +1,5 @@
 #include "engine/Reachability.h"
+#include "load/RequestRecord.h"
 #include <QNetworkProxy>
 #include <QTcpSocket>
 #include <QUrl>
@@ -11,7 +12,7 @@ void ServerReachability::noteCell(const CellResult &cell, const QList<HookTarget
         if (!o.ok && o.status == 0 && (o.verdict == HookVerdict::Error || o.verdict == HookVerdict::Timeout))
             m_down.insert(o.origin, QStringLiteral("it stopped answering in cell %1: %2 %3").arg(cell.index).arg(hookKindName(o.hook), o.message));
     // Measured, and not one request got through: the whole server went away.
-    const int unreachable = cell.errors.value(QStringLiteral("connection")) + cell.errors.value(QStringLiteral("timeout"));
+    const int unreachable = cell.errors.value(errorKey(ErrorKind::Connection, 0)) + cell.errors.value(errorKey(ErrorKind::Timeout, 0));
     if (hasMeasurements(cell.status) || cell.completed > 0 || cell.failed == 0 || unreachable < cell.failed)
         return;
     for (const HookTarget &t : targets)

@@ -498,7 +498,7 @@ int SweepEngineWorker::finishSweep(ResultsStore &store, int cellCount)
         QMutexLocker lock(&m_mutex);
         m_results.finishedAt = QDateTime::currentDateTimeUtc();
         if (m_spec.sloSearch.enabled)
-            m_results.sloSearch = sloSearchJson(m_results, m_spec);
+            m_results.sloSearch = sloSearchResult(m_results, m_spec);
     }
     QString error;
     if (!store.writeResults(snapshot(), &error))

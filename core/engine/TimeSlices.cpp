@@ -1,6 +1,5 @@
 #include "engine/TimeSlices.h"
 #include "metrics/Stats.h"
-#include <QJsonObject>
 #include <algorithm>
 #include <cmath>
 
@@ -64,46 +63,6 @@ std::vector<TimeSlice> computeTimeSlices(const std::vector<RequestRecord> &recor
     if (lastLen > 0 && lastLen < sliceS)
         slices.back().meanInFlight *= sliceS / lastLen, slices.back().lengthS = lastLen;
     return slices;
-}
-
-QJsonArray timeSlicesJson(const std::vector<TimeSlice> &slices)
-{
-    QJsonArray out;
-    for (const TimeSlice &s : slices) {
-        const auto ms = [](double v) { return v >= 0 ? QJsonValue(v) : QJsonValue(QJsonValue::Null); };
-        out.append(QJsonObject{{QStringLiteral("t_s"), s.startS},
-                               {QStringLiteral("length_s"), s.lengthS},
-                               {QStringLiteral("sent"), s.sent},
-                               {QStringLiteral("completed"), s.completed},
-                               {QStringLiteral("failed"), s.failed},
-                               {QStringLiteral("output_tokens"), qint64(s.outputTokens)},
-                               {QStringLiteral("output_token_throughput"), sliceThroughput(s)},
-                               {QStringLiteral("mean_in_flight"), s.meanInFlight},
-                               {QStringLiteral("ttft_p50_ms"), ms(s.ttftP50Ms)},
-                               {QStringLiteral("ttft_p99_ms"), ms(s.ttftP99Ms)}});
-    }
-    return out;
-}
-
-std::vector<TimeSlice> timeSlicesFromJson(const QJsonArray &json)
-{
-    std::vector<TimeSlice> out;
-    out.reserve(std::size_t(json.size()));
-    for (const QJsonValue &v : json) {
-        const QJsonObject o = v.toObject();
-        TimeSlice s;
-        s.startS = o.value(QStringLiteral("t_s")).toDouble();
-        s.lengthS = o.value(QStringLiteral("length_s")).toDouble();
-        s.sent = o.value(QStringLiteral("sent")).toInt();
-        s.completed = o.value(QStringLiteral("completed")).toInt();
-        s.failed = o.value(QStringLiteral("failed")).toInt();
-        s.outputTokens = o.value(QStringLiteral("output_tokens")).toInteger();
-        s.meanInFlight = o.value(QStringLiteral("mean_in_flight")).toDouble();
-        s.ttftP50Ms = o.value(QStringLiteral("ttft_p50_ms")).toDouble(-1); // null: nothing streamed in the slice
-        s.ttftP99Ms = o.value(QStringLiteral("ttft_p99_ms")).toDouble(-1);
-        out.push_back(s);
-    }
-    return out;
 }
 
 } // namespace sb

@@ -129,7 +129,7 @@ bool HookRunner::sleepCancellable(double seconds)
     return !(m_cancel && m_cancel->load());
 }
 
-HookOutcome HookRunner::reset(const HookTarget &target, const QString &placement)
+HookOutcome HookRunner::reset(const HookTarget &target, HookPlacement placement)
 {
     const ServerSpec &server = *target.server;
     if (isSlotEraseReset(server))

@@ -37,7 +37,7 @@ class HookRunner
 {
 public:
     HookRunner(ControlClient &client, const std::atomic<bool> *cancel);
-    HookOutcome reset(const HookTarget &target, const QString &placement);
+    HookOutcome reset(const HookTarget &target, HookPlacement placement);
     HookOutcome profilerStart(const HookTarget &target, const std::optional<QJsonObject> &bodyOverride = std::nullopt);
     // Also returns trace paths named in a JSON answer, if any.
     HookOutcome profilerStop(const HookTarget &target, QStringList *pathsInAnswer = nullptr);
@@ -52,7 +52,7 @@ private:
         bool retry = false;
     };
     static Verdict judgeReset(const ServerSpec &server, const ControlResponse &r);
-    HookOutcome resetSlots(const HookTarget &target, const QString &placement); // HookRunnerSlots.cpp
+    HookOutcome resetSlots(const HookTarget &target, HookPlacement placement); // HookRunnerSlots.cpp
     static bool stoppedItself(const ServerSpec &server, int status, const QByteArray &answer);
     HookOutcome call(const HookTarget &target, HookKind hook, const QString &path, const std::optional<QByteArray> &body,
                      double timeoutS, QByteArray *answer = nullptr);

@@ -44,7 +44,7 @@ QString bodyExcerpt(const ControlResponse &r)
 }
 } // namespace
 
-HookOutcome HookRunner::resetSlots(const HookTarget &target, const QString &placement)
+HookOutcome HookRunner::resetSlots(const HookTarget &target, HookPlacement placement)
 {
     const ServerSpec &server = *target.server;
     HookOutcome out;

@@ -1,6 +1,7 @@
 #include "import/AiperfImport.h"
 #include "import/ImportCommon.h"
 #include "io/LineReader.h"
+#include "load/RequestRecord.h"
 #include "metrics/MetricCatalogue.h"
 #include <QDir>
 #include <QDirIterator>
@@ -111,7 +112,7 @@ void addErrors(const QJsonArray &summary, CellResult *cell)
         const QJsonObject e = v.toObject();
         const QJsonObject d = e.value(QStringLiteral("error_details")).toObject();
         const int code = d.value(QStringLiteral("code")).toInt();
-        QString kind = code > 0 ? QStringLiteral("http_%1").arg(code) : d.value(QStringLiteral("type")).toString();
+        QString kind = code > 0 ? errorKey(ErrorKind::Http, code) : d.value(QStringLiteral("type")).toString();
         if (kind.isEmpty())
             kind = QStringLiteral("error");
         cell->errors[kind] = addCounts(cell->errors.value(kind), requestCount(e.value(QStringLiteral("count")).toDouble()));
@@ -167,7 +168,7 @@ CellResult cellFromRun(const QJsonObject &run, const QString &runFile, const QSt
     c.server = models.isEmpty() ? QStringLiteral("aiperf") : models.first().toObject().value(QStringLiteral("name")).toString();
     const QJsonObject endpoint = cfg.value(QStringLiteral("endpoint")).toObject();
     c.origin = endpoint.value(QStringLiteral("urls")).toArray().first().toString();
-    c.tokenSource = endpoint.value(QStringLiteral("use_server_token_count")).toBool() ? QStringLiteral("usage") : QStringLiteral("counted");
+    c.tokenSource = endpoint.value(QStringLiteral("use_server_token_count")).toBool() ? TokenSource::Usage : TokenSource::Counted;
     c.concurrency = concurrencyOf(run, relDir);
     addMetrics(run, &c);
     addErrors(run.value(QStringLiteral("error_summary")).toArray(), &c);

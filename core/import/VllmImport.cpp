@@ -114,7 +114,7 @@ CellResult vllmCell(const QJsonObject &o)
     c.failed = o.value(QStringLiteral("failed")).toInt();
     c.durationS = o.value(QStringLiteral("duration")).toDouble();
     c.status = CellStatus::Completed;
-    c.tokenSource = QStringLiteral("counted");
+    c.tokenSource = TokenSource::Counted;
     c.startedAt = QDateTime::fromString(o.value(QStringLiteral("date")).toString(), QStringLiteral("yyyyMMdd-HHmmss"));
     if (o.value(QStringLiteral("max_concurrent_requests")).isDouble())
         c.maxInFlight = o.value(QStringLiteral("max_concurrent_requests")).toInt();

@@ -155,7 +155,7 @@ HookOutcome LaunchedServers::restart(int serverIndex, const std::atomic<bool> *c
 {
     HookOutcome o;
     o.hook = HookKind::Restart;
-    o.placement = QStringLiteral("before_warmup");
+    o.placement = HookPlacement::BeforeWarmup;
     o.at = QDateTime::currentDateTimeUtc();
     o.attempts = 1;
     QElapsedTimer t;

@@ -405,9 +405,8 @@ void HttpConnection::finishRequest(ErrorKind error, const QString &message)
         error = m_parser.isEventStream() ? judgeStream(&sample) : judgeBody(&sample);
     }
     m_rec.error = error;
-    QString kindKey = QString::fromLatin1(errorKindName(error));
+    const QString kindKey = errorKey(error, m_rec.status);
     if (error == ErrorKind::Http) {
-        kindKey = QStringLiteral("http_%1").arg(m_rec.status);
         sample = QString::fromUtf8(m_body.left(200)).simplified();
     }
     if (error != ErrorKind::None && !m_data->errorSamples.contains(kindKey)) // scrubbed: servers echo keys
@@ -446,8 +445,7 @@ void HttpConnection::appendJsonl()
     if (m_state->config.targets.size() > 1) // which of the server's URLs served it
         in.origin = m_target.target.origin.toUtf8();
     if (!m_rec.ok()) {
-        const QString kindKey = m_rec.error == ErrorKind::Http ? QStringLiteral("http_%1").arg(m_rec.status)
-                                                               : QString::fromLatin1(errorKindName(m_rec.error));
+        const QString kindKey = errorKey(m_rec.error, m_rec.status);
         in.errorKey = kindKey.toLatin1();
         const QJsonArray wrap{m_data->errorSamples.value(kindKey)};
         const QByteArray enc = QJsonDocument(wrap).toJson(QJsonDocument::Compact);

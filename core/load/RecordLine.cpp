@@ -1,6 +1,7 @@
 #include "load/RecordLine.h"
 #include <algorithm>
 #include <charconv>
+#include <cmath>
 
 namespace sb {
 
@@ -20,11 +21,10 @@ void appendRecordLine(QByteArray &out, const RecordLineInput &in)
     }
     out += ",\"first_token_ns\":" + QByteArray::number(r.firstTokenNs >= 0 ? rel(r.firstTokenNs) : -1);
     out += ",\"end_ns\":" + QByteArray::number(rel(r.endNs));
-    const bool timed = r.sendNs > 0;
-    out += ",\"ttft_ms\":" + (timed && r.firstTokenNs >= 0 ? QByteArray::number(double(r.firstTokenNs - r.sendNs) / 1e6, 'f', 3) : QByteArray("null"));
-    out += ",\"latency_ms\":" + (timed ? QByteArray::number(double(r.endNs - r.sendNs) / 1e6, 'f', 3) : QByteArray("null"));
-    const bool hasItl = r.firstTokenNs >= 0 && r.outputTokens >= 2;
-    out += ",\"itl_ms\":" + (hasItl ? QByteArray::number(double(r.endNs - r.firstTokenNs) / 1e6 / (r.outputTokens - 1), 'f', 4) : QByteArray("null"));
+    const auto ms = [](double v, int decimals) { return std::isnan(v) ? QByteArray("null") : QByteArray::number(v, 'f', decimals); };
+    out += ",\"ttft_ms\":" + ms(r.ttftMs(), 3);
+    out += ",\"latency_ms\":" + ms(r.latencyMs(), 3);
+    out += ",\"itl_ms\":" + ms(r.itlMs(), 4);
     out += ",\"status\":" + QByteArray::number(r.status);
     out += r.ok() ? ",\"ok\":true" : ",\"ok\":false";
     out += ",\"error_kind\":\"" + in.errorKey + '"';

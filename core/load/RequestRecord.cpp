@@ -30,4 +30,9 @@ const char *errorKindName(ErrorKind kind)
     return "";
 }
 
+QString errorKey(ErrorKind kind, int status)
+{
+    return kind == ErrorKind::Http ? QStringLiteral("http_%1").arg(status) : QString::fromLatin1(errorKindName(kind));
+}
+
 } // namespace sb

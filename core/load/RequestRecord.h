@@ -2,8 +2,10 @@
 // Compact per-request record kept in memory for metrics (~64 bytes). Inter-chunk gaps are not
 // kept here: they go straight to the cell's histogram and to records.jsonl, so memory stays
 // flat per finished request whatever the output length.
+#include <QString>
 #include <cstddef>
 #include <cstdint>
+#include <limits>
 
 namespace sb {
 
@@ -27,6 +29,9 @@ enum class ErrorKind : std::uint8_t {
 // "", "http", "timeout", "connection", "protocol", "cancelled", "bad_json", "empty_stream",
 // "server_error_body", "bad_usage", "oversize", "content_encoding", "too_many_chunks"
 const char *errorKindName(ErrorKind kind);
+// The key a failed request is counted and sampled under (results.json requests.errors,
+// records.jsonl "error"): "http_<status>" for a non-2xx answer, else errorKindName.
+QString errorKey(ErrorKind kind, int status);
 
 // What one streamed answer may make the client keep, whatever the server sends
 // (docs/ARCHITECTURE.md §13).
@@ -64,6 +69,17 @@ struct RequestRecord {
     bool usageTokens = false;       // outputTokens came from the server's usage block
     bool resent = false;            // re-sent once: its reused keep-alive connection was dead
     bool ok() const { return error == ErrorKind::None; }
+
+    // The request's own times in ms, computed here only: records.jsonl (ttft_ms, latency_ms,
+    // itl_ms) and the cell's metrics both take them from these. NaN when the request has none:
+    // never sent; no first token; ITL (AIPerf inter_token_latency) needs two output tokens.
+    double ttftMs() const { return sendNs > 0 && firstTokenNs >= 0 ? double(firstTokenNs - sendNs) / kNsPerMs : kNoTime; }
+    double latencyMs() const { return sendNs > 0 ? double(endNs - sendNs) / kNsPerMs : kNoTime; }
+    double itlMs() const { return firstTokenNs >= 0 && outputTokens >= 2 ? double(endNs - firstTokenNs) / kNsPerMs / double(outputTokens - 1) : kNoTime; }
+
+private:
+    static constexpr double kNsPerMs = 1e6;
+    static constexpr double kNoTime = std::numeric_limits<double>::quiet_NaN();
 };
 
 } // namespace sb

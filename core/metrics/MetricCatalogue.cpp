@@ -45,10 +45,10 @@ const QList<MetricInfo> &allMetrics()
          true, Better::Neither, 3, {}, true},
         {tag::scheduleLag, QStringLiteral("Schedule lag"), QStringLiteral("Lag"), QStringLiteral("schedule_lag"), unit::ms,
          QStringLiteral("How late the client sent each request against its arrival time (request-rate cells)"), false,
-         Better::Lower, 3, {QStringLiteral("p50"), QStringLiteral("p99"), QStringLiteral("max")}, true},
+         Better::Lower, 3, {Stat::P50, Stat::P99, Stat::Max}, true},
         {tag::queueTime, QStringLiteral("Client queue time"), QStringLiteral("Queue"), QStringLiteral("queue"), unit::ms,
          QStringLiteral("Time a request waited for a free slot under max_concurrency, never part of TTFT (request-rate cells)"),
-         false, Better::Lower, 2, {QStringLiteral("p50"), QStringLiteral("p99"), QStringLiteral("max")}, true},
+         false, Better::Lower, 2, {Stat::P50, Stat::P99, Stat::Max}, true},
     };
     return metrics;
 }
@@ -61,34 +61,29 @@ const MetricInfo *findMetric(QStringView key)
     return nullptr;
 }
 
-QStringList distributionStats()
+QList<Stat> distributionStats()
 {
-    return {QStringLiteral("avg"), QStringLiteral("p50"), QStringLiteral("p90"), QStringLiteral("p95"),
-            QStringLiteral("p99"), QStringLiteral("min"), QStringLiteral("max"), QStringLiteral("std")};
+    return {Stat::Avg, Stat::P50, Stat::P90, Stat::P95, Stat::P99, Stat::Min, Stat::Max, Stat::Std};
 }
 
-QStringList metricStats(const MetricInfo &metric)
+QList<Stat> metricStats(const MetricInfo &metric)
 {
     if (metric.singleValued)
-        return {QStringLiteral("avg")};
+        return {Stat::Avg};
     return metric.stats.isEmpty() ? distributionStats() : metric.stats;
 }
 
-QString statDescription(QStringView stat)
+QString statDescription(Stat stat)
 {
-    if (stat == u"avg")
-        return QStringLiteral("mean");
-    if (stat == u"p50")
-        return QStringLiteral("median");
-    if (stat == u"min")
-        return QStringLiteral("minimum");
-    if (stat == u"max")
-        return QStringLiteral("maximum");
-    if (stat == u"std")
-        return QStringLiteral("standard deviation");
-    if (stat.startsWith(u'p'))
-        return stat.mid(1).toString() + QStringLiteral("th percentile");
-    return stat.toString();
+    switch (stat) {
+    case Stat::Avg: return QStringLiteral("mean");
+    case Stat::P50: return QStringLiteral("median");
+    case Stat::Min: return QStringLiteral("minimum");
+    case Stat::Max: return QStringLiteral("maximum");
+    case Stat::Std: return QStringLiteral("standard deviation");
+    case Stat::Count: return QStringLiteral("count");
+    default: return statName(stat).mid(1) + QStringLiteral("th percentile"); // p90 -> 90th percentile
+    }
 }
 
 QString metricLabel(QStringView key)
@@ -106,48 +101,48 @@ QString shortUnit(const QString &unit)
     return unit;
 }
 
-QString metricColumnTitle(const MetricInfo &metric, QStringView stat, bool withUnit)
+QString metricColumnTitle(const MetricInfo &metric, Stat stat, bool withUnit)
 {
     // Single-valued rates read with their unit already ("Out tok/s").
     if (metric.singleValued)
         return metric.shortLabel;
-    QString t = metric.shortLabel + QLatin1Char(' ') + stat.toString();
+    QString t = metric.shortLabel + QLatin1Char(' ') + statName(stat);
     if (withUnit && !metric.unit.isEmpty())
         t += QLatin1Char(' ') + shortUnit(metric.unit);
     return t;
 }
 
-QString metricColumnToolTip(const MetricInfo &metric, QStringView stat)
+QString metricColumnToolTip(const MetricInfo &metric, Stat stat)
 {
     if (metric.singleValued)
         return metric.description;
     return QStringLiteral("%1, %2, %3").arg(metric.description, statDescription(stat), shortUnit(metric.unit));
 }
 
-QString metricCsvHeader(const MetricInfo &metric, QStringView stat)
+QString metricCsvHeader(const MetricInfo &metric, Stat stat)
 {
     // A fraction has no unit to name: "error_rate", not "error_rate_fraction".
     QString suffix = metric.unit == unit::fraction ? QString() : shortUnit(metric.unit);
     suffix.replace(QLatin1Char('/'), QLatin1Char('_'));
     QString h = metric.csvStem;
     if (!metric.singleValued)
-        h += QLatin1Char('_') + stat.toString();
+        h += QLatin1Char('_') + statName(stat);
     return suffix.isEmpty() ? h : h + QLatin1Char('_') + suffix;
 }
 
 namespace {
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
-double pick(QStringView stat, double p50, double p99, double max)
+double pick(Stat stat, double p50, double p99, double max)
 {
-    return stat == u"p50" ? p50 : stat == u"p99" ? p99 : stat == u"max" ? max : kNaN;
+    return stat == Stat::P50 ? p50 : stat == Stat::P99 ? p99 : stat == Stat::Max ? max : kNaN;
 }
 
 // The figures results.json keeps beside `metrics` (tag:: errorRate ... queueTime); false when
 // `metric` is not one of them.
-bool fieldValue(const CellResult &cell, const QString &metric, const QString &stat, double *out)
+bool fieldValue(const CellResult &cell, const QString &metric, Stat stat, double *out)
 {
-    const bool avg = stat == u"avg";
+    const bool avg = stat == Stat::Avg;
     const std::optional<OpenLoopResult> &o = cell.openLoop;
     if (metric == tag::errorRate)
         *out = avg && cell.completed + cell.failed > 0 ? cell.errorRate : kNaN;
@@ -163,7 +158,7 @@ bool fieldValue(const CellResult &cell, const QString &metric, const QString &st
 }
 } // namespace
 
-double cellValue(const CellResult &cell, const QString &metric, const QString &stat)
+double cellValue(const CellResult &cell, const QString &metric, Stat stat)
 {
     if (double v; fieldValue(cell, metric, stat, &v))
         return v;

@@ -60,7 +60,7 @@ struct MetricInfo {
     bool singleValued = false; // one number per cell ("avg"), not a distribution
     Better better = Better::Neither;
     int decimals = 2;     // fixed decimals in the CLI summary and report.html
-    QStringList stats;    // the stats it has when not the usual ones (schedule lag: p50 p99 max)
+    QList<Stat> stats;    // the stats it has when not the usual ones (schedule lag: p50 p99 max)
     bool openLoopOnly = false; // a figure only request-rate cells have (NaN on closed-loop cells)
 };
 
@@ -70,25 +70,25 @@ const QList<MetricInfo> &allMetrics();
 // carry more metrics than SweepBench shows).
 const MetricInfo *findMetric(QStringView key);
 
-// Stats a metric offers, in menu order: {"avg"} for single-valued ones, else `stats` or the usual.
-QStringList metricStats(const MetricInfo &metric);
-QStringList distributionStats();
+// Stats a metric offers, in menu order: {avg} for single-valued ones, else `stats` or the usual.
+QList<Stat> metricStats(const MetricInfo &metric);
+QList<Stat> distributionStats();
 // "median", "99th percentile", "mean", ... for tooltips.
-QString statDescription(QStringView stat);
+QString statDescription(Stat stat);
 
 // The label of a key, or the key itself when unknown.
 QString metricLabel(QStringView key);
 // "tokens/s" -> "tok/s", "requests/s" -> "req/s"; other units unchanged.
 QString shortUnit(const QString &unit);
 // A compact heading for metric.stat: "TTFT p50", "Out tok/s"; with the unit: "TTFT p50 ms".
-QString metricColumnTitle(const MetricInfo &metric, QStringView stat, bool withUnit);
+QString metricColumnTitle(const MetricInfo &metric, Stat stat, bool withUnit);
 // A tooltip: "Time to first token (...), median, ms".
-QString metricColumnToolTip(const MetricInfo &metric, QStringView stat);
+QString metricColumnToolTip(const MetricInfo &metric, Stat stat);
 // results.csv heading: "ttft_p50_ms", "output_token_throughput_tok_s".
-QString metricCsvHeader(const MetricInfo &metric, QStringView stat);
+QString metricCsvHeader(const MetricInfo &metric, Stat stat);
 
 // metric.stat of a cell; NaN when the metric or the stat is missing (error_rate of a cell that
 // measured nothing, open-loop figures of a closed-loop cell).
-double cellValue(const CellResult &cell, const QString &metric, const QString &stat);
+double cellValue(const CellResult &cell, const QString &metric, Stat stat);
 
 } // namespace sb

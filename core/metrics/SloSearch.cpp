@@ -1,6 +1,5 @@
 #include "metrics/SloSearch.h"
 #include "metrics/MetricCatalogue.h"
-#include <QJsonArray>
 #include <algorithm>
 #include <cmath>
 #include <map>
@@ -8,12 +7,6 @@
 namespace sb {
 
 namespace {
-struct Limit {
-    const QString &metric; // catalogue key; its shortLabel names it in sentences
-    const std::optional<double> SloSpec::*limit;
-};
-const Limit kLimits[] = {{tag::ttft, &SloSpec::ttftMs}, {tag::itl, &SloSpec::itlMs}, {tag::latency, &SloSpec::latencyMs}};
-
 QString pointWords(SweepAxis axis, double v)
 {
     return axis == SweepAxis::RequestRate ? formatPoint(axis, v) : QStringLiteral("%1 concurrent").arg(qRound64(v));
@@ -24,11 +17,13 @@ bool meetsSlo(const CellResult &cell, const SloSpec &slo, int percentile)
 {
     if (cell.status != CellStatus::Completed)
         return false;
-    const QString stat = QStringLiteral("p%1").arg(percentile);
-    for (const Limit &l : kLimits) {
+    const std::optional<Stat> stat = percentileStat(percentile); // the spec allows only those it has
+    if (!stat)
+        return false;
+    for (const SloLimit &l : kSloLimits) { // each key names the metric it limits
         if (!(slo.*l.limit))
             continue;
-        const double v = cellValue(cell, l.metric, stat);
+        const double v = cellValue(cell, QLatin1String(l.key), *stat);
         if (!std::isfinite(v) || v > *(slo.*l.limit))
             return false;
     }
@@ -38,9 +33,9 @@ bool meetsSlo(const CellResult &cell, const SloSpec &slo, int percentile)
 QString sloText(const SloSpec &slo, int percentile)
 {
     QStringList parts;
-    for (const Limit &l : kLimits)
+    for (const SloLimit &l : kSloLimits)
         if (slo.*l.limit)
-            parts.append(QStringLiteral("%1 p%2 ≤ %3 %4").arg(findMetric(l.metric)->shortLabel).arg(percentile).arg(*(slo.*l.limit)).arg(unit::ms));
+            parts.append(QStringLiteral("%1 p%2 ≤ %3 %4").arg(findMetric(QString::fromLatin1(l.key))->shortLabel).arg(percentile).arg(*(slo.*l.limit)).arg(unit::ms));
     return parts.join(QStringLiteral(" and "));
 }
 
@@ -92,42 +87,15 @@ std::optional<double> nextSloPoint(const SloFinding &f, const SloSearchSpec &sea
     return mid;
 }
 
-QJsonObject sloSearchJson(const SweepResults &results, const SweepSpec &spec)
+SloSearchResult sloSearchResult(const SweepResults &results, const SweepSpec &spec)
 {
     const SloSpec &slo = spec.workload.slo;
-    QJsonObject o{{QStringLiteral("percentile"), spec.sloSearch.percentile},
-                  {QStringLiteral("resolution"), spec.sloSearch.resolution},
-                  {QStringLiteral("slo"), sloText(slo, spec.sloSearch.percentile)}};
-    QJsonArray servers;
-    for (const QString &name : results.serverNames()) {
-        const SloFinding f = findSlo(results, name, slo, spec.sloSearch.percentile);
-        const auto num = [](const std::optional<double> &v) { return v ? QJsonValue(*v) : QJsonValue(QJsonValue::Null); };
-        servers.append(QJsonObject{{QStringLiteral("server"), name},
-                                   {QStringLiteral("axis"), axisKey(f.axis)},
-                                   {QStringLiteral("sustained"), num(f.sustained)},
-                                   {QStringLiteral("first_miss"), num(f.firstMiss)},
-                                   {QStringLiteral("sentence"), f.sentence}});
-    }
-    o.insert(QStringLiteral("servers"), servers);
-    return o;
-}
-
-QList<SloFinding> sloFindingsFromJson(const QJsonObject &sloSearch)
-{
-    QList<SloFinding> out;
-    const auto num = [](const QJsonValue &v) { return v.isDouble() ? std::optional<double>(v.toDouble()) : std::nullopt; };
-    for (const QJsonValue &v : sloSearch.value(QStringLiteral("servers")).toArray()) {
-        const QJsonObject o = v.toObject();
-        SloFinding f;
-        f.server = o.value(QStringLiteral("server")).toString();
-        if (f.server.isEmpty())
-            continue;
-        f.axis = o.value(QStringLiteral("axis")).toString() == axisKey(SweepAxis::RequestRate) ? SweepAxis::RequestRate : SweepAxis::Concurrency;
-        f.sustained = num(o.value(QStringLiteral("sustained")));
-        f.firstMiss = num(o.value(QStringLiteral("first_miss")));
-        f.sentence = o.value(QStringLiteral("sentence")).toString();
-        out.append(f);
-    }
+    SloSearchResult out;
+    out.percentile = spec.sloSearch.percentile;
+    out.resolution = spec.sloSearch.resolution;
+    out.slo = sloText(slo, spec.sloSearch.percentile);
+    for (const QString &name : results.serverNames())
+        out.findings.append(findSlo(results, name, slo, spec.sloSearch.percentile));
     return out;
 }
 

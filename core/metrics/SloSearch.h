@@ -6,7 +6,6 @@
 // 50 ms").
 #include "results/SweepAxis.h"
 #include "spec/SweepSpec.h"
-#include <QJsonObject>
 #include <optional>
 
 namespace sb {
@@ -15,26 +14,14 @@ namespace sb {
 // metric at `percentile` within its limit.
 bool meetsSlo(const CellResult &cell, const SloSpec &slo, int percentile);
 
-struct SloFinding {
-    QString server;
-    SweepAxis axis = SweepAxis::Concurrency;
-    std::optional<double> sustained; // highest point meeting the SLOs below the first miss
-    std::optional<double> firstMiss; // lowest point missing one
-    double highestTested = 0;
-    QString sentence;
-};
-
 SloFinding findSlo(const SweepResults &results, const QString &server, const SloSpec &slo, int percentile);
 // The point to measure next for `server`, or none when the bracket is resolved (or there is none).
 // Concurrency points are whole numbers.
 std::optional<double> nextSloPoint(const SloFinding &f, const SloSearchSpec &search);
 // "TTFT p99 ≤ 200 ms and ITL p99 ≤ 20 ms"
 QString sloText(const SloSpec &slo, int percentile);
-// results.json "slo_search": the SLOs, the percentile and one finding per server.
-QJsonObject sloSearchJson(const SweepResults &results, const SweepSpec &spec);
-// The findings of a results.json "slo_search" read back (server, axis, sustained, first miss,
-// sentence), so every reader (charts, summaries) takes the sentence findSlo wrote and reads the
-// keys in one place. Entries without a server name are skipped.
-QList<SloFinding> sloFindingsFromJson(const QJsonObject &sloSearch);
+// results.json "slo_search" (results/SweepFacts.h): the SLOs, the percentile and one finding per
+// server, so every reader (charts, summaries) takes the sentence findSlo wrote.
+SloSearchResult sloSearchResult(const SweepResults &results, const SweepSpec &spec);
 
 } // namespace sb

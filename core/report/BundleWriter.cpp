@@ -85,7 +85,7 @@ void addRecords(const LoadedResults &loaded, QList<BundleFile> *files, QSet<QStr
     qint64 total = 0;
     for (const CellResult &c : loaded.results.cells) {
         // The cell's records and, when its server was scraped, its server metrics series.
-        for (const QString &relPath : {c.recordsPath, c.serverMetricsInfo.value(QStringLiteral("series")).toString()}) {
+        for (const QString &relPath : {c.recordsPath, c.serverMetricsInfo.series}) {
             if (relPath.isEmpty() || bundled->contains(relPath))
                 continue;
             if (!acceptableRecordsPath(relPath)) {

@@ -55,7 +55,7 @@ QString setsSection(const ComparisonHtmlInput &in)
 QString differenceSection(const ComparisonHtmlInput &in)
 {
     const MetricInfo *info = findMetric(in.metric);
-    const QString heading = info ? metricColumnTitle(*info, in.stat, true) : in.metric + QLatin1Char(' ') + in.stat;
+    const QString heading = info ? metricColumnTitle(*info, in.stat, true) : in.metric + QLatin1Char(' ') + statName(in.stat);
     const int decimals = info ? info->decimals : 2;
     QString html = QStringLiteral("<h2>Differences: %1</h2>\n").arg(e(heading));
     if (in.rows.isEmpty())

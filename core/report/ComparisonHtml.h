@@ -24,7 +24,8 @@ struct ComparisonChart {
 
 struct ComparisonHtmlInput {
     QList<ComparisonSetInfo> sets;
-    QString metric, stat;         // what the difference table compares
+    QString metric;               // what the difference table compares: metric.stat
+    Stat stat = Stat::P50;
     QList<DifferenceRow> rows;
     QList<ComparisonChart> charts;
     QString generatedAt;          // ISO UTC

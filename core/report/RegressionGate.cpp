@@ -163,7 +163,7 @@ void testRequestDistributions(QList<GateComparison> &comparisons, const QList<Di
 
 QString GateMetric::key() const
 {
-    return metric->singleValued ? metric->key : metric->key + QLatin1Char('.') + stat;
+    return metric->singleValued ? metric->key : metric->key + QLatin1Char('.') + statName(stat);
 }
 
 QString GateMetric::title() const
@@ -191,22 +191,24 @@ std::optional<GateMetric> parseGateMetric(const QString &text, QString *error)
                           gateMetricKeys().join(QStringLiteral(", ")), tag::ttft);
         return std::nullopt;
     }
-    const QStringList stats = metricStats(*m);
-    GateMetric g{m, stat};
-    if (stat.isEmpty())
-        g.stat = stats.contains(QStringLiteral("p50")) ? QStringLiteral("p50") : stats.first();
-    if (!stats.contains(g.stat)) {
-        *error = QStringLiteral("metric '%1' has no stat '%2'; valid: %3").arg(key, stat, stats.join(QStringLiteral(", ")));
+    const QList<Stat> stats = metricStats(*m);
+    const std::optional<Stat> named = stat.isEmpty() ? std::optional<Stat>(stats.contains(Stat::P50) ? Stat::P50 : stats.first())
+                                                     : statFromName(stat);
+    if (!named || !stats.contains(*named)) {
+        QStringList valid;
+        for (const Stat s : stats)
+            valid.append(statName(s));
+        *error = QStringLiteral("metric '%1' has no stat '%2'; valid: %3").arg(key, stat, valid.join(QStringLiteral(", ")));
         return std::nullopt;
     }
-    return g;
+    return GateMetric{m, *named};
 }
 
 QList<GateMetric> defaultGateMetrics()
 {
-    const auto metric = [](const QString &key, const char *stat) { return GateMetric{findMetric(key), QString::fromLatin1(stat)}; };
-    return {metric(tag::outputThroughput, "avg"), metric(tag::ttft, "p50"), metric(tag::ttft, "p99"),
-            metric(tag::itl, "p50"), metric(tag::latency, "p99")};
+    const auto metric = [](const QString &key, Stat stat) { return GateMetric{findMetric(key), stat}; };
+    return {metric(tag::outputThroughput, Stat::Avg), metric(tag::ttft, Stat::P50), metric(tag::ttft, Stat::P99),
+            metric(tag::itl, Stat::P50), metric(tag::latency, Stat::P99)};
 }
 
 int GateResult::regressions() const

@@ -25,7 +25,7 @@ namespace sb {
 
 struct GateMetric {
     const MetricInfo *metric = nullptr;
-    QString stat;
+    Stat stat = Stat::P50;
     QString key() const;   // "time_to_first_token.p99"; single-valued metrics: the bare key
     QString title() const; // "TTFT p99 ms", "Out tok/s"
 };

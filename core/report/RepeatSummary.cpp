@@ -20,15 +20,15 @@ QString printable(const QString &s) { return displaySafe(s, DisplayLines::Single
 
 struct Figure {
     const MetricInfo *metric;
-    QString stat;
+    Stat stat;
 };
 // The headline figures of a point, named and rounded by the catalogue.
 QList<Figure> figures()
 {
-    return {{findMetric(tag::ttft), QStringLiteral("p50")},
-            {findMetric(tag::ttft), QStringLiteral("p99")},
-            {findMetric(tag::itl), QStringLiteral("avg")},
-            {findMetric(tag::outputThroughput), QStringLiteral("avg")}};
+    return {{findMetric(tag::ttft), Stat::P50},
+            {findMetric(tag::ttft), Stat::P99},
+            {findMetric(tag::itl), Stat::Avg},
+            {findMetric(tag::outputThroughput), Stat::Avg}};
 }
 } // namespace
 
@@ -46,7 +46,7 @@ QList<RepeatColumn> repeatColumns()
 {
     QList<RepeatColumn> cols;
     for (const Figure &f : figures())
-        cols.append({f.metric->key + QLatin1Char('.') + f.stat, f.metric->decimals, metricColumnTitle(*f.metric, f.stat, true)});
+        cols.append({pointKey(f.metric->key, f.stat), f.metric->decimals, metricColumnTitle(*f.metric, f.stat, true)});
     return cols;
 }
 
@@ -62,7 +62,7 @@ QString significanceLine(SweepAxis axis, const PointComparison &c)
 
 QString significanceKey()
 {
-    return tag::ttft + QStringLiteral(".p99");
+    return pointKey(tag::ttft, Stat::P99);
 }
 
 QString formatRepeatSummary(const SweepResults &results)
@@ -79,13 +79,13 @@ QString formatRepeatSummary(const SweepResults &results)
     for (const PointSummary &p : points) {
         QStringList values;
         for (const Figure &f : figures())
-            values.append(meanCi(p, f.metric->key + QLatin1Char('.') + f.stat, f.metric->decimals));
+            values.append(meanCi(p, pointKey(f.metric->key, f.stat), f.metric->decimals));
         out += QStringLiteral("  %1  %2  %3  %4\n").arg(printable(p.server), formatPoint(p.axis, p.point)).arg(p.runs()).arg(values.join(QStringLiteral("  |  ")));
     }
     const QList<PointComparison> pairs = comparePoints(points, significanceKey());
     if (!pairs.isEmpty()) {
         out += QStringLiteral("significance (Welch's t-test on the runs' %1, two-sided, α = 0.05):\n")
-                   .arg(metricColumnTitle(*findMetric(tag::ttft), u"p99", false));
+                   .arg(metricColumnTitle(*findMetric(tag::ttft), Stat::P99, false));
         for (const PointComparison &c : pairs)
             out += QStringLiteral("  ") + significanceLine(axis, c) + QLatin1Char('\n');
     }

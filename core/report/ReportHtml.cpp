@@ -67,7 +67,8 @@ QString metaRows(const ReportHtmlInput &in)
     row(QStringLiteral("Source tool"), r.sourceTool);
     row(QStringLiteral("Started"), r.startedAt.isValid() ? r.startedAt.toUTC().toString(Qt::ISODate) : QString());
     row(QStringLiteral("Finished"), r.finishedAt.isValid() ? r.finishedAt.toUTC().toString(Qt::ISODate) : QString());
-    for (auto it = r.host.begin(); it != r.host.end(); ++it)
+    const QJsonObject host = toJson(r.host); // each fact under its results.json name
+    for (auto it = host.begin(); it != host.end(); ++it)
         row(QStringLiteral("Host ") + it.key(), it.value().isString() ? it.value().toString()
                                                  : QString::fromUtf8(QJsonDocument(QJsonArray{it.value()}).toJson(QJsonDocument::Compact)).mid(1).chopped(1));
     row(QStringLiteral("Servers"), r.serverNames().join(QStringLiteral(", ")));
@@ -97,8 +98,8 @@ QString hookLine(const HookOutcome &h)
                        .arg(hookKindName(h.hook), hookVerdictText(h), h.method, h.path,
                             h.status ? QString::number(h.status) : QStringLiteral("no response"), QString::number(h.attempts),
                             formatFixed(h.latencyMs, 1, QStringLiteral("?")));
-    if (!h.placement.isEmpty())
-        line += QStringLiteral(" (%1)").arg(h.placement);
+    if (h.placement != HookPlacement::None)
+        line += QStringLiteral(" (%1)").arg(hookPlacementName(h.placement));
     if (h.metricsVerdict != MetricsVerdict::None)
         line += QLatin1Char(' ') + describeMetricsVerdict(h.metricsVerdict, h.metricsCachedTokens);
     if (!h.message.isEmpty())
@@ -172,17 +173,17 @@ QString notesCell(const CellResult &c)
 // The metric columns of the cell table: one column per metric, its stats side by side.
 struct MetricGroup {
     QString metric;
-    QStringList stats;
+    QList<Stat> stats;
 };
 const QList<MetricGroup> &metricGroups()
 {
     static const QList<MetricGroup> groups = {
-        {tag::ttft, {QStringLiteral("p50"), QStringLiteral("p90"), QStringLiteral("p99")}},
-        {tag::itl, {QStringLiteral("avg"), QStringLiteral("p99")}},
-        {tag::latency, {QStringLiteral("p50"), QStringLiteral("p99")}},
-        {tag::outputThroughput, {QStringLiteral("avg")}},
-        {tag::requestThroughput, {QStringLiteral("avg")}},
-        {tag::goodput, {QStringLiteral("avg")}},
+        {tag::ttft, {Stat::P50, Stat::P90, Stat::P99}},
+        {tag::itl, {Stat::Avg, Stat::P99}},
+        {tag::latency, {Stat::P50, Stat::P99}},
+        {tag::outputThroughput, {Stat::Avg}},
+        {tag::requestThroughput, {Stat::Avg}},
+        {tag::goodput, {Stat::Avg}},
     };
     return groups;
 }
@@ -192,14 +193,17 @@ QString groupHeading(const MetricGroup &g)
     const MetricInfo *m = findMetric(g.metric);
     if (m->singleValued)
         return e(m->shortLabel);
-    return e(QStringLiteral("%1 %2 %3").arg(m->shortLabel, g.stats.join(QStringLiteral(" / ")), shortUnit(m->unit)));
+    QStringList stats;
+    for (const Stat s : g.stats)
+        stats.append(statName(s));
+    return e(QStringLiteral("%1 %2 %3").arg(m->shortLabel, stats.join(QStringLiteral(" / ")), shortUnit(m->unit)));
 }
 
 QString groupCell(const CellResult &c, const MetricGroup &g)
 {
     const int decimals = findMetric(g.metric)->decimals;
     QStringList values;
-    for (const QString &stat : g.stats)
+    for (const Stat stat : g.stats)
         values.append(num(cellValue(c, g.metric, stat), decimals));
     return QStringLiteral("<td class=\"n\">%1</td>").arg(values.join(QStringLiteral(" / ")));
 }
@@ -227,7 +231,7 @@ QString cellTable(const ReportHtmlInput &in)
                          e(cellStatusName(c.status)), QString::number(c.completed), QString::number(c.failed));
         for (const MetricGroup &g : metricGroups())
             html += groupCell(c, g);
-        html += QStringLiteral("<td>%1</td>").arg(e(c.tokenSource) + QStringLiteral("<br><span class=\"muted\">%1</span>").arg(e(requestedVsMeasured(c))));
+        html += QStringLiteral("<td>%1</td>").arg(e(tokenSourceName(c.tokenSource)) + QStringLiteral("<br><span class=\"muted\">%1</span>").arg(e(requestedVsMeasured(c))));
         html += QStringLiteral("<td>%1</td><td>%2</td>").arg(hookCell(c), filesCell(c, in));
         if (anyNotes)
             html += QStringLiteral("<td>%1</td>").arg(notes.at(i));
@@ -328,15 +332,15 @@ QString serverTable(const ReportHtmlInput &in)
     QString rows;
     for (const CellResult &c : in.results.cells) {
         for (auto it = c.serverMetrics.begin(); it != c.serverMetrics.end(); ++it) {
-            const QJsonObject m = it.value().toObject();
-            const auto v = [&](const char *k) { return m.contains(QLatin1String(k)) ? num(m.value(QLatin1String(k)).toDouble(NAN), 3) : QString(); };
-            const QString type = m.value(QStringLiteral("type")).toString();
-            const QString values = type == QLatin1String("gauge")     ? QStringLiteral("avg %1 · max %2").arg(v("avg"), v("max"))
-                                   : type == QLatin1String("counter") ? QStringLiteral("&Delta; %1 · %2/s").arg(v("delta"), v("rate"))
-                                                                      : QStringLiteral("n %1 · p50 %2 · p99 %3").arg(v("count"), v("p50"), v("p99"));
+            const ServerMetricAggregate &m = it.value();
+            const auto v = [](double x) { return num(x, 3); };
+            const QString type = QLatin1String(metricTypeName(m.type));
+            const QString values = m.type == MetricType::Gauge     ? QStringLiteral("avg %1 · max %2").arg(v(m.avg), v(m.max))
+                                   : m.type == MetricType::Counter ? QStringLiteral("&Delta; %1 · %2/s").arg(v(m.delta), v(m.rate))
+                                                                   : QStringLiteral("n %1 · p50 %2 · p99 %3").arg(v(m.count), v(m.p50), v(m.p99));
             rows += QStringLiteral("<tr><td class=\"n\">%1</td><td>%2</td><td class=\"n\">%3</td><td><code>%4</code></td><td>%5</td><td>%6</td><td class=\"n\">%7</td></tr>\n")
                         .arg(QString::number(c.index), e(c.server), QString::number(c.concurrency), e(it.key()), e(type),
-                             e(m.value(QStringLiteral("unit")).toString()), values);
+                             e(m.unit), values);
         }
     }
     if (rows.isEmpty())

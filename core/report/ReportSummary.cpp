@@ -13,21 +13,21 @@ namespace {
 // The figures ranked: the ones a reader compares servers by.
 struct Headline {
     const QString &metric;
-    const char *stat;
+    Stat stat;
 };
 const Headline kHeadlines[] = {
-    {tag::outputThroughput, "avg"}, {tag::requestThroughput, "avg"}, {tag::goodput, "avg"},
-    {tag::ttft, "p99"},             {tag::itl, "avg"},               {tag::latency, "p99"},
+    {tag::outputThroughput, Stat::Avg}, {tag::requestThroughput, Stat::Avg}, {tag::goodput, Stat::Avg},
+    {tag::ttft, Stat::P99},             {tag::itl, Stat::Avg},               {tag::latency, Stat::P99},
 };
 
-QString headlineLabel(const MetricInfo &m, const QString &stat)
+QString headlineLabel(const MetricInfo &m, Stat stat)
 {
-    return m.singleValued ? m.label : QStringLiteral("%1 %2").arg(m.label, stat);
+    return m.singleValued ? m.label : QStringLiteral("%1 %2").arg(m.label, statName(stat));
 }
 
 // Per point the server with the best mean over its runs; a point counts when two servers or
 // more measured it.
-QString bestSentence(const SweepResults &r, const MetricInfo &m, const QString &stat)
+QString bestSentence(const SweepResults &r, const MetricInfo &m, Stat stat)
 {
     // point -> server -> run values
     QMap<double, QMap<QString, std::vector<double>>> values;
@@ -113,12 +113,13 @@ ReportSummary summarizeReport(const SweepResults &r)
     if (s.servers.size() >= 2)
         for (const Headline &h : kHeadlines)
             if (const MetricInfo *m = findMetric(h.metric); m && m->better != Better::Neither)
-                if (const QString b = bestSentence(r, *m, QLatin1String(h.stat)); !b.isEmpty())
+                if (const QString b = bestSentence(r, *m, h.stat); !b.isEmpty())
                     s.best.append(b);
 
-    for (const QJsonValue &v : r.sloSearch.value(QStringLiteral("servers")).toArray())
-        if (const QString sentence = v.toObject().value(QStringLiteral("sentence")).toString(); !sentence.isEmpty())
-            s.slo.append(sentence);
+    if (r.sloSearch)
+        for (const SloFinding &f : r.sloSearch->findings)
+            if (!f.sentence.isEmpty())
+                s.slo.append(f.sentence);
 
     // Warnings: cells that did not measure cleanly, hooks that did not do their job, and the
     // validity warnings cells carry (each distinct text once, with how many cells said it).

@@ -10,10 +10,11 @@ QString requestedVsMeasured(const CellResult &cell)
     const auto one = [&](const char *name, const QString &asked, const QString &got) {
         if (!cell.metrics.contains(asked) || !cell.metrics.contains(got))
             return;
-        const auto v = [&](const QString &m, const char *stat, int d) { return formatFixed(cellValue(cell, m, QLatin1String(stat)), d, QStringLiteral("–")); };
-        parts.append(QStringLiteral("%1 %2 asked, %3 measured (p50 %4 / %5, p99 %6 / %7)")
-                         .arg(QLatin1String(name), v(asked, "avg", 1), v(got, "avg", 1), v(asked, "p50", 0), v(got, "p50", 0), v(asked, "p99", 0),
-                              v(got, "p99", 0)));
+        const auto v = [&](const QString &m, Stat stat, int d) { return formatFixed(cellValue(cell, m, stat), d, QStringLiteral("–")); };
+        parts.append(QStringLiteral("%1 %2 asked, %3 measured (%4 %5 / %6, %7 %8 / %9)")
+                         .arg(QLatin1String(name), v(asked, Stat::Avg, 1), v(got, Stat::Avg, 1), statName(Stat::P50), v(asked, Stat::P50, 0),
+                              v(got, Stat::P50, 0), statName(Stat::P99), v(asked, Stat::P99, 0))
+                         .arg(v(got, Stat::P99, 0)));
     };
     one("ISL", tag::requestedIsl, tag::isl);
     one("OSL", tag::requestedOsl, tag::osl);

@@ -12,17 +12,17 @@ constexpr int kCsvDecimals = 3;
 
 struct Column {
     const MetricInfo *metric;
-    QString stat;
+    Stat stat;
 };
 
 QList<Column> metricColumns()
 {
     QList<Column> cols;
     for (const QString &key : {tag::ttft, tag::itl, tag::latency})
-        for (const QString &stat : {QStringLiteral("avg"), QStringLiteral("p50"), QStringLiteral("p90"), QStringLiteral("p99")})
+        for (const Stat stat : {Stat::Avg, Stat::P50, Stat::P90, Stat::P99})
             cols.append({findMetric(key), stat});
     for (const QString &key : {tag::outputThroughput, tag::requestThroughput, tag::goodput})
-        cols.append({findMetric(key), QStringLiteral("avg")});
+        cols.append({findMetric(key), Stat::Avg});
     return cols;
 }
 } // namespace
@@ -37,13 +37,13 @@ QByteArray resultsCsv(const SweepResults &results)
         header.append(metricCsvHeader(*c.metric, c.stat));
     header << QStringLiteral("token_source") << QStringLiteral("hook_verdicts") << QStringLiteral("source_tool");
     // Open-loop (request-rate) cells; empty for closed-loop ones. Last, so older readers' columns stay put.
-    const QList<Column> openLoopCols{{findMetric(tag::achievedRate), QStringLiteral("avg")},
-                                     {findMetric(tag::scheduleLag), QStringLiteral("p99")},
-                                     {findMetric(tag::queueTime), QStringLiteral("p99")}};
+    const QList<Column> openLoopCols{{findMetric(tag::achievedRate), Stat::Avg},
+                                     {findMetric(tag::scheduleLag), Stat::P99},
+                                     {findMetric(tag::queueTime), Stat::P99}};
     header << QStringLiteral("request_rate");
     for (const Column &c : openLoopCols)
         header.append(metricCsvHeader(*c.metric, c.stat));
-    header << QStringLiteral("cap_hit") << metricCsvHeader(*findMetric(tag::errorRate), u"avg");
+    header << QStringLiteral("cap_hit") << metricCsvHeader(*findMetric(tag::errorRate), Stat::Avg);
 
     QString out = header.join(QLatin1Char(',')) + QLatin1String("\r\n");
     for (const CellResult &cell : results.cells) {
@@ -52,12 +52,12 @@ QByteArray resultsCsv(const SweepResults &results)
                         QString::number(cell.completed), QString::number(cell.failed), formatFixed(cell.durationS, 3)};
         for (const Column &c : cols)
             row.append(formatFixed(cellValue(cell, c.metric->key, c.stat), kCsvDecimals));
-        row << csvField(cell.tokenSource) << csvField(hookVerdicts(cell)) << csvField(results.sourceTool);
+        row << csvField(tokenSourceName(cell.tokenSource)) << csvField(hookVerdicts(cell)) << csvField(results.sourceTool);
         row << (cell.openLoop ? formatRate(cell.openLoop->targetRate) : QString());
         for (const Column &c : openLoopCols)
             row.append(formatFixed(cellValue(cell, c.metric->key, c.stat), kCsvDecimals));
         row << (cell.openLoop ? (cell.openLoop->capHit ? QStringLiteral("true") : QStringLiteral("false")) : QString())
-            << formatFixed(cellValue(cell, tag::errorRate, QStringLiteral("avg")), kCsvDecimals);
+            << formatFixed(cellValue(cell, tag::errorRate, Stat::Avg), kCsvDecimals);
         out += row.join(QLatin1Char(',')) + QLatin1String("\r\n");
     }
     return out.toUtf8();

@@ -72,8 +72,8 @@ bool loadShardSet(const QString &dir, const QStringList &shards, LoadedResults *
         if (!merged.cellSource[i].isEmpty() && !c.recordsPath.isEmpty())
             c.recordsPath = root.relativeFilePath(QDir(merged.cellSource[i]).filePath(c.recordsPath));
         // The server metrics series lies beside the records (docs/server-metrics.md).
-        if (const QString series = c.serverMetricsInfo.value(QStringLiteral("series")).toString(); !merged.cellSource[i].isEmpty() && !series.isEmpty())
-            c.serverMetricsInfo.insert(QStringLiteral("series"), root.relativeFilePath(QDir(merged.cellSource[i]).filePath(series)));
+        if (QString &series = c.serverMetricsInfo.series; !merged.cellSource[i].isEmpty() && !series.isEmpty())
+            series = root.relativeFilePath(QDir(merged.cellSource[i]).filePath(series));
     }
     // Missing shards need no extra note: each of their cells is pending with "shard K/N is missing".
     sanitizeRecordPaths(&merged.results);

@@ -13,7 +13,7 @@ struct Runs {
 };
 
 // Run values of metric.stat per point of one server, on the set's axis.
-QMap<double, Runs> runsByPoint(const SweepResults &r, const QString &server, const QString &metric, const QString &stat)
+QMap<double, Runs> runsByPoint(const SweepResults &r, const QString &server, const QString &metric, Stat stat)
 {
     QMap<double, Runs> out;
     const SweepAxis axis = axisOf(r);
@@ -62,7 +62,7 @@ QList<Pair> pairsOf(const QList<NamedResults> &sets)
 }
 } // namespace
 
-QList<DifferenceRow> compareSets(const QList<NamedResults> &sets, const QString &metric, const QString &stat)
+QList<DifferenceRow> compareSets(const QList<NamedResults> &sets, const QString &metric, Stat stat)
 {
     QList<DifferenceRow> rows;
     for (const Pair &p : pairsOf(sets)) {

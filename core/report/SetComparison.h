@@ -33,7 +33,7 @@ struct DifferenceRow {
 // other set (when the sets share no server name and both have one server, those two); with one
 // set, its first server against each other server. Rows in pair order, then point order; only
 // points both sides measured (completed or degraded cells) on the same axis.
-QList<DifferenceRow> compareSets(const QList<NamedResults> &sets, const QString &metric, const QString &stat);
+QList<DifferenceRow> compareSets(const QList<NamedResults> &sets, const QString &metric, Stat stat);
 
 // "A: server" or "server" when the set has no name.
 QString seriesName(const QString &set, const QString &server);

@@ -26,12 +26,12 @@ const QString kDash = QStringLiteral("-");
 
 QString formatSummaryTable(const SweepResults &results)
 {
-    const QList<std::pair<QString, QString>> metrics{{tag::ttft, QStringLiteral("p50")},
-                                                     {tag::ttft, QStringLiteral("p99")},
-                                                     {tag::itl, QStringLiteral("avg")},
-                                                     {tag::latency, QStringLiteral("p50")},
-                                                     {tag::outputThroughput, QStringLiteral("avg")},
-                                                     {tag::requestThroughput, QStringLiteral("avg")}};
+    const QList<std::pair<QString, Stat>> metrics{{tag::ttft, Stat::P50},
+                                                  {tag::ttft, Stat::P99},
+                                                  {tag::itl, Stat::Avg},
+                                                  {tag::latency, Stat::P50},
+                                                  {tag::outputThroughput, Stat::Avg},
+                                                  {tag::requestThroughput, Stat::Avg}};
     QStringList header{QStringLiteral("server"), axisShort(axisOf(results)), QStringLiteral("status"), QStringLiteral("ok/failed")};
     QList<bool> rightAligned{false, true, false, true};
     for (const auto &[key, stat] : metrics) {
@@ -71,11 +71,10 @@ QString formatSummaryTable(const SweepResults &results)
         out += line(r);
     out += formatRepeatSummary(results);
     // The SLO search's findings (metrics/SloSearch.h), as the engine stored them.
-    if (const QJsonArray servers = results.sloSearch.value(QStringLiteral("servers")).toArray(); !servers.isEmpty()) {
-        out += QStringLiteral("\nSLO search (%1; search cells are marked slo_search in results.json):\n")
-                   .arg(printable(results.sloSearch.value(QStringLiteral("slo")).toString()));
-        for (const auto &s : servers)
-            out += QStringLiteral("  %1\n").arg(printable(s.toObject().value(QStringLiteral("sentence")).toString()));
+    if (results.sloSearch && !results.sloSearch->findings.isEmpty()) {
+        out += QStringLiteral("\nSLO search (%1; search cells are marked slo_search in results.json):\n").arg(printable(results.sloSearch->slo));
+        for (const SloFinding &f : results.sloSearch->findings)
+            out += QStringLiteral("  %1\n").arg(printable(f.sentence));
     }
     return out;
 }

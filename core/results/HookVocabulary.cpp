@@ -88,4 +88,24 @@ MetricsVerdict metricsVerdictFromString(QStringView s)
     return MetricsVerdict::None;
 }
 
+QString hookPlacementName(HookPlacement p)
+{
+    switch (p) {
+    case HookPlacement::None: return QString();
+    case HookPlacement::BeforeWarmup: return QStringLiteral("before_warmup");
+    case HookPlacement::AfterWarmup: return QStringLiteral("after_warmup");
+    case HookPlacement::Rollback: return QStringLiteral("rollback");
+    case HookPlacement::Preflight: return QStringLiteral("preflight");
+    }
+    return QString();
+}
+
+HookPlacement hookPlacementFromString(QStringView s)
+{
+    for (HookPlacement p : {HookPlacement::BeforeWarmup, HookPlacement::AfterWarmup, HookPlacement::Rollback, HookPlacement::Preflight})
+        if (s == hookPlacementName(p))
+            return p;
+    return HookPlacement::None;
+}
+
 } // namespace sb

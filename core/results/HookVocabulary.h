@@ -47,9 +47,16 @@ enum class CacheProof { None, Consistent, Contradicted };
 // "confirmed", "not_confirmed", "no_metrics"; None = not judged (not written).
 enum class MetricsVerdict { None, Confirmed, NotConfirmed, NoMetrics };
 
+// Where in the cell a hook call ran, when its kind alone does not say: a cache reset before or
+// after the warmup (the spec's reset_kv_cache.placement; `both` runs one of each), a profiler
+// stop rolling back a failed start, a restart made by the hook check. None is not written.
+enum class HookPlacement { None, BeforeWarmup, AfterWarmup, Rollback, Preflight };
+
 QString cacheProofName(CacheProof p); // "" for None
 CacheProof cacheProofFromString(QStringView s); // None for "" and unknown words
 QString metricsVerdictName(MetricsVerdict v); // "" for None
 MetricsVerdict metricsVerdictFromString(QStringView s);
+QString hookPlacementName(HookPlacement p); // "" for None, "before_warmup", "after_warmup", "rollback", "preflight"
+HookPlacement hookPlacementFromString(QStringView s); // None for "" and unknown words
 
 } // namespace sb

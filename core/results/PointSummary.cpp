@@ -7,10 +7,12 @@ namespace sb {
 
 namespace {
 // The per-run figures summarized: distributions by their mean and tail, single values as they are.
-const char *const kStats[] = {"avg", "p50", "p90", "p99"};
+const Stat kStats[] = {Stat::Avg, Stat::P50, Stat::P90, Stat::P99};
 
 QJsonValue number(double v) { return std::isfinite(v) ? QJsonValue(v) : QJsonValue(QJsonValue::Null); }
 } // namespace
+
+QString pointKey(const QString &metric, Stat stat) { return metric + QLatin1Char('.') + statName(stat); }
 
 QList<PointSummary> summarizePoints(const SweepResults &results)
 {
@@ -33,10 +35,10 @@ QList<PointSummary> summarizePoints(const SweepResults &results)
         }
         it->cells.append(cell.index);
         for (auto m = cell.metrics.cbegin(); m != cell.metrics.cend(); ++m)
-            for (const char *stat : kStats) {
-                const double v = m->value(QLatin1String(stat));
+            for (const Stat stat : kStats) {
+                const double v = m->value(stat);
                 if (std::isfinite(v))
-                    it->runValues[m.key() + QLatin1Char('.') + QLatin1String(stat)].push_back(v);
+                    it->runValues[pointKey(m.key(), stat)].push_back(v);
             }
     }
     for (PointSummary &p : points)

@@ -24,6 +24,9 @@ struct PointSummary {
     int runs() const { return int(cells.size()); }
 };
 
+// The key of metric.stat in PointSummary::stats: "time_to_first_token.p99".
+QString pointKey(const QString &metric, Stat stat);
+
 // Points in first-appearance order; only cells with measurements count as runs.
 QList<PointSummary> summarizePoints(const SweepResults &results);
 bool hasRepeats(const QList<PointSummary> &points); // some point ran at least twice

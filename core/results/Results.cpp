@@ -9,16 +9,23 @@
 namespace sb {
 
 namespace {
+// The one table of stat names (count is kept apart: it is an integer).
 struct StatField {
+    Stat stat;
     const char *name;
     double MetricStats::*member;
+    int percentile; // 0: not a percentile
 };
 const StatField kStatFields[] = {
-    {"avg", &MetricStats::avg}, {"min", &MetricStats::min}, {"max", &MetricStats::max}, {"std", &MetricStats::std},
-    {"p1", &MetricStats::p1},   {"p5", &MetricStats::p5},   {"p10", &MetricStats::p10}, {"p25", &MetricStats::p25},
-    {"p50", &MetricStats::p50}, {"p75", &MetricStats::p75}, {"p90", &MetricStats::p90}, {"p95", &MetricStats::p95},
-    {"p99", &MetricStats::p99},
+    {Stat::Avg, "avg", &MetricStats::avg, 0}, {Stat::Min, "min", &MetricStats::min, 0},
+    {Stat::Max, "max", &MetricStats::max, 0}, {Stat::Std, "std", &MetricStats::std, 0},
+    {Stat::P1, "p1", &MetricStats::p1, 1},    {Stat::P5, "p5", &MetricStats::p5, 5},
+    {Stat::P10, "p10", &MetricStats::p10, 10}, {Stat::P25, "p25", &MetricStats::p25, 25},
+    {Stat::P50, "p50", &MetricStats::p50, 50}, {Stat::P75, "p75", &MetricStats::p75, 75},
+    {Stat::P90, "p90", &MetricStats::p90, 90}, {Stat::P95, "p95", &MetricStats::p95, 95},
+    {Stat::P99, "p99", &MetricStats::p99, 99},
 };
+constexpr const char *kCountName = "count";
 
 QString isoUtc(const QDateTime &t) { return t.isValid() ? t.toUTC().toString(Qt::ISODateWithMs) : QString(); }
 QDateTime fromIso(const QJsonValue &v) { return QDateTime::fromString(v.toString(), Qt::ISODateWithMs); }
@@ -33,13 +40,60 @@ QJsonObject mapToJson(const QMap<QString, T> &m)
 }
 } // namespace
 
-double MetricStats::value(const QString &stat) const
+QString tokenSourceName(TokenSource s)
 {
-    if (stat == QLatin1String("count"))
+    switch (s) {
+    case TokenSource::None: return QString();
+    case TokenSource::Usage: return QStringLiteral("usage");
+    case TokenSource::Counted: return QStringLiteral("counted");
+    case TokenSource::Mixed: return QStringLiteral("mixed");
+    }
+    return QString();
+}
+
+TokenSource tokenSourceFromString(QStringView s)
+{
+    for (TokenSource t : {TokenSource::Usage, TokenSource::Counted, TokenSource::Mixed})
+        if (s == tokenSourceName(t))
+            return t;
+    return TokenSource::None;
+}
+
+QString statName(Stat s)
+{
+    if (s == Stat::Count)
+        return QLatin1String(kCountName);
+    for (const auto &f : kStatFields)
+        if (f.stat == s)
+            return QLatin1String(f.name);
+    return QString();
+}
+
+std::optional<Stat> statFromName(QStringView name)
+{
+    if (name == QLatin1String(kCountName))
+        return Stat::Count;
+    for (const auto &f : kStatFields)
+        if (name == QLatin1String(f.name))
+            return f.stat;
+    return std::nullopt;
+}
+
+std::optional<Stat> percentileStat(int percentile)
+{
+    for (const auto &f : kStatFields)
+        if (f.percentile > 0 && f.percentile == percentile)
+            return f.stat;
+    return std::nullopt;
+}
+
+double MetricStats::value(Stat stat) const
+{
+    if (stat == Stat::Count)
         return double(count);
     for (const auto &f : kStatFields)
-        if (stat == QLatin1String(f.name))
-            return (onlyAvg && stat != QLatin1String("avg")) ? std::numeric_limits<double>::quiet_NaN() : this->*f.member;
+        if (f.stat == stat)
+            return (onlyAvg && stat != Stat::Avg) ? std::numeric_limits<double>::quiet_NaN() : this->*f.member;
     return std::numeric_limits<double>::quiet_NaN();
 }
 
@@ -47,12 +101,12 @@ QJsonObject toJson(const MetricStats &s)
 {
     QJsonObject o{{QStringLiteral("unit"), s.unit}};
     if (s.onlyAvg) {
-        o.insert(QStringLiteral("avg"), s.avg);
+        o.insert(statName(Stat::Avg), s.avg);
         return o;
     }
     for (const auto &f : kStatFields)
         o.insert(QLatin1String(f.name), s.*f.member);
-    o.insert(QStringLiteral("count"), s.count);
+    o.insert(QLatin1String(kCountName), s.count);
     return o;
 }
 
@@ -60,10 +114,10 @@ MetricStats metricStatsFromJson(const QJsonObject &o)
 {
     MetricStats s;
     s.unit = o.value(QStringLiteral("unit")).toString();
-    s.onlyAvg = !o.contains(QStringLiteral("p50"));
+    s.onlyAvg = !o.contains(statName(Stat::P50));
     for (const auto &f : kStatFields)
         s.*f.member = o.value(QLatin1String(f.name)).toDouble(std::numeric_limits<double>::quiet_NaN());
-    s.count = o.value(QStringLiteral("count")).toInteger();
+    s.count = o.value(QLatin1String(kCountName)).toInteger();
     return s;
 }
 
@@ -75,8 +129,8 @@ QJsonObject toJson(const HookOutcome &h)
                   {QStringLiteral("attempts"), h.attempts}, {QStringLiteral("latency_ms"), h.latencyMs},
                   {QStringLiteral("verdict"), h.verdict ? hookVerdictName(*h.verdict) : QString()},   {QStringLiteral("message"), h.message},
                   {QStringLiteral("at"), isoUtc(h.at)}};
-    if (!h.placement.isEmpty())
-        o.insert(QStringLiteral("placement"), h.placement);
+    if (h.placement != HookPlacement::None)
+        o.insert(QStringLiteral("placement"), hookPlacementName(h.placement));
     if (h.cacheProof != CacheProof::None)
         o.insert(QStringLiteral("cache_proof"), cacheProofName(h.cacheProof));
     if (h.metricsVerdict != MetricsVerdict::None)
@@ -102,7 +156,7 @@ std::optional<HookOutcome> hookOutcomeFromJson(const QJsonObject &o)
     h.latencyMs = o.value(QStringLiteral("latency_ms")).toDouble();
     h.verdict = hookVerdictFromString(o.value(QStringLiteral("verdict")).toString()); // unknown: judged by `ok`
     h.message = o.value(QStringLiteral("message")).toString();
-    h.placement = o.value(QStringLiteral("placement")).toString();
+    h.placement = hookPlacementFromString(o.value(QStringLiteral("placement")).toString());
     h.cacheProof = cacheProofFromString(o.value(QStringLiteral("cache_proof")).toString());
     h.metricsVerdict = metricsVerdictFromString(o.value(QStringLiteral("metrics_verdict")).toString());
     h.metricsCachedTokens = qint64(o.value(QStringLiteral("metrics_cached_tokens")).toDouble(-1));
@@ -138,7 +192,7 @@ QJsonObject toJson(const CellResult &c)
         {QStringLiteral("mean_in_flight"), c.meanInFlight},
         {QStringLiteral("steady_mean_in_flight"), c.steadyMeanInFlight},
         {QStringLiteral("duration_s"), c.durationS},
-        {QStringLiteral("token_source"), c.tokenSource},
+        {QStringLiteral("token_source"), tokenSourceName(c.tokenSource)},
         {QStringLiteral("client_cpu_max"), c.clientCpuMax},
         {QStringLiteral("client_wait_max"), c.clientWaitMax},
         {QStringLiteral("metrics"), metrics},
@@ -164,14 +218,14 @@ QJsonObject toJson(const CellResult &c)
             window.insert(QStringLiteral("why"), w->why);
         cell.insert(QStringLiteral("profiler_window"), window);
     }
-    if (!c.timeSlices.isEmpty())
-        cell.insert(QStringLiteral("time_slices"), c.timeSlices);
+    if (!c.timeSlices.empty())
+        cell.insert(QStringLiteral("time_slices"), timeSlicesJson(c.timeSlices));
     if (c.openLoop)
         cell.insert(QStringLiteral("open_loop"), toJson(*c.openLoop));
     if (!c.serverMetrics.isEmpty())
-        cell.insert(QStringLiteral("server_metrics"), c.serverMetrics);
+        cell.insert(QStringLiteral("server_metrics"), serverMetricsJson(c.serverMetrics));
     if (!c.serverMetricsInfo.isEmpty())
-        cell.insert(QStringLiteral("server_scrape"), c.serverMetricsInfo);
+        cell.insert(QStringLiteral("server_scrape"), toJson(c.serverMetricsInfo));
     return cell;
 }
 
@@ -184,7 +238,7 @@ CellResult cellResultFromJson(const QJsonObject &o)
     c.concurrency = o.value(QStringLiteral("concurrency")).toInt();
     c.repeat = std::max(0, o.value(QStringLiteral("repeat")).toInt());
     c.sloSearch = o.value(QStringLiteral("slo_search")).toBool();
-    c.timeSlices = o.value(QStringLiteral("time_slices")).toArray();
+    c.timeSlices = timeSlicesFromJson(o.value(QStringLiteral("time_slices")).toArray());
     if (const QJsonValue rate = o.value(QStringLiteral("request_rate")); rate.isDouble()) {
         c.openLoop = openLoopResultFromJson(o.value(QStringLiteral("open_loop")).toObject());
         c.openLoop->targetRate = rate.toDouble();
@@ -212,7 +266,7 @@ CellResult cellResultFromJson(const QJsonObject &o)
     c.meanInFlight = o.value(QStringLiteral("mean_in_flight")).toDouble();
     c.steadyMeanInFlight = o.value(QStringLiteral("steady_mean_in_flight")).toDouble(-1);
     c.durationS = o.value(QStringLiteral("duration_s")).toDouble();
-    c.tokenSource = o.value(QStringLiteral("token_source")).toString();
+    c.tokenSource = tokenSourceFromString(o.value(QStringLiteral("token_source")).toString());
     c.clientCpuMax = o.value(QStringLiteral("client_cpu_max")).toDouble();
     c.clientWaitMax = o.value(QStringLiteral("client_wait_max")).toDouble();
     c.hostStealMs = o.value(QStringLiteral("host_steal_ms")).toDouble(-1);
@@ -242,8 +296,8 @@ CellResult cellResultFromJson(const QJsonObject &o)
     c.recordsPath = o.value(QStringLiteral("records")).toString();
     c.startedAt = fromIso(o.value(QStringLiteral("started_at")));
     c.finishedAt = fromIso(o.value(QStringLiteral("finished_at")));
-    c.serverMetrics = o.value(QStringLiteral("server_metrics")).toObject();
-    c.serverMetricsInfo = o.value(QStringLiteral("server_scrape")).toObject();
+    c.serverMetrics = serverMetricsFromJson(o.value(QStringLiteral("server_metrics")).toObject());
+    c.serverMetricsInfo = serverScrapeInfoFromJson(o.value(QStringLiteral("server_scrape")).toObject());
     return c;
 }
 
@@ -259,20 +313,24 @@ QJsonObject toJson(const SweepResults &r)
         {QStringLiteral("sweep"), r.sweepName},
         {QStringLiteral("started_at"), isoUtc(r.startedAt)},
         {QStringLiteral("finished_at"), isoUtc(r.finishedAt)},
-        {QStringLiteral("host"), r.host},
+        {QStringLiteral("host"), toJson(r.host)},
         {QStringLiteral("cells"), cells},
     };
     if (!r.specFingerprint.isEmpty())
-        o.insert(QStringLiteral("spec_fingerprint"), r.specFingerprint);
+        o.insert(QStringLiteral("spec_fingerprint"), toJson(r.specFingerprint));
     // Derived from the cells (readers recompute it): mean and 95 % CI per point over its repeats.
-    if (!r.sloSearch.isEmpty())
-        o.insert(QStringLiteral("slo_search"), r.sloSearch);
+    if (r.sloSearch)
+        o.insert(QStringLiteral("slo_search"), toJson(*r.sloSearch));
     if (const QList<PointSummary> points = summarizePoints(r); hasRepeats(points))
         o.insert(QStringLiteral("points"), pointsJson(points));
     if (r.shard.sharded())
         o.insert(QStringLiteral("shard"), QJsonObject{{QStringLiteral("index"), r.shard.index}, {QStringLiteral("count"), r.shard.count}});
-    if (!r.mergedFrom.isEmpty())
-        o.insert(QStringLiteral("merged_from"), r.mergedFrom);
+    if (!r.mergedFrom.isEmpty()) {
+        QJsonArray merged;
+        for (const MergedShard &m : r.mergedFrom)
+            merged.append(toJson(m));
+        o.insert(QStringLiteral("merged_from"), merged);
+    }
     return o;
 }
 
@@ -298,9 +356,10 @@ bool sweepResultsFromJson(const QJsonObject &o, SweepResults *out, QString *erro
     r.sweepName = o.value(QStringLiteral("sweep")).toString();
     r.startedAt = fromIso(o.value(QStringLiteral("started_at")));
     r.finishedAt = fromIso(o.value(QStringLiteral("finished_at")));
-    r.host = o.value(QStringLiteral("host")).toObject();
-    r.specFingerprint = o.value(QStringLiteral("spec_fingerprint")).toObject();
-    r.sloSearch = o.value(QStringLiteral("slo_search")).toObject();
+    r.host = hostInfoFromJson(o.value(QStringLiteral("host")).toObject());
+    r.specFingerprint = specFingerprintFromJson(o.value(QStringLiteral("spec_fingerprint")).toObject());
+    if (const QJsonValue slo = o.value(QStringLiteral("slo_search")); slo.isObject())
+        r.sloSearch = sloSearchResultFromJson(slo.toObject());
     if (o.contains(QStringLiteral("shard"))) {
         const QJsonObject shard = o.value(QStringLiteral("shard")).toObject();
         const int index = shard.value(QStringLiteral("index")).toInt(-1), count = shard.value(QStringLiteral("count")).toInt(0);
@@ -311,7 +370,8 @@ bool sweepResultsFromJson(const QJsonObject &o, SweepResults *out, QString *erro
         }
         r.shard = ShardId{index, count};
     }
-    r.mergedFrom = o.value(QStringLiteral("merged_from")).toArray();
+    for (const QJsonValue &m : o.value(QStringLiteral("merged_from")).toArray())
+        r.mergedFrom.append(mergedShardFromJson(m.toObject()));
     const QJsonArray cells = o.value(QStringLiteral("cells")).toArray();
     if (cells.size() > kMaxResultsCells) {
         if (error)

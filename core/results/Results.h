@@ -4,7 +4,10 @@
 #include "results/CellStatus.h"
 #include "results/HookVocabulary.h"
 #include "results/OpenLoopResult.h"
+#include "results/ServerMetricsResult.h"
 #include "results/ShardId.h"
+#include "results/SweepFacts.h"
+#include "results/TimeSlice.h"
 #include <QDateTime>
 #include <QJsonArray>
 #include <QJsonObject>
@@ -18,9 +21,14 @@
 namespace sb {
 
 inline constexpr const char *kResultsSchema = "sweepbench-results/1";
-// Time slices one cell holds at most: engine/TimeSlices.h widens its slices to stay within it,
-// and a stored cell holding more is not one SweepBench wrote (results/CellCheck.h).
-inline constexpr int kMaxTimeSlices = 120;
+
+// A summary statistic of a metric. Named ("avg", "p99", …) only where results.json, CSV, the
+// CLI (--metric KEY.STAT) and the views' text spell it: statName and statFromName.
+enum class Stat { Avg, Min, Max, Std, P1, P5, P10, P25, P50, P75, P90, P95, P99, Count };
+QString statName(Stat s);
+std::optional<Stat> statFromName(QStringView name);
+// The percentile stat for 1, 5, 10, 25, 50, 75, 90, 95 or 99; none for any other number.
+std::optional<Stat> percentileStat(int percentile);
 
 // Summary statistics of one metric. Percentiles use linear interpolation (numpy's default),
 // as AIPerf does, so numbers compare.
@@ -30,8 +38,8 @@ struct MetricStats {
     double avg = 0, min = 0, max = 0, std = 0;
     double p1 = 0, p5 = 0, p10 = 0, p25 = 0, p50 = 0, p75 = 0, p90 = 0, p95 = 0, p99 = 0;
     bool onlyAvg = false; // throughputs: a single value, reported as avg
-    // Value by stat name ("avg", "p99", ...); NaN when unknown.
-    double value(const QString &stat) const;
+    // NaN for a stat a single value (onlyAvg) does not have.
+    double value(Stat stat) const;
 };
 
 // One control-hook call (possibly retried) in one cell.
@@ -46,7 +54,7 @@ struct HookOutcome {
     double latencyMs = 0; // total time spent, all attempts
     std::optional<HookVerdict> verdict; // none in results written before verdicts were recorded
     QString message;   // short, redacted
-    QString placement; // reset only: before_warmup | after_warmup
+    HookPlacement placement = HookPlacement::None; // a reset's before/after the warmup, a rollback stop, a preflight restart
     QDateTime at;      // when the first attempt was sent (UTC)
     // Reset only, when the server reports cached prompt tokens per request and the reset came
     // right before the measured phase: "consistent" (the first requests reused nothing) or
@@ -68,7 +76,28 @@ struct ProfilerWindowResult {
     QString why;               // when not settled or not complete
 };
 
-struct CellResult {
+// Who counted a cell's tokens: the server (`usage` in its answers), the client (content chunks,
+// approximate), some of each; None when not recorded. Named only in results.json, CSV, reports.
+enum class TokenSource { None, Usage, Counted, Mixed };
+QString tokenSourceName(TokenSource s); // "", "usage", "counted", "mixed"
+TokenSource tokenSourceFromString(QStringView s); // None for "" and unknown words
+
+// What a cell's measured phase says, computed from its records in one piece
+// (engine/CellMetrics.h computeCellMetrics) and held by the cell as it is.
+struct CellMetricsOutput {
+    QMap<QString, MetricStats> metrics;   // AIPerf metric tags
+    int completed = 0;
+    int failed = 0;
+    double durationS = 0;                 // measured phase: first send -> last response end
+    int maxInFlight = 0;                  // from the records' [send, end] intervals
+    double meanInFlight = 0;              // time-weighted over the measured phase
+    // Time-weighted over the steady part: from the C-th send to the last send (ramp-up and
+    // drain excluded), where a closed loop must hold exactly C; -1 when that span is empty.
+    double steadyMeanInFlight = -1;
+    TokenSource tokenSource = TokenSource::None;
+};
+
+struct CellResult : CellMetricsOutput {
     int index = 0;
     QString server;
     QString origin;
@@ -78,22 +107,13 @@ struct CellResult {
     bool sloSearch = false;               // added by the SLO search (metrics/SloSearch.h), not a planned point
     CellStatus status = CellStatus::Pending;
     QString reason;
-    int completed = 0;
-    int failed = 0;
+    // completed, failed, metrics, in-flight figures, duration and token source: CellMetricsOutput
     double errorRate = 0;                 // failed / (completed + failed) of the measured requests
     int reconnects = 0;                   // connections opened after a connection's first (server closed, error, max=)
     int resent = 0;                       // requests re-sent once because a reused keep-alive connection was dead
     int unsolicited = 0;                  // keep-alive connections dropped for bytes nobody asked for
     QMap<QString, int> errors;            // kind -> count (http_<code>, timeout, connection, protocol)
     QMap<QString, QString> errorSamples;  // kind -> one sample message
-    int maxInFlight = 0;
-    double meanInFlight = 0;              // time-weighted over the measured phase
-    // Time-weighted over the steady part: from the C-th send to the last send (ramp-up and
-    // drain excluded), where a closed loop must hold exactly C; -1 when that span is empty.
-    double steadyMeanInFlight = -1;
-    double durationS = 0;                 // measured phase: first send -> last response
-    QString tokenSource;                  // usage | counted | mixed
-    QMap<QString, MetricStats> metrics;   // AIPerf metric tags
     QList<HookOutcome> hooks;
     QStringList traces;                   // absolute paths of trace files from the profiler window
     QStringList warnings;
@@ -103,11 +123,12 @@ struct CellResult {
     double clientWaitMax = 0;             // largest share of the phase a client IO thread waited for a CPU
     double hostStealMs = -1;              // the hypervisor's steal during the phase, all CPUs (-1 unknown)
     std::optional<ProfilerWindowResult> profilerWindow; // cells with a profiler window
-    QJsonArray timeSlices;                // metrics/TimeSlices.h, as stored ("time_slices")
-    // Scraped server metrics (docs/server-metrics.md): key aggregates by full metric name, and
-    // the scrape itself (series file, path, interval, scrapes, server family, TTFT check).
-    QJsonObject serverMetrics;
-    QJsonObject serverMetricsInfo;
+    std::vector<TimeSlice> timeSlices;    // engine/TimeSlices.h ("time_slices")
+    // Scraped server metrics (docs/server-metrics.md): key aggregates by full metric name
+    // ("server_metrics"), and the scrape itself ("server_scrape": series file, path, interval,
+    // scrapes, server family, TTFT check).
+    ServerMetricAggregates serverMetrics;
+    ServerScrapeInfo serverMetricsInfo;
 };
 
 struct SweepResults {
@@ -117,13 +138,13 @@ struct SweepResults {
     QString sourceTool = QStringLiteral("sweepbench"); // for imports: aiperf | vllm-bench
     QString sweepName;
     QDateTime startedAt, finishedAt;
-    QJsonObject host;           // hostname, os, cpu count, qt version
-    QJsonObject specFingerprint; // results/SpecFingerprint.h; empty for imports and older files
+    HostInfo host;               // hostname, os, cpu count, qt version
+    SpecFingerprint specFingerprint; // results/SpecFingerprint.h; empty for imports and older files
     ShardId shard;               // the part of a sharded sweep this folder ran (count 1: all of it)
-    QJsonArray mergedFrom;       // `sweepbench merge`: one entry per shard folder merged in
+    QList<MergedShard> mergedFrom; // `sweepbench merge`: one entry per shard folder merged in
     QList<CellResult> cells;
 
-    QJsonObject sloSearch;      // metrics/SloSearch.h sloSearchJson(); empty without sweep.slo_search
+    std::optional<SloSearchResult> sloSearch; // metrics/SloSearch.h; none without sweep.slo_search
     QStringList serverNames() const; // in first-appearance order
 };
 

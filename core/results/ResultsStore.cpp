@@ -114,14 +114,10 @@ bool ResultsStore::isCellFilePath(const QString &relative, const QString &fileNa
            && !parts[1].contains(QLatin1Char(':'));
 }
 
-QJsonObject hostInfo()
+HostInfo hostInfo()
 {
-    return QJsonObject{{QStringLiteral("hostname"), QSysInfo::machineHostName()},
-                       {QStringLiteral("os"), QSysInfo::prettyProductName()},
-                       {QStringLiteral("kernel"), QSysInfo::kernelVersion()},
-                       {QStringLiteral("cpu_arch"), QSysInfo::currentCpuArchitecture()},
-                       {QStringLiteral("cpu_count"), QThread::idealThreadCount()},
-                       {QStringLiteral("qt_version"), QString::fromLatin1(qVersion())}};
+    return HostInfo{QSysInfo::machineHostName(),       QSysInfo::prettyProductName(), QSysInfo::kernelVersion(),
+                    QSysInfo::currentCpuArchitecture(), QThread::idealThreadCount(),   QString::fromLatin1(qVersion())};
 }
 
 } // namespace sb

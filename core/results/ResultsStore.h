@@ -43,6 +43,6 @@ private:
 };
 
 // Host facts recorded in results (hostname, OS, CPU count, Qt version).
-QJsonObject hostInfo();
+HostInfo hostInfo();
 
 } // namespace sb

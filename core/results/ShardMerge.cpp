@@ -66,7 +66,7 @@ bool somethingAt(const QString &path)
 // A shard's sweep.yaml, when it has one: a plain file that parses as a spec and describes what
 // the shard's results.json says it measured (same spec fingerprint). `canonical` is the spec as
 // the writer writes it, so shards compare by content, not by formatting.
-bool readShardSpec(const QString &folder, const SweepResults &r, QByteArray *text, QByteArray *canonical, QJsonObject *fingerprint,
+bool readShardSpec(const QString &folder, const SweepResults &r, QByteArray *text, QByteArray *canonical, SpecFingerprint *fingerprint,
                    QString *error)
 {
     const QString path = QDir(folder).filePath(kSpecFile);
@@ -83,7 +83,7 @@ bool readShardSpec(const QString &folder, const SweepResults &r, QByteArray *tex
                 first = d.toString();
         return fail(error, QStringLiteral("%1 is not a readable sweep spec: %2").arg(native(path), first));
     }
-    const QString datasetSha = r.specFingerprint.value(QStringLiteral("workload")).toObject().value(QStringLiteral("dataset.sha256")).toString();
+    const QString datasetSha = r.specFingerprint.workload.value(QStringLiteral("dataset.sha256")).toString();
     *fingerprint = specFingerprint(*spec, datasetSha);
     if (!r.specFingerprint.isEmpty()) {
         const QStringList diff = fingerprintDifferences(r.specFingerprint, *fingerprint);
@@ -161,7 +161,7 @@ bool mergeShardFolders(const QStringList &folders, bool allowMissing, MergedShar
     QStringList shardFolders; // absolute, per entry of `shards`
     QHash<int, QString> folderOfIndex;
     QByteArray specText, specCanonical;
-    QJsonObject specPrint;
+    SpecFingerprint specPrint;
     QString specFrom;
     for (const QString &given : folders) {
         const QString folder = QFileInfo(given).absoluteFilePath(); // cell sources are copied from it
@@ -207,7 +207,7 @@ bool mergeShardFolders(const QStringList &folders, bool allowMissing, MergedShar
                                    .arg(r.shard.text(), native(folderOfIndex.value(r.shard.index)), native(folder)));
         // The merged folder gets one sweep.yaml: every shard's must say the same.
         QByteArray text, canonical;
-        QJsonObject print;
+        SpecFingerprint print;
         if (!readShardSpec(folder, r, &text, &canonical, &print, &why))
             return fail(error, QStringLiteral("shard %1: %2").arg(r.shard.text(), why));
         if (!canonical.isEmpty()) {
@@ -251,9 +251,7 @@ bool mergeShardFolders(const QStringList &folders, bool allowMissing, MergedShar
             r.startedAt = shard.startedAt;
         if (shard.finishedAt.isValid() && (!r.finishedAt.isValid() || shard.finishedAt > r.finishedAt))
             r.finishedAt = shard.finishedAt;
-        r.mergedFrom.append(QJsonObject{{QStringLiteral("shard"), shard.shard.text()},
-                                        {QStringLiteral("folder"), QDir(folder).dirName()},
-                                        {QStringLiteral("host"), shard.host.value(QStringLiteral("hostname"))}});
+        r.mergedFrom.append(MergedShard{shard.shard.text(), QDir(folder).dirName(), shard.host.hostname});
         const QString handedOver = kOtherShard + shard.shard.text();
         for (int i = 0; i < shard.cells.size(); ++i) {
             const CellResult &c = shard.cells[i];

@@ -55,7 +55,7 @@ void diff(const QJsonObject &was, const QJsonObject &now, const QString &prefix,
 }
 } // namespace
 
-QJsonObject specFingerprint(const SweepSpec &spec, const QString &datasetSha256)
+SpecFingerprint specFingerprint(const SweepSpec &spec, const QString &datasetSha256)
 {
     QJsonObject doc;
     try {
@@ -88,11 +88,13 @@ QJsonObject specFingerprint(const SweepSpec &spec, const QString &datasetSha256)
     const QByteArray canonical = QJsonDocument(body).toJson(QJsonDocument::Compact);
     QJsonObject out = body;
     out.insert(kSha, QString::fromLatin1(QCryptographicHash::hash(canonical, QCryptographicHash::Sha256).toHex()));
-    return out;
+    return specFingerprintFromJson(out);
 }
 
-QStringList fingerprintDifferences(const QJsonObject &stored, const QJsonObject &current)
+// The settings are compared as results.json holds them, so a value's JSON type counts as it did.
+QStringList fingerprintDifferences(const SpecFingerprint &storedFingerprint, const SpecFingerprint &currentFingerprint)
 {
+    const QJsonObject stored = toJson(storedFingerprint), current = toJson(currentFingerprint);
     if (!stored.contains(kSha))
         return {QStringLiteral("the results were written without a spec fingerprint (an older SweepBench), "
                                "so their settings cannot be compared")};
@@ -107,16 +109,16 @@ QStringList fingerprintDifferences(const QJsonObject &stored, const QJsonObject 
     return out;
 }
 
-QStringList workloadDifferences(const QJsonObject &a, const QJsonObject &b)
+QStringList workloadDifferences(const SpecFingerprint &a, const SpecFingerprint &b)
 {
     QStringList out;
-    diff(a.value(kWorkload).toObject(), b.value(kWorkload).toObject(), QStringLiteral("workload."), &out);
+    diff(toJson(a).value(kWorkload).toObject(), toJson(b).value(kWorkload).toObject(), QStringLiteral("workload."), &out);
     return out;
 }
 
-bool hasWorkload(const QJsonObject &fingerprint)
+bool hasWorkload(const SpecFingerprint &fingerprint)
 {
-    return fingerprint.value(kWorkload).isObject();
+    return !fingerprint.workload.isEmpty();
 }
 
 } // namespace sb

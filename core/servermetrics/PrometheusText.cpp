@@ -9,18 +9,6 @@
 
 namespace sb {
 
-const char *metricTypeName(MetricType t)
-{
-    switch (t) {
-    case MetricType::Counter: return "counter";
-    case MetricType::Gauge: return "gauge";
-    case MetricType::Histogram: return "histogram";
-    case MetricType::Summary: return "summary";
-    case MetricType::Untyped: break;
-    }
-    return "untyped";
-}
-
 std::optional<MetricType> metricTypeFromName(const QByteArray &name)
 {
     for (MetricType t : {MetricType::Counter, MetricType::Gauge, MetricType::Histogram, MetricType::Summary, MetricType::Untyped})

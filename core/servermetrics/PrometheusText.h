@@ -5,6 +5,7 @@
 // JSON iteration stats (an array of per-iteration objects, docs/server-metrics.md). The answer
 // comes from a peer: its size, each line, the number of series and labels are bounded, and a
 // malformed line is skipped and counted (never aborting the scrape nor guessing at its value).
+#include "results/ServerMetricsResult.h" // MetricType
 #include <QByteArray>
 #include <QList>
 #include <QPair>
@@ -15,8 +16,6 @@
 
 namespace sb {
 
-enum class MetricType { Untyped, Counter, Gauge, Histogram, Summary };
-const char *metricTypeName(MetricType t);
 std::optional<MetricType> metricTypeFromName(const QByteArray &name);
 
 struct MetricSample {

@@ -1,5 +1,4 @@
 #include "servermetrics/ServerMetricsAggregate.h"
-#include <QJsonArray>
 #include <algorithm>
 #include <cmath>
 #include <map>
@@ -50,7 +49,6 @@ double counterIncrease(const std::vector<double> &values)
     return inc;
 }
 
-QJsonValue num(double v) { return std::isfinite(v) ? QJsonValue(v) : QJsonValue(QJsonValue::Null); }
 } // namespace
 
 ServerMetricsSummary aggregateServerMetrics(const std::vector<ScrapePoint> &points, std::int64_t phaseStartNs, double durationS)
@@ -119,7 +117,10 @@ ServerMetricsSummary aggregateServerMetrics(const std::vector<ScrapePoint> &poin
     }
 
     for (const ServerMetricInfo &info : fam.keys) {
-        QJsonObject m{{QStringLiteral("type"), QLatin1String(metricTypeName(info.type))}, {QStringLiteral("unit"), QLatin1String(info.unit)}};
+        ServerMetricAggregate m;
+        m.type = info.type;
+        m.unit = QLatin1String(info.unit);
+        m.label = QLatin1String(info.label);
         if (info.type == MetricType::Gauge) {
             const auto it = gauges.find(info.name);
             if (it == gauges.end())
@@ -141,9 +142,9 @@ ServerMetricsSummary aggregateServerMetrics(const std::vector<ScrapePoint> &poin
                 avg /= double(it->second.size());
                 max /= double(it->second.size());
             }
-            m.insert(QStringLiteral("avg"), num(avg));
-            m.insert(QStringLiteral("max"), num(max));
-            m.insert(QStringLiteral("samples"), samples);
+            m.avg = avg;
+            m.max = max;
+            m.samples = samples;
         } else if (info.type == MetricType::Counter) {
             const auto it = increasing.find(info.name);
             if (it == increasing.end())
@@ -151,8 +152,8 @@ ServerMetricsSummary aggregateServerMetrics(const std::vector<ScrapePoint> &poin
             double delta = 0;
             for (const auto &[series, values] : it->second)
                 delta += counterIncrease(values);
-            m.insert(QStringLiteral("delta"), num(delta));
-            m.insert(QStringLiteral("rate"), durationS > 0 ? num(delta / durationS) : QJsonValue(QJsonValue::Null));
+            m.delta = delta;
+            m.rate = durationS > 0 ? delta / durationS : NAN;
             if (QByteArray(info.name) == fam.cacheHits.name)
                 out.cacheHitDelta = delta;
         } else if (info.type == MetricType::Histogram) {
@@ -177,14 +178,13 @@ ServerMetricsSummary aggregateServerMetrics(const std::vector<ScrapePoint> &poin
             std::vector<std::pair<double, double>> cumulative(byLe.begin(), byLe.end());
             h.p50 = bucketQuantile(cumulative, 0.5);
             h.p99 = bucketQuantile(cumulative, 0.99);
-            m.insert(QStringLiteral("count"), num(h.count));
-            m.insert(QStringLiteral("mean"), h.count > 0 ? num(h.sum / h.count) : QJsonValue(QJsonValue::Null));
-            m.insert(QStringLiteral("p50"), num(h.p50));
-            m.insert(QStringLiteral("p99"), num(h.p99));
+            m.count = h.count;
+            m.mean = h.count > 0 ? h.sum / h.count : NAN;
+            m.p50 = h.p50;
+            m.p99 = h.p99;
             if (fam.serverTtft && QByteArray(info.name) == fam.serverTtft)
                 out.serverTtft = h;
         }
-        m.insert(QStringLiteral("label"), QLatin1String(info.label));
         out.metrics.insert(QLatin1String(info.name), m);
     }
     return out;

@@ -7,7 +7,7 @@
 // interpolated inside the bucket (as Prometheus' histogram_quantile) and the mean.
 #include "servermetrics/MetricsScraper.h"
 #include "servermetrics/ServerMetricCatalogue.h"
-#include <QJsonObject>
+#include "results/ServerMetricsResult.h"
 #include <optional>
 
 namespace sb {
@@ -20,7 +20,7 @@ struct HistogramDelta {
 
 struct ServerMetricsSummary {
     const ServerMetricFamily *family = nullptr; // nullptr: no known server family was seen
-    QJsonObject metrics;                        // cells[].server_metrics, keyed by full metric name
+    ServerMetricAggregates metrics;             // cells[].server_metrics, keyed by full metric name
     int scrapes = 0;                            // successful scrapes
     std::optional<double> cacheHitDelta;        // the family's prefix-cache hit counter over the phase
     std::optional<HistogramDelta> serverTtft;   // the server's TTFT histogram over the phase (seconds)

@@ -39,19 +39,16 @@ void parseWorkload(Context &ctx, const YAML::Node &node, const QString &path, Wo
         const QString sloPath = m.path(QStringLiteral("slo"));
         if (!slo->IsMap()) {
             ctx.error(ctx.locate(sloPath), sloPath,
-                      QStringLiteral("expected a mapping {time_to_first_token, inter_token_latency, request_latency} in ms, got %1")
-                          .arg(describe(*slo)));
+                      QStringLiteral("expected a mapping {%1} in ms, got %2").arg(kSloKeys.join(QStringLiteral(", ")), describe(*slo)));
             return;
         }
         MapReader s(ctx, *slo, sloPath, kSloKeys, placeHint);
-        const auto readMs = [&](const QString &key, std::optional<double> &out) {
+        for (const SloLimit &l : kSloLimits) {
+            const QString key = QLatin1String(l.key);
             double v = 0;
             if (const YAML::Node *n = s.find(key); n && readNumber(ctx, *n, s.path(key), v, spec::expectPositiveNumber()))
-                out = v;
-        };
-        readMs(QStringLiteral("time_to_first_token"), w.slo.ttftMs);
-        readMs(QStringLiteral("inter_token_latency"), w.slo.itlMs);
-        readMs(QStringLiteral("request_latency"), w.slo.latencyMs);
+                w.slo.*l.limit = v;
+        }
     }
 }
 

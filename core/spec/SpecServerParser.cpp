@@ -22,7 +22,12 @@ const QStringList kWorkloadKeys = {"streaming",   "input_tokens",      "output_t
                                    "requests_per_cell", "duration_s",  "warmup_requests", "request_timeout_s",
                                    "prompts",     "shared_prefix_tokens", "slo",             "calibrate_prompts",
                                    "seed",        "dataset"};
-const QStringList kSloKeys = {"time_to_first_token", "inter_token_latency", "request_latency"};
+const QStringList kSloKeys = [] {
+    QStringList keys;
+    for (const SloLimit &l : kSloLimits)
+        keys.append(QLatin1String(l.key));
+    return keys;
+}();
 const QStringList kSweepKeys = {"concurrency", "request_rate", "arrival", "burstiness", "seed", "max_concurrency", "repeats", "slo_search", "on_hook_failure", "max_error_rate"};
 
 QString placeHint(const QString &key)

@@ -308,12 +308,9 @@ void checkWorkload(Checker &c, const WorkloadSpec &w)
     }
     for (const ShapeProblem &p : workloadShapeProblems(w)) // distributions, seed, dataset
         c.error(p.path, p.message);
-    if (w.slo.ttftMs)
-        c.positive(QStringLiteral("workload.slo.time_to_first_token"), *w.slo.ttftMs);
-    if (w.slo.itlMs)
-        c.positive(QStringLiteral("workload.slo.inter_token_latency"), *w.slo.itlMs);
-    if (w.slo.latencyMs)
-        c.positive(QStringLiteral("workload.slo.request_latency"), *w.slo.latencyMs);
+    for (const SloLimit &l : kSloLimits)
+        if (const std::optional<double> &limit = w.slo.*l.limit)
+            c.positive(QStringLiteral("workload.slo.") + QLatin1String(l.key), *limit);
 }
 
 void checkConcurrency(Checker &c, const QList<int> &levels)

@@ -264,12 +264,9 @@ void writeWorkload(YAML::Emitter &out, const WorkloadSpec &w)
     if (w.slo.any()) {
         key(out, "slo");
         out << YAML::BeginMap;
-        if (w.slo.ttftMs)
-            num(out, "time_to_first_token", *w.slo.ttftMs);
-        if (w.slo.itlMs)
-            num(out, "inter_token_latency", *w.slo.itlMs);
-        if (w.slo.latencyMs)
-            num(out, "request_latency", *w.slo.latencyMs);
+        for (const SloLimit &l : kSloLimits)
+            if (const std::optional<double> &limit = w.slo.*l.limit)
+                num(out, l.key, *limit);
         out << YAML::EndMap;
     }
     out << YAML::EndMap;

@@ -122,6 +122,17 @@ struct SloSpec {
     bool any() const { return ttftMs || itlMs || latencyMs; }
 };
 
+// The SLO keys of workload.slo, in spec order, each with the limit it sets. A key is also the
+// name of the metric it limits (metrics/MetricCatalogue.h tags). The one list the spec's loader,
+// validator and writer and the SLO search take them from.
+struct SloLimit {
+    const char *key;
+    std::optional<double> SloSpec::*limit;
+};
+inline constexpr SloLimit kSloLimits[] = {{"time_to_first_token", &SloSpec::ttftMs},
+                                          {"inter_token_latency", &SloSpec::itlMs},
+                                          {"request_latency", &SloSpec::latencyMs}};
+
 struct WorkloadSpec {
     bool streaming = true;
     int inputTokens = 128;        // synthetic prompt length in tokens on the server's tokenizer

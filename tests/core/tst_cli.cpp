@@ -2,6 +2,7 @@
 #include "HostileServer.h"
 #include "TestSupport.h"
 #include <QProcess>
+#include <algorithm>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -92,6 +93,20 @@ private Q_SLOTS:
         QVERIFY2(lines.value(4).contains("profiler_stop") && lines.value(4).contains("✓ ok"), qPrintable(r.out));
         // The advice is said once: it ends the verdict's message, so no separate hint line repeats it.
         QVERIFY2(r.out.count("enable_block_reuse") == 1, qPrintable(r.out));
+    }
+    // The table judges as every other view does (results/HookSeverity): a profiler stop that
+    // failed is a warning (the numbers are fine, the traces may not be), so the check passes.
+    void hooksCheckWarnsOnAFailedProfilerStop()
+    {
+        QTemporaryDir dir;
+        const QString spec = write(dir, "p.yaml", "servers:\n  - name: v\n    mock: vllm\n"
+                                                  "    server_profiler: {stop_path: /no_such_stop}\nsweep:\n  concurrency: [1]\n");
+        const Run r = run({"hooks", "check", spec});
+        QVERIFY2(r.code == 0, qPrintable(QStringLiteral("exit %1: %2 %3").arg(r.code).arg(r.out, r.err)));
+        QVERIFY2(r.out.contains("profiler_start") && r.out.contains("✓ ok"), qPrintable(r.out));
+        const QStringList lines = r.out.split('\n', Qt::SkipEmptyParts);
+        const auto stop = std::find_if(lines.begin(), lines.end(), [](const QString &l) { return l.contains("profiler_stop"); });
+        QVERIFY2(stop != lines.end() && stop->contains("⚠ route_missing"), qPrintable(r.out));
     }
     void hooksCheckAdvisesOnAnUnreachableServer()
     {

@@ -317,7 +317,7 @@ private Q_SLOTS:
         const SweepSpec spec = datasetSpec(s, DatasetFormat::Jsonl, path, 2);
         const QString out = dir.filePath(QStringLiteral("out"));
         QCOMPARE(sbtest::runSweep(spec, out).exitCode, 0);
-        const QString fp = QString::fromUtf8(QJsonDocument(sbtest::runSweep(spec, out, true).results.specFingerprint).toJson());
+        const QString fp = QString::fromUtf8(QJsonDocument(toJson(sbtest::runSweep(spec, out, true).results.specFingerprint)).toJson());
         QString error;
         const Dataset d = load(DatasetFormat::Jsonl, path, &error);
         QCOMPARE(d.sha256.size(), 64);

@@ -46,7 +46,7 @@ private Q_SLOTS:
             QCOMPARE(cell.completed, 64);
             QCOMPARE(cell.failed, 0);
             QCOMPARE(cell.maxInFlight, cell.concurrency);
-            QCOMPARE(cell.tokenSource, QStringLiteral("usage"));
+            QCOMPARE(tokenSourceName(cell.tokenSource), QStringLiteral("usage"));
             // Between ramp-up and drain the closed loop holds C (64 requests at C=64: no such span).
             if (cell.concurrency < 64)
                 QVERIFY2(cell.steadyMeanInFlight >= 0.95 * cell.concurrency, qPrintable(QString::number(cell.steadyMeanInFlight)));

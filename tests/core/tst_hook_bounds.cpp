@@ -69,7 +69,7 @@ private Q_SLOTS:
         ControlClient client;
         HookRunner runner(client, nullptr);
         const HookTarget target = hookTargetsFor(spec, spec.urls).first();
-        const HookOutcome reset = runner.reset(target, QStringLiteral("before_warmup"));
+        const HookOutcome reset = runner.reset(target, HookPlacement::BeforeWarmup);
         QCOMPARE(reset.verdict, std::optional(HookVerdict::Timeout));
         QVERIFY(!reset.ok);
         QCOMPARE(reset.status, 200); // what arrived is still recorded
@@ -113,7 +113,7 @@ private Q_SLOTS:
         QVERIFY(!raw.complete());
         QVERIFY(raw.body.size() <= kMaxControlBodyBytes);
         HookRunner runner(client, nullptr);
-        const HookOutcome reset = runner.reset(hookTargetsFor(spec, spec.urls).first(), QStringLiteral("before_warmup"));
+        const HookOutcome reset = runner.reset(hookTargetsFor(spec, spec.urls).first(), HookPlacement::BeforeWarmup);
         QCOMPARE(reset.verdict, std::optional(HookVerdict::Error));
         QVERIFY(!reset.ok);
         QCOMPARE(reset.attempts, 1); // an oversize answer is not retried: it will not shrink
@@ -152,7 +152,7 @@ private Q_SLOTS:
         ControlClient client;
         HookRunner runner(client, nullptr);
         const HookTarget target = hookTargetsFor(spec, spec.urls).first();
-        const HookOutcome reset = runner.reset(target, QStringLiteral("before_warmup"));
+        const HookOutcome reset = runner.reset(target, HookPlacement::BeforeWarmup);
         QVERIFY2(!reset.ok, qPrintable(reset.message));
         QCOMPARE(reset.verdict, std::optional(HookVerdict::Error));
         QVERIFY2(reset.message.contains(QStringLiteral("truncated")), qPrintable(reset.message));
@@ -169,7 +169,7 @@ private Q_SLOTS:
         ServerSpec spec = hostileSpec(server);
         ControlClient client;
         HookRunner runner(client, nullptr);
-        const HookOutcome reset = runner.reset(hookTargetsFor(spec, spec.urls).first(), QStringLiteral("before_warmup"));
+        const HookOutcome reset = runner.reset(hookTargetsFor(spec, spec.urls).first(), HookPlacement::BeforeWarmup);
         QVERIFY2(reset.ok, qPrintable(reset.message));
         QCOMPARE(reset.verdict, std::optional(HookVerdict::Ok));
     }

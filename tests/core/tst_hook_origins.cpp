@@ -118,7 +118,7 @@ private Q_SLOTS:
         QCOMPARE(cell.hooks[4].origin, origin(*a));
         for (int i : {3, 4}) {
             QVERIFY(cell.hooks[i].ok);
-            QCOMPARE(cell.hooks[i].placement, QStringLiteral("rollback"));
+            QCOMPARE(hookPlacementName(cell.hooks[i].placement), QStringLiteral("rollback"));
             QVERIFY(cell.hooks[i].message.contains(QStringLiteral("rolled back")));
         }
         QCOMPARE(calls(*a), QStringList({"/start_profile", "/stop_profile"}));

@@ -224,8 +224,8 @@ private Q_SLOTS:
             if (e.target != "/stop_profile")
                 QCOMPARE(e.inFlightAtReceive, 0); // resets and starts only when idle
         }
-        QCOMPARE(r.results.cells[0].hooks[0].placement, QStringLiteral("before_warmup"));
-        QCOMPARE(r.results.cells[0].hooks[1].placement, QStringLiteral("after_warmup"));
+        QCOMPARE(hookPlacementName(r.results.cells[0].hooks[0].placement), QStringLiteral("before_warmup"));
+        QCOMPARE(hookPlacementName(r.results.cells[0].hooks[1].placement), QStringLiteral("after_warmup"));
         QVERIFY(!r.results.cells[0].traces.isEmpty());
     }
 

@@ -158,7 +158,7 @@ private Q_SLOTS:
         QCOMPARE(c.completed, 8);
         QCOMPARE(c.failed, 0);
         QCOMPARE(c.status, sb::CellStatus::Completed);
-        QCOMPARE(c.tokenSource, QStringLiteral("usage"));
+        QCOMPARE(tokenSourceName(c.tokenSource), QStringLiteral("usage"));
         QVERIFY(c.durationS > 0);
         QVERIFY(c.startedAt.isValid());
         QVERIFY(qAbs(c.metrics.value(QStringLiteral("time_to_first_token")).p50 - 12.3320995) < 1e-6);

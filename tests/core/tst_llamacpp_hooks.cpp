@@ -80,7 +80,7 @@ HookOutcome resetOnce(const ServerSpec &server)
     ControlClient client;
     HookRunner runner(client, nullptr);
     runner.setBackoffScale(0.01);
-    return runner.reset(hookTargetsFor(server, server.urls).first(), QStringLiteral("before_warmup"));
+    return runner.reset(hookTargetsFor(server, server.urls).first(), HookPlacement::BeforeWarmup);
 }
 
 std::unique_ptr<MockServer> startLlama(const std::function<void(MockConfig &)> &tweak = {})

@@ -57,9 +57,9 @@ private Q_SLOTS:
             QCOMPARE(it->unit, m->unit);
             QCOMPARE(it->onlyAvg, m->singleValued);
             // What a view offers exists in what the engine stored.
-            for (const QString &stat : metricStats(*m))
+            for (const Stat stat : metricStats(*m))
                 QVERIFY2(std::isfinite(cellValue(cell, m->key, stat)) || it->count == 0,
-                         qPrintable(it.key() + QLatin1Char('.') + stat));
+                         qPrintable(it.key() + QLatin1Char('.') + statName(stat)));
         }
     }
 
@@ -85,15 +85,15 @@ private Q_SLOTS:
         // Imports carry metrics SweepBench does not show (vLLM's total_token_throughput).
         QCOMPARE(findMetric(u"total_token_throughput"), nullptr);
         QCOMPARE(metricLabel(u"total_token_throughput"), QStringLiteral("total_token_throughput"));
-        QVERIFY(std::isnan(cellValue(CellResult{}, tag::ttft, QStringLiteral("p50"))));
+        QVERIFY(std::isnan(cellValue(CellResult{}, tag::ttft, Stat::P50)));
         // A single value has no percentiles.
         CellResult c;
         MetricStats s;
         s.onlyAvg = true;
         s.avg = 5;
         c.metrics.insert(tag::outputThroughput, s);
-        QCOMPARE(cellValue(c, tag::outputThroughput, QStringLiteral("avg")), 5.0);
-        QVERIFY(std::isnan(cellValue(c, tag::outputThroughput, QStringLiteral("p99"))));
+        QCOMPARE(cellValue(c, tag::outputThroughput, Stat::Avg), 5.0);
+        QVERIFY(std::isnan(cellValue(c, tag::outputThroughput, Stat::P99)));
     }
 
     // Figures results.json keeps beside `metrics` (error rate, the open-loop ones) are metrics
@@ -101,30 +101,30 @@ private Q_SLOTS:
     void cellFieldsReadAsMetrics()
     {
         CellResult closed;
-        QVERIFY(std::isnan(cellValue(closed, tag::errorRate, QStringLiteral("avg")))); // measured nothing
+        QVERIFY(std::isnan(cellValue(closed, tag::errorRate, Stat::Avg))); // measured nothing
         closed.completed = 3;
         closed.failed = 1;
         closed.errorRate = 0.25;
-        QCOMPARE(cellValue(closed, tag::errorRate, QStringLiteral("avg")), 0.25);
-        QVERIFY(std::isnan(cellValue(closed, tag::errorRate, QStringLiteral("p99"))));
+        QCOMPARE(cellValue(closed, tag::errorRate, Stat::Avg), 0.25);
+        QVERIFY(std::isnan(cellValue(closed, tag::errorRate, Stat::P99)));
         for (const QString &key : {tag::achievedRate, tag::scheduleLag, tag::queueTime}) {
             QVERIFY(findMetric(key) && findMetric(key)->openLoopOnly);
-            for (const QString &stat : metricStats(*findMetric(key)))
-                QVERIFY2(std::isnan(cellValue(closed, key, stat)), qPrintable(key + QLatin1Char('.') + stat));
+            for (const Stat stat : metricStats(*findMetric(key)))
+                QVERIFY2(std::isnan(cellValue(closed, key, stat)), qPrintable(key + QLatin1Char('.') + statName(stat)));
         }
         CellResult open = closed;
         open.openLoop = OpenLoopResult();
         open.openLoop->achievedRate = 7.5;
         open.openLoop->lagP50Ms = 0.1, open.openLoop->lagP99Ms = 0.9, open.openLoop->lagMaxMs = 4;
         open.openLoop->queueP50Ms = 2, open.openLoop->queueP99Ms = 20, open.openLoop->queueMaxMs = 30;
-        QCOMPARE(metricStats(*findMetric(tag::scheduleLag)), (QStringList{QStringLiteral("p50"), QStringLiteral("p99"), QStringLiteral("max")}));
-        QCOMPARE(cellValue(open, tag::achievedRate, QStringLiteral("avg")), 7.5);
-        QCOMPARE(cellValue(open, tag::scheduleLag, QStringLiteral("p99")), 0.9);
-        QCOMPARE(cellValue(open, tag::scheduleLag, QStringLiteral("max")), 4.0);
-        QCOMPARE(cellValue(open, tag::queueTime, QStringLiteral("p50")), 2.0);
-        QVERIFY(std::isnan(cellValue(open, tag::queueTime, QStringLiteral("avg")))); // not a stat it has
-        QCOMPARE(metricCsvHeader(*findMetric(tag::scheduleLag), u"p99"), QStringLiteral("schedule_lag_p99_ms"));
-        QCOMPARE(metricCsvHeader(*findMetric(tag::achievedRate), u"avg"), QStringLiteral("achieved_rate_req_s"));
+        QCOMPARE(metricStats(*findMetric(tag::scheduleLag)), (QList<Stat>{Stat::P50, Stat::P99, Stat::Max}));
+        QCOMPARE(cellValue(open, tag::achievedRate, Stat::Avg), 7.5);
+        QCOMPARE(cellValue(open, tag::scheduleLag, Stat::P99), 0.9);
+        QCOMPARE(cellValue(open, tag::scheduleLag, Stat::Max), 4.0);
+        QCOMPARE(cellValue(open, tag::queueTime, Stat::P50), 2.0);
+        QVERIFY(std::isnan(cellValue(open, tag::queueTime, Stat::Avg))); // not a stat it has
+        QCOMPARE(metricCsvHeader(*findMetric(tag::scheduleLag), Stat::P99), QStringLiteral("schedule_lag_p99_ms"));
+        QCOMPARE(metricCsvHeader(*findMetric(tag::achievedRate), Stat::Avg), QStringLiteral("achieved_rate_req_s"));
         // In results.csv: the open-loop columns of a closed-loop cell are empty, its error rate is not.
         SweepResults r;
         r.cells = {closed, open};
@@ -140,13 +140,13 @@ private Q_SLOTS:
     void headingsFollowTheEntry()
     {
         const MetricInfo &ttft = *findMetric(tag::ttft);
-        QCOMPARE(metricColumnTitle(ttft, u"p50", false), ttft.shortLabel + QStringLiteral(" p50"));
-        QCOMPARE(metricColumnTitle(ttft, u"p50", true), ttft.shortLabel + QStringLiteral(" p50 ") + ttft.unit);
-        QCOMPARE(metricCsvHeader(ttft, u"p99"), ttft.csvStem + QStringLiteral("_p99_ms"));
+        QCOMPARE(metricColumnTitle(ttft, Stat::P50, false), ttft.shortLabel + QStringLiteral(" p50"));
+        QCOMPARE(metricColumnTitle(ttft, Stat::P50, true), ttft.shortLabel + QStringLiteral(" p50 ") + ttft.unit);
+        QCOMPARE(metricCsvHeader(ttft, Stat::P99), ttft.csvStem + QStringLiteral("_p99_ms"));
         const MetricInfo &out = *findMetric(tag::outputThroughput);
-        QCOMPARE(metricColumnTitle(out, u"avg", true), out.shortLabel);
-        QCOMPARE(metricCsvHeader(out, u"avg"), out.csvStem + QStringLiteral("_tok_s"));
-        QVERIFY(metricColumnToolTip(ttft, u"p50").contains(QStringLiteral("median")));
+        QCOMPARE(metricColumnTitle(out, Stat::Avg, true), out.shortLabel);
+        QCOMPARE(metricCsvHeader(out, Stat::Avg), out.csvStem + QStringLiteral("_tok_s"));
+        QVERIFY(metricColumnToolTip(ttft, Stat::P50).contains(QStringLiteral("median")));
         QCOMPARE(shortUnit(unit::requestsPerS), QStringLiteral("req/s"));
     }
 
@@ -158,7 +158,7 @@ private Q_SLOTS:
         int metricColumns = 0;
         for (const QString &h : csvHeader)
             for (const MetricInfo &m : allMetrics())
-                for (const QString &stat : metricStats(m))
+                for (const Stat stat : metricStats(m))
                     metricColumns += h == metricCsvHeader(m, stat);
         QCOMPARE(metricColumns, 19); // TTFT, ITL, latency x 4 stats; three rates; achieved rate, lag p99, queue p99, error rate
         // The CLI summary and report.html name their columns the catalogue's way.
@@ -168,7 +168,7 @@ private Q_SLOTS:
         const QString html = QString::fromUtf8(reportHtml(in));
         for (const QString &key : {tag::ttft, tag::outputThroughput, tag::requestThroughput}) {
             const MetricInfo &m = *findMetric(key);
-            QVERIFY2(summary.section(QLatin1Char('\n'), 0, 0).contains(metricColumnTitle(m, u"p50", true)), qPrintable(key));
+            QVERIFY2(summary.section(QLatin1Char('\n'), 0, 0).contains(metricColumnTitle(m, Stat::P50, true)), qPrintable(key));
             QVERIFY2(html.contains(QStringLiteral("<th>%1").arg(m.shortLabel)), qPrintable(key));
         }
     }

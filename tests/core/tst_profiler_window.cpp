@@ -130,8 +130,8 @@ private Q_SLOTS:
         QVERIFY(cell.durationS > 0.3); // long enough for several scrapes at 0.05 s
 
         const int servedInWindow = mock->stats().metricsInWindow;
-        const int markedInWindow = cell.serverMetricsInfo.value(QStringLiteral("window_scrapes")).toInt(-1);
-        const int linesInWindow = inWindowLines(dir.filePath(cell.serverMetricsInfo.value(QStringLiteral("series")).toString()));
+        const int markedInWindow = toJson(cell.serverMetricsInfo).value(QStringLiteral("window_scrapes")).toInt(-1);
+        const int linesInWindow = inWindowLines(dir.filePath(toJson(cell.serverMetricsInfo).value(QStringLiteral("series")).toString()));
         if (windowInterval == 0) {
             QCOMPARE(servedInWindow, 0);
             QCOMPARE(markedInWindow, 0);
@@ -141,9 +141,9 @@ private Q_SLOTS:
             QCOMPARE(markedInWindow, servedInWindow);
             QCOMPARE(linesInWindow, servedInWindow);
         }
-        QVERIFY(cell.serverMetricsInfo.value(QStringLiteral("scrapes")).toInt() >= 2); // before and after the window
+        QVERIFY(toJson(cell.serverMetricsInfo).value(QStringLiteral("scrapes")).toInt() >= 2); // before and after the window
         // Every measured request's tokens are in the counter delta, and the reset is proven.
-        QCOMPARE(cell.serverMetrics.value(QStringLiteral("vllm:generation_tokens_total")).toObject().value(QStringLiteral("delta")).toDouble(),
+        QCOMPARE(toJson(cell.serverMetrics.value(QStringLiteral("vllm:generation_tokens_total"))).value(QStringLiteral("delta")).toDouble(),
                  40.0 * spec.workload.outputTokens);
         const auto reset = std::find_if(cell.hooks.cbegin(), cell.hooks.cend(), [](const HookOutcome &o) { return o.hook == HookKind::Reset; });
         QVERIFY(reset != cell.hooks.cend());

@@ -76,7 +76,7 @@ private Q_SLOTS:
         QCOMPARE(s.latencyMs, (QList<double>{250, 180, 16}));
         QCOMPARE(s.itlMs.size(), 2);
         for (int i = 0; i < 2; ++i)
-            QVERIFY(std::abs(s.itlMs[i] - interTokenLatencyMs(records[std::size_t(i)])) < 1e-3);
+            QVERIFY(std::abs(s.itlMs[i] - records[std::size_t(i)].itlMs()) < 1e-3);
     }
 
     // A record lists at most kMaxRecordGaps gaps; when it had more it says how many it left out,

@@ -62,10 +62,10 @@ SweepResults repeats()
             c.metrics.insert(QStringLiteral("time_to_first_token"), sbtest::stats(QStringLiteral("ms"), (server == QLatin1String("a") ? 40 : 60) + jitter));
             r.cells.append(c);
         }
-    r.sloSearch = QJsonObject{{QStringLiteral("servers"),
+    r.sloSearch = sloSearchResultFromJson(QJsonObject{{QStringLiteral("servers"),
                                QJsonArray{QJsonObject{{QStringLiteral("server"), QStringLiteral("a")},
                                                       {QStringLiteral("sustained"), 8},
-                                                      {QStringLiteral("sentence"), QStringLiteral("a sustains 8 concurrent at TTFT p99 ≤ 200 ms <ok>")}}}}};
+                                                      {QStringLiteral("sentence"), QStringLiteral("a sustains 8 concurrent at TTFT p99 ≤ 200 ms <ok>")}}}}});
     return r;
 }
 } // namespace
@@ -233,7 +233,7 @@ private Q_SLOTS:
         ComparisonHtmlInput in;
         in.sets = {ComparisonSetInfo{QStringLiteral("set ") + rlo, QStringLiteral("/tmp/x") + esc, r}};
         in.metric = QStringLiteral("time_to_first_token");
-        in.stat = QStringLiteral("p50");
+        in.stat = Stat::P50;
         const QString compared = QString::fromUtf8(comparisonHtml(in));
         QVERIFY(!compared.contains(rlo) && !compared.contains(esc));
         QVERIFY(compared.contains(QStringLiteral("evil\\u202eko")));

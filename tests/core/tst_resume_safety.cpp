@@ -90,10 +90,10 @@ private Q_SLOTS:
     void fingerprintCoversMeasurementSettingsOnly()
     {
         const SweepSpec base = baseSpec();
-        const QJsonObject fp = specFingerprint(base);
+        const SpecFingerprint fp = specFingerprint(base);
         QCOMPARE(fingerprintDifferences(fp, specFingerprint(base)), QStringList());
         // Secrets never enter it.
-        const QByteArray text = QJsonDocument(fp).toJson();
+        const QByteArray text = QJsonDocument(toJson(fp)).toJson();
         QVERIFY(!text.contains("FINGERPRINT-SECRET") && !text.contains("HEADER-SECRET"));
 
         SweepSpec same = base; // what picks cells or names the sweep does not count
@@ -122,7 +122,7 @@ private Q_SLOTS:
         QVERIFY(diff.contains(QStringLiteral("workload.slo.time_to_first_token: (not set) -> 200")));
 
         // A results.json from before fingerprints: cannot be compared, so it is a difference.
-        QCOMPARE(fingerprintDifferences(QJsonObject(), fp).size(), 1);
+        QCOMPARE(fingerprintDifferences(SpecFingerprint(), fp).size(), 1);
     }
 
     void fingerprintIsStoredInResults()

@@ -91,7 +91,7 @@ private slots:
         const CellResult &cell = r.results.cells.at(0);
         QCOMPARE(cell.status, CellStatus::Completed);
 
-        const QString seriesPath = cell.serverMetricsInfo.value(QStringLiteral("series")).toString();
+        const QString seriesPath = toJson(cell.serverMetricsInfo).value(QStringLiteral("series")).toString();
         QCOMPARE(seriesPath, cell.recordsPath.section(QLatin1Char('/'), 0, -2) + QStringLiteral("/server_metrics.jsonl"));
         const QList<QJsonObject> series = readSeries(dir.filePath(seriesPath));
         QVERIFY(series.size() >= 2); // the baseline and the last tail scrape at least
@@ -105,30 +105,30 @@ private slots:
             QVERIFY(cell.serverMetrics.isEmpty());
             return;
         }
-        const QJsonObject gen = cell.serverMetrics.value(generated).toObject();
+        const QJsonObject gen = toJson(cell.serverMetrics.value(generated));
         QCOMPARE(gen.value(QStringLiteral("type")).toString(), QStringLiteral("counter"));
         QCOMPARE(gen.value(QStringLiteral("delta")).toDouble(), 40.0 * spec.workload.outputTokens);
         QVERIFY(gen.value(QStringLiteral("rate")).toDouble() > 0);
-        const QJsonObject run = cell.serverMetrics.value(running).toObject();
+        const QJsonObject run = toJson(cell.serverMetrics.value(running));
         QCOMPARE(run.value(QStringLiteral("type")).toString(), QStringLiteral("gauge"));
         QVERIFY(run.value(QStringLiteral("max")).toDouble() <= 4);
         QVERIFY(run.value(QStringLiteral("avg")).toDouble() >= 0);
         if (flavor == Flavor::Vllm) {
-            const QJsonObject ttft = cell.serverMetrics.value(QStringLiteral("vllm:time_to_first_token_seconds")).toObject();
+            const QJsonObject ttft = toJson(cell.serverMetrics.value(QStringLiteral("vllm:time_to_first_token_seconds")));
             QCOMPARE(ttft.value(QStringLiteral("count")).toDouble(), 40.0);
             QVERIFY(ttft.value(QStringLiteral("p50")).toDouble() > 0);
-            QVERIFY(cell.serverMetricsInfo.value(QStringLiteral("ttft_check")).toObject().contains(QStringLiteral("server_p50_ms")));
+            QVERIFY(toJson(cell.serverMetricsInfo).value(QStringLiteral("ttft_check")).toObject().contains(QStringLiteral("server_p50_ms")));
             // Prompt tokens: what the records say the server counted.
             qint64 prompt = 0;
             QFile records(dir.filePath(cell.recordsPath));
             QVERIFY(records.open(QIODevice::ReadOnly));
             while (!records.atEnd())
                 prompt += QJsonDocument::fromJson(records.readLine()).object().value(QStringLiteral("input_tokens")).toInteger();
-            QCOMPARE(cell.serverMetrics.value(QStringLiteral("vllm:prompt_tokens_total")).toObject().value(QStringLiteral("delta")).toDouble(), double(prompt));
+            QCOMPARE(toJson(cell.serverMetrics.value(QStringLiteral("vllm:prompt_tokens_total"))).value(QStringLiteral("delta")).toDouble(), double(prompt));
         }
         // Client vs server TTFT: vLLM and SGLang from their histogram, llama.cpp from each
         // request's timings.prompt_ms in the records.
-        const QJsonObject check = cell.serverMetricsInfo.value(QStringLiteral("ttft_check")).toObject();
+        const QJsonObject check = toJson(cell.serverMetricsInfo).value(QStringLiteral("ttft_check")).toObject();
         QCOMPARE(check.value(QStringLiteral("server_source")).toString(),
                  flavor == Flavor::Llamacpp ? QStringLiteral("records timings.prompt_ms") : running.section(QLatin1Char(':'), 0, 0) + QStringLiteral(":time_to_first_token_seconds"));
         QVERIFY(check.value(QStringLiteral("server_p50_ms")).toDouble() > 0);
@@ -172,7 +172,7 @@ private slots:
         const auto r = sbtest::runSweep(sbtest::smallSpec({server}, {2}, 6), dir.path());
         const CellResult &cell = r.results.cells.at(0);
         QCOMPARE(cell.status, CellStatus::Completed);
-        const QJsonObject check = cell.serverMetricsInfo.value(QStringLiteral("ttft_check")).toObject();
+        const QJsonObject check = toJson(cell.serverMetricsInfo).value(QStringLiteral("ttft_check")).toObject();
         QVERIFY(check.value(QStringLiteral("client_p50_ms")).toDouble() >= 300);
         QVERIFY(check.value(QStringLiteral("server_p50_ms")).toDouble() < 100);
         QVERIFY2(std::any_of(cell.warnings.cbegin(), cell.warnings.cend(), [](const QString &w) { return w.contains(QStringLiteral("far beyond network time")); }),
@@ -299,8 +299,8 @@ private slots:
         const auto r = sbtest::runSweep(sbtest::smallSpec({s}, {1}, 4), dir.path());
         const CellResult &cell = r.results.cells.at(0);
         QCOMPARE(cell.status, CellStatus::Completed);
-        QCOMPARE(cell.serverMetrics.value(QStringLiteral("vllm:num_requests_running")).toObject().value(QStringLiteral("max")).toDouble(), 1.0);
-        const QByteArray series = sbtest::readFile(dir.filePath(cell.serverMetricsInfo.value(QStringLiteral("series")).toString()));
+        QCOMPARE(toJson(cell.serverMetrics.value(QStringLiteral("vllm:num_requests_running"))).value(QStringLiteral("max")).toDouble(), 1.0);
+        const QByteArray series = sbtest::readFile(dir.filePath(toJson(cell.serverMetricsInfo).value(QStringLiteral("series")).toString()));
         QVERIFY(series.contains("vllm:num_requests_running"));
         QVERIFY(series.contains("[redacted]"));
         QVERIFY(!series.contains(kKey));
@@ -351,8 +351,8 @@ private slots:
         const bool warned = std::any_of(cell.warnings.cbegin(), cell.warnings.cend(),
                                         [](const QString &w) { return w.contains(QStringLiteral("do not follow its load")); });
         QVERIFY2(warned == !truthful, qPrintable(cell.warnings.join('\n')));
-        QCOMPARE(cell.serverMetricsInfo.contains(QStringLiteral("gauges_follow_load")), !truthful);
-        QCOMPARE(cell.serverMetrics.value(QStringLiteral("vllm:num_requests_running")).toObject().value(QStringLiteral("max")).toDouble() > 0, truthful);
+        QCOMPARE(toJson(cell.serverMetricsInfo).contains(QStringLiteral("gauges_follow_load")), !truthful);
+        QCOMPARE(toJson(cell.serverMetrics.value(QStringLiteral("vllm:num_requests_running"))).value(QStringLiteral("max")).toDouble() > 0, truthful);
     }
 
     void aggregationRules()
@@ -384,18 +384,18 @@ private slots:
         QVERIFY(sum.family);
         QCOMPARE(QByteArray(sum.family->server), QByteArray("vllm"));
         QCOMPARE(sum.scrapes, 5);
-        const QJsonObject running = sum.metrics.value(QStringLiteral("vllm:num_requests_running")).toObject();
+        const QJsonObject running = toJson(sum.metrics.value(QStringLiteral("vllm:num_requests_running")));
         QCOMPARE(running.value(QStringLiteral("avg")).toDouble(), 4.0);  // (3+1 + 5+1 + 1+1) / 3: engines add up
         QCOMPARE(running.value(QStringLiteral("max")).toDouble(), 6.0);
         QCOMPARE(running.value(QStringLiteral("samples")).toInt(), 3);
-        QCOMPARE(sum.metrics.value(QStringLiteral("vllm:kv_cache_usage_perc")).toObject().value(QStringLiteral("avg")).toDouble(), 0.3); // a fraction averages
-        const QJsonObject hits = sum.metrics.value(QStringLiteral("vllm:prefix_cache_hits_total")).toObject();
+        QCOMPARE(toJson(sum.metrics.value(QStringLiteral("vllm:kv_cache_usage_perc"))).value(QStringLiteral("avg")).toDouble(), 0.3); // a fraction averages
+        const QJsonObject hits = toJson(sum.metrics.value(QStringLiteral("vllm:prefix_cache_hits_total")));
         QCOMPARE(hits.value(QStringLiteral("delta")).toDouble(), 100.0 + 50 + 30 + 10);
         QCOMPARE(hits.value(QStringLiteral("rate")).toDouble(), 95.0);
         QCOMPARE(*sum.cacheHitDelta, 190.0);
         QVERIFY(!sum.metrics.contains(QStringLiteral("vllm:unrelated_total"))); // only in the series
         // TTFT: 100 new observations, all in (0.1, 0.2]: p50 interpolates to 0.15, p99 to 0.199.
-        const QJsonObject ttft = sum.metrics.value(QStringLiteral("vllm:time_to_first_token_seconds")).toObject();
+        const QJsonObject ttft = toJson(sum.metrics.value(QStringLiteral("vllm:time_to_first_token_seconds")));
         QCOMPARE(ttft.value(QStringLiteral("count")).toDouble(), 100.0);
         QVERIFY(qAbs(ttft.value(QStringLiteral("p50")).toDouble() - 0.15) < 1e-12);
         QVERIFY(qAbs(ttft.value(QStringLiteral("p99")).toDouble() - 0.199) < 1e-12);

@@ -226,7 +226,7 @@ private Q_SLOTS:
             QCOMPARE(m.completed, w.completed);
             QCOMPARE(m.failed, w.failed);
             QCOMPARE(m.recordsPath, w.recordsPath);
-            QVERIFY(QFile::exists(out + QLatin1Char('/') + m.serverMetricsInfo.value(QStringLiteral("series")).toString())); // copied with the cell
+            QVERIFY(QFile::exists(out + QLatin1Char('/') + toJson(m.serverMetricsInfo).value(QStringLiteral("series")).toString())); // copied with the cell
             QCOMPARE(readAll(out + QLatin1Char('/') + m.recordsPath).count('\n'), qsizetype(m.completed + m.failed));
         }
         QVERIFY(QFile::exists(out + QStringLiteral("/sweep.yaml")));
@@ -455,7 +455,7 @@ private Q_SLOTS:
             QCOMPARE(c.status, CellStatus::Completed);
             QVERIFY2(QFile::exists(loaded->folder + QLatin1Char('/') + c.recordsPath), qPrintable(c.recordsPath));
             // The mock's server metrics series, rebased like the records (docs/server-metrics.md).
-            const QString series = c.serverMetricsInfo.value(QStringLiteral("series")).toString();
+            const QString series = toJson(c.serverMetricsInfo).value(QStringLiteral("series")).toString();
             QVERIFY2(!series.isEmpty() && QFile::exists(loaded->folder + QLatin1Char('/') + series), qPrintable(series));
         }
         QVERIFY(!loaded->specYaml.isEmpty());

@@ -76,7 +76,7 @@ private Q_SLOTS:
         spec.sloSearch.enabled = true;
         SweepResults r;
         r.cells << cellAt(1, 10) << cellAt(4, 12) << cellAt(16, 120);
-        const QList<SloFinding> back = sloFindingsFromJson(sloSearchJson(r, spec));
+        const QList<SloFinding> back = sloSearchResultFromJson(toJson(sloSearchResult(r, spec))).findings;
         QCOMPARE(back.size(), 1);
         const SloFinding f = findSlo(r, QStringLiteral("a"), spec.workload.slo, spec.sloSearch.percentile);
         QCOMPARE(back[0].server, QStringLiteral("a"));
@@ -84,8 +84,8 @@ private Q_SLOTS:
         QCOMPARE(back[0].sustained, f.sustained);
         QCOMPARE(back[0].firstMiss, f.firstMiss);
         QCOMPARE(back[0].sentence, f.sentence);
-        QVERIFY(sloFindingsFromJson(QJsonObject{{"servers", QJsonArray{QJsonObject{{"sustained", 4}}}}}).isEmpty());
-        QVERIFY(sloFindingsFromJson({}).isEmpty());
+        QVERIFY(sloSearchResultFromJson(QJsonObject{{"servers", QJsonArray{QJsonObject{{"sustained", 4}}}}}).findings.isEmpty());
+        QVERIFY(sloSearchResultFromJson({}).findings.isEmpty());
     }
 
     void findsTheMocksKnee()
@@ -115,7 +115,7 @@ private Q_SLOTS:
                 searched.append(c.concurrency);
         QCOMPARE(searched, (QList<int>{10, 7, 8, 9})); // bisection between 4 (met) and 16 (missed)
         QCOMPARE(r.results.cells.last().recordsPath, QStringLiteral("cells/007-a-c9-slo/records.jsonl"));
-        const QJsonObject found = r.results.sloSearch.value("servers").toArray().first().toObject();
+        const QJsonObject found = toJson(r.results.sloSearch.value_or(SloSearchResult())).value("servers").toArray().first().toObject();
         QCOMPARE(found.value("sustained").toDouble(), 8.0);
         QCOMPARE(found.value("first_miss").toDouble(), 9.0);
         QCOMPARE(found.value("sentence").toString(), QStringLiteral("a sustains 8 concurrent at TTFT p99 ≤ 90 ms"));

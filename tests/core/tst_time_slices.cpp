@@ -94,7 +94,7 @@ private Q_SLOTS:
     void storedInResults()
     {
         CellResult c;
-        c.timeSlices = timeSlicesJson(computeTimeSlices({req(0, 0, 0.1, 0.5, 10)}));
+        c.timeSlices = computeTimeSlices({req(0, 0, 0.1, 0.5, 10)});
         const CellResult back = cellResultFromJson(toJson(c));
         QCOMPARE(back.timeSlices, c.timeSlices);
         QVERIFY(!toJson(CellResult()).contains("time_slices"));

@@ -68,7 +68,7 @@ inline sb::CellResult makeCell(int index, int server, int concurrency)
     cell.status = sb::CellStatus::Completed;
     cell.completed = 10 * concurrency;
     cell.durationS = 30;
-    cell.tokenSource = QStringLiteral("usage");
+    cell.tokenSource = sb::TokenSource::Usage;
     cell.maxInFlight = concurrency;
     cell.meanInFlight = concurrency * 0.98;
     cell.metrics.insert(QStringLiteral("time_to_first_token"), latencyStats(ttftP50(server, concurrency)));

@@ -54,7 +54,7 @@ private Q_SLOTS:
     void rateResultsUseTheRateAxis()
     {
         const SweepResults r = rateResults();
-        std::unique_ptr<QChart> chart(makeMetricVsConcurrencyChart({{QString(), r, 0}}, QStringLiteral("time_to_first_token"), QStringLiteral("p50")));
+        std::unique_ptr<QChart> chart(makeMetricVsConcurrencyChart({{QString(), r, 0}}, QStringLiteral("time_to_first_token"), Stat::P50));
         QVERIFY2(chart->title().endsWith(QStringLiteral("vs request rate (req/s)")), qPrintable(chart->title()));
         auto *x = qobject_cast<QLogValueAxis *>(chart->axes(Qt::Horizontal).value(0));
         QCOMPARE(x->titleText(), QStringLiteral("Request rate (req/s)"));
@@ -80,7 +80,7 @@ private Q_SLOTS:
         // Overlaid with a closed-loop set: the concurrency cells are not drawn on the rate axis.
         const SweepResults closed = sbtest::makeSweepResults(1);
         std::unique_ptr<QChart> both(makeMetricVsConcurrencyChart({{QStringLiteral("open"), r, 0}, {QStringLiteral("closed"), closed, 1}},
-                                                                  QStringLiteral("time_to_first_token"), QStringLiteral("p50")));
+                                                                  QStringLiteral("time_to_first_token"), Stat::P50));
         int drawn = 0;
         for (QAbstractSeries *s : both->series())
             if (auto *scatter = qobject_cast<QScatterSeries *>(s))
@@ -91,13 +91,13 @@ private Q_SLOTS:
     void sloFindingIsMarked()
     {
         SweepResults r = sbtest::makeSweepResults(1);
-        r.sloSearch = QJsonObject{{"servers", QJsonArray{QJsonObject{{"server", "server-a"}, {"sustained", 16.0}, {"sentence", "server-a sustains 16 concurrent at TTFT p99 ≤ 200 ms"}}}}};
-        std::unique_ptr<QChart> chart(makeMetricVsConcurrencyChart({{QString(), r, 0}}, QStringLiteral("time_to_first_token"), QStringLiteral("p50")));
+        r.sloSearch = sloSearchResultFromJson(QJsonObject{{"servers", QJsonArray{QJsonObject{{"server", "server-a"}, {"sustained", 16.0}, {"sentence", "server-a sustains 16 concurrent at TTFT p99 ≤ 200 ms"}}}}});
+        std::unique_ptr<QChart> chart(makeMetricVsConcurrencyChart({{QString(), r, 0}}, QStringLiteral("time_to_first_token"), Stat::P50));
         const QList<QXYSeries *> marks = seriesNamed(chart.get(), QStringLiteral("sloPoint"));
         QCOMPARE(marks.size(), 1);
         QCOMPARE(marks[0]->points(), (QList<QPointF>{{16, sbtest::ttftP50(0, 16)}}));
         QCOMPARE(marks[0]->property("toolTip").toString(), QStringLiteral("server-a sustains 16 concurrent at TTFT p99 ≤ 200 ms"));
-        std::unique_ptr<QChart> none(makeMetricVsConcurrencyChart({{QString(), sbtest::makeSweepResults(1), 0}}, QStringLiteral("time_to_first_token"), QStringLiteral("p50")));
+        std::unique_ptr<QChart> none(makeMetricVsConcurrencyChart({{QString(), sbtest::makeSweepResults(1), 0}}, QStringLiteral("time_to_first_token"), Stat::P50));
         QVERIFY(seriesNamed(none.get(), QStringLiteral("sloPoint")).isEmpty());
     }
 
@@ -116,7 +116,7 @@ private Q_SLOTS:
             b.metrics[QStringLiteral("time_to_first_token")].p50 = at16[k];
             r.cells << a << b;
         }
-        std::unique_ptr<QChart> chart(makeMetricVsConcurrencyChart({{QString(), r, 0}}, QStringLiteral("time_to_first_token"), QStringLiteral("p50")));
+        std::unique_ptr<QChart> chart(makeMetricVsConcurrencyChart({{QString(), r, 0}}, QStringLiteral("time_to_first_token"), Stat::P50));
         const QList<QXYSeries *> bars = seriesNamed(chart.get(), QStringLiteral("errorBar"));
         QCOMPARE(bars.size(), 2);
         const MeanCi ci4 = meanCi95({40, 42, 44});
@@ -137,7 +137,7 @@ private Q_SLOTS:
 
         // One run per point: no bars, the line goes through the points as before.
         std::unique_ptr<QChart> single(makeMetricVsConcurrencyChart({{QString(), sbtest::makeSweepResults(1), 0}},
-                                                                    QStringLiteral("time_to_first_token"), QStringLiteral("p50")));
+                                                                    QStringLiteral("time_to_first_token"), Stat::P50));
         QVERIFY(seriesNamed(single.get(), QStringLiteral("errorBar")).isEmpty());
     }
 };

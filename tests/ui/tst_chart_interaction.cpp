@@ -90,8 +90,8 @@ void show(QWidget &w, QSize size)
 
 SweepResults withSlo(SweepResults r)
 {
-    r.sloSearch = QJsonObject{{"servers", QJsonArray{QJsonObject{{"server", "server-a"}, {"axis", "concurrency"}, {"sustained", 16.0},
-                                                                 {"sentence", "server-a sustains 16 concurrent at TTFT p99 ≤ 200 ms"}}}}};
+    r.sloSearch = sloSearchResultFromJson(QJsonObject{{"servers", QJsonArray{QJsonObject{{"server", "server-a"}, {"axis", "concurrency"}, {"sustained", 16.0},
+                                                                 {"sentence", "server-a sustains 16 concurrent at TTFT p99 ≤ 200 ms"}}}}});
     return r;
 }
 } // namespace
@@ -236,7 +236,7 @@ private Q_SLOTS:
         }
         panel.setInputs({{QString(), open, 0}});
         QVERIFY(listed().contains(tag::scheduleLag) && listed().contains(tag::achievedRate) && listed().contains(tag::queueTime));
-        panel.setMetric(tag::scheduleLag, QStringLiteral("p99"));
+        panel.setMetric(tag::scheduleLag, Stat::P99);
         auto *stats = panel.findChild<QComboBox *>(QStringLiteral("statChoice"));
         QCOMPARE(stats->count(), 3); // p50, p99, max: what the catalogue says lag has
         // Back to a concurrency sweep: the lag is gone from the menu and the chart shows another metric.
@@ -264,11 +264,11 @@ private Q_SLOTS:
         QVERIFY(view->isZoomed());
         QCOMPARE(chartRanges(view->chart()), zoomed);
         // Another metric is another view: back to the builder's ranges.
-        panel.setMetric(QStringLiteral("request_latency"), QStringLiteral("p99"));
+        panel.setMetric(QStringLiteral("request_latency"), Stat::P99);
         panel.flush();
         QVERIFY(!view->isZoomed());
         std::unique_ptr<QChart> fresh(makeMetricVsConcurrencyChart({{QString(), sbtest::makeSweepResults(2, {1, 4, 16, 64}), 0}},
-                                                                   QStringLiteral("request_latency"), QStringLiteral("p99")));
+                                                                   QStringLiteral("request_latency"), Stat::P99));
         QCOMPARE(chartRanges(view->chart()), chartRanges(fresh.get()));
         // So is the other scale.
         wheel(view->viewport(), toView(*view, plot.center()), 2);
@@ -321,14 +321,14 @@ private Q_SLOTS:
     {
         SweepResults r = sbtest::makeSweepResults(1, {1, 4, 16});
         r.cells[0].metrics[tag::ttft].p50 = 0; // a 0 ms TTFT has no place on a log axis
-        std::unique_ptr<QChart> chart(makeMetricVsConcurrencyChart({{QString(), r, 0}}, tag::ttft, QStringLiteral("p50"), true));
+        std::unique_ptr<QChart> chart(makeMetricVsConcurrencyChart({{QString(), r, 0}}, tag::ttft, Stat::P50, true));
         auto *y = qobject_cast<QLogValueAxis *>(chart->axes(Qt::Vertical).value(0));
         QVERIFY(y);
         QCOMPARE(scatters(chart.get()).at(0)->points(), (QList<QPointF>{{4, sbtest::ttftP50(0, 4)}, {16, sbtest::ttftP50(0, 16)}}));
         QVERIFY(y->min() > 0 && std::isfinite(y->min()) && y->max() > sbtest::ttftP50(0, 16) && std::isfinite(y->max()));
         QVERIFY(y->min() < sbtest::ttftP50(0, 4));
         // Linear (the default) still draws the 0.
-        std::unique_ptr<QChart> linear(makeMetricVsConcurrencyChart({{QString(), r, 0}}, tag::ttft, QStringLiteral("p50")));
+        std::unique_ptr<QChart> linear(makeMetricVsConcurrencyChart({{QString(), r, 0}}, tag::ttft, Stat::P50));
         QVERIFY(qobject_cast<QValueAxis *>(linear->axes(Qt::Vertical).value(0)));
         QCOMPARE(scatters(linear.get()).at(0)->count(), 3);
         // Throughput chart, log latency: the 0 ms point is not drawn.
@@ -339,7 +339,7 @@ private Q_SLOTS:
         // Nothing positive at all: an empty chart on 1–10, not an infinite axis.
         for (CellResult &c : r.cells)
             c.metrics[tag::ttft].p50 = 0;
-        std::unique_ptr<QChart> none(makeMetricVsConcurrencyChart({{QString(), r, 0}}, tag::ttft, QStringLiteral("p50"), true));
+        std::unique_ptr<QChart> none(makeMetricVsConcurrencyChart({{QString(), r, 0}}, tag::ttft, Stat::P50, true));
         auto *ny = qobject_cast<QLogValueAxis *>(none->axes(Qt::Vertical).value(0));
         QVERIFY(ny->min() > 0 && ny->max() < 100);
         QCOMPARE(scatters(none.get()).at(0)->count(), 0);
@@ -412,14 +412,14 @@ private Q_SLOTS:
         for (CellResult &c : noUnits.cells)
             for (MetricStats &m : c.metrics)
                 m.unit.clear();
-        std::unique_ptr<QChart> m(makeMetricVsConcurrencyChart({{QString(), noUnits, 0}}, tag::latency, QStringLiteral("p99")));
+        std::unique_ptr<QChart> m(makeMetricVsConcurrencyChart({{QString(), noUnits, 0}}, tag::latency, Stat::P99));
         QCOMPARE(m->axes(Qt::Vertical).value(0)->titleText(), QStringLiteral("Request latency p99 (ms)"));
         QCOMPARE(m->axes(Qt::Horizontal).value(0)->titleText(), QStringLiteral("Concurrency"));
 
         // A 1024×700 window: every title is shown whole (its full or its short form), none elided.
         ChartsPanel panel;
         panel.setInputs({{QString(), r, 0}});
-        panel.setMetric(tag::outputThroughput, QStringLiteral("avg"));
+        panel.setMetric(tag::outputThroughput, Stat::Avg);
         panel.flush();
         show(panel, {1024, 700});
         for (InteractiveChartView *view : {panel.throughputView(), panel.metricView()}) {

@@ -103,7 +103,7 @@ private Q_SLOTS:
     {
         const SweepResults r = sbtest::makeSweepResults();
         std::unique_ptr<QChart> chart(
-            makeMetricVsConcurrencyChart({{QString(), r, 0}}, QStringLiteral("time_to_first_token"), QStringLiteral("p50")));
+            makeMetricVsConcurrencyChart({{QString(), r, 0}}, QStringLiteral("time_to_first_token"), Stat::P50));
         auto *x = qobject_cast<QLogValueAxis *>(chart->axes(Qt::Horizontal).value(0));
         QVERIFY(x);
         QCOMPARE(x->base(), 2.0);
@@ -130,7 +130,7 @@ private Q_SLOTS:
         missing.status = sb::CellStatus::Failed;
         r.cells << zero << nan << missing;
         std::unique_ptr<QChart> chart(
-            makeMetricVsConcurrencyChart({{QString(), r, 0}}, QStringLiteral("time_to_first_token"), QStringLiteral("p50")));
+            makeMetricVsConcurrencyChart({{QString(), r, 0}}, QStringLiteral("time_to_first_token"), Stat::P50));
         const auto sc = scatters(chart.get());
         QCOMPARE(sc.size(), 1);
         QCOMPARE(sc.at(0)->count(), 5);
@@ -141,7 +141,7 @@ private Q_SLOTS:
         QCOMPARE(scatters(tp.get()).at(0)->count(), 6); // c=0 has numbers; NaN and missing do not
         // Throughputs have only an average: other stats are NaN and skipped, not drawn at 0.
         std::unique_ptr<QChart> p99(makeMetricVsConcurrencyChart({{QString(), r, 0}}, QStringLiteral("request_throughput"),
-                                                                 QStringLiteral("p99")));
+                                                                 Stat::P99));
         QCOMPARE(scatters(p99.get()).at(0)->count(), 0);
     }
 
@@ -158,7 +158,7 @@ private Q_SLOTS:
         degraded.status = sb::CellStatus::Degraded;
         r.cells << failed << cancelled << degraded;
         std::unique_ptr<QChart> chart(
-            makeMetricVsConcurrencyChart({{QString(), r, 0}}, QStringLiteral("time_to_first_token"), QStringLiteral("p50")));
+            makeMetricVsConcurrencyChart({{QString(), r, 0}}, QStringLiteral("time_to_first_token"), Stat::P50));
         const auto sc = scatters(chart.get());
         QCOMPARE(sc.at(0)->count(), 6);
         for (const QPointF &p : sc.at(0)->points())
@@ -176,7 +176,7 @@ private Q_SLOTS:
     void emptyInputs()
     {
         std::unique_ptr<QChart> a(makeThroughputVsLatencyChart({}, LatencyChoice::ItlAvg));
-        std::unique_ptr<QChart> b(makeMetricVsConcurrencyChart({}, QStringLiteral("goodput"), QStringLiteral("avg")));
+        std::unique_ptr<QChart> b(makeMetricVsConcurrencyChart({}, QStringLiteral("goodput"), Stat::Avg));
         QCOMPARE(a->series().size(), 0);
         QCOMPARE(b->series().size(), 0);
     }
@@ -262,7 +262,7 @@ private Q_SLOTS:
     {
         QTemporaryDir dir;
         QChartView view(makeMetricVsConcurrencyChart({{QString(), sbtest::makeSweepResults(), 0}},
-                                                    QStringLiteral("output_token_throughput"), QStringLiteral("avg")));
+                                                    QStringLiteral("output_token_throughput"), Stat::Avg));
         view.resize(400, 300);
         view.show();
         QVERIFY(QTest::qWaitForWindowExposed(&view));
@@ -296,7 +296,7 @@ private Q_SLOTS:
             QVERIFY(axis->labelsColor().lightness() > 200);
         QVERIFY(chartIsDark(view.chart()));
         // A chart replaced later (another metric, another set) comes in dark too.
-        view.replaceChart(makeMetricVsConcurrencyChart({{QString(), results, 0}}, QStringLiteral("output_token_throughput"), QStringLiteral("avg")));
+        view.replaceChart(makeMetricVsConcurrencyChart({{QString(), results, 0}}, QStringLiteral("output_token_throughput"), Stat::Avg));
         QVERIFY(view.chart()->backgroundBrush().color().lightness() < 60);
         std::unique_ptr<QChart> report(makeThroughputVsLatencyChart({{QString(), results, 0}}, LatencyChoice::TtftP50));
         QVERIFY(!chartIsDark(report.get()));

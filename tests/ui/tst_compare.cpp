@@ -166,7 +166,7 @@ private Q_SLOTS:
         view.addLoadedResults(loaded(longName, 3));
         view.addLoadedResults(loaded(QStringLiteral("tuned"), 2));
         auto *panel = view.findChild<ChartsPanel *>();
-        panel->setMetric(tag::ttft, QStringLiteral("p50"));
+        panel->setMetric(tag::ttft, Stat::P50);
         panel->flush();
         auto *tp = view.findChild<InteractiveChartView *>(QStringLiteral("throughputChart"));
         QVERIFY(!tp->chart()->legend()->isVisible());
@@ -215,7 +215,7 @@ private Q_SLOTS:
         view.addLoadedResults(a);
         view.addLoadedResults(b);
         auto *panel = view.findChild<ChartsPanel *>();
-        panel->setMetric(tag::ttft, QStringLiteral("p50"));
+        panel->setMetric(tag::ttft, Stat::P50);
         panel->flush();
         auto *diff = view.findChild<QTableWidget *>(QStringLiteral("differenceTable"));
         QCOMPARE(diff->rowCount(), 5);
@@ -236,7 +236,7 @@ private Q_SLOTS:
         const LoadedResults far = repeated(QStringLiteral("far"), {150, 151, 149, 150.5});
         const LoadedResults near = repeated(QStringLiteral("near"), {100.2, 99.1, 101.3, 100.1});
         const auto rows = compareSets({{base.displayName, base.results}, {far.displayName, far.results}, {near.displayName, near.results}},
-                                      tag::ttft, QStringLiteral("p99"));
+                                      tag::ttft, Stat::P99);
         QCOMPARE(rows.size(), 4); // 2 pairs × 2 points
         QVERIFY(rows.at(0).welch && rows.at(0).welch->significant());
         QVERIFY(significanceText(rows.at(0)).startsWith(QStringLiteral("yes (p ")));
@@ -250,7 +250,7 @@ private Q_SLOTS:
         view.addLoadedResults(base);
         view.addLoadedResults(far);
         auto *panel = view.findChild<ChartsPanel *>();
-        panel->setMetric(tag::ttft, QStringLiteral("p99"));
+        panel->setMetric(tag::ttft, Stat::P99);
         panel->flush();
         auto *diff = view.findChild<QTableWidget *>(QStringLiteral("differenceTable"));
         QCOMPARE(diff->rowCount(), 2);

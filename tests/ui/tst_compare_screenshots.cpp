@@ -69,7 +69,7 @@ private Q_SLOTS:
         view.show();
         QVERIFY(QTest::qWaitForWindowExposed(&view));
         auto *panel = view.findChild<ChartsPanel *>();
-        panel->setMetric(tag::ttft, QStringLiteral("p99"));
+        panel->setMetric(tag::ttft, Stat::P99);
         panel->flush();
         Q_EMIT panel->pointClicked(ChartPointRef{1, 9}); // server-a, c=64 in the second set
         QVERIFY(panel->height() >= CompareView::kMinimumChartHeight);

@@ -60,7 +60,7 @@ private Q_SLOTS:
         file.close();
 
         SweepResults r = sbtest::makeSweepResults();
-        r.cells[0].serverMetricsInfo = QJsonObject{{QStringLiteral("series"), QStringLiteral("cells/000/server_metrics.jsonl")}};
+        r.cells[0].serverMetricsInfo.series = QStringLiteral("cells/000/server_metrics.jsonl");
         HookOutcome reset = sbtest::hook(QStringLiteral("reset_kv_cache"), true, 1, 200, QStringLiteral("ok"));
         reset.metricsVerdict = MetricsVerdict::Confirmed;
         reset.metricsCachedTokens = 0;
@@ -68,8 +68,8 @@ private Q_SLOTS:
         int measured = 0;
         for (CellResult &c : r.cells) {
             c.serverMetrics.insert(QStringLiteral("vllm:num_requests_running"),
-                                   QJsonObject{{QStringLiteral("type"), QStringLiteral("gauge")}, {QStringLiteral("unit"), QStringLiteral("requests")},
-                                               {QStringLiteral("label"), QStringLiteral("running requests")}, {QStringLiteral("avg"), c.concurrency * 0.9}});
+                                   serverMetricAggregateFromJson(QJsonObject{{QStringLiteral("type"), QStringLiteral("gauge")}, {QStringLiteral("unit"), QStringLiteral("requests")},
+                                               {QStringLiteral("label"), QStringLiteral("running requests")}, {QStringLiteral("avg"), c.concurrency * 0.9}}));
             measured += hasMeasurements(c.status);
         }
         r.cells[1].status = sb::CellStatus::Failed; // not plotted
@@ -194,14 +194,14 @@ private Q_SLOTS:
         c.metrics.insert(tag::inputLength, lengths(299.8, 290, 310)); // +17.1 %: a warning
         c.metrics.insert(tag::requestedOutputLength, lengths(64, 64, 64));
         c.metrics.insert(tag::outputLength, lengths(63.5, 60, 64)); // -0.8 %: fine
-        c.tokenSource = QStringLiteral("usage");
+        c.tokenSource = sb::TokenSource::Usage;
         const QString html = cellDetailHtml(c, QString());
         QVERIFY2(html.contains(QStringLiteral("requested avg 256 (min 256, max 256) · measured avg 299.8 (min 290, max 310)")), qPrintable(html));
         QVERIFY(html.contains(QStringLiteral("⚠ +17.1 %, more than 2 % off")));
         QVERIFY(html.contains(QStringLiteral("requested avg 64 (min 64, max 64) · measured avg 63.5 (min 60, max 64) · -0.8 %</li>")));
         QCOMPARE(html.count(QStringLiteral("% off</b>")), 1); // (other ⚠ mark traces missing from disk)
         QVERIFY(html.contains(QStringLiteral("counted by the server (<i>usage</i>)")));
-        c.tokenSource = QStringLiteral("counted");
+        c.tokenSource = sb::TokenSource::Counted;
         QVERIFY(cellDetailHtml(c, QString()).contains(QStringLiteral("counted by the client")));
         // OSL short by more than 2 %: the server stopped early.
         c.metrics.insert(tag::outputLength, lengths(40, 10, 64));
@@ -238,7 +238,7 @@ private Q_SLOTS:
         for (int i = 0; i < 9; ++i)
             slices.append(QJsonObject{{QStringLiteral("t_s"), i}, {QStringLiteral("length_s"), 1}, {QStringLiteral("output_tokens"), 100 + i},
                                       {QStringLiteral("ttft_p50_ms"), i == 4 ? QJsonValue(QJsonValue::Null) : QJsonValue(20.0 + i)}});
-        r.cells[3].timeSlices = slices;
+        r.cells[3].timeSlices = timeSlicesFromJson(slices);
         ResultsView view;
         view.setResults(r, QString());
         auto *pane = view.findChild<TimeSlicesPane *>(QStringLiteral("timeSlicesPane"));

@@ -185,7 +185,9 @@ QList<QPointF> addErrorBars(QChart *chart, QAbstractAxis *x, QAbstractAxis *y, c
 // view shows on hover, in the read-out and in its tooltip.
 void markSloPoint(QChart *chart, QAbstractAxis *x, QAbstractAxis *y, const Curve &c, const ChartSeriesInput &set, const CurvePoints &p)
 {
-    for (const SloFinding &found : sloFindingsFromJson(set.results.sloSearch)) {
+    if (!set.results.sloSearch)
+        return;
+    for (const SloFinding &found : set.results.sloSearch->findings) {
         if (found.server != c.server || !found.sustained)
             continue;
         const qsizetype i = p.sweepPoints.indexOf(*found.sustained);
@@ -270,7 +272,7 @@ void fitValueAxis(QAbstractAxis *axis, double lo, double hi, double minPositive)
 }
 
 // "TTFT p99 ms", "Out tok/s": the catalogue's compact title for narrow charts (charts/ChartTitles.h).
-QString shortMetricTitle(const QString &metric, const QString &stat, const QString &fallback)
+QString shortMetricTitle(const QString &metric, Stat stat, const QString &fallback)
 {
     const MetricInfo *info = findMetric(metric);
     return info ? metricColumnTitle(*info, stat, true) : fallback;
@@ -295,20 +297,20 @@ SweepAxis chartAxis(const QList<ChartSeriesInput> &sets)
 
 LatencyChoiceInfo latencyChoiceInfo(LatencyChoice choice)
 {
-    const auto info = [](const QString &metric, const QString &stat) {
-        return LatencyChoiceInfo{metric, stat, metricLabel(metric) + QLatin1Char(' ') + stat};
+    const auto info = [](const QString &metric, Stat stat) {
+        return LatencyChoiceInfo{metric, stat, metricLabel(metric) + QLatin1Char(' ') + statName(stat)};
     };
     switch (choice) {
-    case LatencyChoice::TtftP50: return info(tag::ttft, QStringLiteral("p50"));
-    case LatencyChoice::TtftP90: return info(tag::ttft, QStringLiteral("p90"));
-    case LatencyChoice::TtftP99: return info(tag::ttft, QStringLiteral("p99"));
-    case LatencyChoice::ItlAvg: return info(tag::itl, QStringLiteral("avg"));
-    case LatencyChoice::ItlP50: return info(tag::itl, QStringLiteral("p50"));
-    case LatencyChoice::ItlP99: return info(tag::itl, QStringLiteral("p99"));
-    case LatencyChoice::LatencyP50: return info(tag::latency, QStringLiteral("p50"));
-    case LatencyChoice::LatencyP99: return info(tag::latency, QStringLiteral("p99"));
+    case LatencyChoice::TtftP50: return info(tag::ttft, Stat::P50);
+    case LatencyChoice::TtftP90: return info(tag::ttft, Stat::P90);
+    case LatencyChoice::TtftP99: return info(tag::ttft, Stat::P99);
+    case LatencyChoice::ItlAvg: return info(tag::itl, Stat::Avg);
+    case LatencyChoice::ItlP50: return info(tag::itl, Stat::P50);
+    case LatencyChoice::ItlP99: return info(tag::itl, Stat::P99);
+    case LatencyChoice::LatencyP50: return info(tag::latency, Stat::P50);
+    case LatencyChoice::LatencyP99: return info(tag::latency, Stat::P99);
     }
-    return info(tag::ttft, QStringLiteral("p50"));
+    return info(tag::ttft, Stat::P50);
 }
 
 QList<LatencyChoice> allLatencyChoices()
@@ -343,7 +345,7 @@ QChart *makeThroughputVsLatencyChart(const QList<ChartSeriesInput> &sets, Latenc
         CurvePoints p;
         for (const CellResult *cell : c.cells) {
             const double lx = cellValue(*cell, lc.metric, lc.stat);
-            const double ty = cellValue(*cell, kThroughput, QStringLiteral("avg"));
+            const double ty = cellValue(*cell, kThroughput, Stat::Avg);
             if (!std::isfinite(lx) || !std::isfinite(ty))
                 continue; // not measured (pending, failed, imported without it)
             if (logLatency && !(lx > 0))
@@ -364,10 +366,10 @@ QChart *makeThroughputVsLatencyChart(const QList<ChartSeriesInput> &sets, Latenc
     return chart;
 }
 
-QChart *makeMetricVsConcurrencyChart(const QList<ChartSeriesInput> &sets, const QString &metric, const QString &stat, bool logY)
+QChart *makeMetricVsConcurrencyChart(const QList<ChartSeriesInput> &sets, const QString &metric, Stat stat, bool logY)
 {
     const MetricInfo *info = findMetric(metric);
-    const QString label = metricLabel(metric) + (info && info->singleValued ? QString() : QLatin1Char(' ') + stat);
+    const QString label = metricLabel(metric) + (info && info->singleValued ? QString() : QLatin1Char(' ') + statName(stat));
     const QString shortLabel = info ? metricColumnTitle(*info, stat, false) : label;
     const SweepAxis axis = chartAxis(sets);
     QChart *chart = newChart(QStringLiteral("%1 vs %2").arg(label, axisTitle(axis)), QStringLiteral("%1 vs %2").arg(shortLabel, axisShort(axis)));

@@ -27,7 +27,7 @@ enum class LatencyChoice { TtftP50, TtftP90, TtftP99, ItlAvg, ItlP50, ItlP99, La
 
 struct LatencyChoiceInfo {
     QString metric; // AIPerf tag, e.g. time_to_first_token
-    QString stat;   // avg | p50 | ...
+    Stat stat;
     QString label;  // "TTFT p99"
 };
 LatencyChoiceInfo latencyChoiceInfo(LatencyChoice choice);
@@ -48,6 +48,6 @@ SweepAxis chartAxis(const QList<ChartSeriesInput> &sets);
 // Both charts title their axes with the catalogue's label and unit ("TTFT p99 (ms)") and a short
 // form for narrow views (charts/ChartTitles.h), and ring the SLO search's finding per server.
 QChart *makeMetricVsConcurrencyChart(const QList<ChartSeriesInput> &sets, const QString &metric,
-                                     const QString &stat, bool logY = false);
+                                     Stat stat, bool logY = false);
 
 } // namespace sb::ui

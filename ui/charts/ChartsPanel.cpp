@@ -117,12 +117,13 @@ void ChartsPanel::refillMetrics()
 void ChartsPanel::refillStats()
 {
     const QString metric = m_metricCombo->currentData().toString();
-    const QString previous = m_statCombo->currentText();
+    const QVariant previous = m_statCombo->currentData();
     const QSignalBlocker block(m_statCombo);
     m_statCombo->clear();
     const MetricInfo *info = findMetric(metric);
-    m_statCombo->addItems(info ? metricStats(*info) : distributionStats());
-    const int keep = m_statCombo->findText(previous.isEmpty() ? QStringLiteral("p99") : previous);
+    for (const Stat s : info ? metricStats(*info) : distributionStats())
+        m_statCombo->addItem(statName(s), int(s));
+    const int keep = m_statCombo->findData(previous.isValid() ? previous : QVariant(int(Stat::P99)));
     m_statCombo->setCurrentIndex(keep >= 0 ? keep : 0);
 }
 
@@ -153,9 +154,9 @@ QString ChartsPanel::metric() const
     return m_metricCombo->currentData().toString();
 }
 
-QString ChartsPanel::stat() const
+Stat ChartsPanel::stat() const
 {
-    return m_statCombo->currentText();
+    return Stat(m_statCombo->currentData().toInt());
 }
 
 void ChartsPanel::setLegendVisible(bool visible)
@@ -181,13 +182,13 @@ void ChartsPanel::rebuild()
     ++m_rebuilds;
     const auto choice = LatencyChoice(m_latencyCombo->currentData().toInt());
     const QString metric = m_metricCombo->currentData().toString();
-    const QString stat = m_statCombo->currentText();
+    const Stat stat = this->stat();
     m_throughput->setLogScale(m_logLatency->isChecked());
     m_metric->setLogScale(m_logMetric->isChecked());
     m_throughput->replaceChart(makeThroughputVsLatencyChart(m_inputs, choice, m_logLatency->isChecked()));
     m_throughput->setExportName(slug(QStringLiteral("throughput-vs-") + latencyChoiceInfo(choice).label));
     m_metric->replaceChart(makeMetricVsConcurrencyChart(m_inputs, metric, stat, m_logMetric->isChecked()));
-    m_metric->setExportName(slug(metric + QLatin1Char('-') + stat + QStringLiteral("-vs-") + axisKey(chartAxis(m_inputs))));
+    m_metric->setExportName(slug(metric + QLatin1Char('-') + statName(stat) + QStringLiteral("-vs-") + axisKey(chartAxis(m_inputs))));
     setLegendVisible(m_legendVisible);
     Q_EMIT chartsRebuilt();
 }
@@ -203,10 +204,10 @@ void ChartsPanel::setLatencyChoice(LatencyChoice choice)
     m_latencyCombo->setCurrentIndex(m_latencyCombo->findData(int(choice)));
 }
 
-void ChartsPanel::setMetric(const QString &metric, const QString &stat)
+void ChartsPanel::setMetric(const QString &metric, Stat stat)
 {
     m_metricCombo->setCurrentIndex(m_metricCombo->findData(metric));
-    m_statCombo->setCurrentIndex(m_statCombo->findText(stat));
+    m_statCombo->setCurrentIndex(m_statCombo->findData(int(stat)));
 }
 
 void ChartsPanel::setLogLatency(bool on)

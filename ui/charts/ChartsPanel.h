@@ -31,14 +31,14 @@ public:
     int rebuildCount() const { return m_rebuilds; }
     // The metric chart's choice (a results.json key and a stat), for views that tabulate it.
     QString metric() const;
-    QString stat() const;
+    Stat stat() const;
     // Off: the charts draw no legend of their own (Compare lists the series in a table instead,
     // so long set names never eat the plot).
     void setLegendVisible(bool visible);
 
     void setHighlight(ChartPointRef ref);
     void setLatencyChoice(LatencyChoice choice);
-    void setMetric(const QString &metric, const QString &stat);
+    void setMetric(const QString &metric, Stat stat);
     // Log axis for the latency of the throughput chart / the metric of the other (default linear);
     // the same switch as each chart's context menu.
     void setLogLatency(bool on);

@@ -34,9 +34,9 @@ QString formatWithUnit(double v, const QString &unit)
 
 QString cellSummaryText(const CellResult &cell)
 {
-    auto stat = [&](const QString &metric, const char *s) {
+    auto stat = [&](const QString &metric, Stat s) {
         const MetricInfo *m = findMetric(metric);
-        return formatWithUnit(cellValue(cell, metric, QLatin1String(s)), m ? m->unit : QString());
+        return formatWithUnit(cellValue(cell, metric, s), m ? m->unit : QString());
     };
     QStringList lines;
     lines << QStringLiteral("%1 · %2 · %3").arg(cell.server, pointLabel(cell), cellStatusName(cell.status));
@@ -45,16 +45,16 @@ QString cellSummaryText(const CellResult &cell)
     if (cell.status == CellStatus::Degraded && !cell.reason.isEmpty())
         lines << cell.reason;
     // One line per latency with its stats, then the rates: labels and units from the catalogue.
-    const auto statsLine = [&](const QString &metric, std::initializer_list<const char *> stats) {
+    const auto statsLine = [&](const QString &metric, std::initializer_list<Stat> stats) {
         QStringList parts;
-        for (const char *s : stats)
-            parts << QStringLiteral("%1 %2").arg(QLatin1String(s), stat(metric, s));
+        for (const Stat s : stats)
+            parts << QStringLiteral("%1 %2").arg(statName(s), stat(metric, s));
         return metricLabel(metric) + QLatin1Char(' ') + parts.join(QStringLiteral(" · "));
     };
-    lines << statsLine(tag::ttft, {"p50", "p90", "p99"});
-    lines << statsLine(tag::itl, {"avg", "p99"});
-    lines << statsLine(tag::latency, {"p50", "p99"});
-    lines << QStringLiteral("output %1 · %2").arg(stat(tag::outputThroughput, "avg"), stat(tag::requestThroughput, "avg"));
+    lines << statsLine(tag::ttft, {Stat::P50, Stat::P90, Stat::P99});
+    lines << statsLine(tag::itl, {Stat::Avg, Stat::P99});
+    lines << statsLine(tag::latency, {Stat::P50, Stat::P99});
+    lines << QStringLiteral("output %1 · %2").arg(stat(tag::outputThroughput, Stat::Avg), stat(tag::requestThroughput, Stat::Avg));
     if (const auto &o = cell.openLoop)
         lines << QStringLiteral("open loop: achieved %1 req/s · schedule lag p99 %2 ms%3")
                      .arg(formatRate(o->achievedRate))

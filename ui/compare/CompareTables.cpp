@@ -44,10 +44,10 @@ void fitColumns(QTableWidget *table)
 }
 } // namespace
 
-QString valueHeading(const QString &metric, const QString &stat)
+QString valueHeading(const QString &metric, Stat stat)
 {
     const MetricInfo *info = findMetric(metric);
-    const QString label = metricLabel(metric) + (info && info->singleValued ? QString() : QLatin1Char(' ') + stat);
+    const QString label = metricLabel(metric) + (info && info->singleValued ? QString() : QLatin1Char(' ') + statName(stat));
     const QString unit = info ? shortUnit(info->unit) : QString();
     return unit.isEmpty() ? label : QStringLiteral("%1 (%2)").arg(label, unit);
 }
@@ -82,7 +82,7 @@ QList<LegendRow> legendRows(const QChart *chart, const QList<ChartSeriesInput> &
 }
 
 void fillLegendTable(QTableWidget *table, const QList<LegendRow> &rows, const QList<ChartSeriesInput> &inputs,
-                     const QString &metric, const QString &stat, std::optional<double> at)
+                     const QString &metric, Stat stat, std::optional<double> at)
 {
     const SweepAxis axis = chartAxis(inputs);
     const QString valueColumn = at ? QStringLiteral("%1 at %2").arg(valueHeading(metric, stat), formatPoint(axis, *at))
@@ -107,7 +107,7 @@ void fillLegendTable(QTableWidget *table, const QList<LegendRow> &rows, const QL
     fitColumns(table);
 }
 
-void fillDifferenceTable(QTableWidget *table, const QList<DifferenceRow> &rows, const QString &metric, const QString &stat)
+void fillDifferenceTable(QTableWidget *table, const QList<DifferenceRow> &rows, const QString &metric, Stat stat)
 {
     const QString heading = valueHeading(metric, stat);
     const SweepAxis axis = rows.isEmpty() ? SweepAxis::Concurrency : rows.first().axis;

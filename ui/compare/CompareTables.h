@@ -31,13 +31,13 @@ QList<LegendRow> legendRows(const QChart *chart, const QList<ChartSeriesInput> &
 // Columns: series (swatch + full name), runs at the point, metric.stat at `at` (mean ± 95 % CI
 // over repeats). Without a point the value column says to click one.
 void fillLegendTable(QTableWidget *table, const QList<LegendRow> &rows, const QList<ChartSeriesInput> &inputs,
-                     const QString &metric, const QString &stat, std::optional<double> at);
+                     const QString &metric, Stat stat, std::optional<double> at);
 
 // Columns: point, A value, B value, Δ %, significant?, A, B (the series names last).
-void fillDifferenceTable(QTableWidget *table, const QList<DifferenceRow> &rows, const QString &metric, const QString &stat);
+void fillDifferenceTable(QTableWidget *table, const QList<DifferenceRow> &rows, const QString &metric, Stat stat);
 
 // "TTFT p99 (ms)" for a metric.stat: the heading of value columns.
-QString valueHeading(const QString &metric, const QString &stat);
+QString valueHeading(const QString &metric, Stat stat);
 // mean ± half width with the catalogue's decimals; "–" when not measured.
 QString meanCiText(const MeanCi &ci, const QString &metric);
 

@@ -193,7 +193,8 @@ void CompareView::refresh()
 void CompareView::refreshTables()
 {
     const QList<ChartSeriesInput> inputs = m_model->chartInputs();
-    const QString metric = m_charts->metric(), stat = m_charts->stat();
+    const QString metric = m_charts->metric();
+    const Stat stat = m_charts->stat();
     fillLegendTable(m_legend, legendRows(m_charts->throughputView()->chart(), inputs), inputs, metric, stat,
                     m_hoveredPoint ? m_hoveredPoint : m_selectedPoint);
     QList<NamedResults> named;

@@ -23,7 +23,7 @@ QByteArray renderPng(QChart *chart, const QTemporaryDir &tmp, const QString &ste
 }
 } // namespace
 
-bool writeComparisonHtml(const QString &path, const QList<ChartSeriesInput> &sets, const QString &metric, const QString &stat,
+bool writeComparisonHtml(const QString &path, const QList<ChartSeriesInput> &sets, const QString &metric, Stat stat,
                          QString *error, const QStringList &sources, const QList<QByteArray> &specs)
 {
     if (sets.isEmpty()) {
@@ -52,7 +52,7 @@ bool writeComparisonHtml(const QString &path, const QList<ChartSeriesInput> &set
         Job jobs[2];
         jobs[0] = {QStringLiteral("%1 vs %2").arg(metricLabel(tag::outputThroughput), ttft.label), QStringLiteral("throughput"),
                    std::unique_ptr<QChart>(makeThroughputVsLatencyChart(sets, LatencyChoice::TtftP99))};
-        jobs[1] = {QStringLiteral("%1 %2 vs %3").arg(metricLabel(metric), stat, axisTitle(chartAxis(sets))), QStringLiteral("metric"),
+        jobs[1] = {QStringLiteral("%1 %2 vs %3").arg(metricLabel(metric), statName(stat), axisTitle(chartAxis(sets))), QStringLiteral("metric"),
                    std::unique_ptr<QChart>(makeMetricVsConcurrencyChart(sets, metric, stat))};
         for (Job &j : jobs) {
             QString err;

@@ -10,7 +10,7 @@ namespace sb::ui {
 // `specs` are the sets' sweep.yaml texts: every secret they name (api_key values, the values of
 // their api_key_env variables now) is redacted from the page, as in a report bundle, and the
 // page is refused if one survives.
-bool writeComparisonHtml(const QString &path, const QList<ChartSeriesInput> &sets, const QString &metric, const QString &stat,
+bool writeComparisonHtml(const QString &path, const QList<ChartSeriesInput> &sets, const QString &metric, Stat stat,
                          QString *error, const QStringList &sources = {}, const QList<QByteArray> &specs = {});
 
 } // namespace sb::ui

@@ -24,9 +24,9 @@ QList<ChartJob> jobs()
         {QStringLiteral("throughput_vs_itl_avg"), QStringLiteral("Output token throughput vs ITL avg"),
          [](const QList<ChartSeriesInput> &s) { return makeThroughputVsLatencyChart(s, LatencyChoice::ItlAvg); }},
         {QStringLiteral("ttft_p99_vs_concurrency"), QStringLiteral("TTFT p99 vs concurrency"),
-         [](const QList<ChartSeriesInput> &s) { return makeMetricVsConcurrencyChart(s, tag::ttft, QStringLiteral("p99")); }},
+         [](const QList<ChartSeriesInput> &s) { return makeMetricVsConcurrencyChart(s, tag::ttft, Stat::P99); }},
         {QStringLiteral("output_throughput_vs_concurrency"), QStringLiteral("Output token throughput vs concurrency"),
-         [](const QList<ChartSeriesInput> &s) { return makeMetricVsConcurrencyChart(s, tag::outputThroughput, QStringLiteral("avg")); }},
+         [](const QList<ChartSeriesInput> &s) { return makeMetricVsConcurrencyChart(s, tag::outputThroughput, Stat::Avg); }},
     };
 }
 

@@ -75,10 +75,10 @@ QString lengthsHtml(const CellResult &cell)
     }
     if (h.isEmpty())
         return {};
-    const QString source = cell.tokenSource == QLatin1String("usage")   ? QStringLiteral("counted by the server (<i>usage</i>)")
-                           : cell.tokenSource == QLatin1String("counted") ? QStringLiteral("counted by the client (<i>counted</i>: approximate)")
-                           : cell.tokenSource.isEmpty()                   ? QStringLiteral("source not recorded")
-                                                                          : QStringLiteral("<i>") + esc(cell.tokenSource) + QStringLiteral("</i>");
+    const QString source = cell.tokenSource == TokenSource::Usage     ? QStringLiteral("counted by the server (<i>usage</i>)")
+                           : cell.tokenSource == TokenSource::Counted ? QStringLiteral("counted by the client (<i>counted</i>: approximate)")
+                           : cell.tokenSource == TokenSource::None    ? QStringLiteral("source not recorded")
+                                                                      : QStringLiteral("<i>") + esc(tokenSourceName(cell.tokenSource)) + QStringLiteral("</i>");
     return QStringLiteral("<h4>Lengths (tokens)</h4><p>Tokens %1</p><ul>%2</ul>").arg(source, h);
 }
 
@@ -119,8 +119,8 @@ QString cellDetailHtml(const CellResult &cell, const QString &folder)
         h += QStringLiteral("; %1 reconnects, %2 requests re-sent on a fresh connection").arg(cell.reconnects).arg(cell.resent);
     if (cell.durationS > 0)
         h += QStringLiteral(" in %1 s").arg(formatNumber(cell.durationS));
-    if (!cell.tokenSource.isEmpty())
-        h += QStringLiteral("; tokens from <i>%1</i>").arg(esc(cell.tokenSource));
+    if (cell.tokenSource != TokenSource::None)
+        h += QStringLiteral("; tokens from <i>%1</i>").arg(esc(tokenSourceName(cell.tokenSource)));
     if (cell.maxInFlight > 0)
         h += QStringLiteral("; in flight max %1, mean %2").arg(cell.maxInFlight).arg(formatNumber(cell.meanInFlight));
     if (cell.steadyMeanInFlight >= 0)
@@ -140,8 +140,8 @@ QString cellDetailHtml(const CellResult &cell, const QString &folder)
         for (const HookOutcome &o : cell.hooks) {
             const QString verdict = hookVerdictText(o);
             h += QStringLiteral("<li><b>") + esc(hookKindName(o.hook)) + QStringLiteral("</b>");
-            if (!o.placement.isEmpty())
-                h += QStringLiteral(" (") + esc(o.placement) + QLatin1Char(')');
+            if (o.placement != HookPlacement::None)
+                h += QStringLiteral(" (") + esc(hookPlacementName(o.placement)) + QLatin1Char(')');
             h += QStringLiteral(": <b style='color:") + hookRowColor(o) + QStringLiteral("'>") + esc(verdict) + QStringLiteral("</b> — ");
             h += (o.status > 0 ? QStringLiteral("HTTP ") + QString::number(o.status) : QStringLiteral("no response"));
             h += QStringLiteral(" · ") + QString::number(o.attempts) + (o.attempts == 1 ? QStringLiteral(" attempt") : QStringLiteral(" attempts"));

@@ -47,8 +47,8 @@ QString describeHookOutcome(const HookOutcome &h)
                          hookVerdictText(h),
                          parts.join(QStringLiteral(" · ")));
     s.replace(QStringLiteral("  "), QStringLiteral(" "));
-    if (!h.placement.isEmpty())
-        s += QStringLiteral(" [%1]").arg(h.placement);
+    if (h.placement != HookPlacement::None)
+        s += QStringLiteral(" [%1]").arg(hookPlacementName(h.placement));
     if (h.metricsVerdict != MetricsVerdict::None)
         s += QStringLiteral(" · reset ") + describeMetricsVerdict(h.metricsVerdict, h.metricsCachedTokens);
     if (!h.message.isEmpty())

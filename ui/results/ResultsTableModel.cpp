@@ -16,15 +16,15 @@ namespace {
 struct MetricColumn {
     int column;
     const QString &metric; // catalogue key: heading, tooltip and unit come from there
-    const char *stat;
+    Stat stat;
 };
 const MetricColumn kMetricColumns[] = {
-    {ResultsTableModel::TtftP50Column, tag::ttft, "p50"},
-    {ResultsTableModel::TtftP99Column, tag::ttft, "p99"},
-    {ResultsTableModel::ItlAvgColumn, tag::itl, "avg"},
-    {ResultsTableModel::LatencyP50Column, tag::latency, "p50"},
-    {ResultsTableModel::OutputThroughputColumn, tag::outputThroughput, "avg"},
-    {ResultsTableModel::RequestThroughputColumn, tag::requestThroughput, "avg"},
+    {ResultsTableModel::TtftP50Column, tag::ttft, Stat::P50},
+    {ResultsTableModel::TtftP99Column, tag::ttft, Stat::P99},
+    {ResultsTableModel::ItlAvgColumn, tag::itl, Stat::Avg},
+    {ResultsTableModel::LatencyP50Column, tag::latency, Stat::P50},
+    {ResultsTableModel::OutputThroughputColumn, tag::outputThroughput, Stat::Avg},
+    {ResultsTableModel::RequestThroughputColumn, tag::requestThroughput, Stat::Avg},
 };
 
 const MetricColumn *metricColumn(int column)
@@ -118,7 +118,7 @@ QVariant ResultsTableModel::rawData(const CellResult &cell, int column) const
     if (const MetricColumn *m = metricColumn(column)) {
         if (!hasMeasurements(cell.status)) // a failed or cancelled cell has no figures to show
             return {};
-        const double v = cellValue(cell, m->metric, QLatin1String(m->stat));
+        const double v = cellValue(cell, m->metric, m->stat);
         return std::isnan(v) ? QVariant() : QVariant(v);
     }
     switch (column) {
@@ -242,9 +242,9 @@ QVariant ResultsTableModel::headerData(int section, Qt::Orientation orientation,
     if (const MetricColumn *m = metricColumn(section)) {
         const MetricInfo &info = *findMetric(m->metric);
         if (role == Qt::DisplayRole)
-            return metricColumnTitle(info, QString::fromLatin1(m->stat), false);
+            return metricColumnTitle(info, m->stat, false);
         if (role == Qt::ToolTipRole)
-            return metricColumnToolTip(info, QString::fromLatin1(m->stat));
+            return metricColumnToolTip(info, m->stat);
         return QAbstractTableModel::headerData(section, orientation, role);
     }
     static const char *const titles[ColumnCount] = {

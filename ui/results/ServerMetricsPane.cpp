@@ -8,23 +8,15 @@
 #include <QComboBox>
 #include <QDir>
 #include <QHBoxLayout>
-#include <QJsonObject>
 #include <QLabel>
 #include <QtConcurrent/QtConcurrentRun>
 #include <QVBoxLayout>
 #include <algorithm>
+#include <cmath>
 
 namespace sb::ui {
 
 namespace {
-// The one figure per cell an aggregate is drawn with: gauges by their average, counters by their
-// rate over the measured phase, histograms by their p50 (docs/server-metrics.md).
-QString aggregateStat(const QJsonObject &o)
-{
-    const QString type = o.value(QLatin1String("type")).toString();
-    return type == QLatin1String("counter") ? QStringLiteral("rate") : type == QLatin1String("histogram") ? QStringLiteral("p50") : QStringLiteral("avg");
-}
-
 int catalogueOrder(const QString &name)
 {
     int order = 0;
@@ -124,9 +116,8 @@ void ServerMetricsPane::setResults(const SweepResults &results)
         for (const QString &key : std::as_const(m_aggregateKeys)) {
             QString label;
             for (const CellResult &c : results.cells)
-                if (const QJsonObject o = c.serverMetrics.value(key).toObject(); !o.isEmpty()) {
-                    label = o.value(QLatin1String("label")).toString();
-                    label = QStringLiteral("%1 %2 (%3)").arg(label.isEmpty() ? key : label, aggregateStat(o), key);
+                if (const auto o = c.serverMetrics.constFind(key); o != c.serverMetrics.constEnd()) {
+                    label = QStringLiteral("%1 %2 (%3)").arg(o->label.isEmpty() ? key : o->label, QLatin1String(o->headlineName()), key);
                     break;
                 }
             m_aggregate->addItem(displaySafe(label, DisplayLines::Single), key);
@@ -152,7 +143,7 @@ void ServerMetricsPane::setCell(const CellResult *cell, const QString &folder)
             verdict = cell->serverMetricsInfo.isEmpty() ? tr("No server metrics were scraped for this cell.")
                                                         : tr("No reset right before the measured phase: nothing for the counters to confirm.");
         m_verdict->setText(displaySafe(QStringLiteral("%1 %2 — %3").arg(cell->server, pointLabel(*cell), verdict), DisplayLines::Single));
-        const QString series = cell->serverMetricsInfo.value(QLatin1String("series")).toString();
+        const QString &series = cell->serverMetricsInfo.series;
         if (!series.isEmpty() && !folder.isEmpty())
             m_path = QDir(folder).filePath(series);
     }
@@ -237,12 +228,11 @@ void ServerMetricsPane::drawAggregates()
         for (const CellResult &c : std::as_const(m_results.cells)) {
             if (c.server != servers[s] || !hasMeasurements(c.status))
                 continue; // failed and cancelled cells are not plotted
-            const QJsonObject o = c.serverMetrics.value(key).toObject();
-            const QJsonValue v = o.value(aggregateStat(o));
-            if (!v.isDouble())
+            const auto o = c.serverMetrics.constFind(key);
+            if (o == c.serverMetrics.constEnd() || !std::isfinite(o->headline()))
                 continue;
-            unit = o.value(QLatin1String("unit")).toString();
-            points.append({pointValue(c), v.toDouble()});
+            unit = o->unit;
+            points.append({pointValue(c), o->headline()});
         }
         std::sort(points.begin(), points.end(), [](const QPointF &a, const QPointF &b) { return a.x() < b.x(); });
         m_plottedAggregatePoints += points.size();

@@ -1,10 +1,10 @@
 #pragma once
 // The Results view's "Server" tab (docs/server-metrics.md): for the selected cell, the reset's
 // metrics verdict and any scraped server metric over time (its server_metrics.jsonl, read on a
-// worker thread and bounded: results/ServerSeries.h); for the whole set, a key aggregate per
+// worker thread and bounded: servermetrics/ServerSeries.h); for the whole set, a key aggregate per
 // server against the sweep point (results.json cells[].server_metrics).
 #include "results/Results.h"
-#include "results/ServerSeries.h"
+#include "servermetrics/ServerSeries.h"
 #include <QFutureWatcher>
 #include <QWidget>
 

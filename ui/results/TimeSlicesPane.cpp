@@ -1,5 +1,5 @@
 #include "results/TimeSlicesPane.h"
-#include "engine/TimeSlices.h"
+#include "results/TimeSlice.h"
 #include "charts/InteractiveChartView.h"
 #include "charts/MetricFormat.h"
 #include "metrics/MetricCatalogue.h"
@@ -7,7 +7,6 @@
 #include "results/SweepAxis.h"
 #include "report/DisplayText.h"
 #include <QChart>
-#include <QJsonObject>
 #include <QLabel>
 #include <QVBoxLayout>
 
@@ -36,7 +35,7 @@ void TimeSlicesPane::setCell(const CellResult *cell)
     LineChartSeries ttft{QStringLiteral("%1 p50").arg(metricLabel(tag::ttft)), {}, 1, true, true};
     double slice = 0;
     if (cell) {
-        for (const TimeSlice &s : timeSlicesFromJson(cell->timeSlices)) {
+        for (const TimeSlice &s : cell->timeSlices) {
             if (slice == 0) // the nominal length: the last slice may be cut short by the phase's end
                 slice = s.lengthS;
             tput.points.append({s.startS, sliceThroughput(s)});

@@ -14,8 +14,8 @@ QString hookOutcomeToolTip(const HookOutcome &o)
                  .arg(hookVerdictText(o), o.status ? QString::number(o.status) : QObject::tr("no answer"))
                  .arg(o.attempts)
                  .arg(o.latencyMs, 0, 'f', 1);
-    if (!o.placement.isEmpty())
-        lines << QObject::tr("placement: %1").arg(o.placement);
+    if (o.placement != HookPlacement::None)
+        lines << QObject::tr("placement: %1").arg(hookPlacementName(o.placement));
     if (!o.message.isEmpty())
         lines << displaySafe(o.message); // server text: controls shown, not obeyed
     return lines.join(QLatin1Char('\n'));

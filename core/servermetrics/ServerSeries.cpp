@@ -1,4 +1,4 @@
-#include "results/ServerSeries.h"
+#include "servermetrics/ServerSeries.h"
 #include "io/LineReader.h"
 #include "servermetrics/ServerMetricCatalogue.h"
 #include <QFile>
@@ -7,7 +7,7 @@
 #include <QJsonObject>
 #include <cmath>
 
-namespace sb::ui {
+namespace sb {
 
 namespace {
 // One scrape line holds one bounded answer (MetricsScraper's own limit on what it writes).
@@ -141,4 +141,4 @@ ServerSeriesData readServerSeries(const QString &path)
     return data;
 }
 
-} // namespace sb::ui
+} // namespace sb

@@ -1,7 +1,7 @@
 #pragma once
 // A cell's scraped server metrics over time, read from its server_metrics.jsonl
-// (docs/server-metrics.md "Files and fields") for the Results view's Server tab. Runs on a worker
-// thread. The file holds every series a server publishes, scrape by scrape, so what is loaded is
+// (docs/server-metrics.md "Files and fields"): the one reader of the file MetricsScraper writes,
+// beside it; the Results view's Server tab calls it on a worker thread. The file holds every series a server publishes, scrape by scrape, so what is loaded is
 // bounded and the result says what was left out:
 //   - key metrics (servermetrics/ServerMetricCatalogue) are combined per scrape over their label
 //     sets as the aggregates are (sum or mean), labelled from the catalogue, and listed first;
@@ -15,7 +15,7 @@
 #include <QString>
 #include <QStringList>
 
-namespace sb::ui {
+namespace sb {
 
 struct ServerSeriesEntry {
     QString key;     // family name for a key metric ("vllm:num_requests_running"), else the series key
@@ -43,4 +43,4 @@ struct ServerSeriesData {
 
 ServerSeriesData readServerSeries(const QString &path);
 
-} // namespace sb::ui
+} // namespace sb
