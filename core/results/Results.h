@@ -5,6 +5,7 @@
 #include "results/HookVocabulary.h"
 #include "results/OpenLoopResult.h"
 #include "results/ShardId.h"
+#include "results/TraceSummary.h"
 #include <QDateTime>
 #include <QJsonArray>
 #include <QJsonObject>
@@ -103,6 +104,7 @@ struct CellResult {
     double clientWaitMax = 0;             // largest share of the phase a client IO thread waited for a CPU
     double hostStealMs = -1;              // the hypervisor's steal during the phase, all CPUs (-1 unknown)
     std::optional<ProfilerWindowResult> profilerWindow; // cells with a profiler window
+    std::optional<TraceSummary> traceSummary;           // cells whose window left trace files (results/TraceSummary.h)
     QJsonArray timeSlices;                // metrics/TimeSlices.h, as stored ("time_slices")
     // Scraped server metrics (docs/server-metrics.md): key aggregates by full metric name, and
     // the scrape itself (series file, path, interval, scrapes, server family, TTFT check).
