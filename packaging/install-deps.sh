@@ -9,7 +9,7 @@ $SUDO apt-get update -qq
 BUILD="build-essential cmake ninja-build pkg-config git ccache
   qt6-base-dev qt6-base-dev-tools libqt6opengl6-dev qt6-charts-dev qt6-svg-dev
   libgl-dev libvulkan-dev
-  libyaml-cpp-dev libquazip1-qt6-dev qt6-5compat-dev"
+  libyaml-cpp-dev libquazip1-qt6-dev qt6-5compat-dev zlib1g-dev rapidjson-dev"
 RUNTIME="libqt6widgets6 libqt6charts6 libqt6svg6 libqt6network6 qt6-qpa-plugins
   fonts-dejavu-core"
 # python3-venv/pip: the real-server setup (tests/realserver/) builds llama.cpp and installs vLLM

@@ -12,6 +12,7 @@
 #include "engine/CellMetrics.h"
 #include "engine/TimeSlices.h"
 #include "engine/WindowSettle.h"
+#include "trace/TraceSummarizer.h"
 #include <QDir>
 #include <QFile>
 
@@ -38,6 +39,23 @@ void scrubCell(CellResult &cell, const SecretSet &secrets)
         it.value() = secrets.scrub(it.value());
     for (HookOutcome &o : cell.hooks)
         o.message = secrets.scrub(o.message);
+    if (cell.traceSummary)
+        for (TraceFileSummary &f : cell.traceSummary->files) {
+            f.path = secrets.scrub(f.path);
+            f.error = secrets.scrub(f.error);
+        }
+}
+
+// The window's traces, read once it has settled (a file still being written would read as cut
+// short) and before the next cell starts: never while requests are measured.
+void summarizeWindowTraces(CellResult &cell, const std::atomic<bool> &cancel)
+{
+    const TraceLimits limits;
+    TraceSummary summary = summarizeTraces(cell.traces, limits, &cancel);
+    if (summary.files.isEmpty())
+        return;
+    cell.warnings.append(traceWarnings(summary, limits.maxFiles));
+    cell.traceSummary = std::move(summary);
 }
 
 // The request factories of a phase, one per server URL, and the phase targets pointing at them.
@@ -266,6 +284,7 @@ bool CellRunner::run(const CellContext &ctx, CellResult &cell, const CellCallbac
         stopProfilers(ctx, profiling, traces, cell, cb);
         serverMetrics.setWindowOpen(false);
         settleWindows(ctx, traces, cell);
+        summarizeWindowTraces(cell, m_cancel);
     }
 
     if (out) {

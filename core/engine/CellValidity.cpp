@@ -98,4 +98,30 @@ QStringList validityWarnings(const PhaseOutcome &phase, const CellMetricsOutput 
     return w;
 }
 
+QStringList traceWarnings(const TraceSummary &summary, int maxFiles)
+{
+    QStringList w;
+    if (summary.rankCheck == RankCheck::Mismatch) {
+        QStringList ranks;
+        for (const TraceFileSummary &f : summary.files) {
+            if (f.rank < 0)
+                continue;
+            QString r = QStringLiteral("rank %1: %2 steps").arg(f.rank).arg(f.stats.steps);
+            if (!f.profileId.isEmpty())
+                r += QStringLiteral(", profile %1").arg(f.profileId.left(64));
+            ranks.append(r);
+        }
+        w.append(QStringLiteral("the rank traces of the profiler window disagree (%1): every rank runs every step of one window, "
+                                "so a rank missed steps or the files come from different windows")
+                     .arg(ranks.join(QStringLiteral("; "))));
+    }
+    for (const TraceFileSummary &f : summary.files)
+        if (!f.error.isEmpty())
+            w.append(QStringLiteral("trace %1 was not read to the end (%2): its summary covers what was read")
+                         .arg(f.path.left(300), f.error.left(300)));
+    if (summary.filesNotRead > 0)
+        w.append(QStringLiteral("%1 more trace files were not summarised (at most %2 per cell)").arg(summary.filesNotRead).arg(maxFiles));
+    return w;
+}
+
 } // namespace sb

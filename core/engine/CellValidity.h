@@ -4,6 +4,7 @@
 // that closed its connections is named as the cause of a low in-flight mean.
 #include "load/LoadGenerator.h"
 #include "engine/CellMetrics.h"
+#include "results/TraceSummary.h"
 #include <QStringList>
 
 namespace sb {
@@ -18,5 +19,9 @@ inline constexpr double kLengthTolerance = 0.02;
 // Measured against requested lengths, when the server counted them (usage): an average ISL more
 // than 2 % off input_tokens, or an OSL short of max_tokens (EOS with ignore_eos off or unsupported).
 QStringList lengthWarnings(const CellMetricsOutput &metrics, const WorkloadSpec &workload);
+
+// What the cell's trace summary puts in doubt: rank traces of one window that disagree on their
+// profile id or step count (naming each rank), trace files not read to the end, files not read.
+QStringList traceWarnings(const TraceSummary &summary, int maxFiles);
 
 } // namespace sb

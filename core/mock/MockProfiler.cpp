@@ -6,6 +6,7 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QSaveFile>
+#include <QSysInfo>
 
 namespace sb {
 
@@ -234,10 +235,20 @@ QString MockProfiler::finish(QString *error)
                               {QStringLiteral("ph"), QStringLiteral("M")},
                               {QStringLiteral("pid"), 1}, {QStringLiteral("tid"), 1},
                               {QStringLiteral("args"), QJsonObject{{QStringLiteral("name"), QStringLiteral("scheduler")}}}});
+    const bool vllm = m_cfg.flavor != Flavor::Trtllm && m_cfg.flavor != Flavor::Sglang;
     for (const MockStepRecord &s : w.steps) {
-        const QString name = s.prefillSeqs > 0 ? QStringLiteral("step (prefill+decode)") : QStringLiteral("step (decode)");
+        // Each step under the name the real server gives it (trace/StepLabels.h): vLLM's step
+        // annotation, TensorRT-LLM's and SGLang's step scope.
+        const int decodeSeqs = std::max(0, s.batch - s.prefillSeqs);
+        const QString name = vllm ? QStringLiteral("execute_context_%1(%2)_generation_%3(%4)")
+                                        .arg(s.prefillSeqs)
+                                        .arg(s.prefillTokens)
+                                        .arg(decodeSeqs)
+                                        .arg(s.decodeTokens)
+                             : s.prefillSeqs > 0 ? QStringLiteral("step[EXTEND bs=%1 toks=%2]").arg(s.batch).arg(s.prefillTokens + s.decodeTokens)
+                                                 : QStringLiteral("step[DECODE bs=%1]").arg(s.batch);
         events.append(QJsonObject{
-            {QStringLiteral("name"), name}, {QStringLiteral("cat"), QStringLiteral("scheduler")},
+            {QStringLiteral("name"), name}, {QStringLiteral("cat"), QStringLiteral("user_annotation")},
             {QStringLiteral("ph"), QStringLiteral("X")},
             {QStringLiteral("ts"), double(s.startNs) / 1000.0},
             {QStringLiteral("dur"), double(s.endNs - s.startNs) / 1000.0},
@@ -252,13 +263,18 @@ QString MockProfiler::finish(QString *error)
     QJsonArray activities;
     for (const QString &a : w.activities)
         activities.append(a);
-    const QJsonObject root{{QStringLiteral("traceEvents"), events},
+    QJsonObject root{{QStringLiteral("traceEvents"), events},
                            {QStringLiteral("displayTimeUnit"), QStringLiteral("ms")},
                            {QStringLiteral("otherData"),
                             QJsonObject{{QStringLiteral("profile_id"), w.id},
                                         {QStringLiteral("flavor"), toString(m_cfg.flavor)},
                                         {QStringLiteral("activities"), activities},
                                         {QStringLiteral("steps"), qint64(w.steps.size())}}}};
+    if (vllm) { // what vLLM's torch profiler puts at the top of each rank's trace
+        root.insert(QStringLiteral("vllm_version"), QStringLiteral("sweepbench-mock"));
+        root.insert(QStringLiteral("host_name"), QSysInfo::machineHostName());
+        root.insert(QStringLiteral("distributedInfo"), QJsonObject{{QStringLiteral("rank"), 0}, {QStringLiteral("world_size"), 1}});
+    }
     QSaveFile f(path);
     if (!f.open(QIODevice::WriteOnly) || f.write(QJsonDocument(root).toJson(QJsonDocument::Compact)) < 0
         || !f.commit()) {

@@ -211,6 +211,7 @@ QStringList storedCellProblems(const QJsonObject &cell, int position)
     checkSlices(c, c.array(cell, top, "time_slices"));
     c.object(cell, top, "open_loop");
     c.object(cell, top, "server_metrics");
+    c.object(cell, top, "trace_summary");
     c.cellFile(c.object(cell, top, "server_scrape"), QStringLiteral("server_scrape."), "series", QStringLiteral("server_metrics.jsonl"));
     const QJsonObject window = c.object(cell, top, "profiler_window");
     const QString windowAt = QStringLiteral("profiler_window.");

@@ -218,6 +218,8 @@ QJsonObject toJson(const CellResult &c)
             window.insert(QStringLiteral("why"), w->why);
         cell.insert(QStringLiteral("profiler_window"), window);
     }
+    if (c.traceSummary)
+        cell.insert(QStringLiteral("trace_summary"), toJson(*c.traceSummary));
     if (!c.timeSlices.empty())
         cell.insert(QStringLiteral("time_slices"), timeSlicesJson(c.timeSlices));
     if (c.openLoop)
@@ -298,6 +300,7 @@ CellResult cellResultFromJson(const QJsonObject &o)
     c.finishedAt = fromIso(o.value(QStringLiteral("finished_at")));
     c.serverMetrics = serverMetricsFromJson(o.value(QStringLiteral("server_metrics")).toObject());
     c.serverMetricsInfo = serverScrapeInfoFromJson(o.value(QStringLiteral("server_scrape")).toObject());
+    c.traceSummary = traceSummaryFromJson(o.value(QStringLiteral("trace_summary")));
     return c;
 }
 

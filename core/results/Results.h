@@ -8,6 +8,7 @@
 #include "results/ShardId.h"
 #include "results/SweepFacts.h"
 #include "results/TimeSlice.h"
+#include "results/TraceSummary.h"
 #include <QDateTime>
 #include <QJsonArray>
 #include <QJsonObject>
@@ -123,6 +124,7 @@ struct CellResult : CellMetricsOutput {
     double clientWaitMax = 0;             // largest share of the phase a client IO thread waited for a CPU
     double hostStealMs = -1;              // the hypervisor's steal during the phase, all CPUs (-1 unknown)
     std::optional<ProfilerWindowResult> profilerWindow; // cells with a profiler window
+    std::optional<TraceSummary> traceSummary;           // cells whose window left trace files (results/TraceSummary.h)
     std::vector<TimeSlice> timeSlices;    // engine/TimeSlices.h ("time_slices")
     // Scraped server metrics (docs/server-metrics.md): key aggregates by full metric name
     // ("server_metrics"), and the scrape itself ("server_scrape": series file, path, interval,
