@@ -172,6 +172,8 @@ QJsonObject toJson(const CellResult &c)
         cell.insert(QStringLiteral("server_metrics"), c.serverMetrics);
     if (!c.serverMetricsInfo.isEmpty())
         cell.insert(QStringLiteral("server_scrape"), c.serverMetricsInfo);
+    if (!c.serverInfo.isEmpty())
+        cell.insert(QStringLiteral("server_info"), toJson(c.serverInfo));
     return cell;
 }
 
@@ -244,6 +246,7 @@ CellResult cellResultFromJson(const QJsonObject &o)
     c.finishedAt = fromIso(o.value(QStringLiteral("finished_at")));
     c.serverMetrics = o.value(QStringLiteral("server_metrics")).toObject();
     c.serverMetricsInfo = o.value(QStringLiteral("server_scrape")).toObject();
+    c.serverInfo = serverInfoFromJson(o.value(QStringLiteral("server_info")).toObject());
     return c;
 }
 

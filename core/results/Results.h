@@ -4,6 +4,7 @@
 #include "results/CellStatus.h"
 #include "results/HookVocabulary.h"
 #include "results/OpenLoopResult.h"
+#include "results/ServerInfo.h"
 #include "results/ShardId.h"
 #include <QDateTime>
 #include <QJsonArray>
@@ -108,6 +109,7 @@ struct CellResult {
     // the scrape itself (series file, path, interval, scrapes, server family, TTFT check).
     QJsonObject serverMetrics;
     QJsonObject serverMetricsInfo;
+    ServerInfo serverInfo;                // what the server was (results/ServerInfo.h; "server_info")
 };
 
 struct SweepResults {
