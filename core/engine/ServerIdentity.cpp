@@ -175,7 +175,7 @@ ServerInfo fetchServerIdentity(ControlClient &client, const ServerSpec &server, 
             r.error = clip(secrets, answer.transportError.isEmpty() ? QStringLiteral("no answer") : answer.transportError);
         else if (answer.status < 200 || answer.status >= 300)
             r.error = QStringLiteral("HTTP %1").arg(answer.status);
-        else if (QJsonParseError e; QJsonDocument::fromJson(answer.body, &e).isNull() || !QJsonDocument::fromJson(answer.body).isObject()) {
+        else if (!QJsonDocument::fromJson(answer.body).isObject()) {
             r.error = QStringLiteral("not a JSON object");
             r.excerpt = clip(secrets, QString::fromUtf8(answer.body.left(kMaxServerInfoExcerpt)), kMaxServerInfoExcerpt);
         } else if (isModels)
@@ -220,18 +220,21 @@ GpuQuery queryGpus(double timeoutS)
         q.error = QStringLiteral("nvidia-smi not found or not startable (%1)").arg(p.errorString());
         return q;
     }
+    // Read as it comes, one pipe's worth at a time (waitForFinished would buffer all of a flood).
     QByteArray out;
     QElapsedTimer t;
     t.start();
     bool finished = false;
-    while (!finished) {
+    for (;;) {
+        out += p.read(kMaxGpuQueryBytes + 1 - out.size());
+        if (out.size() > kMaxGpuQueryBytes || p.state() == QProcess::NotRunning) {
+            finished = p.state() == QProcess::NotRunning;
+            break;
+        }
         const qint64 left = qint64(timeoutS * 1000) - t.elapsed();
         if (left <= 0)
             break;
-        finished = p.waitForFinished(int(std::min<qint64>(left, 100)));
-        out += p.read(kMaxGpuQueryBytes + 1 - out.size());
-        if (out.size() > kMaxGpuQueryBytes)
-            break;
+        p.waitForReadyRead(int(std::min<qint64>(left, 100)));
     }
     if (out.size() > kMaxGpuQueryBytes || !finished) {
         p.kill();

@@ -194,20 +194,20 @@ sweep:
         const QByteArray tail = "sweep:\n  concurrency: [1]\n";
         // 4 × 4 × 5 = 80 > 64: refused at the key whose values pass the bound, before any expansion.
         QTest::newRow("matrix too large") << head + "      variants: {--a: [1, 2, 3, 4], --b: [1, 2, 3, 4], --c: [1, 2, 3, 4, 5]}\n" + tail
-                                          << "servers[0].launch.variants.--c" << 6 << 56 << "at most 64 variants";
+                                          << "servers[0].launch.variants.--c" << 6 << 61 << "at most 64 variants";
         QTest::newRow("variants empty") << head + "      variants: []\n" + tail << "servers[0].launch.variants" << 6 << 17 << "a list of variants";
         QTest::newRow("variant not a mapping") << head + "      variants: [--max-num-seqs]\n" + tail
                                                << "servers[0].launch.variants[0]" << 6 << 18 << "expected a mapping {name, args";
         QTest::newRow("variant without name") << head + "      variants:\n        - args: [--x]\n" + tail
                                               << "servers[0].launch.variants[0].name" << 7 << 11 << "missing required key";
         QTest::newRow("args not a list") << head + "      variants:\n        - {name: a, args: --x 1}\n" + tail
-                                         << "servers[0].launch.variants[0].args" << 7 << 26 << "expected a list of arguments";
+                                         << "servers[0].launch.variants[0].args" << 7 << 27 << "expected a list of arguments";
         QTest::newRow("unknown variant key") << head + "      variants:\n        - {name: a, arg: [--x]}\n" + tail
-                                             << "servers[0].launch.variants[0].arg" << 7 << 20 << "unknown key";
+                                             << "servers[0].launch.variants[0].arg" << 7 << 21 << "unknown key";
         QTest::newRow("matrix values not a list") << head + "      variants: {--max-num-seqs: 64}\n" + tail
-                                                  << "servers[0].launch.variants.--max-num-seqs" << 6 << 33 << "non-empty list of values";
+                                                  << "servers[0].launch.variants.--max-num-seqs" << 6 << 34 << "non-empty list of values";
         QTest::newRow("matrix value not a scalar") << head + "      variants: {--max-num-seqs: [[64]]}\n" + tail
-                                                   << "servers[0].launch.variants.--max-num-seqs[0]" << 6 << 34 << "expected a value";
+                                                   << "servers[0].launch.variants.--max-num-seqs[0]" << 6 << 35 << "expected a value";
         QTest::newRow("duplicate variant names") << head + "      variants:\n        - {name: a}\n        - {name: a}\n" + tail
                                                  << "servers[0].launch.variants[1].name" << 8 << 18 << "duplicate variant name 'a'";
         QTest::newRow("bracket in name") << head + "      variants:\n        - {name: \"x[1]\"}\n" + tail
@@ -218,7 +218,7 @@ sweep:
                                             << "servers[0].launch.variants.--n" << 6 << 18 << "listed twice";
         QTest::newRow("series takes a server's name") << QByteArray("servers:\n  - name: a\n    model: m\n    launch:\n      command: [x]\n"
                                                                     "      variants: [{name: v}]\n  - name: a[v]\n    url: http://localhost:1\n    model: m\n") + tail
-                                                      << "servers[1].name" << 7 << 13 << "duplicate server name 'a[v]'";
+                                                      << "servers[1].name" << 7 << 11 << "duplicate server name 'a[v]'";
     }
     void variantErrors()
     {

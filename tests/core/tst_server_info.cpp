@@ -9,6 +9,7 @@
 #include "report/RegressionGate.h"
 #include "results/ResultsStore.h"
 #include <QFile>
+#include <QJsonDocument>
 #include <QTemporaryDir>
 
 using namespace sb;
@@ -101,7 +102,7 @@ private Q_SLOTS:
                 QCOMPARE(info.args.value(QStringLiteral("enable_prefix_caching")), QStringLiteral("True"));
             }
             if (c.server == QLatin1String("sglang")) {
-                QCOMPARE(info.args.value(QStringLiteral("max_running_requests")), QStringLiteral("128"));
+                QCOMPARE(info.args.value(QStringLiteral("max_running_requests")), QStringLiteral("256")); // mockDefaults(Sglang)
                 QVERIFY(!info.args.contains(QStringLiteral("api_key")));
             }
         }
