@@ -5,6 +5,7 @@
 #include "engine/CalibrationReport.h"
 #include "engine/HookPreflight.h"
 #include "hooks/HookPresets.h"
+#include "spec/LaunchVariants.h"
 #include "spec/SecretSet.h"
 #include "spec/SpecIO.h"
 #include <QCommandLineParser>
@@ -129,12 +130,19 @@ int runValidateCommand(const QStringList &args)
         err() << "sweepbench validate: " << displaySafe(workload.join(QLatin1Char('\n')), DisplayLines::Keep) << '\n';
         return 2;
     }
-    const int cells = int(spec->servers.size() * spec->cellsPerServer());
-    out() << args.first() << ": ok — " << spec->servers.size() << " server(s) × " << spec->pointCount()
+    // Launch variants are series of their own (spec/LaunchVariants.h): counted and listed as run.
+    const SweepSpec run = withLaunchVariantsExpanded(*spec);
+    const int cells = int(run.servers.size() * run.cellsPerServer());
+    out() << args.first() << ": ok — " << run.servers.size() << " server(s) × " << spec->pointCount()
           << (spec->openLoop.active() ? " request-rate point(s)" : " concurrency point(s)");
     if (spec->repeats > 1)
         out() << " × " << spec->repeats << " repeats";
     out() << " = " << cells << " cell(s)\n";
+    const SecretSet secrets = SecretSet::fromSpec(run); // --api-key VALUE is not printed
+    for (const ServerSpec &server : run.servers)
+        if (!server.variantOf.isEmpty())
+            out() << "  series " << displaySafe(server.name, DisplayLines::Single) << ": "
+                  << displaySafe(secrets.scrub(server.launch.command.join(QLatin1Char(' '))), DisplayLines::Single) << '\n';
     for (const QString &line : workload)
         out() << "  " << displaySafe(line, DisplayLines::Single) << '\n';
     out().flush();

@@ -1,5 +1,6 @@
 #include "engine/ShardPlan.h"
 #include "engine/SweepTimeEstimate.h"
+#include "spec/LaunchVariants.h"
 #include <QUrl>
 #include <algorithm>
 #include <numeric>
@@ -53,8 +54,10 @@ QList<int> ShardPlan::serversOf(int shard) const
     return out;
 }
 
-ShardPlan planShards(const SweepSpec &spec, int count)
+// Both take the spec as given or as run: its launch variants are servers of their own.
+ShardPlan planShards(const SweepSpec &given, int count)
 {
+    const SweepSpec spec = withLaunchVariantsExpanded(given);
     ShardPlan plan;
     plan.count = std::max(1, count);
     plan.shardOfServer = QList<int>(spec.servers.size(), 0);
@@ -92,8 +95,9 @@ ShardPlan planShards(const SweepSpec &spec, int count)
     return plan;
 }
 
-QStringList describePlan(const SweepSpec &spec, const ShardPlan &plan)
+QStringList describePlan(const SweepSpec &given, const ShardPlan &plan)
 {
+    const SweepSpec spec = withLaunchVariantsExpanded(given);
     QStringList lines;
     for (int k = 0; k < plan.count; ++k) {
         QStringList names;

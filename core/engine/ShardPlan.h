@@ -20,6 +20,7 @@ struct ShardPlan {
     QList<QStringList> unitOrigins; // per unit, for the plan printout
     QList<int> serversOf(int shard) const;
 };
+// shardOfServer is indexed by the servers of the spec as run (spec/LaunchVariants.h).
 ShardPlan planShards(const SweepSpec &spec, int count);
 // One line per shard: servers and estimated time, for `cluster` and `run --shard`.
 QStringList describePlan(const SweepSpec &spec, const ShardPlan &plan);

@@ -11,6 +11,7 @@
 #include "results/ResultsStore.h"
 #include "results/SpecFingerprint.h"
 #include "results/SweepAxis.h"
+#include "spec/LaunchVariants.h"
 #include <QDateTime>
 #include <QDir>
 #include <QMutexLocker>
@@ -20,9 +21,10 @@
 namespace sb {
 
 SweepEngineWorker::SweepEngineWorker(SweepEngine *owner, const SweepSpec &spec, const RunOptions &options)
-    : m_owner(owner), m_spec(spec), m_options(options), m_secrets(std::make_shared<const SecretSet>(SecretSet::fromSpec(spec))),
+    : m_owner(owner), m_spec(withLaunchVariantsExpanded(spec)), m_writtenSpec(spec), m_options(options),
+      m_secrets(std::make_shared<const SecretSet>(SecretSet::fromSpec(m_spec))),
       m_outDir(QDir(options.outDir).absolutePath()),
-      m_shardPlan(planShards(spec, options.shard.count))
+      m_shardPlan(planShards(m_spec, options.shard.count))
 {
     setObjectName(QStringLiteral("sweepbench-engine"));
 }
@@ -80,8 +82,8 @@ QString SweepEngineWorker::launchBeforeCell(int serverIndex)
     const bool starting = !m_launch.running(serverIndex);
     if (starting)
         m_owner->log(QStringLiteral("starting server %1: %2 (log: %3)")
-                                       .arg(server.name, server.launch.command.join(QLatin1Char(' ')),
-                                            QDir::toNativeSeparators(QDir(m_outDir).filePath(QStringLiteral("servers/%1.log").arg(server.name)))));
+                                       .arg(server.name, m_secrets->scrub(server.launch.command.join(QLatin1Char(' '))),
+                                            QDir::toNativeSeparators(m_launch.logPath(serverIndex))));
     const QString error = m_launch.ensureReady(serverIndex, &m_cancel);
     if (starting && error.isEmpty())
         m_owner->log(QStringLiteral("server %1 ready at %2 (pid %3)")
@@ -267,6 +269,8 @@ void SweepEngineWorker::planCells(const SweepResults &previous, const QStringLis
             cell.index = index;
             cell.repeat = rep;
             cell.server = m_spec.servers[s].name;
+            cell.serverInfo.baseServer = m_spec.servers[s].variantOf.isEmpty() ? cell.server : m_spec.servers[s].variantOf;
+            cell.serverInfo.variant = m_spec.servers[s].variant;
             QStringList origins;
             for (const HookTarget &t : hookTargetsFor(m_spec.servers[s], m_mocks.baseUrls(s)))
                 origins.append(t.origin);
@@ -403,7 +407,7 @@ std::optional<int> SweepEngineWorker::prepareSweep(ResultsStore &store)
     // Checked before anything is written: a refused resume leaves the folder exactly as it was.
     if (m_options.resume && !previousCells(&previous, &specChanges, &error))
         return stop(kCannotStart, error);
-    if (!store.prepare(&error) || !store.writeSpec(m_spec, &error))
+    if (!store.prepare(&error) || !store.writeSpec(m_writtenSpec, &error))
         return stop(kWriteFailed, error);
     if (!startMocks(&error) || !planLaunches(&error))
         return stop(kCannotStart, error);
@@ -441,6 +445,7 @@ void SweepEngineWorker::runCell(int serverIndex, CellResult &cell, RunTools &too
         cell.reason = blocked;
         return;
     }
+    recordServerInfo(serverIndex, ctx, cell, tools.control); // before any traffic of this cell
     ctx.plan = workloadPlan(server, ctx, tools.calibrator, tools.calibrations, cell); // lengths, filler, dataset entries
     if (m_spec.workload.calibratePrompts) // its probes may have warmed a just-started server's cache
         m_launch.noteTraffic(serverIndex);
@@ -451,9 +456,42 @@ void SweepEngineWorker::runCell(int serverIndex, CellResult &cell, RunTools &too
     base.concurrency = cell.concurrency;
     base.point = pointLabel(cell);
     tools.aborted = tools.runner.run(ctx, cell, cellCallbacks(base, cell));
+    recordServerProcess(serverIndex, cell);
     if (m_launch.launched(serverIndex))
         launchAfterCell(serverIndex, cell);
     tools.reachability.noteCell(cell, ctx.hooks);
+}
+
+void SweepEngineWorker::recordServerInfo(int serverIndex, const CellContext &ctx, CellResult &cell, ControlClient &control)
+{
+    const ServerSpec &server = m_spec.servers[serverIndex];
+    const int generation = m_launch.generation(serverIndex);
+    auto known = m_serverInfo.find(serverIndex);
+    if (known == m_serverInfo.end() || known->second.generation != generation) {
+        ServerInfo info;
+        if (!ctx.hooks.isEmpty() && !ctx.baseUrls.isEmpty())
+            info = fetchServerIdentity(control, server, ctx.hooks.first().origin, ctx.baseUrls.first(), controlHeaders(ctx.hooks.first()),
+                                       *m_secrets, &m_cancel);
+        if (m_launch.launched(serverIndex)) {
+            recordLaunch(info, server.launch, m_launch.port(serverIndex), *m_secrets);
+            if (!m_gpus) // the machine that launched the server: asked once, off the UI thread
+                m_gpus = queryGpus();
+            info.gpus = m_gpus->gpus;
+            info.gpuError = m_gpus->error;
+        }
+        known = m_serverInfo.insert_or_assign(serverIndex, KnownServerInfo{info, generation}).first;
+    }
+    cell.serverInfo = known->second.info;
+    cell.serverInfo.baseServer = server.variantOf.isEmpty() ? server.name : server.variantOf;
+    cell.serverInfo.variant = server.variant;
+}
+
+void SweepEngineWorker::recordServerProcess(int serverIndex, CellResult &cell) const
+{
+    if (!m_launch.launched(serverIndex) || m_launch.pid(serverIndex) < 0)
+        return;
+    cell.serverInfo.pid = m_launch.pid(serverIndex);
+    cell.serverInfo.processStartedAt = m_launch.startedAt(serverIndex);
 }
 
 CellCallbacks SweepEngineWorker::cellCallbacks(const ProgressSnapshot &base, const CellResult &cell)

@@ -6,10 +6,12 @@
 #include "engine/CellRunner.h"
 #include "engine/EmbeddedMocks.h"
 #include "engine/PromptCalibration.h"
+#include "engine/ServerIdentity.h"
 #include "launch/LaunchedServers.h"
 #include <QMutex>
 #include <QThread>
 #include <atomic>
+#include <map>
 #include <optional>
 
 namespace sb {
@@ -61,10 +63,17 @@ private:
     std::shared_ptr<const WorkloadPlan> workloadPlan(const ServerSpec &server, const CellContext &ctx, PromptCalibrator &calibrator,
                                                      CalibrationStore &store, CellResult &cell);
     void skipRemaining(int from, const QString &reason); // in memory only (the UI's view)
+    // The cell's server_info (engine/ServerIdentity.h): asked once per server, again when its
+    // process was started anew; before the cell's hooks and load, never inside its phases.
+    void recordServerInfo(int serverIndex, const CellContext &ctx, CellResult &cell, ControlClient &control);
+    void recordServerProcess(int serverIndex, CellResult &cell) const; // after the cell: the process that served it
     void emitProgress(ProgressSnapshot s);
 
     SweepEngine *m_owner;
+    // The spec as run: each launch variant a server of its own (spec/LaunchVariants.h), so cells,
+    // shards and launches are planned per variant. m_writtenSpec is the spec as given (sweep.yaml).
     SweepSpec m_spec;
+    SweepSpec m_writtenSpec;
     RunOptions m_options;
     std::shared_ptr<const SecretSet> m_secrets;
     QString m_outDir;
@@ -78,6 +87,12 @@ private:
     qint64 m_lastProgressMs = 0;
     std::int64_t m_startNs = 0;
     std::shared_ptr<const Dataset> m_dataset; // workload.dataset, loaded by runSweep
+    struct KnownServerInfo {
+        ServerInfo info;
+        int generation = -1; // LaunchedServers::generation when it was asked
+    };
+    std::map<int, KnownServerInfo> m_serverInfo; // by server index (engine thread only)
+    std::optional<GpuQuery> m_gpus;              // asked once per run, for the first launched server
 };
 
 } // namespace sb

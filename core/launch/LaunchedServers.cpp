@@ -3,6 +3,7 @@
 #include <QDateTime>
 #include <QDir>
 #include <QElapsedTimer>
+#include <QRegularExpression>
 #include <QTcpServer>
 #include <QThread>
 
@@ -37,7 +38,11 @@ bool LaunchedServers::plan(const SweepSpec &spec, const QString &logDir, QString
             server.urls.append(withPort(u, server.port));
         if (server.urls.isEmpty())
             server.urls = {QStringLiteral("http://127.0.0.1:%1").arg(server.port)};
-        server.log = std::make_unique<LaunchLog>(QDir(logDir).filePath(s.name + QStringLiteral(".log")),
+        // A variant's name holds '[', '=' and whatever its values hold: never a '/'.
+        static const QRegularExpression unsafe(QStringLiteral("[^A-Za-z0-9._=,\\[\\]+-]+"));
+        QString file = s.name;
+        file.replace(unsafe, QStringLiteral("_"));
+        server.log = std::make_unique<LaunchLog>(QDir(logDir).filePath(file.left(200) + QStringLiteral(".log")),
                                                  qint64(s.launch.logKeepMib * 1024 * 1024));
         if (!server.log->open(error))
             return false;
@@ -63,6 +68,42 @@ QString LaunchedServers::recentLog(int serverIndex, int lines) const
 {
     const auto it = m_servers.find(serverIndex);
     return it == m_servers.end() ? QString() : it->second.log->recentLines(lines);
+}
+
+QString LaunchedServers::logPath(int serverIndex) const
+{
+    const auto it = m_servers.find(serverIndex);
+    return it == m_servers.end() ? QString() : it->second.log->path();
+}
+
+int LaunchedServers::port(int serverIndex) const
+{
+    const auto it = m_servers.find(serverIndex);
+    return it == m_servers.end() ? 0 : it->second.port;
+}
+
+QDateTime LaunchedServers::startedAt(int serverIndex) const
+{
+    const auto it = m_servers.find(serverIndex);
+    return it == m_servers.end() ? QDateTime() : it->second.startedAt;
+}
+
+int LaunchedServers::generation(int serverIndex) const
+{
+    const auto it = m_servers.find(serverIndex);
+    return it == m_servers.end() ? 0 : it->second.generation;
+}
+
+void LaunchedServers::stopSiblings(const Server &s)
+{
+    if (s.spec.variantOf.isEmpty())
+        return;
+    for (auto &[i, other] : m_servers) {
+        if (&other == &s || other.spec.variantOf != s.spec.variantOf || !other.process->running())
+            continue;
+        other.log->note(QStringLiteral("stopping: variant %1 of %2 starts next").arg(s.spec.variant, s.spec.variantOf));
+        other.process->stop();
+    }
 }
 
 pid_t LaunchedServers::pid(int serverIndex) const
@@ -100,8 +141,10 @@ QString LaunchedServers::startAndWait(Server &s, const std::atomic<bool> *cancel
     options.stopSignal = signalNumber(l.stopSignal);
     options.graceS = l.graceS;
     QString error;
+    stopSiblings(s);
     if (!s.process->start(options, &error))
         return error;
+    s.startedAt = QDateTime::currentDateTimeUtc();
     const QUrl url(s.urls.first() + l.readyPath);
     ControlClient client;
     QElapsedTimer waited;
@@ -144,6 +187,7 @@ QString LaunchedServers::ensureReady(int serverIndex, const std::atomic<bool> *c
     QElapsedTimer t;
     t.start();
     const QString error = startAndWait(s, cancel, nullptr);
+    ++s.generation;
     s.fresh = error.isEmpty();
     s.startMs = double(t.nsecsElapsed()) / 1e6;
     if (!error.isEmpty() && !(cancel && *cancel))

@@ -39,7 +39,15 @@ public:
     void noteTraffic(int serverIndex);
     QString lastLines(int serverIndex, int lines = 5) const;
     QString recentLog(int serverIndex, int lines) const; // one line per line, for a log window
+    QString logPath(int serverIndex) const;
+    int port(int serverIndex) const;
     pid_t pid(int serverIndex) const;
+    // When the running process was started (invalid before the first start).
+    QDateTime startedAt(int serverIndex) const;
+    // Counts the starts ensureReady made (the first, and after a death): what the server says
+    // about itself is asked again when it changes. The restarts of reset_kv_cache: restart run
+    // the same command and do not count.
+    int generation(int serverIndex) const;
     bool running(int serverIndex);
     void stop(int serverIndex);
     void stopAll(); // also finishes the logs
@@ -57,9 +65,14 @@ private:
         // Started by ensureReady for the coming cell: its restart would only start it again.
         bool fresh = false;
         double startMs = 0;
+        QDateTime startedAt;
+        int generation = 0;
         QString givenUp;
     };
     QString startAndWait(Server &s, const std::atomic<bool> *cancel, int *readyStatus);
+    // The other variants of the server `s` is a variant of (spec/LaunchVariants.h) are stopped
+    // before it starts: one configuration runs at a time, on its port and its GPUs.
+    void stopSiblings(const Server &s);
     std::map<int, Server> m_servers;
 };
 

@@ -16,6 +16,39 @@
 namespace sb {
 
 namespace {
+// vLLM: /version, and /server_info in dev mode (its config as Python's repr text); SGLang:
+// /get_server_info (its server args, flat, with its version); trtllm-serve: /version. llama.cpp's
+// /props is answered with its other routes (MockWorkerLlama.cpp). The settings follow the mock's
+// own (--max-batch is max_num_seqs / max_running_requests), so launch variants show in them.
+QByteArray mockIdentityAnswer(const MockConfig &cfg, const QByteArray &path)
+{
+    const QByteArray version = QByteArrayLiteral("0.0.0+sweepbench-mock-" SWEEPBENCH_VERSION);
+    const QByteArray model = cfg.model.toUtf8();
+    switch (cfg.flavor) {
+    case Flavor::Vllm:
+    case Flavor::Openai:
+        if (path == "/version")
+            return R"({"version":")" + version + R"("})";
+        if (path == "/server_info" && cfg.devMode)
+            return R"({"vllm_config":"model=')" + model + R"(', max_seq_len=32768, dtype=torch.bfloat16, )"
+                   R"(tensor_parallel_size=1, enable_prefix_caching=True, chunked_prefill_enabled=True, )"
+                   R"(max_num_seqs=)" + QByteArray::number(cfg.maxBatch) + R"(, max_num_batched_tokens=)"
+                   + QByteArray::number(cfg.maxPrefillTokens) + R"(, block_size=)" + QByteArray::number(cfg.blockTokens) + R"("})";
+        return {};
+    case Flavor::Sglang:
+        if (path == "/get_server_info")
+            return R"({"model_path":")" + model + R"(","tp_size":1,"dp_size":1,"max_running_requests":)" + QByteArray::number(cfg.maxBatch)
+                   + R"(,"chunked_prefill_size":)" + QByteArray::number(cfg.maxPrefillTokens) + R"(,"page_size":)"
+                   + QByteArray::number(cfg.blockTokens) + R"(,"api_key":null,"version":")" + version + R"("})";
+        return {};
+    case Flavor::Trtllm:
+        return path == "/version" ? R"({"version":")" + version + R"("})" : QByteArray();
+    case Flavor::Llamacpp:
+        return {};
+    }
+    return {};
+}
+
 // Accepted connections stay bare descriptors: the worker reads them itself (MockWorker.h).
 class Listener : public QTcpServer
 {
@@ -298,6 +331,9 @@ void MockWorker::dispatch(Connection *c, MockHttpRequest &&req)
             return respond(c, 405, "application/json", R"({"detail":"Method Not Allowed"})");
         return respond(c, 200, {}, {});
     }
+    if (req.method == "GET") // how the real servers describe themselves (engine/ServerIdentity.h)
+        if (const QByteArray body = mockIdentityAnswer(m_cfg, p); !body.isEmpty())
+            return respond(c, 200, "application/json", body);
     if (p == "/v1/models") {
         if (req.method != "GET")
             return respond(c, 405, "application/json", R"({"detail":"Method Not Allowed"})");

@@ -253,6 +253,9 @@ GateResult compareForRegressions(const LoadedResults &base, const LoadedResults 
                 r.notes.append(QStringLiteral("workloads not checked: %1 carries no spec fingerprint (%2 results)")
                                    .arg(set->displayName, set->results.sourceTool));
     }
+    // Servers that differ in version or flags: said, since a regression may be theirs.
+    if (const QString servers = serverDifferenceSentence(ra, rb, r.baseName, r.newName); !servers.isEmpty())
+        r.notes.append(servers);
     if (axisOf(ra) != axisOf(rb))
         return cannotCompare(r.baseName, r.newName, options,
                              QStringLiteral("%1 sweeps %2, %3 sweeps %4: a concurrency is not a request rate")

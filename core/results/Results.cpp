@@ -228,6 +228,8 @@ QJsonObject toJson(const CellResult &c)
         cell.insert(QStringLiteral("server_metrics"), serverMetricsJson(c.serverMetrics));
     if (!c.serverMetricsInfo.isEmpty())
         cell.insert(QStringLiteral("server_scrape"), toJson(c.serverMetricsInfo));
+    if (!c.serverInfo.isEmpty())
+        cell.insert(QStringLiteral("server_info"), toJson(c.serverInfo));
     return cell;
 }
 
@@ -301,6 +303,7 @@ CellResult cellResultFromJson(const QJsonObject &o)
     c.serverMetrics = serverMetricsFromJson(o.value(QStringLiteral("server_metrics")).toObject());
     c.serverMetricsInfo = serverScrapeInfoFromJson(o.value(QStringLiteral("server_scrape")).toObject());
     c.traceSummary = traceSummaryFromJson(o.value(QStringLiteral("trace_summary")));
+    c.serverInfo = serverInfoFromJson(o.value(QStringLiteral("server_info")).toObject());
     return c;
 }
 

@@ -5,6 +5,7 @@
 #include "results/HookVocabulary.h"
 #include "results/OpenLoopResult.h"
 #include "results/ServerMetricsResult.h"
+#include "results/ServerInfo.h"
 #include "results/ShardId.h"
 #include "results/SweepFacts.h"
 #include "results/TimeSlice.h"
@@ -131,6 +132,7 @@ struct CellResult : CellMetricsOutput {
     // scrapes, server family, TTFT check).
     ServerMetricAggregates serverMetrics;
     ServerScrapeInfo serverMetricsInfo;
+    ServerInfo serverInfo;                // what the server was (results/ServerInfo.h; "server_info")
 };
 
 struct SweepResults {

@@ -24,6 +24,31 @@ bool isCredentialHeader(const QString &name)
     return re.match(name).hasMatch();
 }
 
+QStringList credentialArgValues(const QStringList &argv)
+{
+    QStringList out;
+    for (qsizetype i = 0; i < argv.size(); ++i) {
+        const QString &arg = argv[i];
+        if (!arg.startsWith(QLatin1Char('-')))
+            continue;
+        const qsizetype eq = arg.indexOf(QLatin1Char('='));
+        const QString flag = eq > 0 ? arg.left(eq) : arg;
+        QString bare = flag;
+        while (bare.startsWith(QLatin1Char('-')))
+            bare.remove(0, 1);
+        // Tighter than the header rule: --max-num-batched-tokens and --tokenizer name no secret.
+        static const QRegularExpression credentialFlag(QStringLiteral("(^|[-_])(key|token|secret|password|passwd)$|auth"),
+                                                       QRegularExpression::CaseInsensitiveOption);
+        if (bare.isEmpty() || !credentialFlag.match(bare).hasMatch())
+            continue;
+        if (eq > 0)
+            out.append(arg.mid(eq + 1));
+        else if (i + 1 < argv.size() && !argv[i + 1].startsWith(QLatin1Char('-')))
+            out.append(argv[i + 1]);
+    }
+    return out;
+}
+
 SecretSet SecretSet::fromSpec(const SweepSpec &spec)
 {
     SecretSet s;
@@ -74,6 +99,19 @@ void SecretSet::addServer(const ServerSpec &server)
     for (const auto &[name, value] : server.launch.env) // HF_TOKEN and the like, by the header rule
         if (isCredentialHeader(name))
             addValue(value);
+    for (const QString &value : credentialArgValues(server.launch.command))
+        addValue(value);
+    for (const LaunchVariant &v : server.launch.variants) {
+        for (const auto &[name, value] : v.env)
+            if (isCredentialHeader(name))
+                addValue(value);
+        for (const QString &value : credentialArgValues(v.args))
+            addValue(value);
+    }
+    for (const LaunchMatrixAxis &axis : server.launch.matrix)
+        if (isCredentialHeader(axis.key))
+            for (const QString &value : axis.values)
+                addValue(value);
     rebuild();
 }
 

@@ -23,6 +23,9 @@ inline constexpr int kMinTailLength = 4;
 // True for header names that carry credentials: Authorization, Proxy-Authorization, Cookie,
 // X-Api-Key, Api-Key, and any name containing key, token, secret, auth or password.
 bool isCredentialHeader(const QString &name);
+// The values of credential flags in an argv (`--api-key X`, `--hf-token=X`: a flag whose name
+// ends in key, token, secret or password, or holds auth): a launch command's secrets.
+QStringList credentialArgValues(const QStringList &argv);
 
 class SecretSet
 {

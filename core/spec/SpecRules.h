@@ -30,6 +30,10 @@ inline int timerMs(double seconds)
 }
 // launch.log_keep_mib: the head and the tail of a launched server's log each keep at most this.
 inline constexpr double kMaxLaunchLogMib = 1024;
+// launch.variants: a server runs once per variant, each a full series of restarts and cells;
+// more than this is a typo in a matrix (checked on the product, before anything is expanded).
+inline constexpr int kMaxLaunchVariants = 64;
+inline constexpr int kMaxVariantNameLength = 120;
 inline const QString kMockDefaultModel = QStringLiteral("demo-model");
 
 inline QString expectPositiveInt() { return QStringLiteral("an integer ≥ 1"); }

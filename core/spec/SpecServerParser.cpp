@@ -37,7 +37,7 @@ QString placeHint(const QString &key)
         {&kWorkloadKeys, "workload"},           {&kSloKeys, "workload.slo"},
         {&kSweepKeys, "sweep"},                 {&kResetKeys, "a server's reset_kv_cache mapping"},
         {&kProfilerKeys, "a server's server_profiler mapping"}, {&kMetricsKeys, "a server's metrics mapping"},
-        {&kLaunchKeys, "a server's launch mapping"}, {&kLaunchReadyKeys, "launch.ready"}, {&kLaunchStopKeys, "launch.stop"}};
+        {&kLaunchKeys, "a server's launch mapping"}, {&kLaunchReadyKeys, "launch.ready"}, {&kLaunchStopKeys, "launch.stop"}, {&kLaunchVariantKeys, "a launch variant"}};
     for (const auto &[keys, where] : sections)
         if (keys->contains(key))
             return QStringLiteral("'%1' belongs under %2").arg(key, QLatin1String(where));

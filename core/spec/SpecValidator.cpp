@@ -1,6 +1,7 @@
 // validateSpec: semantic checks on an in-memory spec. Runs on every GUI edit, so it only walks
 // the structs (no I/O, no YAML). Messages name the key path; the loader adds file:line:column.
 #include "spec/HookPath.h"
+#include "spec/LaunchVariants.h"
 #include "spec/KeySuggest.h"
 #include "spec/SpecIO.h"
 #include "spec/SpecRules.h"
@@ -213,6 +214,65 @@ void checkMetrics(Checker &c, const QString &p, const ServerSpec &s)
                 QStringLiteral("expected 0 (no scrapes inside a profiler window) or seconds between 0.05 and 60, got %1").arg(QString::number(w, 'g', 12)));
 }
 
+bool isEnvName(const QString &name)
+{
+    static const QRegularExpression envName(QStringLiteral("^[A-Za-z_][A-Za-z0-9_]*$"));
+    return envName.match(name).hasMatch();
+}
+
+void checkVariantName(Checker &c, const QString &path, const QString &name)
+{
+    if (name.trimmed().isEmpty())
+        c.error(path, QStringLiteral("expected a non-empty variant name (its series is SERVER[NAME])"));
+    else if (name.size() > spec::kMaxVariantNameLength)
+        c.error(path, QStringLiteral("expected a name of at most %1 characters, got %2").arg(spec::kMaxVariantNameLength).arg(name.size()));
+    else if (name.contains(QLatin1Char('[')) || name.contains(QLatin1Char(']')))
+        c.error(path, QStringLiteral("expected a name without '[' or ']' (the series name SERVER[NAME] holds it), got '%1'").arg(name));
+    else
+        checkNameCharacters(c, path, name);
+}
+
+// `launch.variants`: names unique and usable in a series name, env names valid, the matrix within
+// bounds (its product before anything is expanded).
+void checkVariants(Checker &c, const QString &l, const LaunchSpec &launch)
+{
+    const QString vp = at(l, "variants");
+    QSet<QString> seen;
+    for (qsizetype i = 0; i < launch.variants.size(); ++i) {
+        const LaunchVariant &v = launch.variants[i];
+        const QString item = QStringLiteral("%1[%2]").arg(vp).arg(i);
+        checkVariantName(c, at(item, "name"), v.name);
+        if (seen.contains(v.name))
+            c.error(at(item, "name"), QStringLiteral("duplicate variant name '%1'; each variant is its own series").arg(v.name));
+        seen.insert(v.name);
+        for (const auto &[name, value] : v.env)
+            if (!isEnvName(name))
+                c.error(at(item, "env") + QLatin1Char('.') + name, QStringLiteral("expected an environment variable name (letters, digits, '_')"));
+    }
+    if (launch.variants.size() > spec::kMaxLaunchVariants)
+        c.error(vp, QStringLiteral("%1 variants; expected at most %2 (each is a full series of cells)").arg(launch.variants.size()).arg(spec::kMaxLaunchVariants));
+    if (launch.matrix.isEmpty())
+        return;
+    if (!launch.variants.isEmpty())
+        c.error(vp, QStringLiteral("expected either a list of variants or a matrix, not both"));
+    for (const LaunchMatrixAxis &axis : launch.matrix) {
+        const QString ap = vp + QLatin1Char('.') + axis.key;
+        if (!axis.key.startsWith(QLatin1Char('-')) && !isEnvName(axis.key))
+            c.error(ap, QStringLiteral("expected a flag (--name) or an environment variable name, got '%1'").arg(axis.key));
+        if (axis.values.isEmpty())
+            c.error(ap, QStringLiteral("expected a non-empty list of values"));
+        if (QSet<QString>(axis.values.cbegin(), axis.values.cend()).size() != axis.values.size())
+            c.error(ap, QStringLiteral("a value is listed twice; each combination must be a different variant"));
+    }
+    const qint64 n = launchMatrixCombinations(launch);
+    if (n > spec::kMaxLaunchVariants) {
+        c.error(vp, QStringLiteral("the matrix has more than %1 combinations; expected at most %1 variants (each is a full series of cells)").arg(spec::kMaxLaunchVariants));
+        return;
+    }
+    for (const LaunchVariant &v : launchVariants(launch))
+        checkVariantName(c, vp, v.name);
+}
+
 void checkLaunch(Checker &c, const QString &p, const ServerSpec &s)
 {
     if (s.reset.enabled && s.reset.restart && !s.launch.enabled)
@@ -227,9 +287,8 @@ void checkLaunch(Checker &c, const QString &p, const ServerSpec &s)
         c.error(at(l, "command"), QStringLiteral("expected the server's argv as a non-empty list, program first"));
     if (s.launch.port < 0 || s.launch.port > 65535)
         c.error(at(l, "port"), QStringLiteral("expected a TCP port from 1 to 65535 (omit it for a free one), got %1").arg(s.launch.port));
-    static const QRegularExpression envName(QStringLiteral("^[A-Za-z_][A-Za-z0-9_]*$"));
     for (const auto &[name, value] : s.launch.env)
-        if (!envName.match(name).hasMatch())
+        if (!isEnvName(name))
             c.error(at(l, "env") + QLatin1Char('.') + name, QStringLiteral("expected an environment variable name (letters, digits, '_')"));
     c.hookPath(at(l, "ready.path"), s.launch.readyPath);
     c.seconds(at(l, "ready.timeout_seconds"), s.launch.readyTimeoutS);
@@ -238,6 +297,7 @@ void checkLaunch(Checker &c, const QString &p, const ServerSpec &s)
         c.error(at(l, "stop.signal"), QStringLiteral("expected one of %1, got '%2'").arg(launchSignalNames().join(QStringLiteral(", ")), s.launch.stopSignal));
     if (!(s.launch.logKeepMib > 0 && s.launch.logKeepMib <= spec::kMaxLaunchLogMib))
         c.error(at(l, "log_keep_mib"), QStringLiteral("expected MiB from above 0 to %1, got %2").arg(spec::kMaxLaunchLogMib).arg(s.launch.logKeepMib));
+    checkVariants(c, l, s.launch);
 }
 
 void checkServer(Checker &c, const QString &p, const ServerSpec &s)
@@ -390,6 +450,15 @@ QList<SpecDiagnostic> validateSpec(const SweepSpec &spec)
             c.error(at(p, "name"), QStringLiteral("duplicate server name '%1' (also servers[%2])").arg(s.name).arg(names.value(s.name)));
         else
             names.insert(s.name, i);
+        // Each variant is a series named SERVER[VARIANT]: it must not take another server's name.
+        if (s.launch.enabled)
+            for (const LaunchVariant &v : launchVariants(s.launch)) {
+                const QString series = variantSeriesName(s.name, v.name);
+                if (names.contains(series))
+                    c.error(at(p, "launch.variants"), QStringLiteral("the variant series '%1' takes the name of servers[%2]").arg(series).arg(names.value(series)));
+                else
+                    names.insert(series, i);
+            }
         checkServer(c, p, s);
         const auto lowest = std::min_element(spec.concurrency.cbegin(), spec.concurrency.cend());
         if (s.urls.size() > 1 && lowest != spec.concurrency.cend() && *lowest < s.urls.size())

@@ -76,6 +76,44 @@ void writeReset(YAML::Emitter &out, const ResetHookSpec &r)
     out << YAML::EndMap;
 }
 
+// `launch.variants` in the form it was written: the list, or the matrix (values as scalars, so
+// true/false and numbers read back as they were).
+void writeVariants(YAML::Emitter &out, const LaunchSpec &l, SecretPolicy secrets)
+{
+    if (!l.matrix.isEmpty()) {
+        key(out, "variants");
+        out << YAML::BeginMap;
+        for (const LaunchMatrixAxis &axis : l.matrix) {
+            out << YAML::Key;
+            emitString(out, axis.key);
+            out << YAML::Value << YAML::Flow << YAML::BeginSeq;
+            for (const QString &v : axis.values)
+                emitString(out, v);
+            out << YAML::EndSeq;
+        }
+        out << YAML::EndMap;
+        return;
+    }
+    if (l.variants.isEmpty())
+        return;
+    key(out, "variants");
+    out << YAML::BeginSeq;
+    for (const LaunchVariant &v : l.variants) {
+        out << YAML::BeginMap;
+        str(out, "name", v.name);
+        if (!v.args.isEmpty()) {
+            key(out, "args");
+            out << YAML::Flow << YAML::BeginSeq;
+            for (const QString &arg : v.args)
+                emitString(out, arg);
+            out << YAML::EndSeq;
+        }
+        credentialMap(out, "env", v.env, secrets);
+        out << YAML::EndMap;
+    }
+    out << YAML::EndSeq;
+}
+
 void writeLaunch(YAML::Emitter &out, const LaunchSpec &l, SecretPolicy secrets)
 {
     if (!l.enabled)
@@ -107,6 +145,7 @@ void writeLaunch(YAML::Emitter &out, const LaunchSpec &l, SecretPolicy secrets)
     }
     if (l.logKeepMib != d.logKeepMib)
         num(out, "log_keep_mib", l.logKeepMib);
+    writeVariants(out, l, secrets);
     out << YAML::EndMap;
 }
 

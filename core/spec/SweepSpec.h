@@ -79,8 +79,25 @@ struct MetricsSpec {
     double windowIntervalS = 0;
 };
 
+// One configuration of a launched server (`launch.variants`): its own series, SERVER[NAME], with
+// these args appended to the command and this env added (replacing a variable of the same name).
+struct LaunchVariant {
+    QString name;
+    QStringList args;
+    QList<QPair<QString, QString>> env;
+    bool operator==(const LaunchVariant &) const = default;
+};
+// One key of the matrix form of `launch.variants`: a flag ("--max-num-seqs") or an environment
+// variable name, and its values; every combination of every axis is a variant. A flag's values
+// true and false pass `--flag` and `--no-flag`; any other value passes `--flag VALUE`.
+struct LaunchMatrixAxis {
+    QString key;
+    QStringList values;
+    bool operator==(const LaunchMatrixAxis &) const = default;
+};
+
 // `launch: {command: [ARGV...], env: {K: V}, port: N, ready: {path, timeout_seconds},
-//  stop: {signal, grace_seconds}, log_keep_mib}`: SweepBench starts the server itself before its
+//  stop: {signal, grace_seconds}, log_keep_mib, variants: [...] | {FLAG: [VALUES]}}`: SweepBench starts the server itself before its
 // first cell and stops it after its last (core/launch). "{port}" in the command, env values and
 // url is replaced by `port`, or by a free loopback port picked at run time when port is 0.
 struct LaunchSpec {
@@ -93,6 +110,10 @@ struct LaunchSpec {
     QString stopSignal = QStringLiteral("TERM"); // one of launchSignalNames()
     double graceS = 30;          // then SIGKILL to the whole process group
     double logKeepMib = 8;       // OUT/servers/NAME.log keeps this much of the start and of the end
+    // At most one of these is set: the list form, or the matrix form (kept as written so the
+    // writer gives it back; spec/LaunchVariants.h expands it).
+    QList<LaunchVariant> variants;
+    QList<LaunchMatrixAxis> matrix;
 };
 QStringList launchSignalNames(); // TERM, INT, HUP, QUIT, KILL
 
@@ -113,6 +134,10 @@ struct ServerSpec {
     ProfilerHookSpec profiler;
     MetricsSpec metrics;
     LaunchSpec launch;
+    // Set only on the entries spec/LaunchVariants.h expands a server's variants into (never
+    // parsed or written): the spec's server name and the variant's.
+    QString variantOf;
+    QString variant;
 };
 
 struct SloSpec {

@@ -4,6 +4,9 @@
 // sweep — also when sweepbench itself is killed.
 #include "EngineFixture.h"
 #include "launch/LaunchLog.h"
+#include "launch/LaunchedServers.h"
+#include "metrics/MetricCatalogue.h"
+#include "report/SetComparison.h"
 #include "results/ResultsStore.h"
 #include "spec/SpecIO.h"
 #include "TestSupport.h"
@@ -130,6 +133,80 @@ private Q_SLOTS:
         QVERIFY2(log.contains("stopped (exit code 0)"), log.constData()); // SIGTERM, a clean exit
         QVERIFY(::kill(-pids.first(), 0) != 0 && errno == ESRCH);
         QVERIFY(r.results.cells.first().origin.startsWith(QStringLiteral("http://127.0.0.1:")));
+    }
+
+    // launch.variants: each variant is its own series over the same points, launched with its
+    // args on the same fixed port, the previous variant stopped first; every cell records what
+    // its server was (server_info), secrets scrubbed, the GPUs a fake nvidia-smi lists.
+    void variantsAreSeriesWithARestartBetween()
+    {
+        QTemporaryDir dir, bin;
+        QFile smi(bin.filePath(QStringLiteral("nvidia-smi")));
+        QVERIFY(smi.open(QIODevice::WriteOnly));
+        smi.write("#!/bin/sh\necho 'NVIDIA L4, 23034 MiB, 550.54.15'\n");
+        smi.close();
+        QVERIFY(smi.setPermissions(QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner));
+        const QByteArray oldPath = qgetenv("PATH");
+        qputenv("PATH", bin.path().toLocal8Bit() + ':' + oldPath);
+
+        ServerSpec s = launchedMock(QStringLiteral("m"));
+        s.launch.port = pickFreeLoopbackPort(); // both variants on one port: the first must be gone
+        s.launch.env = {{QStringLiteral("HF_TOKEN"), QStringLiteral("hf_launchsecret42")}};
+        s.launch.matrix = {{QStringLiteral("--max-batch"), {QStringLiteral("4"), QStringLiteral("16")}}};
+        const SweepSpec spec = sbtest::smallSpec({s}, {1, 2}, 3);
+        const sbtest::RunResult r = sbtest::runSweep(spec, dir.path());
+        qputenv("PATH", oldPath);
+        QCOMPARE(r.exitCode, 0);
+        QCOMPARE(r.results.cells.size(), 4);
+        const QStringList series{QStringLiteral("m[max-batch=4]"), QStringLiteral("m[max-batch=16]")};
+        QCOMPARE(r.results.serverNames(), series);
+
+        SweepResults back;
+        QString error;
+        QVERIFY2(ResultsStore::readResults(dir.path(), &back, &error), qPrintable(error));
+        QList<pid_t> pids;
+        for (int v = 0; v < 2; ++v) {
+            const QString log = dir.filePath(QStringLiteral("servers/%1.log").arg(series[v]));
+            const QList<pid_t> started = startedPids(readLog(log));
+            QCOMPARE(started.size(), 1); // one start per variant, both cells on it
+            pids << started.first();
+            for (int k = 0; k < 2; ++k) {
+                const CellResult &c = back.cells[v * 2 + k];
+                QCOMPARE(c.server, series[v]);
+                QCOMPARE(cellStatusName(c.status), QStringLiteral("completed"));
+                const ServerInfo &info = c.serverInfo;
+                QCOMPARE(info.baseServer, QStringLiteral("m"));
+                QCOMPARE(info.variant, series[v].mid(2, series[v].size() - 3));
+                QCOMPARE(info.pid, qint64(started.first()));
+                QVERIFY(info.processStartedAt.isValid());
+                // What the server says about itself follows the variant's args.
+                QCOMPARE(info.args.value(QStringLiteral("max_num_seqs")), v == 0 ? QStringLiteral("4") : QStringLiteral("16"));
+                QVERIFY2(info.version.startsWith(QStringLiteral("0.0.0+sweepbench-mock")), qPrintable(info.version));
+                QCOMPARE(info.command.mid(info.command.size() - 2), (QStringList{QStringLiteral("--max-batch"), v == 0 ? QStringLiteral("4") : QStringLiteral("16")}));
+                QVERIFY(info.command.contains(QString::number(s.launch.port))); // {port} filled in
+                QCOMPARE(info.env.value(0).second, QStringLiteral("[redacted]"));
+                QCOMPARE(info.gpus.size(), 1);
+                QCOMPARE(info.gpus.first().name, QStringLiteral("NVIDIA L4"));
+            }
+            // The first variant was stopped before the second started (same port).
+            QVERIFY2(readLog(log).contains("stopped"), readLog(log).constData());
+        }
+        QVERIFY(pids[0] != pids[1]);
+        QVERIFY(back.cells[2].serverInfo.processStartedAt >= back.cells[1].finishedAt);
+        QVERIFY(::kill(-pids[0], 0) != 0 && ::kill(-pids[1], 0) != 0);
+        QFile results(dir.filePath(QStringLiteral("results.json")));
+        QVERIFY(results.open(QIODevice::ReadOnly));
+        QVERIFY(!results.readAll().contains("hf_launchsecret42"));
+        // The difference table of one set compares its variants, point by point.
+        const QList<DifferenceRow> rows = compareSets({{QString(), back}}, tag::outputThroughput, QStringLiteral("avg"));
+        QCOMPARE(rows.size(), 2);
+        QCOMPARE(rows.first().serverA, series[0]);
+        QCOMPARE(rows.first().serverB, series[1]);
+        // sweep.yaml keeps the spec as given: one server with its matrix.
+        const SpecLoadResult written = loadSpecFile(dir.filePath(QStringLiteral("sweep.yaml")));
+        QVERIFY(written.ok());
+        QCOMPARE(written.spec->servers.size(), 1);
+        QCOMPARE(written.spec->servers.first().launch.matrix, s.launch.matrix);
     }
 
     void exitBeforeReady()

@@ -332,6 +332,50 @@ private Q_SLOTS:
             QVERIFY2(::kill(-pid, 0) != 0 && errno == ESRCH, qPrintable(QStringLiteral("process group %1 outlived the sweep").arg(pid)));
         }
     }
+    // launch.variants on the real llama-server: --parallel 2 and --parallel 8 are two series, the
+    // server restarted between them; each cell's server_info says which it measured (/props
+    // total_slots), and the throughputs are printed (eight slots should decode more at 8 in flight).
+    void launchVariants()
+    {
+        const QByteArray spec = QStringLiteral("name: real-llama-variants\n"
+                                               "servers:\n"
+                                               "  - name: llama\n"
+                                               "    model: tiny\n"
+                                               "    flavor: llamacpp\n"
+                                               "    launch:\n"
+                                               "      command: [bash, %1, \"{port}\"]\n"
+                                               "      ready: {path: /health, timeout_seconds: 120}\n"
+                                               "      variants:\n"
+                                               "        - {name: parallel-2, args: [--parallel, \"2\"]}\n"
+                                               "        - {name: parallel-8, args: [--parallel, \"8\"]}\n"
+                                               "workload:\n"
+                                               "  input_tokens: 32\n"
+                                               "  output_tokens: 32\n"
+                                               "  requests_per_cell: 24\n"
+                                               "sweep:\n"
+                                               "  concurrency: [8]\n")
+                                    .arg(scriptPath("start-llama.sh"))
+                                    .toUtf8();
+        const Sweep s = runSweep("variants", spec);
+        QVERIFY2(s.cli.finished && s.cli.code == 0, qPrintable(QStringLiteral("exit %1\n%2%3").arg(s.cli.code).arg(s.cli.out, s.cli.err)));
+        QCOMPARE(s.cells.size(), 2);
+        QList<double> throughput;
+        const QStringList names{QStringLiteral("llama[parallel-2]"), QStringLiteral("llama[parallel-8]")};
+        for (int i = 0; i < 2; ++i) {
+            const QJsonObject cell = s.cells[i].toObject();
+            QCOMPARE(cell.value("server").toString(), names[i]);
+            QCOMPARE(cell.value("status").toString(), QStringLiteral("completed"));
+            const QJsonObject info = cell.value("server_info").toObject();
+            QCOMPARE(info.value("base_server").toString(), QStringLiteral("llama"));
+            QCOMPARE(info.value("args").toObject().value("total_slots").toString(), i == 0 ? QStringLiteral("2") : QStringLiteral("8"));
+            QVERIFY2(!info.value("version").toString().isEmpty(), qPrintable(QJsonDocument(info).toJson()));
+            throughput << cell.value("metrics").toObject().value("output_token_throughput").toObject().value("avg").toDouble();
+            qInfo("%s: %.1f output tok/s, version %s, pid %lld", qPrintable(names[i]), throughput.last(),
+                  qPrintable(info.value("version").toString()), info.value("pid").toInteger());
+        }
+        // Printed, not asserted (no speed assertions): eight slots should decode more per second.
+        qInfo("parallel-8 / parallel-2 output throughput: %.2f", throughput[0] > 0 ? throughput[1] / throughput[0] : 0.0);
+    }
 };
 
 QTEST_GUILESS_MAIN(TestRealLlama)

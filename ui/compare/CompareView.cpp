@@ -94,6 +94,12 @@ CompareView::CompareView(QWidget *parent)
     side->addLayout(buttons);
     side->addWidget(hint);
     side->addWidget(m_status);
+    m_serverDifferences = new QLabel(this);
+    m_serverDifferences->setObjectName(QStringLiteral("compareServerDifferences"));
+    m_serverDifferences->setWordWrap(true);
+    m_serverDifferences->setTextFormat(Qt::PlainText);
+    m_serverDifferences->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    side->addWidget(m_serverDifferences);
     sideBox->setMinimumWidth(200);
 
     m_legend = newTable(QStringLiteral("legendTable"), this);
@@ -184,7 +190,14 @@ void CompareView::refresh()
     m_stack->setCurrentWidget(any ? static_cast<QWidget *>(m_chartSplitter) : m_empty);
     m_export->setEnabled(any);
     m_selectedPoint.reset();
-    m_charts->setInputs(m_model->chartInputs());
+    const QList<ChartSeriesInput> inputs = m_model->chartInputs();
+    m_charts->setInputs(inputs);
+    QStringList serverDifferences; // each set against the first (results/ServerInfo.h)
+    for (qsizetype i = 1; i < inputs.size(); ++i)
+        if (const QString d = serverDifferenceSentence(inputs.first().results, inputs.at(i).results, inputs.first().name, inputs.at(i).name); !d.isEmpty())
+            serverDifferences.append(d);
+    m_serverDifferences->setText(serverDifferences.join(QLatin1Char('\n')));
+    m_serverDifferences->setVisible(!serverDifferences.isEmpty());
     if (m_persist)
         saveSets();
     Q_EMIT resultSetsChanged();

@@ -77,6 +77,7 @@ private:
     QPushButton *m_remove = nullptr;
     QPushButton *m_export = nullptr;
     QLabel *m_status = nullptr;
+    QLabel *m_serverDifferences = nullptr; // how the sets' servers differ in version or flags
     QStackedWidget *m_stack = nullptr;
     QLabel *m_empty = nullptr;
     QSplitter *m_chartSplitter = nullptr;

@@ -1,14 +1,16 @@
 #include "text/SweepEstimate.h"
 #include "engine/CalibrationReport.h"
 #include "engine/SweepTimeEstimate.h"
+#include "spec/LaunchVariants.h"
 #include <QObject>
 #include <algorithm>
 #include <cmath>
 
 namespace sb::ui {
 
-SweepEstimate estimateSweep(const SweepSpec &spec)
+SweepEstimate estimateSweep(const SweepSpec &given)
 {
+    const SweepSpec spec = withLaunchVariantsExpanded(given); // each launch variant runs every point
     SweepEstimate e;
     e.cells = int(spec.servers.size() * spec.cellsPerServer());
     int mocks = 0;
