@@ -15,6 +15,15 @@ constexpr int kReadyPollMs = 250;
 constexpr double kReadyCallTimeoutS = 5;
 } // namespace
 
+QString launchLogPath(const QString &logDir, const QString &serverName)
+{
+    // A variant's name holds '[', '=' and whatever its values hold: never a '/'.
+    static const QRegularExpression unsafe(QStringLiteral("[^A-Za-z0-9._=,\\[\\]+-]+"));
+    QString file = serverName;
+    file.replace(unsafe, QStringLiteral("_"));
+    return QDir(logDir).filePath(file.left(200) + QStringLiteral(".log"));
+}
+
 int pickFreeLoopbackPort()
 {
     QTcpServer probe;
@@ -38,12 +47,7 @@ bool LaunchedServers::plan(const SweepSpec &spec, const QString &logDir, QString
             server.urls.append(withPort(u, server.port));
         if (server.urls.isEmpty())
             server.urls = {QStringLiteral("http://127.0.0.1:%1").arg(server.port)};
-        // A variant's name holds '[', '=' and whatever its values hold: never a '/'.
-        static const QRegularExpression unsafe(QStringLiteral("[^A-Za-z0-9._=,\\[\\]+-]+"));
-        QString file = s.name;
-        file.replace(unsafe, QStringLiteral("_"));
-        server.log = std::make_unique<LaunchLog>(QDir(logDir).filePath(file.left(200) + QStringLiteral(".log")),
-                                                 qint64(s.launch.logKeepMib * 1024 * 1024));
+        server.log = std::make_unique<LaunchLog>(launchLogPath(logDir, s.name), qint64(s.launch.logKeepMib * 1024 * 1024));
         if (!server.log->open(error))
             return false;
         server.process = std::make_unique<ServerProcess>(server.log.get());

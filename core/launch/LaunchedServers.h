@@ -76,6 +76,10 @@ private:
     std::map<int, Server> m_servers;
 };
 
+// LOGDIR/NAME.log for a launched server (a variant's series name included), its unsafe
+// characters replaced: the engine writes there and the Run tab follows it.
+QString launchLogPath(const QString &logDir, const QString &serverName);
+
 // A free TCP port on 127.0.0.1 (bound and released: another process could take it before the
 // server does, which its start then reports), or 0.
 int pickFreeLoopbackPort();

@@ -9,6 +9,7 @@
 #include "run/HookLogModel.h"
 #include "run/LiveChart.h"
 #include "run/ServerLogPane.h"
+#include "spec/LaunchVariants.h"
 #include "style/ElidedLabel.h"
 #include "style/Theme.h"
 #include <QDateTime>
@@ -223,8 +224,8 @@ bool RunTab::start(const SweepSpec &spec, const QString &outDir)
     m_hookLog->clear();
     m_chart->clear();
     m_log->clear();
-    QStringList launched;
-    for (const ServerSpec &server : spec.servers)
+    QStringList launched; // each launch variant is a server of its own, with a log of its own
+    for (const ServerSpec &server : withLaunchVariantsExpanded(spec).servers)
         if (server.launch.enabled)
             launched << server.name;
     m_logPane->follow(m_outDir, launched);

@@ -1,4 +1,5 @@
 #include "run/ServerLogPane.h"
+#include "launch/LaunchedServers.h"
 #include <QDir>
 #include <QFile>
 #include <QFontDatabase>
@@ -50,7 +51,7 @@ void ServerLogPane::follow(const QString &outDir, const QStringList &serverNames
     for (const QString &name : serverNames) {
         Followed f;
         f.name = name;
-        f.path = QDir(outDir).filePath(QStringLiteral("servers/%1.log").arg(name));
+        f.path = launchLogPath(QDir(outDir).filePath(QStringLiteral("servers")), name);
         f.view = new QPlainTextEdit;
         f.view->setObjectName(QStringLiteral("serverLog:") + name);
         f.view->setReadOnly(true);
