@@ -382,7 +382,7 @@ private Q_SLOTS:
         QCOMPARE(first->text(1), QStringLiteral("2 req/s"));
         QCOMPARE(first->text(2), QStringLiteral("2"));
         QCOMPARE(first->childCount(), 2);
-        QVERIFY2(first->text(3).startsWith(QLatin1String("22.00 ± ")), qPrintable(first->text(3))); // TTFT p50 over the runs
+        QVERIFY2(first->text(3).startsWith(QStringLiteral("22.00 ± ")), qPrintable(first->text(3))); // TTFT p50 over the runs
         QCOMPARE(first->child(1)->text(0), QStringLiteral("run 2"));
         QCOMPARE(first->child(1)->text(1), QStringLiteral("2 req/s"));
         tree->setCurrentItem(tree->topLevelItem(1)->child(1));
