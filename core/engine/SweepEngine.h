@@ -36,6 +36,7 @@ struct CellKey {
     int index = -1; // 0-based cell index (CellResult::index)
     QString server;
     int concurrency = 0;
+    QString point;  // results/SweepAxis.h pointLabel(): "c=8" or "2 req/s" (a rate cell's concurrency is its cap)
 };
 
 // What the UI shows while running. Sent at most ~10 times a second.

@@ -502,7 +502,7 @@ CellCallbacks SweepEngineWorker::cellCallbacks(const ProgressSnapshot &base, con
         s.phase = phase;
         emitProgress(s);
     };
-    const CellKey key{base.cellIndex, base.server, cell.concurrency};
+    const CellKey key{base.cellIndex, base.server, cell.concurrency, base.point};
     const QString where = QStringLiteral("[%1 %2]").arg(base.server, base.point);
     cb.hook = [this, key, where](const HookOutcome &o) {
         Q_EMIT m_owner->hookCalled(key, o);

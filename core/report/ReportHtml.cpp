@@ -252,7 +252,9 @@ QString summarySection(const ReportHtmlInput &in)
     html += QStringLiteral("<li><b>%1</b>: %2</li>").arg(e(axis), e(sum.pointsText()));
     html += QStringLiteral("<li><b>Cells</b>: %1</li></ul>\n").arg(e(sum.cellsText()));
     if (!sum.best.isEmpty()) {
-        html += QStringLiteral("<h3>Best server per metric</h3>\n<ul class=\"summary best\">");
+        html += QStringLiteral("<h3>Best server per metric</h3>\n<p>Best only where the runs show it: Welch&rsquo;s t-test "
+                               "on the runs&rsquo; values against every other server at the point, two-sided, &alpha; = 0.05.</p>\n"
+                               "<ul class=\"summary best\">");
         for (const QString &b : sum.best)
             html += QStringLiteral("<li>%1</li>").arg(e(b));
         html += QStringLiteral("</ul>\n");

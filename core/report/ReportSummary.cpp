@@ -1,4 +1,5 @@
 #include "report/ReportSummary.h"
+#include "report/BestSeries.h"
 #include "metrics/MetricCatalogue.h"
 #include "results/HookSeverity.h"
 #include <QJsonArray>
@@ -25,8 +26,8 @@ QString headlineLabel(const MetricInfo &m, Stat stat)
     return m.singleValued ? m.label : QStringLiteral("%1 %2").arg(m.label, statName(stat));
 }
 
-// Per point the server with the best mean over its runs; a point counts when two servers or
-// more measured it.
+// Per point the server with the best mean over its runs, called best only where the runs show
+// it (report/BestSeries.h decides); a point counts when two servers or more measured it.
 QString bestSentence(const SweepResults &r, const MetricInfo &m, Stat stat)
 {
     // point -> server -> run values
@@ -38,41 +39,52 @@ QString bestSentence(const SweepResults &r, const MetricInfo &m, Stat stat)
         if (const double v = cellValue(c, m.key, stat); std::isfinite(v))
             values[pointValue(c)][c.server].push_back(v);
     }
-    QMap<QString, int> wins;
-    int contested = 0;
+    QMap<QString, int> wins;       // significantly best
+    QMap<QString, int> untestedLead; // better mean where no test was possible (one run)
+    int contested = 0, notSignificant = 0, untested = 0;
     for (const auto &byServer : std::as_const(values)) {
-        if (byServer.size() < 2)
+        const PointBest best = bestAtPoint(byServer, m.better == Better::Lower);
+        if (best.series.isEmpty())
             continue;
         ++contested;
-        QString winner;
-        double best = 0;
-        for (auto it = byServer.cbegin(); it != byServer.cend(); ++it) {
-            double mean = 0;
-            for (double v : it.value())
-                mean += v;
-            mean /= double(it.value().size());
-            const bool better = m.better == Better::Lower ? mean < best : mean > best;
-            if (winner.isEmpty() || better) {
-                winner = it.key();
-                best = mean;
-            }
+        switch (best.verdict) {
+        case BestVerdict::Significant: ++wins[best.series]; break;
+        case BestVerdict::NotSignificant: ++notSignificant; break;
+        case BestVerdict::NotTestable:
+            ++untested;
+            ++untestedLead[best.series];
+            break;
         }
-        ++wins[winner];
     }
     if (contested == 0)
         return {};
-    QList<QPair<QString, int>> ranked;
-    for (auto it = wins.cbegin(); it != wins.cend(); ++it)
-        ranked.append({it.key(), it.value()});
-    std::stable_sort(ranked.begin(), ranked.end(), [](const auto &a, const auto &b) { return a.second > b.second; });
-    QString s = QStringLiteral("%1 (%2 is better): %3 is best at %4 of %5 points")
-                    .arg(headlineLabel(m, stat), m.better == Better::Lower ? QStringLiteral("lower") : QStringLiteral("higher"),
-                         ranked.first().first)
-                    .arg(ranked.first().second)
-                    .arg(contested);
-    for (int i = 1; i < ranked.size(); ++i)
-        s += QStringLiteral(", %1 at %2").arg(ranked.at(i).first).arg(ranked.at(i).second);
-    return s;
+    const auto ranked = [](const QMap<QString, int> &counts) {
+        QList<QPair<QString, int>> out;
+        for (auto it = counts.cbegin(); it != counts.cend(); ++it)
+            out.append({it.key(), it.value()});
+        std::stable_sort(out.begin(), out.end(), [](const auto &a, const auto &b) { return a.second > b.second; });
+        return out;
+    };
+    const auto points = [](int n) { return n == 1 ? QStringLiteral("1 point") : QStringLiteral("%1 points").arg(n); };
+    QStringList parts;
+    if (const auto w = ranked(wins); !w.isEmpty()) {
+        QString s = QStringLiteral("%1 is significantly best at %2 of %3").arg(w.first().first).arg(w.first().second).arg(points(contested));
+        for (int i = 1; i < w.size(); ++i)
+            s += QStringLiteral(", %1 at %2").arg(w.at(i).first).arg(w.at(i).second);
+        parts.append(s);
+    }
+    if (notSignificant > 0)
+        parts.append(QStringLiteral("no significant difference at %1 of %2").arg(notSignificant).arg(points(contested)));
+    if (untested > 0) {
+        QStringList leads;
+        for (const auto &[server, n] : ranked(untestedLead))
+            leads.append(QStringLiteral("%1 at %2").arg(server).arg(n));
+        parts.append(QStringLiteral("not testable at %1 of %2 (one run each; better value: %3)")
+                         .arg(untested)
+                         .arg(points(contested), leads.join(QStringLiteral(", "))));
+    }
+    return QStringLiteral("%1 (%2 is better): %3")
+        .arg(headlineLabel(m, stat), m.better == Better::Lower ? QStringLiteral("lower") : QStringLiteral("higher"), parts.join(QStringLiteral("; ")));
 }
 
 QString cellName(const CellResult &c)

@@ -19,7 +19,9 @@ struct ReportSummary {
     QList<double> points;               // sorted, distinct
     int cells = 0;
     QMap<QString, int> cellsByStatus;   // cellStatusName -> count
-    QStringList best;                   // "TTFT p99 (lower is better): a is best at 4 of 5 points"
+    // "TTFT p99 (lower is better): a is significantly best at 1 of 3 points; no significant
+    // difference at 2 of 3 points" (report/BestSeries.h decides each point)
+    QStringList best;
     QStringList slo;                    // the SLO search's sentences
     QStringList warnings;
     QString pointsText() const;         // "1, 4, 16" or "2 req/s, 8 req/s"

@@ -62,13 +62,13 @@ QList<Pair> pairsOf(const QList<NamedResults> &sets)
 }
 } // namespace
 
-QList<DifferenceRow> compareSets(const QList<NamedResults> &sets, const QString &metric, Stat stat)
+namespace {
+void appendRows(QList<DifferenceRow> &rows, const QList<NamedResults> &sets, const Pair &p, const QString &metric, Stat stat)
 {
-    QList<DifferenceRow> rows;
-    for (const Pair &p : pairsOf(sets)) {
+    {
         const NamedResults &sa = sets.at(p.setA), &sb = sets.at(p.setB);
         if (axisOf(sa.results) != axisOf(sb.results))
-            continue; // a concurrency of 8 is not a rate of 8 req/s
+            return; // a concurrency of 8 is not a rate of 8 req/s
         const auto ra = runsByPoint(sa.results, p.serverA, metric, stat);
         const auto rb = runsByPoint(sb.results, p.serverB, metric, stat);
         for (auto it = ra.cbegin(); it != ra.cend(); ++it) {
@@ -92,6 +92,24 @@ QList<DifferenceRow> compareSets(const QList<NamedResults> &sets, const QString 
             rows.append(row);
         }
     }
+}
+} // namespace
+
+QList<DifferenceRow> compareSets(const QList<NamedResults> &sets, const QString &metric, Stat stat)
+{
+    QList<DifferenceRow> rows;
+    for (const Pair &p : pairsOf(sets))
+        appendRows(rows, sets, p, metric, stat);
+    return rows;
+}
+
+QList<DifferenceRow> compareSeries(const QList<NamedResults> &sets, const SeriesRef &a, const SeriesRef &b, const QString &metric,
+                                   Stat stat)
+{
+    QList<DifferenceRow> rows;
+    if (a.set < 0 || a.set >= sets.size() || b.set < 0 || b.set >= sets.size() || (a.set == b.set && a.server == b.server))
+        return rows;
+    appendRows(rows, sets, {a.set, b.set, a.server, b.server}, metric, stat);
     return rows;
 }
 

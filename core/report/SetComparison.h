@@ -35,6 +35,17 @@ struct DifferenceRow {
 // points both sides measured (completed or degraded cells) on the same axis.
 QList<DifferenceRow> compareSets(const QList<NamedResults> &sets, const QString &metric, Stat stat);
 
+// One series: a server of one set (an index into the sets given).
+struct SeriesRef {
+    int set = 0;
+    QString server;
+};
+// The rows of one pair the user chose: any two series, of one set or of two (vLLM against
+// SGLang in one sweep, or differently named servers across sets). Empty when A and B are the
+// same series or on different axes.
+QList<DifferenceRow> compareSeries(const QList<NamedResults> &sets, const SeriesRef &a, const SeriesRef &b, const QString &metric,
+                                   Stat stat);
+
 // "A: server" or "server" when the set has no name.
 QString seriesName(const QString &set, const QString &server);
 // "+12.3 %", "−4.0 %", "–" for NaN.

@@ -44,4 +44,18 @@ QString pointTag(const CellResult &c)
     return c.openLoop ? QStringLiteral("r") + formatRate(c.openLoop->targetRate) : QStringLiteral("c%1").arg(c.concurrency);
 }
 
+QString pointDescription(const CellResult &c)
+{
+    if (!c.openLoop)
+        return QStringLiteral("closed loop: %1 requests in flight").arg(c.concurrency);
+    QString s = QStringLiteral("open loop: %1").arg(formatPoint(SweepAxis::RequestRate, c.openLoop->targetRate));
+    if (!c.openLoop->arrival.isEmpty())
+        s += QStringLiteral(" (%1 arrivals)").arg(c.openLoop->arrival);
+    if (const int cap = c.openLoop->maxConcurrency > 0 ? c.openLoop->maxConcurrency : c.concurrency; cap > 0)
+        s += QStringLiteral(", at most %1 requests in flight (max_concurrency)").arg(cap);
+    return s;
+}
+
+QString runLabel(const CellResult &c) { return QStringLiteral("run %1").arg(c.repeat + 1); }
+
 } // namespace sb

@@ -20,6 +20,12 @@ QString formatPoint(SweepAxis a, double v); // "8" | "2.5 req/s"
 QString pointNumber(const CellResult &c);   // the point without unit, for a column headed axisShort(): "8" | "2.5"
 QString pointLabel(const CellResult &c);    // "c=8" | "8 req/s"
 QString pointTag(const CellResult &c);      // "c8" | "r8" (cell folder names)
+// The point in a sentence, for tooltips: "closed loop: 8 requests in flight" | "open loop: 2 req/s
+// (poisson arrivals), at most 256 requests in flight (max_concurrency)". An open-loop cell's
+// CellResult::concurrency is that cap, never its point.
+QString pointDescription(const CellResult &c);
+// Which run of its point the cell is, counting from 1 ("sweep.repeats"): "run 2".
+QString runLabel(const CellResult &c);
 // Rates print with at most 3 decimals and no trailing zeros ("0.5", "32").
 QString formatRate(double r);
 

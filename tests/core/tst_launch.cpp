@@ -198,7 +198,7 @@ private Q_SLOTS:
         QVERIFY(results.open(QIODevice::ReadOnly));
         QVERIFY(!results.readAll().contains("hf_launchsecret42"));
         // The difference table of one set compares its variants, point by point.
-        const QList<DifferenceRow> rows = compareSets({{QString(), back}}, tag::outputThroughput, QStringLiteral("avg"));
+        const QList<DifferenceRow> rows = compareSets({{QString(), back}}, tag::outputThroughput, Stat::Avg);
         QCOMPARE(rows.size(), 2);
         QCOMPARE(rows.first().serverA, series[0]);
         QCOMPARE(rows.first().serverB, series[1]);

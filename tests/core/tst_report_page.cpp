@@ -5,6 +5,7 @@
 // copies them (plain file names otherwise).
 #include "TestSupport.h"
 #include "../fixtures/ReportTestData.h"
+#include "report/BestSeries.h"
 #include "report/BundleWriter.h"
 #include "report/ComparisonHtml.h"
 #include "report/ReportHtml.h"
@@ -94,8 +95,10 @@ private Q_SLOTS:
         QVERIFY(head.contains(QStringLiteral("<b>Concurrency</b>: 1, 4")));
         QVERIFY(head.contains(QStringLiteral("4 cells: 3 completed, 1 degraded")));
         // best per metric, by the catalogue's direction (higher throughput, lower TTFT)
-        QVERIFY(head.contains(QStringLiteral("Output throughput (higher is better): beta is best at 2 of 2 points")));
-        QVERIFY(head.contains(QStringLiteral("TTFT p99 (lower is better): beta is best at 2 of 2 points")));
+        // (one run per point: no claim of "best", only which value was better)
+        QVERIFY(head.contains(QStringLiteral("Output throughput (higher is better): not testable at 2 of 2 points (one run each; better value: beta at 2)")));
+        QVERIFY(head.contains(QStringLiteral("TTFT p99 (lower is better): not testable at 2 of 2 points (one run each; better value: beta at 2)")));
+        QVERIFY(!head.contains(QStringLiteral("is significantly best")));
         // warnings: the degraded cell, the failed hooks, the validity warning
         QVERIFY(head.contains(QStringLiteral("cell #1 (&lt;b&gt;alpha&lt;/b&gt; &amp; co, c=4) degraded: 3 of 8 requests failed")));
         QVERIFY(head.contains(QStringLiteral("hook beta: profiler_start failed (route_missing) in 2 cell(s)")));
@@ -103,6 +106,39 @@ private Q_SLOTS:
 
         const ReportSummary clean = summarizeReport(sbtest::sampleResults());
         QVERIFY(clean.warnings.filter(QStringLiteral("degraded")).isEmpty());
+    }
+
+    // A best claim carries its significance: a clear difference (a ~40 ms vs b ~60 ms over three
+    // runs) is called best, an overlapping one at another point (run-to-run spread larger than the
+    // gap) is "no significant difference", whichever mean is lower.
+    void bestOnlyWhenSignificant()
+    {
+        SweepResults r = repeats();
+        int index = int(r.cells.size());
+        for (const QString &server : {QStringLiteral("a"), QStringLiteral("b")})
+            for (double v : server == QLatin1String("a") ? std::vector<double>{40, 55, 70} : std::vector<double>{45, 56, 68}) {
+                CellResult c;
+                c.index = index++;
+                c.server = server;
+                c.concurrency = 16;
+                c.status = CellStatus::Completed;
+                c.metrics.insert(QStringLiteral("time_to_first_token"), sbtest::stats(QStringLiteral("ms"), v));
+                r.cells.append(c);
+            }
+        const ReportSummary s = summarizeReport(r);
+        const QStringList ttft = s.best.filter(QStringLiteral("TTFT p99"));
+        QCOMPARE(ttft.size(), 1);
+        QCOMPARE(ttft.first(), QStringLiteral("TTFT p99 (lower is better): a is significantly best at 1 of 2 points; "
+                                              "no significant difference at 1 of 2 points"));
+        // the decision itself, on known run values
+        QCOMPARE(bestAtPoint({{QStringLiteral("a"), {40, 41, 39}}, {QStringLiteral("b"), {60, 61, 59}}}, true).verdict, BestVerdict::Significant);
+        QCOMPARE(bestAtPoint({{QStringLiteral("a"), {40, 41, 39}}, {QStringLiteral("b"), {60, 61, 59}}}, true).series, QStringLiteral("a"));
+        QCOMPARE(bestAtPoint({{QStringLiteral("a"), {40, 41, 39}}, {QStringLiteral("b"), {60, 61, 59}}}, false).series, QStringLiteral("b"));
+        QCOMPARE(bestAtPoint({{QStringLiteral("a"), {40, 55, 70}}, {QStringLiteral("b"), {45, 56, 68}}}, true).verdict, BestVerdict::NotSignificant);
+        QCOMPARE(bestAtPoint({{QStringLiteral("a"), {40}}, {QStringLiteral("b"), {60, 61}}}, true).verdict, BestVerdict::NotTestable);
+        // a third series close to the winner takes the claim away
+        QCOMPARE(bestAtPoint({{QStringLiteral("a"), {40, 41, 39}}, {QStringLiteral("b"), {60, 61, 59}}, {QStringLiteral("c"), {40.5, 41.5, 38}}}, true).verdict,
+                 BestVerdict::NotSignificant);
     }
 
     void hooksAsIcons()

@@ -105,6 +105,37 @@ inline sb::SweepResults makeSweepResults(int servers = 3, const QList<int> &conc
     return r;
 }
 
+// A request-rate sweep: `servers` × `rates` req/s × `repeats` runs, every cell capped at
+// max_concurrency 256 (what CellResult::concurrency holds for an open-loop cell). Runs differ by
+// ±`noise` (a fraction) so repeats have a confidence interval; server b is 20 % slower on TTFT.
+inline sb::SweepResults makeRateSweepResults(int servers = 2, const QList<double> &rates = {2, 8, 16}, int repeats = 2,
+                                            double noise = 0.02)
+{
+    sb::SweepResults r;
+    r.sweepName = QStringLiteral("rate-fixture");
+    r.toolVersion = QStringLiteral("0.1.0");
+    int index = 0;
+    for (int s = 0; s < servers; ++s)
+        for (double rate : rates)
+            for (int run = 0; run < repeats; ++run) {
+                sb::CellResult cell = makeCell(index++, s, 256);
+                cell.repeat = run;
+                sb::OpenLoopResult o;
+                o.targetRate = rate;
+                o.arrival = QStringLiteral("poisson");
+                o.maxConcurrency = 256;
+                o.achievedRate = rate;
+                cell.openLoop = o;
+                const double f = 1.0 + noise * (run - (repeats - 1) / 2.0);
+                cell.metrics.insert(QStringLiteral("time_to_first_token"), latencyStats((20.0 + rate) * (1 + 0.2 * s) * f));
+                cell.metrics.insert(QStringLiteral("output_token_throughput"),
+                                    avgOnly(100.0 * rate * (s + 1) * f, QStringLiteral("tokens/s")));
+                cell.metrics.insert(QStringLiteral("request_throughput"), avgOnly(rate * f, QStringLiteral("requests/s")));
+                r.cells.append(cell);
+            }
+    return r;
+}
+
 // Writes `n` records to folder/relativePath; request i has ttft = i+1 ms, latency = 10*(i+1) ms,
 // itl = 0.5 ms; every 10th request failed (ok=false, no token).
 inline bool writeRecords(const QString &folder, const QString &relativePath, int n)

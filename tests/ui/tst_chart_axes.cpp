@@ -12,6 +12,8 @@
 #include <QLineSeries>
 #include <QLogValueAxis>
 #include <QScatterSeries>
+#include <QValueAxis>
+#include <cmath>
 #include <QTest>
 #include <memory>
 
@@ -139,6 +141,69 @@ private Q_SLOTS:
         std::unique_ptr<QChart> single(makeMetricVsConcurrencyChart({{QString(), sbtest::makeSweepResults(1), 0}},
                                                                     QStringLiteral("time_to_first_token"), Stat::P50));
         QVERIFY(seriesNamed(single.get(), QStringLiteral("errorBar")).isEmpty());
+    }
+
+    // Two runs of a small throughput (100 and 900 tok/s) have a 95 % CI reaching far below 0;
+    // no throughput can be negative: the bar stops at 0 and the axis starts at 0.
+    void ciBarsStopAtZero()
+    {
+        SweepResults r;
+        int i = 0;
+        for (double v : {100.0, 900.0}) {
+            CellResult c = sbtest::makeCell(i, 0, 4);
+            c.repeat = i++;
+            c.metrics[QStringLiteral("output_token_throughput")].avg = v;
+            r.cells << c;
+        }
+        QVERIFY(meanCi95({100, 900}).low() < -1000); // what was drawn before
+        std::unique_ptr<QChart> chart(makeMetricVsConcurrencyChart({{QString(), r, 0}}, QStringLiteral("output_token_throughput"), Stat::Avg));
+        const QList<QXYSeries *> bars = seriesNamed(chart.get(), QStringLiteral("errorBar"));
+        QCOMPARE(bars.size(), 1);
+        QCOMPARE(bars[0]->points()[0].y(), 0.0);
+        QCOMPARE(bars[0]->points()[1].y(), meanCi95({100, 900}).high());
+        auto *y = qobject_cast<QValueAxis *>(chart->axes(Qt::Vertical).first());
+        QVERIFY(y);
+        QCOMPARE(y->min(), 0.0);
+        // A metric that can be negative keeps its whole interval.
+        for (CellResult &c : r.cells)
+            c.metrics[QStringLiteral("output_token_throughput")].avg -= 1000;
+        std::unique_ptr<QChart> signedChart(makeMetricVsConcurrencyChart({{QString(), r, 0}}, QStringLiteral("output_token_throughput"), Stat::Avg));
+        QVERIFY(seriesNamed(signedChart.get(), QStringLiteral("errorBar"))[0]->points()[0].y() < -1000);
+    }
+
+    // A log axis always has numbers: a 20–66 ms range holds no power of 10, so it is labelled
+    // by powers of 2 (16, 32, 64) instead of showing a bare axis.
+    void logAxisHasTicksOnANarrowRange()
+    {
+        const auto labelledTicks = [](const QLogValueAxis &a) {
+            int n = 0;
+            for (double v = std::pow(a.base(), std::ceil(std::log(a.min()) / std::log(a.base()) - 1e-9)); v <= a.max() * (1 + 1e-9); v *= a.base())
+                ++n;
+            return n;
+        };
+        for (const auto &[lo, hi] : QList<QPair<double, double>>{{20, 66}, {20, 30}, {32, 32}, {0.5, 0.9}, {1, 5000}}) {
+            QLogValueAxis axis;
+            fitLogAxis(&axis, lo, hi);
+            QVERIFY2(labelledTicks(axis) >= 2, qPrintable(QStringLiteral("%1–%2: base %3, %4–%5").arg(lo).arg(hi).arg(axis.base()).arg(axis.min()).arg(axis.max())));
+            QVERIFY(axis.min() <= lo && axis.max() >= hi); // every value stays on the chart
+        }
+        QLogValueAxis wide;
+        fitLogAxis(&wide, 1, 5000);
+        QCOMPARE(wide.base(), 10.0); // decades where there are decades
+
+        // The chart's Log switch uses it: TTFT p50 20–66 ms on a log axis.
+        SweepResults r;
+        int i = 0;
+        for (double v : {20.0, 35.0, 66.0}) {
+            CellResult c = sbtest::makeCell(i, 0, 1 << (2 * i));
+            ++i;
+            c.metrics[QStringLiteral("time_to_first_token")].p50 = v;
+            r.cells << c;
+        }
+        std::unique_ptr<QChart> chart(makeMetricVsConcurrencyChart({{QString(), r, 0}}, QStringLiteral("time_to_first_token"), Stat::P50, true));
+        auto *y = qobject_cast<QLogValueAxis *>(chart->axes(Qt::Vertical).first());
+        QVERIFY(y);
+        QVERIFY(labelledTicks(*y) >= 2);
     }
 };
 

@@ -4,6 +4,7 @@
 #include "TestSupport.h"
 #include "charts/ChartPoints.h"
 #include "charts/ChartsPanel.h"
+#include "charts/DifferencePanel.h"
 #include "charts/InteractiveChartView.h"
 #include "compare/CompareView.h"
 #include "compare/ResultSetListModel.h"
@@ -256,6 +257,43 @@ private Q_SLOTS:
         QCOMPARE(diff->rowCount(), 2);
         QVERIFY(cellText(diff, 0, 4).startsWith(QStringLiteral("yes")));
         QVERIFY(cellText(diff, 0, 1).contains(QStringLiteral(" ± "))); // mean ± CI over the runs
+    }
+
+    // Pairs by the user's choice, not only by name: two servers of one set, or differently
+    // named servers across sets; "Default pairs" goes back to matching names.
+    void differencesOfAnyTwoSeries()
+    {
+        LoadedResults a = loaded(QStringLiteral("A"), 2);
+        LoadedResults b = loaded(QStringLiteral("B"), 2);
+        CompareView view;
+        view.addLoadedResults(a);
+        view.addLoadedResults(b);
+        auto *charts = view.findChild<ChartsPanel *>();
+        charts->setMetric(tag::ttft, Stat::P50);
+        charts->flush();
+        auto *panel = view.findChild<DifferencePanel *>();
+        QVERIFY(panel);
+        QTableWidget *diff = panel->table();
+        QCOMPARE(diff->rowCount(), 10); // default: server-a and server-b each against itself across sets
+        // within set A: server-a (TTFT p50 = 10c) against server-b (10c + 1)
+        QVERIFY(panel->choosePair({0, QStringLiteral("server-a")}, {0, QStringLiteral("server-b")}));
+        QCOMPARE(diff->rowCount(), 5);
+        QCOMPARE(cellText(diff, 0, 1), QStringLiteral("10.00"));
+        QCOMPARE(cellText(diff, 0, 2), QStringLiteral("11.00"));
+        QCOMPARE(cellText(diff, 0, 3), QStringLiteral("+10.0 %"));
+        QCOMPARE(cellText(diff, 0, 5), QStringLiteral("A: server-a"));
+        QCOMPARE(cellText(diff, 0, 6), QStringLiteral("A: server-b"));
+        // across sets, different names
+        QVERIFY(panel->choosePair({1, QStringLiteral("server-b")}, {0, QStringLiteral("server-a")}));
+        QCOMPARE(cellText(diff, 0, 5), QStringLiteral("B: server-b"));
+        QCOMPARE(cellText(diff, 0, 6), QStringLiteral("A: server-a"));
+        // the choice survives a change of metric
+        charts->setMetric(tag::ttft, Stat::P99);
+        charts->flush();
+        QCOMPARE(cellText(diff, 0, 5), QStringLiteral("B: server-b"));
+        QVERIFY(!panel->choosePair({0, QStringLiteral("no-such")}, {0, QStringLiteral("server-a")}));
+        panel->chooseDefaultPairs();
+        QCOMPARE(diff->rowCount(), 10);
     }
 
     void exportComparison()

@@ -6,6 +6,7 @@
 #include "text/HookOutcomeText.h"
 #include "results/CellDetail.h"
 #include "results/HookSummary.h"
+#include "results/SweepAxis.h"
 #include "results/ResultsTableModel.h"
 #include "run/HookLogModel.h"
 #include <QApplication>
@@ -79,7 +80,7 @@ private Q_SLOTS:
         QVERIFY(ui::hookOutcomeToolTip(c.hooks[0]).contains(QStringLiteral("\\u202eko")));
         QVERIFY(!hasUnsafe(describeHookOutcome(c.hooks[0])));
         ui::HookLogModel log;
-        log.append({ui::HookLogModel::Entry{0, c.server, c.concurrency, c.hooks[0]}});
+        log.append({ui::HookLogModel::Entry{0, c.server, pointLabel(c), c.hooks[0]}});
         for (int col = 0; col < ui::HookLogModel::ColumnCount; ++col)
             for (int role : {int(Qt::DisplayRole), int(Qt::ToolTipRole)})
                 QVERIFY2(!hasUnsafe(log.index(0, col).data(role).toString()), qPrintable(QString::number(col)));

@@ -1,11 +1,13 @@
 // Main window: tabs, actions and shortcuts, Run gating, open/save of specs, recent files,
 // drag-and-drop classification, palette switch.
 #include "FifoWatchdog.h"
+#include "ResultsFixture.h"
 #include "TestSupport.h"
 #include "../core/DiskFull.h"
 #include "designer/DesignTab.h"
 #include "mainwindow/MainWindow.h"
 #include "mainwindow/PathKind.h"
+#include "results/ResultsView.h"
 #include "spec/SpecIO.h"
 #include "style/Theme.h"
 #include <QAction>
@@ -14,6 +16,8 @@
 #include <QDir>
 #include <QMenuBar>
 #include <QSettings>
+#include <QScreen>
+#include <QSplitter>
 #include <QSpinBox>
 #include <QStandardPaths>
 #include <QTabWidget>
@@ -68,7 +72,9 @@ private Q_SLOTS:
         for (QAction *m : w.menuBar()->actions())
             menus << m->text().remove(QLatin1Char('&'));
         QCOMPARE(menus, (QStringList{QStringLiteral("File"), QStringLiteral("Run"), QStringLiteral("View"), QStringLiteral("Help")}));
-        QVERIFY(w.width() >= 1200 && w.height() >= 800);
+        // The window fits the screen it opens on (the offscreen screen is small).
+        const QRect screen = w.screen()->availableGeometry();
+        QVERIFY2(w.width() <= screen.width() && w.height() <= screen.height(), qPrintable(QStringLiteral("%1x%2").arg(w.width()).arg(w.height())));
         // Nothing running: cancel is off; the default spec is valid: run is on.
         QVERIFY(!w.action(QStringLiteral("actionCancel"))->isEnabled());
         QVERIFY(w.action(QStringLiteral("actionRun"))->isEnabled());
@@ -285,6 +291,72 @@ private Q_SLOTS:
         QTest::qWait(200);
         QVERIFY(w.grab().save(dir + QStringLiteral("/design-dark.png")));
         w.action(QStringLiteral("actionDarkTheme"))->trigger();
+    }
+
+    // A geometry remembered on a large monitor does not open the window off a small screen: it
+    // comes back only when it fits the available geometry, else the window takes the screen's size.
+    void geometryFitsTheScreen()
+    {
+        QSettings().remove(QStringLiteral("mainWindow/geometry"));
+        const QRect screen = QGuiApplication::primaryScreen()->availableGeometry();
+        {
+            MainWindow big;
+            big.setMinimumSize(0, 0);
+            big.setGeometry(0, 0, screen.width() * 2 + 400, screen.height() * 2 + 300);
+            big.show();
+            QVERIFY(QTest::qWaitForWindowExposed(&big));
+            QVERIFY(big.width() > screen.width()); // the saved geometry really is oversized
+            QVERIFY(big.close());                  // saved on close
+        }
+        QVERIFY(!QSettings().value(QStringLiteral("mainWindow/geometry")).toByteArray().isEmpty());
+        {
+            MainWindow w;
+            QVERIFY2(screen.contains(w.geometry()), qPrintable(QStringLiteral("%1,%2 %3x%4 outside %5x%6")
+                                                                     .arg(w.x()).arg(w.y()).arg(w.width()).arg(w.height())
+                                                                     .arg(screen.width()).arg(screen.height())));
+            QVERIFY(w.minimumWidth() <= screen.width() && w.minimumHeight() <= screen.height());
+            // One that fits comes back as it was.
+            w.setGeometry(screen.x() + 10, screen.y() + 20, screen.width() - 40, screen.height() - 60);
+            w.show();
+            QVERIFY(QTest::qWaitForWindowExposed(&w));
+            QVERIFY(w.close());
+        }
+        MainWindow again;
+        QCOMPARE(again.size(), QSize(screen.width() - 40, screen.height() - 60));
+        QCOMPARE(again.pos(), QPoint(screen.x() + 10, screen.y() + 20));
+    }
+
+    // Where the user drags the Results splitters is where a new window puts them.
+    void splittersRemembered()
+    {
+        QList<int> chartsSizes, tableSizes;
+        {
+            MainWindow w;
+            w.resize(1400, 900);
+            w.tabs()->setCurrentWidget(w.resultsView());
+            w.resultsView()->setResults(sbtest::makeSweepResults(), QString());
+            w.show();
+            QVERIFY(QTest::qWaitForWindowExposed(&w));
+            auto *charts = w.resultsView()->findChild<QSplitter *>(QStringLiteral("chartsSplitter"));
+            auto *table = w.resultsView()->findChild<QSplitter *>(QStringLiteral("tableSplitter"));
+            QVERIFY(charts && table);
+            const int total = charts->sizes().at(0) + charts->sizes().at(1);
+            charts->setSizes({total / 3, total - total / 3});
+            Q_EMIT charts->splitterMoved(total / 3, 1); // what a drag of the handle emits
+            const int width = table->sizes().at(0) + table->sizes().at(1);
+            table->setSizes({width - 350, 350});
+            Q_EMIT table->splitterMoved(width - 350, 1);
+            chartsSizes = charts->sizes();
+            tableSizes = table->sizes();
+        }
+        MainWindow w;
+        w.resize(1400, 900);
+        w.tabs()->setCurrentWidget(w.resultsView());
+        w.resultsView()->setResults(sbtest::makeSweepResults(), QString());
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QCOMPARE(w.resultsView()->findChild<QSplitter *>(QStringLiteral("chartsSplitter"))->sizes(), chartsSizes);
+        QCOMPARE(w.resultsView()->findChild<QSplitter *>(QStringLiteral("tableSplitter"))->sizes(), tableSizes);
     }
 
     void paletteToggle()

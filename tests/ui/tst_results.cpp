@@ -6,6 +6,8 @@
 #include "charts/ChartPoints.h"
 #include "charts/ChartsPanel.h"
 #include "charts/InteractiveChartView.h"
+#include "charts/DifferencePanel.h"
+#include "metrics/MetricCatalogue.h"
 #include "load/CellRecords.h"
 #include "results/CellDetail.h"
 #include "results/HookSeverity.h"
@@ -23,7 +25,12 @@
 #include <QIcon>
 #include <QLabel>
 #include <QSignalSpy>
+#include <QScrollBar>
+#include <QSet>
 #include <QStackedWidget>
+#include <QTableWidget>
+#include <QTabWidget>
+#include <QTreeWidget>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTextBrowser>
@@ -125,7 +132,7 @@ private Q_SLOTS:
         QCOMPARE(ttft.data(M::SortRole).toDouble(), sbtest::ttftP50(0, 64));
         QCOMPARE(ttft.data().toString(), QStringLiteral("640"));
         QCOMPARE(model.index(3, M::ServerColumn).data().toString(), QStringLiteral("server-a"));
-        QCOMPARE(model.index(3, M::ConcurrencyColumn).data().toInt(), 64);
+        QCOMPARE(model.index(3, M::LoadColumn).data().toInt(), 64);
         QCOMPARE(model.index(3, 0).data(M::CellIndexRole).toInt(), 3);
         const QStringList traces = model.index(0, M::TracesColumn).data(M::TracePathsRole).toStringList();
         QCOMPARE(traces.size(), 2);
@@ -205,7 +212,7 @@ private Q_SLOTS:
         QCOMPARE(model.index(0, M::ResetColumn).data(M::HookStateRole).toInt(), int(HookState::Failed));
         QCOMPARE(model.index(0, M::ProfilerStopColumn).data(M::HookStateRole).toInt(), int(HookState::Warning));
         ui::HookLogModel log;
-        log.append({{0, c.server, 1, c.hooks[0]}, {0, c.server, 1, c.hooks[1]}});
+        log.append({{0, c.server, QStringLiteral("c=1"), c.hooks[0]}, {0, c.server, QStringLiteral("c=1"), c.hooks[1]}});
         for (int i : {0, 1}) {
             const int column = i == 0 ? M::ResetColumn : M::ProfilerStopColumn;
             const QImage table = model.index(0, column).data(Qt::DecorationRole).value<QIcon>().pixmap(16).toImage();
@@ -227,8 +234,8 @@ private Q_SLOTS:
         const QString all = tableToCsv(&model);
         const QStringList lines = all.split(QStringLiteral("\r\n"), Qt::SkipEmptyParts);
         QCOMPARE(lines.size(), 6);
-        QVERIFY(lines.at(0).startsWith(QStringLiteral("Server,Conc.,Status,OK,Failed,TTFT p50")));
-        QVERIFY2(lines.at(1).startsWith(QStringLiteral("\"vllm, \"\"fast\"\"\",1,completed,10,0,10,")), qPrintable(lines.at(1)));
+        QVERIFY(lines.at(0).startsWith(QStringLiteral("Server,Conc.,Run,Status,OK,Failed,TTFT p50")));
+        QVERIFY2(lines.at(1).startsWith(QStringLiteral("\"vllm, \"\"fast\"\"\",1,1,completed,10,0,10,")), qPrintable(lines.at(1)));
         // full precision, not the display rounding
         QVERIFY(lines.at(5).contains(QString::number(sbtest::throughput(0, 256), 'g', 17).left(10)));
         QVERIFY(lines.at(5).contains(QStringLiteral("ok")));
@@ -329,6 +336,123 @@ private Q_SLOTS:
     }
 
     // Nothing loaded: the view says what to do instead of showing empty axes.
+    // A request-rate cell is named by its rate everywhere (its concurrency field holds the
+    // max_concurrency cap, 256 here), repeats get a Run column, and the rows can be told apart.
+    void rateCellsAndRepeatsIdentifiable()
+    {
+        const SweepResults r = sbtest::makeRateSweepResults(2, {2, 8, 16}, 2);
+        M model;
+        model.setResults(r);
+        QCOMPARE(model.headerData(M::LoadColumn, Qt::Horizontal).toString(), QStringLiteral("Rate"));
+        QCOMPARE(model.index(0, M::LoadColumn).data().toString(), QStringLiteral("2 req/s"));
+        QCOMPARE(model.index(2, M::LoadColumn).data().toString(), QStringLiteral("8 req/s"));
+        QCOMPARE(model.index(2, M::LoadColumn).data(M::SortRole).toDouble(), 8.0);
+        const QString tip = model.index(0, M::LoadColumn).data(Qt::ToolTipRole).toString();
+        QVERIFY2(tip.contains(QLatin1String("2 req/s")) && tip.contains(QLatin1String("256")) && tip.contains(QLatin1String("max_concurrency")), qPrintable(tip));
+        QCOMPARE(model.index(0, M::RepeatColumn).data().toInt(), 1);
+        QCOMPARE(model.index(1, M::RepeatColumn).data().toInt(), 2);
+        // every row reads differently: server, point and run together
+        QSet<QString> rows;
+        for (int i = 0; i < model.rowCount(); ++i)
+            rows.insert(QStringLiteral("%1|%2|%3").arg(model.index(i, M::ServerColumn).data().toString(),
+                                                       model.index(i, M::LoadColumn).data().toString(),
+                                                       model.index(i, M::RepeatColumn).data().toString()));
+        QCOMPARE(rows.size(), model.rowCount());
+        ResultsTableView view(&model);
+        QVERIFY(!view.isColumnHidden(M::RepeatColumn));
+        model.setResults(sbtest::makeSweepResults()); // no repeats: no Run column
+        QVERIFY(view.isColumnHidden(M::RepeatColumn));
+        QCOMPARE(model.headerData(M::LoadColumn, Qt::Horizontal).toString(), QStringLiteral("Conc."));
+        QCOMPARE(model.index(0, M::LoadColumn).data().toInt(), 1);
+    }
+
+    // Repeats grouped: one row per server × point with mean ± CI, its runs beneath; picking a
+    // run selects its cell. Without repeats the grouping is not offered.
+    void repeatsGroupedByPoint()
+    {
+        ResultsView view;
+        view.setResults(sbtest::makeRateSweepResults(2, {2, 8, 16}, 2), QString());
+        auto *tree = view.findChild<QTreeWidget *>(QStringLiteral("repeatsTree"));
+        auto *tabs = view.findChild<QTabWidget *>(QStringLiteral("tableTabs"));
+        QVERIFY(tree && tabs);
+        QVERIFY(tabs->isTabVisible(tabs->indexOf(tree)));
+        QCOMPARE(tree->topLevelItemCount(), 6);
+        QTreeWidgetItem *first = tree->topLevelItem(0);
+        QCOMPARE(first->text(0), QStringLiteral("server-a"));
+        QCOMPARE(first->text(1), QStringLiteral("2 req/s"));
+        QCOMPARE(first->text(2), QStringLiteral("2"));
+        QCOMPARE(first->childCount(), 2);
+        QVERIFY2(first->text(3).startsWith(QStringLiteral("22.00 ± ")), qPrintable(first->text(3))); // TTFT p50 over the runs
+        QCOMPARE(first->child(1)->text(0), QStringLiteral("run 2"));
+        QCOMPARE(first->child(1)->text(1), QStringLiteral("2 req/s"));
+        tree->setCurrentItem(tree->topLevelItem(1)->child(1));
+        QCOMPARE(view.selectedCell(), 3);
+        view.setResults(sbtest::makeSweepResults(), QString());
+        QVERIFY(!tabs->isTabVisible(tabs->indexOf(tree)));
+    }
+
+    // A new set starts with its first column in view, whatever the last one was scrolled to.
+    void horizontalScrollResetsForANewSet()
+    {
+        ResultsView view;
+        view.resize(700, 600);
+        view.setResults(sbtest::makeSweepResults(), QString());
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        auto *table = view.findChild<ResultsTableView *>();
+        QScrollBar *bar = table->horizontalScrollBar();
+        QVERIFY(bar->maximum() > 0); // the table is wider than its pane
+        bar->setValue(bar->maximum());
+        view.setResults(sbtest::makeRateSweepResults(), QString());
+        QCOMPARE(bar->value(), 0);
+        bar->setValue(bar->maximum());
+        view.clear(); // a new run starts
+        view.updateCell(sbtest::makeCell(0, 0, 4));
+        QCOMPARE(bar->value(), 0);
+    }
+
+    // Any two servers of one set: per point A, B, Δ % and whether the runs show a difference.
+    void withinSetDifferences()
+    {
+        ResultsView view;
+        // server b's TTFT is a's × 1.2; 3 runs per point with ±2 % run-to-run spread: significant
+        view.setResults(sbtest::makeRateSweepResults(2, {2, 8}, 3, 0.02), QString());
+        view.findChild<ChartsPanel *>()->setMetric(tag::ttft, Stat::P50);
+        view.findChild<ChartsPanel *>()->flush();
+        auto *panel = view.findChild<DifferencePanel *>(QStringLiteral("resultsDifferences"));
+        QVERIFY(panel);
+        QTableWidget *t = panel->table();
+        QCOMPARE(t->rowCount(), 2);
+        QCOMPARE(t->item(0, 0)->text(), QStringLiteral("2 req/s"));
+        QCOMPARE(t->item(0, 1)->text().section(QLatin1Char(' '), 0, 0), QStringLiteral("22.00")); // mean of a's runs
+        QCOMPARE(t->item(0, 3)->text(), QStringLiteral("+20.0 %"));
+        QVERIFY2(t->item(0, 4)->text().startsWith(QLatin1String("yes")), qPrintable(t->item(0, 4)->text()));
+        QCOMPARE(t->item(0, 5)->text(), QStringLiteral("server-a"));
+        QCOMPARE(t->item(0, 6)->text(), QStringLiteral("server-b"));
+        // the same 20 % with ±50 % spread between runs: not a difference the runs show
+        view.setResults(sbtest::makeRateSweepResults(2, {2, 8}, 3, 0.5), QString());
+        view.findChild<ChartsPanel *>()->flush();
+        QCOMPARE(t->rowCount(), 2);
+        QVERIFY2(t->item(0, 4)->text().startsWith(QLatin1String("no")), qPrintable(t->item(0, 4)->text()));
+        // the user's pair: B against A
+        QVERIFY(panel->choosePair({0, QStringLiteral("server-b")}, {0, QStringLiteral("server-a")}));
+        QCOMPARE(t->item(0, 5)->text(), QStringLiteral("server-b"));
+        QVERIFY(t->item(0, 3)->text().startsWith(QStringLiteral("−")));
+    }
+
+    // With results loaded and no cell chosen, the cell panes say to pick one, not to run a sweep.
+    void cellPanesAskForACell()
+    {
+        ResultsView view;
+        view.setResults(sbtest::makeSweepResults(), QString());
+        for (const char *pane : {"timeSlicesPane", "serverPane"}) {
+            const QList<QLabel *> empties = view.findChild<QWidget *>(QString::fromLatin1(pane))->findChildren<QLabel *>(QStringLiteral("emptyChart"));
+            QVERIFY(!empties.isEmpty());
+            QVERIFY2(empties.first()->text().contains(QLatin1String("Select a cell")), qPrintable(empties.first()->text()));
+            QVERIFY(!empties.first()->text().contains(QLatin1String("run a sweep")));
+        }
+    }
+
     void emptyStateSaysWhatToDo()
     {
         ResultsView view;

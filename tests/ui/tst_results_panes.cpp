@@ -12,7 +12,9 @@
 #include "results/ResultsView.h"
 #include "results/ServerMetricsPane.h"
 #include "results/TimeSlicesPane.h"
+#include <QChart>
 #include <QComboBox>
+#include <QLegend>
 #include <QFile>
 #include <QJsonDocument>
 #include <QLabel>
@@ -112,6 +114,35 @@ private Q_SLOTS:
     }
 
     // What is loaded from a series file is bounded, and the pane says what was left out.
+    // With an SGLang cell selected, "Per point" shows a metric SGLang exports, not a vLLM
+    // counter; each line is named by its server, even a single one.
+    void perPointFollowsTheSelectedServer()
+    {
+        SweepResults r = sbtest::makeSweepResults(2);
+        for (CellResult &c : r.cells) {
+            const bool vllm = c.server == QLatin1String("server-a");
+            ServerMetricAggregate running;
+            running.type = MetricType::Gauge;
+            running.avg = c.concurrency * 0.9;
+            c.serverMetrics.insert(vllm ? QStringLiteral("vllm:num_requests_running") : QStringLiteral("sglang:num_running_reqs"), running);
+        }
+        ResultsView view;
+        view.resize(1400, 900);
+        view.setResults(r, QString());
+        auto *pane = view.findChild<ServerMetricsPane *>(QStringLiteral("serverPane"));
+        auto *aggregate = pane->findChild<QComboBox *>(QStringLiteral("serverAggregate"));
+        view.selectCell(2); // server-a: vLLM
+        QCOMPARE(aggregate->currentData().toString(), QStringLiteral("vllm:num_requests_running"));
+        view.selectCell(7); // server-b: SGLang
+        QCOMPARE(aggregate->currentData().toString(), QStringLiteral("sglang:num_running_reqs"));
+        QChart *chart = pane->findChild<InteractiveChartView *>(QStringLiteral("serverAggregateChart"))->chart();
+        QCOMPARE(chart->series().size(), 1);
+        QCOMPARE(chart->series().first()->name(), QStringLiteral("server-b"));
+        QVERIFY(chart->legend()->isVisible());
+        view.selectCell(2); // back to server-a
+        QCOMPARE(aggregate->currentData().toString(), QStringLiteral("vllm:num_requests_running"));
+    }
+
     void serverSeriesIsBounded()
     {
         QTemporaryDir dir;

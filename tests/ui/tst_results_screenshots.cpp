@@ -7,6 +7,10 @@
 #include "compare/CompareView.h"
 #include "results/DistributionPane.h"
 #include "results/ResultsView.h"
+#include "mainwindow/MainWindow.h"
+#include <QApplication>
+#include <QSettings>
+#include <QStandardPaths>
 #include <QTabWidget>
 #include <QTemporaryDir>
 #include <QTest>
@@ -18,7 +22,50 @@ class TestResultsScreenshots : public QObject
 {
     Q_OBJECT
 private Q_SLOTS:
+    void initTestCase()
+    {
+        QStandardPaths::setTestModeEnabled(true); // remembered splitters and geometry go to a throwaway place
+        QApplication::setOrganizationName(QStringLiteral("SweepBenchTest"));
+        QApplication::setApplicationName(QStringLiteral("tst_results_screenshots"));
+        QSettings().clear();
+    }
     void init() { sbtest::failOnQtWarnings(); }
+
+    // The whole window as a user meets it after a request-rate sweep with repeats, at a laptop
+    // and a desktop size, every side tab in turn.
+    void mainWindow_data()
+    {
+        QTest::addColumn<QSize>("size");
+        QTest::newRow("1600x1000") << QSize(1600, 1000);
+        QTest::newRow("1024x700") << QSize(1024, 700);
+    }
+    void mainWindow()
+    {
+        QFETCH(QSize, size);
+        QTemporaryDir dir;
+        const SweepResults r = sbtest::makeRateSweepResults();
+        QVERIFY(sbtest::writeRecords(dir.path(), r.cells.at(2).recordsPath, 2000));
+        MainWindow w;
+        w.resize(size);
+        w.resultsView()->setResults(r, dir.path());
+        w.tabs()->setCurrentWidget(w.resultsView());
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        const QString tag = QStringLiteral("%1x%2").arg(size.width()).arg(size.height());
+        sbtest::saveScreenshot(&w, QStringLiteral("main-results-%1-none.png").arg(tag));
+        // The charts get the room: at least half the window's height on a desktop screen.
+        auto *charts = w.resultsView()->findChild<ChartsPanel *>(QStringLiteral("chartsPanel"));
+        if (size.height() >= 1000)
+            QVERIFY2(charts->height() >= size.height() / 2, qPrintable(QString::number(charts->height())));
+        QVERIFY2(charts->height() >= 300, qPrintable(QString::number(charts->height()))); // readable at 1024×700 too
+        w.resultsView()->selectCell(2);
+        QTRY_VERIFY(!w.findChild<DistributionPane *>()->isLoading());
+        auto *side = w.resultsView()->findChild<QTabWidget *>(QStringLiteral("cellTabs"));
+        for (int i = 0; i < side->count(); ++i) {
+            side->setCurrentIndex(i);
+            sbtest::saveScreenshot(&w, QStringLiteral("main-results-%1-tab%2.png").arg(tag).arg(i));
+        }
+    }
 
     void resultsView()
     {

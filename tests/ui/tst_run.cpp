@@ -8,7 +8,9 @@
 #include "style/ElidedLabel.h"
 #include "style/Theme.h"
 #include <QAbstractItemModelTester>
+#include <QChart>
 #include <QLabel>
+#include <QXYSeries>
 #include <cerrno>
 #include <QDir>
 #include <QElapsedTimer>
@@ -71,7 +73,7 @@ private Q_SLOTS:
         QSignalSpy inserted(&model, &QAbstractItemModel::rowsInserted);
         QList<HookLogModel::Entry> batch;
         for (int i = 0; i < 500; ++i)
-            batch.append({i / 3, QStringLiteral("srv"), 8, outcome(QStringLiteral("reset_kv_cache"), i % 50 != 0, i % 50 ? QStringLiteral("ok") : QStringLiteral("route_missing"))});
+            batch.append({i / 3, QStringLiteral("srv"), QStringLiteral("c=8"), outcome(QStringLiteral("reset_kv_cache"), i % 50 != 0, i % 50 ? QStringLiteral("ok") : QStringLiteral("route_missing"))});
         model.append(batch);
         QCOMPARE(inserted.count(), 1); // one insert per batch, not per row
         QCOMPARE(model.rowCount(), 500);
@@ -93,6 +95,30 @@ private Q_SLOTS:
         QCOMPARE(chart.pointCount(), 2000);
         chart.clear();
         QCOMPARE(chart.pointCount(), 0);
+    }
+
+    // Cell-boundary labels run along the top of the plot, above every curve: the highest sample
+    // stays below the band the labels take.
+    void boundaryLabelsClearTheCurves()
+    {
+        LiveChart chart;
+        chart.resize(800, 240);
+        chart.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&chart));
+        chart.addBoundary(0, QStringLiteral("mock-vllm · 2 req/s"));
+        for (int i = 0; i < 100; ++i)
+            chart.addSample(i * 0.1, 1090, 8); // flat at its maximum (just under a round axis end): the worst case for a label
+        chart.addBoundary(5, QStringLiteral("mock-vllm · 8 req/s"));
+        chart.flush();
+        QCoreApplication::processEvents();
+        const QRectF plot = chart.chart()->plotArea();
+        const double band = plot.top() + QFontMetrics(chart.font()).height() + 2;
+        for (QAbstractSeries *s : chart.chart()->series()) {
+            auto *line = qobject_cast<QXYSeries *>(s);
+            for (const QPointF &p : line->points())
+                QVERIFY2(chart.chart()->mapToPosition(p, line).y() > band,
+                         qPrintable(QStringLiteral("%1 at y=%2, labels down to %3").arg(line->name()).arg(chart.chart()->mapToPosition(p, line).y()).arg(band)));
+        }
     }
 
     void defaultOutDir()
@@ -217,6 +243,30 @@ private Q_SLOTS:
         tab.cancel();
         QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 2, 60000);
         QDir(tab.outDir()).removeRecursively();
+    }
+
+    // A request-rate cell's concurrency field holds its max_concurrency cap: the monitor names the
+    // cell by its rate (hook log, cell boundaries on the live chart), never "c=256".
+    void rateCellsNamedByRate()
+    {
+        QTemporaryDir out;
+        RunTab tab;
+        QSignalSpy finished(&tab, &RunTab::runFinished);
+        SweepSpec spec = mockSpec(4);
+        spec.concurrency.clear();
+        spec.openLoop.rates = {40, 80};
+        QVERIFY(tab.start(spec, out.path()));
+        QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 120000);
+        QCOMPARE(finished.first().first().toInt(), 0);
+        QVERIFY(!tab.hookLog()->entries().isEmpty());
+        for (int row = 0; row < tab.hookLog()->rowCount(); ++row) {
+            const QString cell = tab.hookLog()->index(row, HookLogModel::Cell).data().toString();
+            QVERIFY2(cell.contains(QLatin1String(" req/s")) && !cell.contains(QLatin1String("c=")), qPrintable(cell));
+        }
+        QVERIFY(tab.hookLog()->index(0, HookLogModel::Cell).data().toString().endsWith(QLatin1String("40 req/s")));
+        const QList<LiveChart::Boundary> marks = tab.liveChart()->boundaries();
+        QCOMPARE(marks.size(), 4);
+        QVERIFY2(marks[1].label.endsWith(QLatin1String("80 req/s")), qPrintable(marks[1].label));
     }
 
     // Against a port nobody listens on, every cell fails and the tab says why, in red.

@@ -146,10 +146,13 @@ QScatterSeries *addCurve(QChart *chart, QAbstractAxis *x, QAbstractAxis *y, cons
 
 // Repeated runs of a point (`sweep.repeats`): the mean per x, and a vertical bar over its 95 %
 // confidence interval (Student t, metrics/RepeatStats.h) where there are two runs or more. The
-// bars are line series named "errorBar", out of the legend.
+// bars are line series named "errorBar", out of the legend. A symmetric interval around a small
+// mean can reach below 0, which no throughput or latency can be: when every run is >= 0 the bar
+// stops at 0 (the interval clipped to where the metric can physically be).
 QList<QPointF> addErrorBars(QChart *chart, QAbstractAxis *x, QAbstractAxis *y, const Curve &c, const QList<QPointF> &points,
                             double *yMin, double *yMax, bool logY)
 {
+    const bool nonNegative = std::all_of(points.cbegin(), points.cend(), [](const QPointF &p) { return p.y() >= 0; });
     QMap<double, std::vector<double>> byX;
     for (const QPointF &pt : points)
         byX[pt.x()].push_back(pt.y());
@@ -166,15 +169,16 @@ QList<QPointF> addErrorBars(QChart *chart, QAbstractAxis *x, QAbstractAxis *y, c
         bar->setPen(pen);
         // A log axis cannot show a low end at or below 0: the bar then runs off the bottom (a
         // thousandth of the mean, below the axis floor) instead of dragging the axis down.
-        const bool offBottom = logY && !(ci.low() > 0);
-        bar->replace({QPointF(it.key(), offBottom ? ci.mean * 1e-3 : ci.low()), QPointF(it.key(), ci.high())});
+        const double low = nonNegative ? std::max(0.0, ci.low()) : ci.low();
+        const bool offBottom = logY && !(low > 0);
+        bar->replace({QPointF(it.key(), offBottom ? ci.mean * 1e-3 : low), QPointF(it.key(), ci.high())});
         chart->addSeries(bar);
         bar->attachAxis(x);
         bar->attachAxis(y);
         for (QLegendMarker *m : chart->legend()->markers(bar))
             m->setVisible(false);
         if (!offBottom)
-            *yMin = std::min(*yMin, ci.low());
+            *yMin = std::min(*yMin, low);
         *yMax = std::max(*yMax, ci.high());
     }
     return means;
@@ -240,15 +244,35 @@ void fitLinear(QValueAxis *axis, double lo, double hi)
     axis->setLabelFormat(QStringLiteral("%.6g")); // "15000", not "1.5e+04"
 }
 
-// A log axis over the positive values seen, with a little room at both ends; 1–10 when none.
-void fitLog(QLogValueAxis *axis, double minPositive, double maxPositive)
+} // namespace
+
+void fitLogAxis(QLogValueAxis *axis, double minPositive, double maxPositive)
 {
     if (!(maxPositive > 0) || !(minPositive > 0) || !std::isfinite(minPositive)) {
         minPositive = 1;
         maxPositive = 10;
     }
-    axis->setRange(minPositive / 1.3, maxPositive * 1.3);
+    double lo = minPositive / 1.3, hi = maxPositive * 1.3;
+    // QLogValueAxis labels only the powers of its base. A range inside one decade (20–66 ms) has
+    // none of 10 and would show no numbers at all: there, powers of 2, and the range widened to
+    // the powers of 2 around it so at least two are labelled (16, 32, 64).
+    const auto powersIn = [](double base, double a, double b) {
+        return int(std::floor(std::log(b) / std::log(base) + 1e-9) - std::ceil(std::log(a) / std::log(base) - 1e-9)) + 1;
+    };
+    double base = 10;
+    if (powersIn(10, lo, hi) < 2) {
+        base = 2;
+        lo = std::min(lo, std::exp2(std::floor(std::log2(minPositive))));
+        hi = std::max(hi, std::exp2(std::ceil(std::log2(maxPositive))));
+        if (powersIn(2, lo, hi) < 2)
+            hi = std::exp2(std::ceil(std::log2(hi)) + 1);
+    }
+    axis->setBase(base);
+    axis->setMinorTickCount(base == 10 ? -1 : 0);
+    axis->setRange(lo, hi);
 }
+
+namespace {
 
 // A value axis for a metric: linear from 0, or log (base 10) when asked.
 QAbstractAxis *newValueAxis(bool log)
@@ -266,7 +290,7 @@ QAbstractAxis *newValueAxis(bool log)
 void fitValueAxis(QAbstractAxis *axis, double lo, double hi, double minPositive)
 {
     if (auto *log = qobject_cast<QLogValueAxis *>(axis))
-        fitLog(log, minPositive, hi);
+        fitLogAxis(log, minPositive, hi);
     else
         fitLinear(static_cast<QValueAxis *>(axis), lo, hi);
 }

@@ -10,6 +10,7 @@
 
 QT_BEGIN_NAMESPACE
 class QChart;
+class QLogValueAxis;
 QT_END_NAMESPACE
 
 namespace sb::ui {
@@ -49,5 +50,10 @@ SweepAxis chartAxis(const QList<ChartSeriesInput> &sets);
 // form for narrow views (charts/ChartTitles.h), and ring the SLO search's finding per server.
 QChart *makeMetricVsConcurrencyChart(const QList<ChartSeriesInput> &sets, const QString &metric,
                                      Stat stat, bool logY = false);
+
+// A log value axis over [minPositive, maxPositive] with room at both ends that always labels
+// at least two ticks: base 10 when the range holds two powers of 10, else base 2 over a range
+// widened to the powers of 2 around the values.
+void fitLogAxis(QLogValueAxis *axis, double minPositive, double maxPositive);
 
 } // namespace sb::ui

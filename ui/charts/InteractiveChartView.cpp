@@ -46,7 +46,9 @@ InteractiveChartView::InteractiveChartView(QWidget *parent)
     , m_emptyLabel(new QLabel(viewport()))
 {
     setRenderHint(QPainter::Antialiasing);
-    setMinimumSize(320, 240);
+    // Small enough that the cell pane's charts never push the main charts below half the height
+    // on a 700 px screen; the layouts give every chart more where there is room.
+    setMinimumSize(240, 160);
     setFocusPolicy(Qt::StrongFocus); // 0 / Home after a click
     setMouseTracking(true);
     viewport()->setMouseTracking(true); // the crosshair follows the mouse without a button held

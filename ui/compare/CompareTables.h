@@ -1,9 +1,9 @@
 #pragma once
 // The two tables under the Compare charts. The legend table lists every series the charts draw
 // (sets × servers) with its full name, its swatch and its value at the selected point, so long
-// set names never crowd the plot; the difference table shows per point the baseline (A), the
-// other series (B), the change and whether it is significant (report/SetComparison.h).
+// set names never crowd the plot. The difference table is charts/DifferencePanel.
 #include "charts/ChartFactory.h"
+#include "charts/DifferencePanel.h" // valueHeading, meanCiText, the difference table
 #include "report/SetComparison.h"
 #include <QColor>
 #include <QList>
@@ -32,13 +32,5 @@ QList<LegendRow> legendRows(const QChart *chart, const QList<ChartSeriesInput> &
 // over repeats). Without a point the value column says to click one.
 void fillLegendTable(QTableWidget *table, const QList<LegendRow> &rows, const QList<ChartSeriesInput> &inputs,
                      const QString &metric, Stat stat, std::optional<double> at);
-
-// Columns: point, A value, B value, Δ %, significant?, A, B (the series names last).
-void fillDifferenceTable(QTableWidget *table, const QList<DifferenceRow> &rows, const QString &metric, Stat stat);
-
-// "TTFT p99 (ms)" for a metric.stat: the heading of value columns.
-QString valueHeading(const QString &metric, Stat stat);
-// mean ± half width with the catalogue's decimals; "–" when not measured.
-QString meanCiText(const MeanCi &ci, const QString &metric);
 
 } // namespace sb::ui

@@ -3,6 +3,7 @@
 #include "charts/ChartsPanel.h"
 #include "charts/InteractiveChartView.h"
 #include "compare/CompareTables.h"
+#include "charts/DifferencePanel.h"
 #include "compare/ComparisonExport.h"
 #include "compare/ResultSetListModel.h"
 #include <QDragEnterEvent>
@@ -103,7 +104,10 @@ CompareView::CompareView(QWidget *parent)
     sideBox->setMinimumWidth(200);
 
     m_legend = newTable(QStringLiteral("legendTable"), this);
-    m_differences = newTable(QStringLiteral("differenceTable"), this);
+    m_differences = new DifferencePanel(this);
+    m_differences->setObjectName(QStringLiteral("differencePanel"));
+    connect(m_differences, &DifferencePanel::rowsChanged, this,
+            [this](int n) { m_tables->setTabText(1, n == 0 ? tr("Differences") : tr("Differences (%1)").arg(n)); });
     m_tables = new QTabWidget(this);
     m_tables->addTab(m_legend, tr("Series"));
     m_tables->addTab(m_differences, tr("Differences"));
@@ -213,9 +217,7 @@ void CompareView::refreshTables()
     QList<NamedResults> named;
     for (const ChartSeriesInput &in : inputs)
         named.append({in.name, in.results});
-    const QList<DifferenceRow> rows = compareSets(named, metric, stat);
-    fillDifferenceTable(m_differences, rows, metric, stat);
-    m_tables->setTabText(1, rows.isEmpty() ? tr("Differences") : tr("Differences (%1)").arg(rows.size()));
+    m_differences->setInputs(named, metric, stat); // the pair the user chose, or the default pairs
 }
 
 std::optional<double> CompareView::pointOf(ChartPointRef ref) const

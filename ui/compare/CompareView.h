@@ -3,7 +3,7 @@
 // style and marker, servers keep their colours; legend names are editable in the list of sets.
 // The series are listed in a table under the charts (full names, swatches, the value at the
 // hovered or clicked point) instead of a legend inside the plot, beside a difference table (per point: A,
-// B, Δ %, significant?). With persistence on, the sets reopen at the next start.
+// B, Δ %, significant?) of the default pairs or any two series the user picks. With persistence on, the sets reopen at the next start.
 #include "report/ResultsLoader.h"
 #include <QWidget>
 #include <optional>
@@ -22,6 +22,7 @@ QT_END_NAMESPACE
 namespace sb::ui {
 
 class ChartsPanel;
+class DifferencePanel;
 class ResultSetListModel;
 struct ChartPointRef;
 
@@ -83,7 +84,7 @@ private:
     QSplitter *m_chartSplitter = nullptr;
     QTabWidget *m_tables = nullptr;
     QTableWidget *m_legend = nullptr;
-    QTableWidget *m_differences = nullptr;
+    DifferencePanel *m_differences = nullptr;
     std::optional<double> m_selectedPoint;
     std::optional<double> m_hoveredPoint; // while the pointer is on a point it wins over the selection
     QSettings *m_settings = nullptr; // not owned; null = QSettings() when persisting

@@ -11,6 +11,7 @@
 #include "spec/SpecIO.h"
 #include "style/ElidedLabel.h"
 #include "style/Theme.h"
+#include "style/WindowMemory.h"
 #include <algorithm>
 #include <QAction>
 #include <QApplication>
@@ -45,8 +46,10 @@ MainWindow::MainWindow(QWidget *parent)
     m_tabs->addTab(m_compare, tr("&Compare"));
     setCentralWidget(m_tabs);
     setAcceptDrops(true);
-    resize(1400, 900);
-    setMinimumSize(900, 600);
+    // Legible down to a 1024×700 screen; the window opens at its remembered geometry only when
+    // that fits the screen it opens on, else at 1400×900 clamped to that screen.
+    setMinimumSize(640, 480);
+    restoreWindowGeometry(this, QStringLiteral("mainWindow/geometry"), QSize(1400, 900));
 
     buildActions();
     buildMenusAndToolbar();
@@ -450,6 +453,7 @@ void MainWindow::closeEvent(QCloseEvent *event)
         event->ignore();
         return;
     }
+    saveWindowGeometry(this, QStringLiteral("mainWindow/geometry"));
     event->accept();
 }
 

@@ -34,7 +34,7 @@ QChart *buildLineChart(const QList<LineChartSeries> &series, const LineChartAxes
     chart->setMargins(QMargins(4, 4, 4, 4));
     chart->setBackgroundRoundness(0);
     chart->legend()->setAlignment(Qt::AlignTop);
-    chart->legend()->setVisible(series.size() > 1);
+    chart->legend()->setVisible(series.size() > 1 || (axes.namedSeries && !series.isEmpty()));
     double xLo = INFINITY, xHi = -INFINITY, lLo = INFINITY, lHi = -INFINITY, rLo = INFINITY, rHi = -INFINITY;
     bool anyRight = false;
     QList<QLineSeries *> made;

@@ -23,6 +23,7 @@ struct LineChartSeries {
 
 struct LineChartAxes {
     QString x, yLeft, yRight; // titles with units
+    bool namedSeries = false; // the legend shows even one line's name (a server's, not a quantity's)
 };
 
 QChart *buildLineChart(const QList<LineChartSeries> &series, const LineChartAxes &axes, const QPalette &palette);

@@ -1,6 +1,7 @@
 #include "results/ResultsTableModel.h"
 #include "results/TraceActions.h"
 #include "report/DisplayText.h"
+#include "results/SweepAxis.h"
 #include "charts/MetricFormat.h"
 #include "style/Theme.h"
 #include <QColor>
@@ -8,6 +9,7 @@
 #include <QFont>
 #include <QGuiApplication>
 #include <QPalette>
+#include <algorithm>
 #include <cmath>
 
 namespace sb::ui {
@@ -46,13 +48,41 @@ void ResultsTableModel::setResults(const SweepResults &results)
 {
     beginResetModel();
     m_cells = results.cells;
+    noteAxes();
     endResetModel();
+}
+
+void ResultsTableModel::noteAxes()
+{
+    const bool closed = std::any_of(m_cells.cbegin(), m_cells.cend(), [](const CellResult &c) { return !c.openLoop; });
+    const bool open = std::any_of(m_cells.cbegin(), m_cells.cend(), [](const CellResult &c) { return bool(c.openLoop); });
+    const bool changed = closed != m_anyClosedLoop || open != m_anyOpenLoop;
+    m_anyClosedLoop = closed;
+    m_anyOpenLoop = open;
+    if (changed)
+        Q_EMIT headerDataChanged(Qt::Horizontal, LoadColumn, LoadColumn);
+}
+
+bool ResultsTableModel::metricOfColumn(int column, QString *metric, Stat *stat)
+{
+    const MetricColumn *m = metricColumn(column);
+    if (!m)
+        return false;
+    *metric = m->metric;
+    *stat = m->stat;
+    return true;
+}
+
+bool ResultsTableModel::hasRepeats() const
+{
+    return std::any_of(m_cells.cbegin(), m_cells.cend(), [](const CellResult &c) { return c.repeat > 0; });
 }
 
 void ResultsTableModel::clear()
 {
     beginResetModel();
     m_cells.clear();
+    noteAxes();
     endResetModel();
 }
 
@@ -61,6 +91,7 @@ void ResultsTableModel::updateCell(const CellResult &cell)
     const int row = rowOfCell(cell.index);
     if (row >= 0) {
         m_cells[row] = cell;
+        noteAxes();
         Q_EMIT dataChanged(index(row, 0), index(row, ColumnCount - 1));
         return;
     }
@@ -71,6 +102,7 @@ void ResultsTableModel::updateCell(const CellResult &cell)
     beginInsertRows({}, at, at);
     m_cells.insert(at, cell);
     endInsertRows();
+    noteAxes();
 }
 
 const CellResult *ResultsTableModel::cellAt(int row) const
@@ -123,7 +155,8 @@ QVariant ResultsTableModel::rawData(const CellResult &cell, int column) const
     }
     switch (column) {
     case ServerColumn: return cell.server;
-    case ConcurrencyColumn: return cell.concurrency;
+    case LoadColumn: return pointValue(cell); // sorts by the point, not by a rate cell's cap
+    case RepeatColumn: return cell.repeat + 1;
     case StatusColumn: return cellStatusName(cell.status);
     case OkColumn: return cell.completed;
     case FailedColumn: return cell.failed;
@@ -155,6 +188,9 @@ QVariant ResultsTableModel::displayData(const CellResult &cell, int column) cons
         return displaySafe(traceDisplayName(cell.traces.first()), DisplayLines::Single) // "⚠ name" when it is gone
                + (cell.traces.size() > 1 ? QStringLiteral(" +%1").arg(cell.traces.size() - 1) : QString());
     case FailedColumn: return cell.failed ? QVariant(cell.failed) : QVariant(QStringLiteral("0"));
+    case LoadColumn:
+        // Under "Conc." a bare number; a rate (or a set mixing both) says its unit: "2 req/s", "c=8".
+        return m_anyOpenLoop ? QVariant(pointLabel(cell)) : QVariant(cell.concurrency);
     case StatusColumn:
         // A cancelled cell that had sent requests holds a partial count: say so beside the status.
         if (cell.status == CellStatus::Cancelled && cell.completed + cell.failed > 0)
@@ -200,6 +236,10 @@ QVariant ResultsTableModel::data(const QModelIndex &index, int role) const
                 lines << (fileOnDisk(t) ? t : QStringLiteral("%1 (no longer on disk)").arg(t));
             return cell.traces.isEmpty() ? QVariant() : QVariant(displaySafe(lines.join(QLatin1Char('\n'))));
         }
+        if (col == LoadColumn)
+            return displaySafe(pointDescription(cell)); // the arrival name comes from the file
+        if (col == RepeatColumn)
+            return tr("%1 of its point (sweep.repeats)").arg(runLabel(cell));
         if (col == StatusColumn && !cell.reason.isEmpty())
             return displaySafe(cell.reason);
         if (col == FailedColumn && !cell.errors.isEmpty()) {
@@ -247,13 +287,22 @@ QVariant ResultsTableModel::headerData(int section, Qt::Orientation orientation,
             return metricColumnToolTip(info, m->stat);
         return QAbstractTableModel::headerData(section, orientation, role);
     }
+    if (section == LoadColumn) {
+        if (role == Qt::DisplayRole)
+            return !m_anyOpenLoop ? tr("Conc.") : !m_anyClosedLoop ? tr("Rate") : tr("Load");
+        if (role == Qt::ToolTipRole)
+            return !m_anyOpenLoop ? tr("Closed-loop concurrency: requests in flight during the measured phase")
+                   : !m_anyClosedLoop ? tr("Open-loop request rate (the cell's tooltip gives its arrivals and max_concurrency cap)")
+                                      : tr("The cell's load point: c=N closed-loop concurrency, or an open-loop request rate");
+    }
     static const char *const titles[ColumnCount] = {
-        "Server", "Conc.", "Status", "OK", "Failed", "", "", "",
+        "Server", "", "Run", "Status", "OK", "Failed", "", "", "",
         "", "", "", "Reset", "Prof. start", "Prof. stop", "Traces",
     };
     static const char *const tips[ColumnCount] = {
         "Server entry of the sweep",
-        "Closed-loop concurrency: requests in flight during the measured phase",
+        "", // the load column: above
+        "Which run of its point (sweep.repeats), from 1",
         "completed | failed | skipped | cancelled | pending",
         "Successful requests in the measured phase",
         "Failed requests (hover for the kinds)",

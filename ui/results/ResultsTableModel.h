@@ -1,5 +1,5 @@
 #pragma once
-// One row per cell: server, concurrency, status, request counts, key metrics, hook outcomes and
+// One row per cell: server, load point (concurrency or request rate), run, status, request counts, key metrics, hook outcomes and
 // traces. Bulk snapshot via setResults; live updates via updateCell (dataChanged on replace, a
 // row insert for a new cell) so a view's selection and scroll position survive a running sweep.
 #include "results/HookSummary.h"
@@ -16,7 +16,8 @@ class ResultsTableModel : public QAbstractTableModel
 public:
     enum Column {
         ServerColumn,
-        ConcurrencyColumn,
+        LoadColumn,   // the cell's sweep point: concurrency, or request rate (its cap in the tooltip)
+        RepeatColumn, // which run of its point; the view hides it when no point ran twice
         StatusColumn,
         OkColumn,
         FailedColumn,
@@ -47,6 +48,9 @@ public:
     void clear();
 
     const CellResult *cellAt(int row) const;
+    bool hasRepeats() const; // some cell is a second (or later) run of its point
+    // The catalogue metric and stat a metric column shows; false for other columns.
+    static bool metricOfColumn(int column, QString *metric, Stat *stat);
     int rowOfCell(int cellIndex) const;
 
     int rowCount(const QModelIndex &parent = {}) const override;
@@ -60,7 +64,10 @@ private:
     HookKind hookKind(int column) const; // of a hook column
     QIcon icon(HookState state) const;
 
+    void noteAxes(); // the load column's heading follows the axes of the cells shown
+
     QList<CellResult> m_cells;
+    bool m_anyClosedLoop = false, m_anyOpenLoop = false;
     mutable QHash<int, QIcon> m_icons;
 };
 

@@ -9,6 +9,7 @@
 #include <QHeaderView>
 #include <QKeyEvent>
 #include <QMenu>
+#include <QScrollBar>
 #include <QSortFilterProxyModel>
 #include <algorithm>
 
@@ -38,14 +39,21 @@ ResultsTableView::ResultsTableView(ResultsTableModel *model, QWidget *parent)
     connect(selectionModel(), &QItemSelectionModel::currentRowChanged, this,
             [this](const QModelIndex &current) { Q_EMIT currentCellChanged(current.isValid() ? current.data(ResultsTableModel::CellIndexRole).toInt() : -1); });
     // A reset (new result set) drops the current index without currentRowChanged.
+    // A new set starts scrolled to its first column: a scroll kept from the last one would
+    // hide the Server column of the next.
     connect(model, &QAbstractItemModel::modelReset, this, [this] {
+        setColumnHidden(ResultsTableModel::RepeatColumn, !m_model->hasRepeats());
         fitColumns();
+        horizontalScrollBar()->setValue(0);
         Q_EMIT currentCellChanged(-1);
     });
     // First rows of a live run: size columns to real content once, then leave the user's widths.
     connect(model, &QAbstractItemModel::rowsInserted, this, [this] {
-        if (m_model->rowCount() <= 1)
+        setColumnHidden(ResultsTableModel::RepeatColumn, !m_model->hasRepeats());
+        if (m_model->rowCount() <= 1) {
             fitColumns();
+            horizontalScrollBar()->setValue(0);
+        }
     });
 }
 

@@ -1,14 +1,17 @@
 #include "results/ResultsView.h"
 #include "charts/ChartsPanel.h"
+#include "charts/DifferencePanel.h"
 #include "report/ResultsLoader.h"
 #include "results/CellDetail.h"
 #include "results/DistributionPane.h"
 #include "results/ResultsTableModel.h"
 #include "results/ResultsTableView.h"
+#include "results/RepeatsTree.h"
 #include "results/ServerMetricsPane.h"
 #include "results/SweepAxis.h"
 #include "results/TimeSlicesPane.h"
 #include "style/Theme.h"
+#include "style/WindowMemory.h"
 #include "results/TraceActions.h"
 #include <QDesktopServices>
 #include <QDir>
@@ -52,22 +55,40 @@ ResultsView::ResultsView(QWidget *parent)
     m_side->addTab(m_distribution, tr("Distribution"));
     m_side->addTab(m_slices, tr("Over time"));
     m_side->addTab(m_server, tr("Server"));
+    // Any two servers of the set side by side, on the metric the right chart shows.
+    m_differences = new DifferencePanel(this);
+    m_differences->setObjectName(QStringLiteral("resultsDifferences"));
+    m_tableTabs = new QTabWidget(this);
+    m_tableTabs->setObjectName(QStringLiteral("tableTabs"));
+    m_tableTabs->setDocumentMode(true);
+    m_tableTabs->addTab(m_table, tr("Cells"));
+    m_tableTabs->addTab(m_differences, tr("Differences"));
+    // Repeated points: mean ± CI per server × point with its runs beneath (shown only then).
+    m_repeats = new RepeatsTree(this);
+    m_tableTabs->addTab(m_repeats, tr("By point"));
     auto *bottom = new QSplitter(Qt::Horizontal, this);
     auto *tableBox = new QWidget(this);
     auto *tableLayout = new QVBoxLayout(tableBox);
     tableLayout->setContentsMargins(0, 0, 0, 0);
     tableLayout->addWidget(m_summary);
-    tableLayout->addWidget(m_table, 1);
+    tableLayout->addWidget(m_tableTabs, 1);
     bottom->addWidget(tableBox);
     bottom->addWidget(m_side);
-    bottom->setStretchFactor(0, 5); // the table (with hook icons and trace links) gets most of the width
-    bottom->setStretchFactor(1, 1);
-    bottom->setSizes({1120, 280}); // initial split; the stretch factors share any extra width
+    bottom->setObjectName(QStringLiteral("tableSplitter"));
+    bottom->setStretchFactor(0, 3); // the table (with hook icons and trace links) gets most of the width
+    bottom->setStretchFactor(1, 2); // the cell pane keeps room for its charts' axis labels
+    bottom->setSizes({900, 500}); // initial split; the stretch factors share any extra width
     auto *vertical = new QSplitter(Qt::Vertical, this);
+    vertical->setObjectName(QStringLiteral("chartsSplitter"));
     vertical->addWidget(m_charts);
     vertical->addWidget(bottom);
-    vertical->setStretchFactor(0, 1);
-    vertical->setStretchFactor(1, 1);
+    // The charts are what a result set is read by: they get the larger share of the height.
+    vertical->setStretchFactor(0, 3);
+    vertical->setStretchFactor(1, 2);
+    vertical->setSizes({600, 400});
+    // Where the user put the handles comes back in the next window and session.
+    rememberSplitter(vertical, QStringLiteral("results/chartsSplitter"));
+    rememberSplitter(bottom, QStringLiteral("results/tableSplitter"));
     // Nothing loaded: say what to do instead of showing empty 0–1.5 axes (issue 19 item 11).
     m_empty = new QLabel(tr("<h3>No results yet</h3>"
                             "<p>Run a sweep (<b>Run → Run sweep</b>, Ctrl+R), open a results folder or zip "
@@ -94,6 +115,10 @@ ResultsView::ResultsView(QWidget *parent)
         showDetail(true);
         Q_EMIT cellSelected(cellIndex);
     });
+    connect(m_charts, &ChartsPanel::chartsRebuilt, this, &ResultsView::updateDifferences);
+    connect(m_repeats, &RepeatsTree::cellChosen, this, &ResultsView::selectCell);
+    connect(m_differences, &DifferencePanel::rowsChanged, this,
+            [this](int n) { m_tableTabs->setTabText(1, n == 0 ? tr("Differences") : tr("Differences (%1)").arg(n)); });
     connect(m_charts, &ChartsPanel::pointClicked, this, [this](ChartPointRef ref) { selectCell(ref.cellIndex); });
     // A trace link opens like the table's: a visible error when the desktop cannot open it.
     connect(m_detail, &QTextBrowser::anchorClicked, this, [this](const QUrl &url) {
@@ -118,6 +143,18 @@ const CellResult *ResultsView::cell(int index) const
 void ResultsView::feedCharts()
 {
     m_charts->setInputs({ChartSeriesInput{QString(), m_results, 0}});
+}
+
+void ResultsView::updateRepeats()
+{
+    const bool repeats = m_model->hasRepeats();
+    m_tableTabs->setTabVisible(m_tableTabs->indexOf(m_repeats), repeats);
+    m_repeats->setResults(repeats ? m_results : SweepResults());
+}
+
+void ResultsView::updateDifferences()
+{
+    m_differences->setInputs({NamedResults{QString(), m_results}}, m_charts->metric(), m_charts->stat());
 }
 
 void ResultsView::updateSummary()
@@ -177,6 +214,7 @@ void ResultsView::setResults(const SweepResults &results, const QString &folder)
     feedCharts();
     m_charts->flush(); // a whole new set: draw at once, no reason to wait
     m_server->setResults(results);
+    updateRepeats();
     updateSummary();
     showDetail(true);
 }
@@ -214,6 +252,8 @@ void ResultsView::updateCell(const CellResult &cell)
     feedCharts(); // coalesced: at most one chart rebuild per ChartsPanel::kRebuildDelayMs
     if (!cell.serverMetrics.isEmpty())
         m_server->setResults(m_results);
+    if (cell.repeat > 0 || m_model->hasRepeats())
+        updateRepeats();
     updateSummary();
     if (cell.index == m_currentCell)
         showDetail(cell.status != CellStatus::Pending);

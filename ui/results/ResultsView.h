@@ -1,5 +1,6 @@
 #pragma once
-// The Results tab: per-cell table, detail pane, throughput/latency and metric charts, and for the
+// The Results tab: per-cell table, the differences between any two of its servers (per point,
+// significance by Welch's t-test on the runs), detail pane, throughput/latency and metric charts, and for the
 // selected cell its request distribution and the server's side (scraped metrics). Fed a bulk
 // snapshot (setResults) or cell by cell while a run is going (updateCell); chart rebuilds are
 // coalesced so a fast run never stalls the UI.
@@ -14,6 +15,8 @@ class QTextBrowser;
 namespace sb::ui {
 
 class ChartsPanel;
+class DifferencePanel;
+class RepeatsTree;
 class DistributionPane;
 class ResultsTableModel;
 class ResultsTableView;
@@ -50,6 +53,8 @@ protected:
 private:
     const CellResult *cell(int index) const;
     void feedCharts();
+    void updateDifferences();
+    void updateRepeats();
     void updateSummary();
     void showDetail(bool reloadFiles);
 
@@ -66,6 +71,9 @@ private:
     QStackedWidget *m_pages = nullptr; // the empty state, or the results
     QLabel *m_empty = nullptr;
     QTabWidget *m_side = nullptr;
+    QTabWidget *m_tableTabs = nullptr; // the cells, and the differences between two servers
+    DifferencePanel *m_differences = nullptr;
+    RepeatsTree *m_repeats = nullptr; // repeated points grouped: mean ± CI with the runs beneath
     QLabel *m_summary = nullptr;
 };
 

@@ -10,6 +10,7 @@
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QtConcurrent/QtConcurrentRun>
+#include <QScrollArea>
 #include <QVBoxLayout>
 #include <algorithm>
 #include <cmath>
@@ -65,7 +66,22 @@ ServerMetricsPane::ServerMetricsPane(QWidget *parent)
         box->setMinimumContentsLength(12);
         box->setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Fixed);
     }
-    auto *layout = new QVBoxLayout(this);
+    // Two charts stacked in a short pane: each keeps a readable height and the pane scrolls,
+    // rather than squeezing the charts until the "Per point" row lies over the upper chart's
+    // axis title and the lower chart is cut off.
+    for (InteractiveChartView *view : {m_seriesView, m_aggregateView})
+        view->setMinimumSize(200, 200);
+    auto *content = new QWidget(this);
+    auto *scroll = new QScrollArea(this);
+    scroll->setObjectName(QStringLiteral("serverPaneScroll"));
+    scroll->setWidgetResizable(true);
+    scroll->setFrameShape(QFrame::NoFrame);
+    scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    scroll->setWidget(content);
+    auto *outer = new QVBoxLayout(this);
+    outer->setContentsMargins(0, 0, 0, 0);
+    outer->addWidget(scroll);
+    auto *layout = new QVBoxLayout(content);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(m_verdict);
     auto *seriesRow = new QHBoxLayout;
@@ -147,6 +163,15 @@ void ServerMetricsPane::setCell(const CellResult *cell, const QString &folder)
         if (!series.isEmpty() && !folder.isEmpty())
             m_path = QDir(folder).filePath(series);
     }
+    // Per point follows the selected cell's server: a metric its flavor does not export (a
+    // vLLM counter for an SGLang cell) gives way to the first one it does.
+    if (cell && !cell->serverMetrics.contains(m_aggregate->currentData().toString()))
+        for (int i = 0; i < m_aggregateKeys.size(); ++i)
+            if (cell->serverMetrics.contains(m_aggregateKeys.at(i))) {
+                m_aggregate->setCurrentIndex(i); // redraws
+                break;
+            }
+    m_seriesView->setEmptyText(cell ? tr("No server metrics series for this cell.") : tr("Select a cell in the table or a point in a chart."));
     if (m_path.isEmpty()) {
         m_loading = false;
         m_status->setText(cell ? tr("No server metrics series for this cell.") : QString());
@@ -239,8 +264,11 @@ void ServerMetricsPane::drawAggregates()
         if (!points.isEmpty())
             lines.append({displaySafe(servers[s], DisplayLines::Single), points, s, false, true});
     }
+    m_aggregateView->setEmptyText(key.isEmpty() ? tr("No server metrics in this result set.") : tr("No cell measured this metric."));
     const QString yTitle = key.isEmpty() ? tr("no server metrics in this result set") : displaySafe(m_aggregate->currentText(), DisplayLines::Single) + (unit.isEmpty() ? QString() : QStringLiteral(" (%1)").arg(unit));
-    m_aggregateView->replaceChart(buildLineChart(lines, {axisTitle(axisOf(m_results)), yTitle, QString()}, palette()));
+    // Each line names its server: a metric only one flavor exports (vllm:…) is then never read
+    // as the selected cell's server's.
+    m_aggregateView->replaceChart(buildLineChart(lines, {axisTitle(axisOf(m_results)), yTitle, QString(), true}, palette()));
 }
 
 } // namespace sb::ui

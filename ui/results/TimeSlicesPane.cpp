@@ -22,6 +22,9 @@ TimeSlicesPane::TimeSlicesPane(QWidget *parent)
     m_status->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred); // never widens the pane
     m_view->setObjectName(QStringLiteral("timeSlicesChart"));
     m_view->setExportName(QStringLiteral("cell-over-time"));
+    // The cell pane shares the window's height with the charts above it: a smaller floor than
+    // the main charts' keeps it from pushing them down on a 700 px screen.
+    m_view->setMinimumSize(200, 180);
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(m_status);
@@ -55,6 +58,8 @@ void TimeSlicesPane::setCell(const CellResult *cell)
                                           .arg(tput.points.size())
                                           .arg(formatNumber(slice)),
                                       DisplayLines::Single));
+    // The chart's empty state says what to do here: results are loaded, a cell is not chosen.
+    m_view->setEmptyText(cell ? tr("No time slices for this cell.") : tr("Select a cell in the table or a point in a chart."));
     QList<LineChartSeries> lines;
     if (!tput.points.isEmpty())
         lines << tput;

@@ -54,7 +54,7 @@ QVariant HookLogModel::data(const QModelIndex &index, int role) const
     case Cell:
         if (e.server.isEmpty())
             return e.cellIndex >= 0 ? QStringLiteral("#%1").arg(e.cellIndex + 1) : QString();
-        return QStringLiteral("#%1 %2 c=%3").arg(e.cellIndex + 1).arg(displaySafe(e.server, DisplayLines::Single)).arg(e.concurrency);
+        return QStringLiteral("#%1 %2 %3").arg(e.cellIndex + 1).arg(displaySafe(e.server, DisplayLines::Single), e.point);
     case Hook: return o.placement == HookPlacement::None ? hookKindName(o.hook) : QStringLiteral("%1 (%2)").arg(hookKindName(o.hook), hookPlacementName(o.placement));
     case Verdict: return hookVerdictText(o);
     case Status: return o.status ? QVariant(o.status) : QVariant(QStringLiteral("—"));

@@ -16,7 +16,7 @@ public:
     struct Entry {
         int cellIndex = -1;
         QString server;   // filled from the cell when known
-        int concurrency = 0;
+        QString point;    // results/SweepAxis.h pointLabel(): "c=8", "2 req/s"
         HookOutcome outcome;
     };
 

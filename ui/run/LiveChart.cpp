@@ -124,6 +124,9 @@ void LiveChart::drawForeground(QPainter *painter, const QRectF &rect)
         painter->drawLine(QPointF(x, plot.top()), QPointF(x, plot.bottom()));
         const int width = fm.horizontalAdvance(b.label);
         if (x + 3 >= freeFrom && x + 3 + width <= plot.right()) {
+            // On the chart's background: legible over a grid line or a curve that reaches up.
+            const QRectF box(x + 2, plot.top() + 1, width + 2, fm.height());
+            painter->fillRect(box, chart()->backgroundBrush());
             painter->drawText(QPointF(x + 3, plot.top() + fm.ascent() + 1), b.label);
             freeFrom = x + 3 + width + fm.averageCharWidth();
         }
@@ -147,8 +150,11 @@ void LiveChart::flush()
     if (!m_boundaries.isEmpty())
         lastX = std::max(lastX, m_boundaries.last().elapsedS);
     m_x->setRange(0, std::max(10.0, lastX));
-    m_yTokens->setRange(0, std::max(10.0, m_maxTokens * 1.1));
-    m_yInFlight->setRange(0, std::max(4.0, m_maxInFlight * 1.1));
+    // The cell boundaries' labels run along the top of the plot: the axes leave a band above the
+    // highest sample for them (a quarter of the height) so a label never sits on a curve.
+    const double headroom = m_boundaries.isEmpty() ? 1.1 : kLabelHeadroom;
+    m_yTokens->setRange(0, std::max(10.0, m_maxTokens * headroom));
+    m_yInFlight->setRange(0, std::max(4.0, m_maxInFlight * headroom));
     // Round tick values ("0, 250, 500") instead of "0, 0, 1, 1" on small ranges.
     m_x->applyNiceNumbers();
     m_yTokens->applyNiceNumbers();

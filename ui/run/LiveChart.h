@@ -22,6 +22,9 @@ class LiveChart : public QChartView
     Q_OBJECT
 public:
     explicit LiveChart(QWidget *parent = nullptr);
+    // With cell boundaries drawn, the y axes reach this far above the highest sample: the top of
+    // the plot is left to the boundary labels.
+    static constexpr double kLabelHeadroom = 1.3;
 
     void addSample(double elapsedS, double tokensPerS, int inFlight); // buffered
     // From a metrics scrape; a negative value = the server does not publish it.

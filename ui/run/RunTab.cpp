@@ -365,7 +365,7 @@ void RunTab::flush()
         QList<HookLogModel::Entry> batch;
         batch.reserve(m_pendingHooks.size());
         for (const auto &[cell, outcome] : std::as_const(m_pendingHooks))
-            batch.append({cell.index, cell.server, cell.concurrency, outcome}); // the signal names its cell
+            batch.append({cell.index, cell.server, cell.point, outcome}); // the signal names its cell
         m_pendingHooks.clear();
         const bool atBottom = m_hookView->verticalScrollBar()->value() == m_hookView->verticalScrollBar()->maximum();
         m_hookLog->append(batch);
