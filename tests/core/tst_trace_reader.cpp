@@ -304,7 +304,7 @@ private Q_SLOTS:
         const QByteArray ev = complete(QStringLiteral("a"), QStringLiteral("cpu_op"), 1, 1);
         QTest::newRow("huge string") << ("{\"traceEvents\":[{\"name\":\"" + QByteArray(3 << 20, 'x') + "\"}]}")
                                      << QStringLiteral("bytes without a complete JSON token");
-        QTest::newRow("huge number") << ("[{\"ts\":1" + QByteArray(3 << 20, '0') + "}]") << QStringLiteral("bytes without a complete JSON token");
+        QTest::newRow("huge number") << ("[{\"ts\":0." + QByteArray(3 << 20, '1') + "}]") << QStringLiteral("bytes without a complete JSON token");
         QTest::newRow("endless blank") << ("[" + QByteArray(3 << 20, ' ') + "]") << QStringLiteral("bytes without a complete JSON token");
         QTest::newRow("deep nesting") << ("{\"traceEvents\":[{\"args\":" + QByteArray(100000, '[')) << QStringLiteral("nested deeper than 64");
         QTest::newRow("string ts") << QByteArray("{\"traceEvents\":[" + ev + ",{\"ph\":\"X\",\"ts\":\"abc\",\"dur\":1}]}")
