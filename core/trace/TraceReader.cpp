@@ -260,7 +260,10 @@ TraceReadResult readFrom(TraceInput &in, TraceEventSink &sink, const TraceLimits
     TraceReadResult result;
     Handler handler(in, sink, limits, result);
     rapidjson::Reader reader;
-    constexpr unsigned kFlags = rapidjson::kParseIterativeFlag | rapidjson::kParseNumbersAsStringsFlag;
+    // The recursive parser, not kParseIterativeFlag: RapidJSON 1.1.0's iterative parser pops its
+    // empty (null) stack when a handler stops it (UBSan, found by fuzz_trace). Recursion stays
+    // shallow: the handler refuses to open past limits.maxDepth before the parser descends.
+    constexpr unsigned kFlags = rapidjson::kParseNumbersAsStringsFlag;
     const rapidjson::ParseResult ok = reader.Parse<kFlags>(in, handler);
     result.bytes = in.uncompressedBytes();
     result.gzip = in.gzip();

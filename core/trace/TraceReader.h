@@ -2,7 +2,7 @@
 // Reads a Chrome trace-event / Kineto (PyTorch profiler) JSON trace as a stream: the object form
 // {"traceEvents": [...], ...metadata} or the bare array of events, plain or gzip. Each event is
 // handed to a sink as it is parsed and then forgotten, so memory does not grow with the file.
-// Parsed with RapidJSON's SAX reader (iterative, so nesting never deepens the C++ stack): Qt's
+// Parsed with RapidJSON's SAX reader (nesting capped before it deepens the C++ stack): Qt's
 // QJsonDocument would need the whole document in memory, ~30-40 bytes per value on top of the text.
 #include "trace/TraceLimits.h"
 #include <QByteArray>

@@ -162,9 +162,7 @@ private Q_SLOTS:
             events.append(complete(QStringLiteral("vllm/v1/worker/gpu_worker.py(1300): execute_model"), QStringLiteral("python_function"), ts + 1, dur - 2));
             events.append(complete(QStringLiteral("vllm/v1/worker/gpu_model_runner.py(3939): execute_model"), QStringLiteral("python_function"), ts + 2, dur - 4));
         }
-        const QByteArray meta = R"(  "vllm_version": "0.32.0", "host_name": "node7",
-  "distributedInfo": {"backend": "nccl", "rank": 1, "world_size": 2, "pg_config": [{"ranks": [0, 1]}]},
-)";
+        const QByteArray meta = "  \"vllm_version\": \"0.32.0\", \"host_name\": \"node7\",\n  \"distributedInfo\": {\"backend\": \"nccl\", \"rank\": 1, \"world_size\": 2, \"pg_config\": [{\"ranks\": [0, 1]}]},\n";
         QTemporaryDir dir;
         const QString path = dir.filePath(QStringLiteral("vm.async.pt.trace.json"));
         QVERIFY(writeBytes(path, kineto(events, meta)));
@@ -304,21 +302,21 @@ private Q_SLOTS:
         QTest::addColumn<QByteArray>("bytes");
         QTest::addColumn<QString>("error");
         const QByteArray ev = complete(QStringLiteral("a"), QStringLiteral("cpu_op"), 1, 1);
-        QTest::newRow("huge string") << (R"({"traceEvents":[{"name":")" + QByteArray(3 << 20, 'x') + "\"}]}")
+        QTest::newRow("huge string") << ("{\"traceEvents\":[{\"name\":\"" + QByteArray(3 << 20, 'x') + "\"}]}")
                                      << QStringLiteral("bytes without a complete JSON token");
-        QTest::newRow("huge number") << (R"([{"ts":1)" + QByteArray(3 << 20, '0') + "}]") << QStringLiteral("bytes without a complete JSON token");
+        QTest::newRow("huge number") << ("[{\"ts\":0." + QByteArray(3 << 20, '1') + "}]") << QStringLiteral("bytes without a complete JSON token");
         QTest::newRow("endless blank") << ("[" + QByteArray(3 << 20, ' ') + "]") << QStringLiteral("bytes without a complete JSON token");
-        QTest::newRow("deep nesting") << (R"({"traceEvents":[{"args":)" + QByteArray(100000, '[')) << QStringLiteral("nested deeper than 64");
-        QTest::newRow("string ts") << QByteArray(R"({"traceEvents":[)" + ev + R"(,{"ph":"X","ts":"abc","dur":1}]})")
+        QTest::newRow("deep nesting") << ("{\"traceEvents\":[{\"args\":" + QByteArray(100000, '[')) << QStringLiteral("nested deeper than 64");
+        QTest::newRow("string ts") << QByteArray("{\"traceEvents\":[" + ev + ",{\"ph\":\"X\",\"ts\":\"abc\",\"dur\":1}]}")
                                    << QStringLiteral("event 1: \"ts\" is not a number");
-        QTest::newRow("bool dur") << QByteArray(R"([{"ph":"X","ts":1,"dur":true}])") << QStringLiteral("event 0: \"dur\" is not a number");
-        QTest::newRow("object ts") << QByteArray(R"([{"ph":"X","ts":{"a":1}}])") << QStringLiteral("event 0: \"ts\" is not a number");
-        QTest::newRow("number overflowing a double") << QByteArray(R"([{"ph":"X","ts":1e999}])") << QStringLiteral("Number too big");
-        QTest::newRow("cut short") << QByteArray(R"({"traceEvents":[)" + ev + "," + ev + ",{\"ph\":\"X\",\"na")
+        QTest::newRow("bool dur") << QByteArray("[{\"ph\":\"X\",\"ts\":1,\"dur\":true}]") << QStringLiteral("event 0: \"dur\" is not a number");
+        QTest::newRow("object ts") << QByteArray("[{\"ph\":\"X\",\"ts\":{\"a\":1}}]") << QStringLiteral("event 0: \"ts\" is not a number");
+        QTest::newRow("number overflowing a double") << QByteArray("[{\"ph\":\"X\",\"ts\":1e999}]") << QStringLiteral("Number too big");
+        QTest::newRow("cut short") << QByteArray("{\"traceEvents\":[" + ev + "," + ev + ",{\"ph\":\"X\",\"na")
                                    << QStringLiteral("after 2 events; a trace cut short ends like this");
         QTest::newRow("empty") << QByteArray() << QStringLiteral("the file is empty");
         QTest::newRow("not a trace") << QByteArray("42") << QStringLiteral("not a trace");
-        QTest::newRow("no events") << QByteArray(R"({"schemaVersion":1})") << QStringLiteral("no \"traceEvents\" array");
+        QTest::newRow("no events") << QByteArray("{\"schemaVersion\":1}") << QStringLiteral("no \"traceEvents\" array");
         QTest::newRow("array inside events") << QByteArray("[[1]]") << QStringLiteral("traceEvents[0] is an array");
         QTest::newRow("garbage after") << QByteArray("[] x") << QStringLiteral("byte 3:");
     }

@@ -155,6 +155,26 @@ private Q_SLOTS:
             QVERIFY2(window.value("settled").toBool() && window.value("traces_complete").toBool(), qPrintable(where + compact(window)));
             qInfo("%swindow: stop %.1f s, settled after %.1f s", qPrintable(where), window.value("stop_s").toDouble(),
                   window.value("settle_s").toDouble());
+            // The traces were read (docs/traces.md): every file to its end, the worker's steps
+            // found (the API server's trace has none), and plausible step times.
+            const QJsonObject summary = cell.value("trace_summary").toObject();
+            QVERIFY2(!summary.isEmpty(), qPrintable(where + "no trace_summary"));
+            qint64 workerSteps = 0;
+            for (const QJsonValue &fv : summary.value("files").toArray()) {
+                const QJsonObject f = fv.toObject();
+                QVERIFY2(!f.contains("error"), qPrintable(where + compact(f)));
+                if (f.value("rank").toInt(-1) == 0)
+                    workerSteps += f.value("steps").toInteger();
+            }
+            QVERIFY2(workerSteps > 0, qPrintable(where + compact(summary)));
+            const QJsonObject kinds = summary.value("merged").toObject().value("step_kinds").toObject();
+            QVERIFY2(!kinds.isEmpty(), qPrintable(where + compact(summary)));
+            for (auto it = kinds.begin(); it != kinds.end(); ++it) {
+                const QJsonObject k = it.value().toObject();
+                QVERIFY2(k.value("p50_ms").toDouble() > 0 && k.value("max_ms").toDouble() < 10000, qPrintable(where + it.key() + ": " + compact(k)));
+                qInfo("%s%s steps: %lld, p50 %.2f ms, p99 %.2f ms", qPrintable(where), qPrintable(it.key()),
+                      qlonglong(k.value("count").toInteger()), k.value("p50_ms").toDouble(), k.value("p99_ms").toDouble());
+            }
         }
     }
 
