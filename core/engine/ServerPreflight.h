@@ -1,5 +1,5 @@
 #pragma once
-// The preflight's checks of a server itself, whatever hooks it has (issue 19 item 3: with every
+// The preflight's checks of a server itself, whatever hooks it has (with every
 // hook off, an unreachable server used to "pass" the check):
 //  - reachability: a TCP connect to the origin, then an HTTP answer (to GET /v1/models);
 //  - model_list: the answer to GET /v1/models lists the spec's model. A 404 (the server has no

@@ -32,7 +32,7 @@ std::size_t findJsonKeyValue(std::string_view text, std::string_view key, std::s
     while (from < text.size()) {
         // memchr for the key's first letter, then an inline compare: string_view::find called
         // memcmp for every candidate, and glibc's memmem (generic two-way) was slower still
-        // (callgrind, issue 8). A key is at least one quote shorter than the text it sits in.
+        // (callgrind). A key is at least one quote shorter than the text it sits in.
         if (from + klen > text.size())
             return std::string_view::npos;
         const char *hit = static_cast<const char *>(std::memchr(text.data() + from, key[0], text.size() - klen + 1 - from));

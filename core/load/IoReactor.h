@@ -1,6 +1,6 @@
 #pragma once
 // One readiness set per IO thread: the thread's sockets sit in one epoll set, and Qt's event loop
-// watches only that set's descriptor. Issue 8: with a QSocketNotifier per connection, every
+// watches only that set's descriptor. With a QSocketNotifier per connection, every
 // wake-up of an IO thread polled all of its (up to 1024) descriptors and dispatched one Qt event
 // per ready one — a quarter of the thread's time at C=256 went to poll() alone, and an IO thread
 // that drains a server step's burst slowly reads the last streams' events late (late enough that

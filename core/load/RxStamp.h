@@ -3,7 +3,7 @@
 // loop got round to reading them. The mock stamps request arrival with it (a loop busy writing
 // 256 streams reads late, and that lateness is server time); the benchmark client stamps
 // response bytes with it (an IO thread draining a burst of 256 events reads the last one late,
-// and that lateness must not land in TTFT or ITL) — issue 8.
+// and that lateness must not land in TTFT or ITL).
 //
 // Linux: SO_TIMESTAMPING (software receive stamps) on the listening and every accepted socket;
 // each recvmsg() then carries an SCM_TIMESTAMPING message with the time the most recent skb of

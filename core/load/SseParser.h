@@ -34,7 +34,7 @@ public:
         }
         while (i < n) {
             // Line end: the first LF or CR. memchr is vectorised; a byte loop here was a third
-            // of the client's CPU per streamed request (callgrind, issue 8).
+            // of the client's CPU per streamed request (callgrind).
             const char *lf = static_cast<const char *>(std::memchr(p + i, '\n', n - i));
             const std::size_t lfAt = lf ? std::size_t(lf - p) : n;
             const char *cr = static_cast<const char *>(std::memchr(p + i, '\r', lfAt - i));

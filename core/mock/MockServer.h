@@ -1,5 +1,5 @@
 #pragma once
-// The embedded mock inference server (issue 3): an OpenAI-compatible HTTP/1.1 server with a
+// The embedded mock inference server: an OpenAI-compatible HTTP/1.1 server with a
 // continuous-batching performance model and the control-route quirks of vLLM, SGLang and
 // TensorRT-LLM (docs/ARCHITECTURE.md §6). It runs on its own QThread so that benchmark clients on other
 // threads see it like a separate process; every accessor here is thread-safe.

@@ -1,5 +1,5 @@
 #pragma once
-// The summary at the top of report.html and of an exported comparison (issue 19 item 9): what
+// The summary at the top of report.html and of an exported comparison: what
 // was measured (servers, axis, points, cells by status), the best server per headline metric
 // (the catalogue's better direction, metrics/MetricCatalogue.h), the SLO search's sentences and
 // the warnings a reader must not miss (degraded or failed cells, failed hooks, validity

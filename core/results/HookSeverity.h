@@ -1,7 +1,7 @@
 #pragma once
 // The one judgement of how bad a hook outcome is (docs/ARCHITECTURE.md §5). The results table,
 // its tooltips, the cell detail pane, the Run tab's hook log, the hook check and report.html all
-// ask this function, so one outcome reads the same everywhere (issue 15: three views used to
+// ask this function, so one outcome reads the same everywhere (three views used to
 // judge route_missing three ways).
 #include "results/Results.h"
 #include <QString>

@@ -1,4 +1,4 @@
-// Parsing of one `servers:` entry and its control-hook keys (issue 4 syntax, AIPerf-compatible:
+// Parsing of one `servers:` entry and its control-hook keys (AIPerf-compatible:
 // `false | true | {...}`; `true` keeps the paths empty so the flavor preset applies at run time).
 #include "spec/KeySuggest.h"
 #include "spec/SpecParsers.h"

@@ -1,4 +1,4 @@
-// sweepbench-clientbench: measurements of the benchmark client (issue 8), run by
+// sweepbench-clientbench: measurements of the benchmark client, run by
 // tests/bench/run-client-bench.sh. Not a test: it prints one JSON object per run on stdout.
 //
 //   concurrency --levels 64,256,1024      real SweepEngine against an in-process MockServer;

@@ -1,5 +1,5 @@
 // sweepbench-mockbench: how many SSE events per second the embedded mock delivers to 1024
-// concurrent streams on this machine (issue 3 item 7: at least 100k), with the client on the
+// concurrent streams on this machine (at least 100k), with the client on the
 // same box. Not a test: it prints a table and one JSON line per run (see --help).
 //
 //   reference  a bare epoll server thread that writes every event with its own send(),

@@ -1,4 +1,4 @@
-// sweepbench-openloopbench: how well the open-loop client keeps to its schedule (issue 18). Not a
+// sweepbench-openloopbench: how well the open-loop client keeps to its schedule. Not a
 // test: runs the real SweepEngine against an in-process mock server at each target rate and prints
 // one JSON object per rate point on stdout — target vs achieved rate, the scheduled and the sent
 // gaps' mean and coefficient of variation beside what the arrival process implies, schedule lag

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Benchmark of SweepBench's load-generating client (issue 8). Not a test: it measures and
+# Benchmark of SweepBench's load-generating client. Not a test: it measures and
 # prints a table (PASS/MISS against the targets) and writes a JSON file.
 #
 #   bash tests/bench/run-client-bench.sh            # full run, ~5-10 min on 2 cores

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Open-loop schedule benchmark (issue 18): how late the client sends against its schedule at
+# Open-loop schedule benchmark: how late the client sends against its schedule at
 # 2, 8, 32 and 1,000 req/s. Not a test: prints one JSON line per rate. The mock server runs as
 # its own process pinned to the last CPU and the client on the others, so the lag measured is
 # the client's, not the mock's competition for the same cores. Run it on an otherwise idle

@@ -1,5 +1,5 @@
-// sweepbench-uistall: the longest UI-thread gap while the real main window runs a sweep
-// (issue 8). Opens MainWindow offscreen, starts a C=1024 sweep (Run tab, live chart, hook log)
+// sweepbench-uistall: the longest UI-thread gap while the real main window runs a sweep.
+// Opens MainWindow offscreen, starts a C=1024 sweep (Run tab, live chart, hook log)
 // against an in-process MockServer through MainWindow::startRun, and measures the gaps of a
 // 5 ms heartbeat timer on the GUI thread until the run has finished and the Results view has
 // loaded. Prints one JSON object. Bounded by --requests and --max-seconds.

@@ -1,6 +1,6 @@
 // The open-loop arrival schedule (load/ArrivalSchedule.h): the inter-arrival gaps of long
-// schedules have the mean and coefficient of variation their process implies (issue 18's
-// "done when": mean within 5 % of 1/R, CV within 10 % of 1 for Poisson and of 1/sqrt(b) for
+// schedules have the mean and coefficient of variation their process implies (target:
+// mean within 5 % of 1/R, CV within 10 % of 1 for Poisson and of 1/sqrt(b) for
 // gamma, constant CV < 0.05), for several seeds, and a schedule is a pure function of its
 // parameters whichever thread asks first. tst_open_loop checks the engine sends by this schedule.
 #include "TestSupport.h"

@@ -1,4 +1,4 @@
-// The cheaper calibration path and the context limit (issue 16 item 5): a server's /tokenize
+// The cheaper calibration path and the context limit: a server's /tokenize
 // route (vLLM: chat template applied; llama.cpp: text only) drives the search, probes then
 // measure what the server really counts and the search corrects for the difference; a server
 // answering 400 past its context limit shrinks the bracket instead of failing the calibration.

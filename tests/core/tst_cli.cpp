@@ -132,7 +132,7 @@ private Q_SLOTS:
         QVERIFY2(r.err.contains(notAFolder), qPrintable(r.err));
     }
     // With every hook off there is still the server to check: an unreachable one fails (it used
-    // to "pass" with nothing checked, issue 19 item 3), and the command still exits.
+    // to "pass" with nothing checked), and the command still exits.
     void hooksCheckWithNoHooksStillChecksTheServer()
     {
         QTemporaryDir dir;

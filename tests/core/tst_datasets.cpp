@@ -1,4 +1,4 @@
-// Datasets (issue 16 item 4): `workload.dataset: {format: jsonl|sharegpt|mooncake, path}` reads
+// Datasets: `workload.dataset: {format: jsonl|sharegpt|mooncake, path}` reads
 // prompts and output lengths from a file, bounded, each malformed line an error naming
 // FILE:LINE; the engine replays them in order, a mooncake trace's shared hash_ids become shared
 // prompt prefixes of its input_length on the server's tokenizer, and its timestamps are exposed

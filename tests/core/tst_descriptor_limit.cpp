@@ -1,5 +1,5 @@
 // A sweep at high concurrency must not die of the desktop's soft limit of 1024 open files
-// (issue 8: exact concurrency at C=1024). The engine raises the soft limit to the hard one and
+// (exact concurrency at C=1024). The engine raises the soft limit to the hard one and
 // grows the descriptor table before a phase; when the hard limit itself is too low, the cell
 // says so. Runs the real engine over loopback against the in-process mock (which holds the
 // server side of every connection in this same process).

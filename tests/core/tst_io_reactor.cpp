@@ -1,5 +1,5 @@
 // The IO threads' readiness set (load/IoReactor.h): one epoll set per thread instead of a
-// QSocketNotifier per connection (issue 8). It must call back exactly the ready sockets, serve
+// QSocketNotifier per connection. It must call back exactly the ready sockets, serve
 // more sockets than it takes per round, survive callbacks that remove themselves or others, and
 // report writability only while asked to.
 #include "TestSupport.h"

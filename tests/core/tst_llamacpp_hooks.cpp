@@ -297,7 +297,7 @@ private Q_SLOTS:
     void sweepOfTheLlamacppMockCompletes()
     {
         // The mock closes the connection after every stream, as llama-server does: the client
-        // must notice before reusing it. Needs the client's keep-alive fix (issue 13, item 1).
+        // must notice before reusing it. Needs the client's keep-alive fix.
         SweepSpec spec;
         spec.name = QStringLiteral("llama");
         ServerSpec s;

@@ -1,5 +1,5 @@
-// The metric catalogue is the one source of metric names, units and headings (issue 15,
-// docs/ARCHITECTURE.md §7): every metric the engine computes is in it with the unit the engine
+// The metric catalogue is the one source of metric names, units and headings
+// (docs/ARCHITECTURE.md §7): every metric the engine computes is in it with the unit the engine
 // stores, and the CSV, the CLI summary and report.html take their headings from it.
 #include "../fixtures/ReportTestData.h"
 #include "TestSupport.h"

@@ -1,4 +1,4 @@
-// The mock's performance model against issue 3's acceptance figures: the prefix cache effect on
+// The mock's performance model against its acceptance figures: the prefix cache effect on
 // TTFT, and batching that speeds up throughput, grows latency and saturates.
 #include "TestSupport.h"
 #include "mock/MockServer.h"

@@ -1,4 +1,4 @@
-// The mock must never be the bottleneck (issue 3 item 7): 1024 concurrent streams and at least
+// The mock must never be the bottleneck: 1024 concurrent streams and at least
 // 100k SSE events/s on a 2-core machine. This test checks the functional half (every stream of
 // 1024 completes with every event, all 1024 in flight at once) and prints the rate; the rate is
 // measured properly, beside a reference, by tests/bench/mock_bench.cpp. No timed assertion: on

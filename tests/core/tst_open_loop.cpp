@@ -1,4 +1,4 @@
-// Open-loop rate points (issue 18) with the real engine over real loopback sockets against the
+// Open-loop rate points with the real engine over real loopback sockets against the
 // embedded mock: every request is sent by the seeded schedule (scheduled_ns in records.jsonl is
 // exactly ArrivalSchedule's offset; no send is early), the max_concurrency cap holds
 // at the server and makes a client queue that is recorded apart and never reaches TTFT, and

@@ -1,5 +1,5 @@
 // records.jsonl has one writer (load/RecordLine) and one reader (load/CellRecords), side by side
-// in core (issue 15): what the engine writes is what the distribution pane reads back.
+// in core: what the engine writes is what the distribution pane reads back.
 #include "TestSupport.h"
 #include "engine/CellMetrics.h"
 #include "load/CellRecords.h"

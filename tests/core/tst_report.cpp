@@ -149,7 +149,7 @@ private Q_SLOTS:
         QVERIFY(lines[1].endsWith("\r"));
     }
 
-    // The one escaper behind results.csv and the clipboard copies (issue 15 item 4).
+    // The one escaper behind results.csv and the clipboard copies.
     void csvFieldGuardsFormulasButNotNumbers()
     {
         QCOMPARE(csvField(QStringLiteral("vllm-a")), QStringLiteral("vllm-a"));

@@ -1,4 +1,4 @@
-// report.html as a reader meets it (issue 19 items 8 and 9, issue 18): the summary first with the
+// report.html as a reader meets it: the summary first with the
 // best server per metric and the warnings, hook outcomes as compact icons with their details on
 // hover and in <details>, no empty Notes column, print CSS, repeats with confidence intervals
 // and significance, the SLO search's sentences, and traces linked relatively when the export

@@ -1,4 +1,4 @@
-// The server's side of every cell (issue 17, docs/server-metrics.md), against the real engine and
+// The server's side of every cell (docs/server-metrics.md), against the real engine and
 // the mock's /metrics over loopback: per-cell aggregates and series for each personality, resets
 // verified by the server's own prefix-cache counter, a missing endpoint warned about once, and the
 // aggregation rules on known scrapes.

@@ -1,4 +1,4 @@
-// The preflight's checks of the server itself (engine/ServerPreflight.h, issue 19 item 3): with
+// The preflight's checks of the server itself (engine/ServerPreflight.h): with
 // every hook off, `hooks check` and the designer's Check button still find a server that is not
 // there, and a server that does not serve the spec's model. Real loopback peers: a closed port,
 // the mock server serving another model, a peer without /v1/models.

@@ -1,5 +1,5 @@
 // The benchmark client's plain-TCP reads carry the kernel's receive time: bytes that wait while
-// the IO thread is busy are dated when they arrived, not when they were read (issue 8: TTFT
+// the IO thread is busy are dated when they arrived, not when they were read (TTFT
 // must not grow with the client's own lateness).
 #include "TestSupport.h"
 #include "load/IoReactor.h"

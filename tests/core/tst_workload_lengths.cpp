@@ -1,4 +1,4 @@
-// Length distributions (issue 16 item 3): `input_tokens` / `output_tokens` as a number, a
+// Length distributions: `input_tokens` / `output_tokens` as a number, a
 // uniform or clipped normal mapping, or a weighted list; seeded per request so every cell and
 // server sends the same lengths in the same order; prompts sized on the server's tokenizer by
 // interpolating between calibrated anchor lengths; records and results keep requested beside

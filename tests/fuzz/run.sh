@@ -35,7 +35,7 @@ for t in "${TARGETS[@]}"; do
   artifacts="$BUILD/artifacts/$t"
   mkdir -p "$work" "$artifacts"
   echo "== $t: ${SECONDS_EACH}s"
-  # -rss_limit_mb: every hostile input must stay bounded (issue 14), so growth is a failure too.
+  # -rss_limit_mb: every hostile input must stay bounded, so growth is a failure too.
   # -timeout: one input taking over 30 s is a hang (slow units run ~0.3 s here; a loaded box is
   # slower, and a real hang never ends).
   if ! ASAN_OPTIONS=detect_leaks=1:allocator_may_return_null=1 UBSAN_OPTIONS=print_stacktrace=1 \

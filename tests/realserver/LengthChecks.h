@@ -1,7 +1,7 @@
 #pragma once
 // Shared by the real-server suites: a one-cell sweep whose prompts are sized by calibration on
 // the server's own tokenizer, and the check that the lengths it measured are the ones asked for
-// (issue 16: fixed lengths within 1 %, a distribution's mean within 2 %).
+// (fixed lengths within 1 %, a distribution's mean within 2 %).
 #include "RealServer.h"
 #include <QDir>
 #include <QJsonArray>

@@ -229,7 +229,7 @@ private Q_SLOTS:
                                     .arg(records.at(i).value("cached_tokens").toInt(-1))));
     }
 
-    // Prompts sized on llama-server's own tokenizer (issue 16): fixed lengths within 1 % on both
+    // Prompts sized on llama-server's own tokenizer: fixed lengths within 1 % on both
     // endpoints (chat template included), a clipped normal's mean within 2 % of what was drawn,
     // every request's max_tokens honoured.
     void lengthsHitTheirTargets_data()

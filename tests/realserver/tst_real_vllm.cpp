@@ -321,7 +321,7 @@ private Q_SLOTS:
         QCOMPARE(h4, h2);
     }
 
-    // Prompts sized on vLLM's own BPE tokenizer (issue 16), where a word is ~2.25 tokens: fixed
+    // Prompts sized on vLLM's own BPE tokenizer, where a word is ~2.25 tokens: fixed
     // lengths within 1 % (chat template included), a distribution's mean within 2 %. Brief: one
     // cell each.
     void lengthsHitTheirTargets_data()

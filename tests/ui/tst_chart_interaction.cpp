@@ -1,4 +1,4 @@
-// Interaction with InteractiveChartView (README "A five-minute tour", issue 19 item 4): zoom by
+// Interaction with InteractiveChartView (README "A five-minute tour"): zoom by
 // wheel and rubber band, pan, reset, zoom kept across data refreshes and dropped on a new view,
 // the crosshair read-out, log axes, titles with units that fit, point-label declutter, the
 // highlight across resizes and the SLO search's marker. Events are synthesized on real offscreen
@@ -484,7 +484,7 @@ private Q_SLOTS:
         QCOMPARE(ofA, inView);
     }
 
-    // Issue 19: the selected cell's marker disappeared after a window resize. Counted in rendered
+    // The selected cell's marker disappeared after a window resize. Counted in rendered
     // pixels of the selection colour, since the series still reports the point as selected.
     void highlightSurvivesResize()
     {
@@ -507,7 +507,7 @@ private Q_SLOTS:
         QVERIFY(pixelsOf(view.grab().toImage(), selected) > 20);
     }
 
-    // Issue 19 item 11: nothing loaded showed blank 0–1.5 axes; now the axes hide and a sentence
+    // Nothing loaded showed blank 0–1.5 axes; now the axes hide and a sentence
     // says what to do, until the first point arrives.
     void emptyChartsSayWhatToDo()
     {

@@ -1,4 +1,4 @@
-// Design tab, issue 19 items 6 and 7: the servers list + the selected server's form (no inline
+// Design tab: the servers list + the selected server's form (no inline
 // table editing), red frames on invalid fields without layout jumps, and a designer that fits a
 // 1024x700 window without clipped buttons or sideways scrolling.
 #include "TestSupport.h"
@@ -209,7 +209,7 @@ private Q_SLOTS:
         QVERIFY(tab.isValid());
     }
 
-    // Issue 19 item 1 (designer part): the status says the spec cannot run, and which field.
+    // The status says the spec cannot run, and which field.
     void statusNamesTheFieldThatStopsTheRun()
     {
         DesignTab tab;
@@ -252,7 +252,7 @@ private Q_SLOTS:
         QCOMPARE(duration->suffix(), QStringLiteral(" s"));
     }
 
-    // Issue 19 item 3: with every hook off, Check used to say "nothing to check" and an
+    // With every hook off, Check used to say "nothing to check" and an
     // unreachable server looked fine. Now it is checked and fails, with advice in its column.
     void checkFailsAnUnreachableServerWithHooksOff()
     {

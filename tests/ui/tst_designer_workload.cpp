@@ -1,4 +1,4 @@
-// The designer with a workload beyond one length (issue 16 item 5): each distribution kind and a
+// The designer with a workload beyond one length: each distribution kind and a
 // dataset are edited in the form and survive a round trip through it and the YAML; the length
 // histogram is the engine's own draws; a dataset's first record is the prompt preview and its
 // errors show at the field with FILE:LINE; the estimate names the lengths and the calibration.

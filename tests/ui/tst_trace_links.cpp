@@ -1,4 +1,4 @@
-// Trace links in the results table and cell detail (issue 19 item 8): the file name, not a
+// Trace links in the results table and cell detail: the file name, not a
 // truncated path; a marker for traces no longer on disk; Open / Copy path / Show in folder; a
 // visible error when the desktop cannot open a file.
 #include "ResultsFixture.h"

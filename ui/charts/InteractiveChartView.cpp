@@ -132,7 +132,7 @@ void InteractiveChartView::replaceChart(QChart *newChart)
         hoverAt(m_mouse); // the points moved under the mouse (axis labels of a new width)
     });
     fitTitles();
-    // Issue 19: empty Results/Compare showed blank 0–1.5 axes. Say what to do instead.
+    // Empty Results/Compare used to show blank 0–1.5 axes. Say what to do instead.
     const bool empty = hasNothingToPlot(newChart);
     for (QAbstractAxis *axis : newChart->axes())
         axis->setVisible(!empty);

@@ -121,7 +121,7 @@ CompareView::CompareView(QWidget *parent)
     m_chartSplitter->setStretchFactor(1, 1);
     m_chartSplitter->setSizes({560, 200});
 
-    // Nothing loaded: say what to do instead of drawing empty 0–1 axes (issue 19 item 11).
+    // Nothing loaded: say what to do instead of drawing empty 0–1 axes.
     m_empty = new QLabel(tr("<h3>Nothing to compare yet</h3>"
                             "<p>Add result sets with <b>Add folder…</b> or <b>Add file…</b>, or drop results folders, "
                             "exported zips, AIPerf artifact folders or vLLM bench JSON files here.</p>"

@@ -30,7 +30,7 @@ class CompareView : public QWidget
 {
     Q_OBJECT
 public:
-    // The plot keeps at least this height when the window is small (1024×700: issue 19 item 6).
+    // The plot keeps at least this height when the window is small (1024×700).
     static constexpr int kMinimumChartHeight = 300;
 
     explicit CompareView(QWidget *parent = nullptr);

@@ -90,7 +90,7 @@ QWidget *DesignTab::buildServersPane()
     layout->setContentsMargins(0, 0, 0, 0);
 
     layout->addWidget(new QLabel(tr("<b>Servers</b>")));
-    // The list's buttons sit beneath it, so the pane can be narrow (1024x700, issue 19 item 6).
+    // The list's buttons sit beneath it, so the pane can be narrow (1024x700).
     auto *bar = new QHBoxLayout;
     auto tool = [&](const QString &icon, const QString &text, const QString &tip, void (DesignTab::*slot)()) {
         auto *b = new QToolButton;
@@ -285,7 +285,7 @@ void DesignTab::showDiagnostics()
     const QList<SpecDiagnostic> unplaced = m_form->errors().show(rest);
 
     // A summary line, so errors of servers not selected are not missed, and that says plainly
-    // that the spec cannot run and which field is first to fix (issue 19 item 1).
+    // that the spec cannot run and which field is first to fix.
     int errors = 0, warnings = 0;
     const SpecDiagnostic *firstError = nullptr;
     const QList<SpecDiagnostic> local = m_form->localDiagnostics();
@@ -373,7 +373,7 @@ void DesignTab::checkHooks()
     for (const ServerSpec &server : s.servers)
         rows.append({server.name, server.reset.enabled, server.profiler.enabled, false, {}, {}, false, {}, {}});
     m_checkModel->begin(rows);
-    // Every server is checked, hooks or not: it must answer and serve its model (issue 19 item 3).
+    // Every server is checked, hooks or not: it must answer and serve its model.
     m_preflight = new HookPreflight(s, this);
     m_checkButton->setEnabled(false);
     m_checkButton->setText(tr("Checking…"));

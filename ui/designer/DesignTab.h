@@ -1,6 +1,6 @@
 #pragma once
 // The Design tab: servers list (+ hook check) | the selected server's form | the sweep and
-// workload form, in a splitter whose panes keep their minimum widths (issue 19 items 6, 7).
+// workload form, in a splitter whose panes keep their minimum widths.
 // Every edit re-runs validateSpec (coalesced on a zero-delay timer); errors appear beside their
 // fields, and isValid() gates the Run action.
 #include "spec/SpecDiagnostic.h"

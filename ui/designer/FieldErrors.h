@@ -5,7 +5,7 @@
 //
 // A field with an error gets a red frame (amber for a warning) and its message on one line
 // beneath it. That line's height is reserved even while empty, and the frame is drawn in a margin
-// that is always there, so an appearing error never moves the fields around it (issue 19 item 7).
+// that is always there, so an appearing error never moves the fields around it.
 // A message too long for the line is elided; the whole text is the field's and the line's tooltip.
 #include "spec/SpecDiagnostic.h"
 #include <QFrame>

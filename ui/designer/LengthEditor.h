@@ -1,7 +1,7 @@
 #pragma once
 // One workload length (input or output tokens) as the spec allows it (spec/WorkloadShapes.h):
 // fixed, uniform {min, max}, normal {mean, stddev, min, max}, or weighted choices ("16, 64:3" =
-// 16 once, 64 three times as often). Issue 16 item 5: edited in the form, not only in the YAML.
+// 16 once, 64 three times as often). Edited in the form, not only in the YAML.
 #include "spec/WorkloadShapes.h"
 #include <QWidget>
 

@@ -165,7 +165,7 @@ QWidget *WorkloadForm::buildWorkload()
     QWidget *lengthBox = m_errors.bind(QStringLiteral("workload.requests_per_cell"), m_lengthStack);
     m_errors.bindLabel(QStringLiteral("workload.duration_s"), lengthBox->findChild<QLabel *>(), m_duration);
     m_errors.bindLabel(QStringLiteral("workload.duration_seconds"), lengthBox->findChild<QLabel *>(), m_duration);
-    // The value's own label says which of the two it is (issue 19 item 7: no unlabelled fields).
+    // The value's own label says which of the two it is (no unlabelled fields).
     m_lengthLabel = new QLabel(tr("Requests per cell"));
     m_lengthLabel->setObjectName(QStringLiteral("cellLengthLabel"));
     m_lengthLabel->setBuddy(m_lengthStack);

@@ -1,5 +1,5 @@
 #pragma once
-// What the workload will send, before anything is sent (issue 16 item 5): the lengths requests
+// What the workload will send, before anything is sent: the lengths requests
 // ask for, as a histogram, and the first prompt's text. Both come from the engine's own code —
 // the lengths from workload/WorkloadPlan (the seeded sampler every cell uses), the prompt from
 // load/RequestFactory — so the preview cannot drift from what a run does.

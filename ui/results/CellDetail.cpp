@@ -43,7 +43,7 @@ QString avgMinMax(const MetricStats &s)
     return QStringLiteral("avg %1 (min %2, max %3)").arg(tokens(s.avg, 1), tokens(s.min, 0), tokens(s.max, 0));
 }
 
-// Requested vs measured ISL/OSL (issue 16 item 2) with the source of the token counts; a line off
+// Requested vs measured ISL/OSL with the source of the token counts; a line off
 // by more than the validity tolerance (engine/CellValidity.h) is marked as the warning it is.
 QString lengthsHtml(const CellResult &cell)
 {
@@ -82,7 +82,7 @@ QString lengthsHtml(const CellResult &cell)
     return QStringLiteral("<h4>Lengths (tokens)</h4><p>Tokens %1</p><ul>%2</ul>").arg(source, h);
 }
 
-// An open-loop cell's truth (issue 18 item 2): did the client send at the rate asked for, on time?
+// An open-loop cell's truth: did the client send at the rate asked for, on time?
 QString openLoopHtml(const OpenLoopResult &o)
 {
     QString h = QStringLiteral("<h4>Arrivals</h4><ul>");

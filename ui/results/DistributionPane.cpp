@@ -27,7 +27,7 @@ DistributionPane::DistributionPane(QWidget *parent)
     m_kind->addItem(tr("CDF"), int(DistributionKind::Cdf));
     m_status->setTextInteractionFlags(Qt::TextSelectableByMouse);
     // The status names files ("Reading /long/path/records.jsonl…"): it wraps in the space it is
-    // given instead of widening the pane each time it changes (issue 19 item 11).
+    // given instead of widening the pane each time it changes.
     m_status->setWordWrap(true);
     m_status->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
     auto *controls = new QHBoxLayout;

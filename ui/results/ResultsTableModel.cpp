@@ -172,7 +172,7 @@ QVariant ResultsTableModel::displayData(const CellResult &cell, int column) cons
 {
     if (metricColumn(column)) {
         // A cell without measurements shows a dash, not a blank that reads like "not loaded yet"
-        // (or a 0 that reads like a measurement, issue 19 item 1).
+        // (or a 0 that reads like a measurement).
         if (!hasMeasurements(cell.status))
             return QStringLiteral("–");
         const QVariant v = rawData(cell, column);

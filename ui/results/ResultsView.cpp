@@ -50,7 +50,7 @@ ResultsView::ResultsView(QWidget *parent)
 
     m_side = new QTabWidget(this);
     m_side->setObjectName(QStringLiteral("cellTabs"));
-    // Short tab names: four tabs fit the side pane at 1024 px wide (issue 19 item 6).
+    // Short tab names: four tabs fit the side pane at 1024 px wide.
     m_side->addTab(m_detail, tr("Cell"));
     m_side->addTab(m_distribution, tr("Distribution"));
     m_side->addTab(m_slices, tr("Over time"));
@@ -89,7 +89,7 @@ ResultsView::ResultsView(QWidget *parent)
     // Where the user put the handles comes back in the next window and session.
     rememberSplitter(vertical, QStringLiteral("results/chartsSplitter"));
     rememberSplitter(bottom, QStringLiteral("results/tableSplitter"));
-    // Nothing loaded: say what to do instead of showing empty 0–1.5 axes (issue 19 item 11).
+    // Nothing loaded: say what to do instead of showing empty 0–1.5 axes.
     m_empty = new QLabel(tr("<h3>No results yet</h3>"
                             "<p>Run a sweep (<b>Run → Run sweep</b>, Ctrl+R), open a results folder or zip "
                             "(<b>File → Open results folder…</b>, Ctrl+Shift+O), or drop a results folder, a "

@@ -34,7 +34,7 @@ QLabel *elidingLabel(QWidget *parent)
 {
     auto *label = new QLabel(parent);
     label->setWordWrap(true);
-    // Long text wraps inside the pane instead of widening it (issue 19 item 11).
+    // Long text wraps inside the pane instead of widening it.
     label->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
     label->setTextInteractionFlags(Qt::TextSelectableByMouse);
     return label;

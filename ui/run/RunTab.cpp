@@ -36,7 +36,7 @@
 namespace sb::ui {
 
 namespace {
-constexpr int kFlushIntervalMs = 100; // at most ~10 redraws a second (issue 5, item 3)
+constexpr int kFlushIntervalMs = 100; // at most ~10 redraws a second
 
 QString fmt(double v, int decimals)
 {
@@ -198,7 +198,7 @@ bool RunTab::start(const SweepSpec &spec, const QString &outDir)
     }
     const QString typed = m_outDirFromRun ? QString() : m_outDirEdit->text().trimmed();
     m_outDir = !outDir.isEmpty() ? outDir : !typed.isEmpty() ? typed : defaultOutDir(spec);
-    // The field shows the folder really written, not a placeholder (issue 19 item 10).
+    // The field shows the folder really written, not a placeholder.
     m_outDirEdit->setText(QDir::toNativeSeparators(m_outDir));
     m_outDirFromRun = typed.isEmpty() || !outDir.isEmpty();
     m_exitCode = -1;

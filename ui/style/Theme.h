@@ -39,7 +39,7 @@ QColor hookSeverityColor(HookSeverity severity);
 QColor cellStatusColor(CellStatus status);
 
 // The palette's link colour, adjusted when it reads poorly on the palette's window colour
-// (WCAG contrast below 4.5:1): dark blue on dark grey was unreadable (issue 19 item 11).
+// (WCAG contrast below 4.5:1): dark blue on dark grey was unreadable.
 QColor linkColor(const QPalette &palette);
 // WCAG 2 contrast ratio of two colours, 1..21.
 double contrastRatio(const QColor &a, const QColor &b);
