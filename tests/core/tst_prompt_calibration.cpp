@@ -29,7 +29,9 @@ struct TokenizingServer {
             const QByteArray req = c.readRequest();
             if (req.isEmpty())
                 return;
-            if (req.startsWith("GET /metrics")) { // no metrics here; neither a probe nor a measured request
+            // No metrics, model list or version here (the engine asks for them: server_info);
+            // such a GET is neither a probe nor a measured request.
+            if (req.startsWith("GET ")) {
                 if (!c.write(hostile::jsonResponse(404, "{}")))
                     return;
                 continue;
