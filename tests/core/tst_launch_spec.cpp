@@ -8,6 +8,22 @@
 
 using namespace spectest;
 
+namespace {
+// The current data row's spec is refused with its diagnostic at keyPath, line and column.
+void expectLocatedError()
+{
+    QFETCH(QByteArray, yaml);
+    QFETCH(QString, keyPath);
+    QFETCH(int, line);
+    QFETCH(int, column);
+    QFETCH(QString, text);
+    const sb::SpecLoadResult r = sb::loadSpecText(yaml, QStringLiteral("s.yaml"));
+    QVERIFY(!r.ok());
+    const QString problem = expectDiag(r, keyPath, line, column, text);
+    QVERIFY2(problem.isEmpty(), qPrintable(problem));
+}
+} // namespace
+
 class TstLaunchSpec : public QObject
 {
     Q_OBJECT
@@ -73,18 +89,7 @@ sweep:
                                                          "      port: 70000\nsweep:\n  concurrency: [1]\n")
                                            << "servers[0].launch.port" << 6 << 13 << "65535";
     }
-    void locatedErrors()
-    {
-        QFETCH(QByteArray, yaml);
-        QFETCH(QString, keyPath);
-        QFETCH(int, line);
-        QFETCH(int, column);
-        QFETCH(QString, text);
-        const sb::SpecLoadResult r = sb::loadSpecText(yaml, QStringLiteral("s.yaml"));
-        QVERIFY(!r.ok());
-        const QString problem = expectDiag(r, keyPath, line, column, text);
-        QVERIFY2(problem.isEmpty(), qPrintable(problem));
-    }
+    void locatedErrors() { expectLocatedError(); }
 
     void credentialEnvIsASecret()
     {
@@ -220,18 +225,7 @@ sweep:
                                                                     "      variants: [{name: v}]\n  - name: a[v]\n    url: http://localhost:1\n    model: m\n") + tail
                                                       << "servers[1].name" << 7 << 11 << "duplicate server name 'a[v]'";
     }
-    void variantErrors()
-    {
-        QFETCH(QByteArray, yaml);
-        QFETCH(QString, keyPath);
-        QFETCH(int, line);
-        QFETCH(int, column);
-        QFETCH(QString, text);
-        const sb::SpecLoadResult r = sb::loadSpecText(yaml, QStringLiteral("s.yaml"));
-        QVERIFY(!r.ok());
-        const QString problem = expectDiag(r, keyPath, line, column, text);
-        QVERIFY2(problem.isEmpty(), qPrintable(problem));
-    }
+    void variantErrors() { expectLocatedError(); }
 
     void variantAndCommandSecrets()
     {
