@@ -12,11 +12,14 @@
 
 namespace {
 
+#ifdef SWEEPBENCH_WITH_GUI
+// Only the GUI asks: a build without it (SWEEPBENCH_BUILD_GUI=OFF) is headless anyway.
 bool hasDisplay()
 {
     return !qEnvironmentVariableIsEmpty("DISPLAY") || !qEnvironmentVariableIsEmpty("WAYLAND_DISPLAY")
            || !qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM");
 }
+#endif
 
 int runHeadless(int argc, char **argv, int (*command)(const QStringList &), const QStringList &args)
 {

@@ -81,12 +81,12 @@ SweepSpec withLaunchVariantsExpanded(const SweepSpec &spec)
             e.launch.variants.clear();
             e.launch.matrix.clear();
             e.launch.command += v.args;
-            for (const auto &[name, value] : v.env) {
-                const auto same = std::find_if(e.launch.env.begin(), e.launch.env.end(), [&](const auto &p) { return p.first == name; });
+            for (const auto &entry : v.env) { // not a structured binding: clang 14 cannot capture one
+                const auto same = std::find_if(e.launch.env.begin(), e.launch.env.end(), [&](const auto &p) { return p.first == entry.first; });
                 if (same != e.launch.env.end())
-                    same->second = value;
+                    same->second = entry.second;
                 else
-                    e.launch.env.append({name, value});
+                    e.launch.env.append(entry);
             }
             out.servers.append(e);
         }
