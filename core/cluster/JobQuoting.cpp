@@ -86,7 +86,7 @@ QByteArray commentText(const QString &value)
 
 bool isSbatchWord(const QString &value)
 {
-    static const QRegularExpression word(QStringLiteral("^[A-Za-z0-9_./:@+,=-]+$"));
+    static const QRegularExpression word(QStringLiteral("^[A-Za-z0-9_./:@+,=-]+\\z"));
     return word.match(value).hasMatch();
 }
 

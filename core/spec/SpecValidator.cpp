@@ -155,7 +155,7 @@ void checkUrl(Checker &c, const QString &path, const QString &url)
 
 void checkHeaders(Checker &c, const QString &path, const ServerSpec &s)
 {
-    static const QRegularExpression token(QStringLiteral("^[!#$%&'*+.^_`|~0-9A-Za-z-]+$"));
+    static const QRegularExpression token(QStringLiteral("^[!#$%&'*+.^_`|~0-9A-Za-z-]+\\z"));
     QSet<QString> seen;
     for (const auto &[name, value] : s.headers) {
         const QString p = path + QLatin1Char('.') + name;
@@ -216,7 +216,7 @@ void checkMetrics(Checker &c, const QString &p, const ServerSpec &s)
 
 bool isEnvName(const QString &name)
 {
-    static const QRegularExpression envName(QStringLiteral("^[A-Za-z_][A-Za-z0-9_]*$"));
+    static const QRegularExpression envName(QStringLiteral("^[A-Za-z_][A-Za-z0-9_]*\\z"));
     return envName.match(name).hasMatch();
 }
 
@@ -333,7 +333,7 @@ void checkServer(Checker &c, const QString &p, const ServerSpec &s)
         c.error(at(p, "model"), QStringLiteral("expected the model name the server serves"));
     if (!s.apiKey.isEmpty() && !s.apiKeyEnv.isEmpty())
         c.error(at(p, "api_key_env"), QStringLiteral("api_key and api_key_env are mutually exclusive; set at most one"));
-    static const QRegularExpression envName(QStringLiteral("^[A-Za-z_][A-Za-z0-9_]*$"));
+    static const QRegularExpression envName(QStringLiteral("^[A-Za-z_][A-Za-z0-9_]*\\z"));
     if (!s.apiKeyEnv.isEmpty() && !envName.match(s.apiKeyEnv).hasMatch())
         // Not echoed: a common slip is pasting the key itself here.
         c.error(at(p, "api_key_env"), QStringLiteral("expected the name of an environment variable (letters, digits, '_'), "

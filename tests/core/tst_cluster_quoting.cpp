@@ -268,6 +268,9 @@ private Q_SLOTS:
         QTest::newRow("pattern in the folder") << QStringLiteral("/shared/%j") << QString();
         QTest::newRow("quote in the partition") << QStringLiteral("/shared/out") << QStringLiteral("gpu\" --wrap=\"touch pwned");
         QTest::newRow("newline in the partition") << QStringLiteral("/shared/out") << QStringLiteral("gpu\ntouch pwned");
+        // A pattern's $ also matches before a final newline: the check must end at the value's end.
+        QTest::newRow("trailing newline in the partition") << QStringLiteral("/shared/out") << QStringLiteral("gpu\n");
+        QTest::newRow("trailing newline in the folder") << QStringLiteral("/shared/out\n") << QString();
     }
     void slurmRefusesWhatAnSbatchLineCannotCarry()
     {

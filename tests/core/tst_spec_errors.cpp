@@ -209,6 +209,8 @@ void TstSpecErrors::located_data()
                                          << "expected a mapping of header names to values";
     QTest::newRow("header name") << withServerKey("    headers: {'X Team': a}\n") << "servers[0].headers.X Team" << 5 << 15
                                  << "expected an HTTP header name";
+    QTest::newRow("header name, final newline") << withServerKey("    headers: {\"X-Team\\n\": a}\n") << "servers[0].headers.X-Team\n" << 5 << 15
+                                                << "expected an HTTP header name";
     QTest::newRow("header value type") << withServerKey("    headers: {X-Team: {a: b}}\n") << "servers[0].headers.X-Team" << 5 << 23
                                        << "expected a string, got a mapping";
 

@@ -17,7 +17,7 @@ namespace sb::ui {
 
 QList<QPair<QString, QString>> parseEnvLines(const QString &text, QString *error)
 {
-    static const QRegularExpression name(QStringLiteral("^[A-Za-z_][A-Za-z0-9_]*$"));
+    static const QRegularExpression name(QStringLiteral("^[A-Za-z_][A-Za-z0-9_]*\\z"));
     QList<QPair<QString, QString>> env;
     const QStringList lines = text.split(QLatin1Char('\n'));
     for (int i = 0; i < lines.size(); ++i) {
