@@ -2,13 +2,8 @@
 #include "launch/LaunchedServers.h"
 #include <QDir>
 #include <QMutexLocker>
-#include <chrono>
 
 namespace sb {
-
-namespace {
-qint64 nowNs() { return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch()).count(); }
-} // namespace
 
 LaunchTrial::LaunchTrial(const ServerSpec &server, const QString &logDir)
     : m_server(server), m_logDir(logDir), m_servers(std::make_unique<LaunchedServers>())
@@ -40,7 +35,7 @@ void LaunchTrial::start()
 {
     if (m_thread)
         return;
-    m_startNs = nowNs();
+    m_clock.start(); // before the thread starts: both threads only read it afterwards
     m_thread.reset(QThread::create([this] { run(); }));
     m_thread->start();
 }
@@ -60,7 +55,7 @@ void LaunchTrial::run()
             m_result.url = m_servers->urls(0).value(0);
         }
         error = m_servers->ensureReady(0, &m_cancel);
-        const double s = double(nowNs() - m_startNs) / 1e9;
+        const double s = double(m_clock.nsecsElapsed()) / 1e9;
         if (m_cancel) {
             outcome.state = State::Cancelled;
             outcome.message = QStringLiteral("cancelled after %1 s; the server was stopped").arg(s, 0, 'f', 1);
@@ -79,7 +74,7 @@ void LaunchTrial::run()
         QMutexLocker lock(&m_mutex);
         outcome.url = m_result.url;
         outcome.log = m_servers->recentLog(0, 200);
-        outcome.elapsedS = double(nowNs() - m_startNs) / 1e9;
+        outcome.elapsedS = double(m_clock.nsecsElapsed()) / 1e9;
         m_result = outcome;
         m_serversGone = true;
     }
@@ -96,7 +91,7 @@ LaunchTrial::Snapshot LaunchTrial::snapshot(int logLines) const
         return m_result;
     Snapshot s = m_result;
     s.state = State::Starting;
-    s.elapsedS = m_startNs ? double(nowNs() - m_startNs) / 1e9 : 0;
+    s.elapsedS = m_clock.isValid() ? double(m_clock.nsecsElapsed()) / 1e9 : 0;
     // LaunchLog is thread-safe and the server map does not change until the trial ends (under
     // this lock), so the log can be read while the trial's thread waits for the server.
     s.log = m_servers->recentLog(0, logLines);

@@ -4,6 +4,7 @@
 // to be ready, then stops it. The start and the wait run on a thread of their own, so a window
 // that shows the trial only polls snapshot(); the log is readable while the server starts.
 #include "spec/SweepSpec.h"
+#include <QElapsedTimer>
 #include <QMutex>
 #include <QString>
 #include <QThread>
@@ -51,7 +52,7 @@ private:
     std::unique_ptr<QThread> m_thread;
     std::atomic<bool> m_cancel{false};
     std::atomic<bool> m_finished{false};
-    qint64 m_startNs = 0;
+    QElapsedTimer m_clock; // started by start()
     mutable QMutex m_mutex; // guards the fields below and m_servers' teardown
     Snapshot m_result;      // state and message once ended
     bool m_serversGone = false; // the outcome is final; m_servers is being or has been stopped
