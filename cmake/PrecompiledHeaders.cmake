@@ -1,7 +1,7 @@
 # Precompiled headers: most of a translation unit's compile time here is GCC parsing the same Qt
 # and standard headers again (a test file spent 7 of its 18 s in the front end). One precompiled
 # set per library, and one shared by every test executable of a kind, cut a cold build by about
-# half (docs/BUILDING.md has the figures). SWEEPBENCH_PCH=OFF builds without them, which is
+# half (the README's test section has the figures). SWEEPBENCH_PCH=OFF builds without them, which is
 # also how to check that every file includes what it uses.
 option(SWEEPBENCH_PCH "Precompile the common Qt and standard headers" ON)
 

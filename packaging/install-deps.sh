@@ -6,7 +6,8 @@ SUDO=""
 if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
 export DEBIAN_FRONTEND=noninteractive
 $SUDO apt-get update -qq
-BUILD="build-essential cmake ninja-build pkg-config git ccache
+# lld: a linker several times faster than GNU ld for the test executables (cmake/FastLinker.cmake).
+BUILD="build-essential cmake ninja-build pkg-config git ccache lld
   qt6-base-dev qt6-base-dev-tools libqt6opengl6-dev qt6-charts-dev qt6-svg-dev
   libgl-dev libvulkan-dev
   libyaml-cpp-dev libquazip1-qt6-dev qt6-5compat-dev zlib1g-dev rapidjson-dev"
