@@ -361,7 +361,8 @@ std::optional<PhaseOutcome> CellRunner::measure(const CellContext &ctx, CellResu
     cfg.secrets = ctx.secrets;
     if (cell.openLoop) // a request-rate point: cell.concurrency is the max_concurrency cap
         cfg.schedule = scheduleFor(repeatArrivals(ctx.spec->openLoop, cell.repeat), cell.openLoop->targetRate,
-                                   ctx.plan && ctx.plan->dataset() ? ctx.plan->dataset()->timestampsMs() : std::vector<double>());
+                                   ctx.plan && ctx.plan->dataset() ? ctx.plan->dataset()->timestampsMs() : std::vector<double>(),
+                                   cfg.requests, cfg.durationS);
     const std::int64_t targetCount = cfg.requests;
     if (!serverMetrics.started()) // unprofiled: scrapes from just before the first send
         startServerMetrics(ctx, cell, cb, serverMetrics);

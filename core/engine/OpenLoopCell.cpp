@@ -11,11 +11,17 @@ OpenLoopSpec repeatArrivals(const OpenLoopSpec &spec, int repeat)
     return o;
 }
 
-std::shared_ptr<ArrivalSchedule> scheduleFor(const OpenLoopSpec &spec, double ratePerS, const std::vector<double> &traceMs)
+std::shared_ptr<ArrivalSchedule> scheduleFor(const OpenLoopSpec &spec, double ratePerS, const std::vector<double> &traceMs,
+                                             int requests, double durationS)
 {
     if (spec.arrival == Arrival::Trace)
         return std::make_shared<ArrivalSchedule>(traceMs, ratePerS);
-    return std::make_shared<ArrivalSchedule>(spec.arrival, ratePerS, spec.burstiness, std::uint64_t(spec.seed));
+    // N requests span N - 1 gaps, which is what the achieved rate (sent - 1 over first -> last
+    // send) divides by; a timed phase sends about rate x duration of them.
+    int exactBlock = 0;
+    if (spec.rateMean == RateMean::Exact)
+        exactBlock = requests > 0 ? requests - 1 : int(std::clamp(std::llround(ratePerS * durationS), 1LL, 10'000'000LL));
+    return std::make_shared<ArrivalSchedule>(spec.arrival, ratePerS, spec.burstiness, std::uint64_t(spec.seed), exactBlock);
 }
 
 QString traceArrivalProblem(const Dataset &dataset)
@@ -42,6 +48,7 @@ OpenLoopResult openLoopStats(const std::vector<RequestRecord> &records, const Op
     r.arrival = toString(spec.arrival);
     r.burstiness = spec.arrival == Arrival::Gamma ? spec.burstiness : 1.0;
     r.seed = spec.seed;
+    r.rateMean = toString(spec.arrival == Arrival::Poisson || spec.arrival == Arrival::Gamma ? spec.rateMean : RateMean::Sampled);
     r.maxConcurrency = spec.maxConcurrency;
     std::vector<double> lag, queue;
     std::int64_t firstSend = 0, lastSend = 0;

@@ -16,7 +16,10 @@ namespace sb {
 OpenLoopSpec repeatArrivals(const OpenLoopSpec &spec, int repeat);
 // The schedule of one rate point; the same (spec, rate) gives the same schedule every time.
 // `traceMs`: the dataset's timestamps (Dataset::timestampsMs), used by arrival: trace.
-std::shared_ptr<ArrivalSchedule> scheduleFor(const OpenLoopSpec &spec, double ratePerS, const std::vector<double> &traceMs = {});
+// `requests` (or, when 0, `durationS`) is the measured phase's length: with rate_mean: exact the
+// gaps are rescaled so that length is sent exactly at ratePerS.
+std::shared_ptr<ArrivalSchedule> scheduleFor(const OpenLoopSpec &spec, double ratePerS, const std::vector<double> &traceMs = {},
+                                             int requests = 0, double durationS = 0);
 // arrival: trace needs every entry timestamped, in order, over more than 0 ms: empty when the
 // dataset can pace a trace replay, else why not (for the error that stops the run).
 QString traceArrivalProblem(const Dataset &dataset);

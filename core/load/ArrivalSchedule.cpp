@@ -1,16 +1,18 @@
 #include "load/ArrivalSchedule.h"
+#include <algorithm>
 #include <cmath>
 
 namespace sb {
 
-ArrivalSchedule::ArrivalSchedule(Arrival arrival, double ratePerS, double burstiness, std::uint64_t seed)
-    : m_arrival(arrival), m_rate(ratePerS), m_shape(arrival == Arrival::Poisson ? 1.0 : burstiness), m_rng(seed)
+ArrivalSchedule::ArrivalSchedule(Arrival arrival, double ratePerS, double burstiness, std::uint64_t seed, int exactBlock)
+    : m_arrival(arrival), m_rate(ratePerS), m_shape(arrival == Arrival::Poisson ? 1.0 : burstiness),
+      m_exactBlock(arrival == Arrival::Poisson || arrival == Arrival::Gamma ? std::max(0, exactBlock) : 0), m_rng(seed)
 {
     m_offsets.push_back(0);
 }
 
 ArrivalSchedule::ArrivalSchedule(const std::vector<double> &traceMs, double ratePerS)
-    : m_arrival(Arrival::Trace), m_rate(ratePerS), m_shape(1.0), m_rng(0)
+    : m_arrival(Arrival::Trace), m_rate(ratePerS), m_shape(1.0), m_exactBlock(0), m_rng(0)
 {
     const double own = traceRate(traceMs);
     const double scale = own > 0 && ratePerS > 0 ? own / ratePerS : 1.0; // trace time -> phase time
@@ -40,6 +42,10 @@ std::int64_t ArrivalSchedule::offsetNs(int ticket)
     }
     std::lock_guard lock(m_mutex);
     while (m_offsets.size() <= std::size_t(ticket)) {
+        if (m_exactBlock > 0) {
+            drawExactBlock();
+            continue;
+        }
         m_sumS += nextGapS();
         m_offsets.push_back(std::llround(m_sumS * 1e9));
     }
@@ -56,6 +62,22 @@ double ArrivalSchedule::nextGapS()
     case Arrival::Trace: return mean; // not reached: offsetNs reads the trace
     }
     return mean;
+}
+
+void ArrivalSchedule::drawExactBlock()
+{
+    std::vector<double> gaps(static_cast<std::size_t>(m_exactBlock));
+    double sum = 0;
+    for (double &g : gaps)
+        sum += g = nextGapS();
+    // A very bursty gamma (shape 0.01) can underflow every gap of a short block to 0: then the
+    // block has no shape to keep, and even gaps are the only ones with the exact mean.
+    const bool shaped = sum > 0;
+    const double scale = shaped ? double(m_exactBlock) / m_rate / sum : 0;
+    for (double g : gaps) {
+        m_sumS += shaped ? g * scale : 1.0 / m_rate;
+        m_offsets.push_back(std::llround(m_sumS * 1e9));
+    }
 }
 
 double ArrivalSchedule::uniform01()

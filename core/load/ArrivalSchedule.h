@@ -19,7 +19,12 @@ namespace sb {
 class ArrivalSchedule
 {
 public:
-    ArrivalSchedule(Arrival arrival, double ratePerS, double burstiness, std::uint64_t seed);
+    // exactBlock > 0 (`sweep.rate_mean: exact`): the gaps are drawn exactBlock at a time and each
+    // block is rescaled to sum to exactBlock / ratePerS, so requests 0..exactBlock are exactly at
+    // the mean rate while every gap keeps its ratio to the others (the process's shape). The
+    // engine passes the phase's request count - 1 (or rate x duration), so the cell's achieved
+    // rate is the point's own rather than a sample's.
+    ArrivalSchedule(Arrival arrival, double ratePerS, double burstiness, std::uint64_t seed, int exactBlock = 0);
     // Arrival::Trace: request k is due at the trace's k-th time (ms from its first entry, in file
     // order), all times scaled by (the trace's own mean rate / ratePerS), so each point keeps the
     // trace's bursts at its own mean rate. Past the last entry the trace starts over one mean gap
@@ -35,6 +40,7 @@ public:
 
 private:
     double nextGapS();
+    void drawExactBlock();
     double uniform01();   // (0, 1)
     double normal();
     double gamma(double shape);
@@ -44,6 +50,7 @@ private:
     std::vector<double> m_traceS;        // Trace: the times, already scaled to m_rate
     double m_traceCycleS = 0;            // Trace: scaled span + one mean gap
     const double m_shape;
+    const int m_exactBlock;              // 0: gaps keep their sampled mean
     std::mt19937_64 m_rng;
     std::mutex m_mutex;
     std::vector<std::int64_t> m_offsets; // known offsets, ticket order

@@ -18,6 +18,8 @@ QJsonObject toJson(const OpenLoopResult &o)
     };
     if (o.traceSpeed > 0)
         j.insert(QStringLiteral("trace_speed"), o.traceSpeed);
+    if (o.rateMean != QLatin1String("sampled"))
+        j.insert(QStringLiteral("rate_mean"), o.rateMean);
     return j;
 }
 
@@ -41,6 +43,7 @@ OpenLoopResult openLoopResultFromJson(const QJsonObject &j)
     o.queueMaxMs = queue.value(QStringLiteral("max")).toDouble();
     o.capHit = j.value(QStringLiteral("cap_hit")).toBool();
     o.traceSpeed = j.value(QStringLiteral("trace_speed")).toDouble();
+    o.rateMean = j.value(QStringLiteral("rate_mean")).toString(QStringLiteral("sampled"));
     return o;
 }
 

@@ -11,6 +11,7 @@ struct OpenLoopResult {
     double targetRate = 0;        // requests/s asked for (the sweep point)
     QString arrival;              // constant | poisson | gamma
     double burstiness = 1;
+    QString rateMean = QStringLiteral("sampled"); // sampled | exact: the gaps were rescaled to the target's mean
     double traceSpeed = 0;        // arrival trace: target rate / the trace's own mean rate (2 = twice as fast); 0 otherwise
     int seed = 0;
     int maxConcurrency = 0;

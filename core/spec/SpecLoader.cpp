@@ -75,6 +75,7 @@ void parseOpenLoop(Context &ctx, const MapReader &m, OpenLoopSpec &o)
 {
     readEnum(m, QStringLiteral("arrival"), o.arrival, &arrivalFromString, arrivalNames());
     m.number(QStringLiteral("burstiness"), o.burstiness, spec::expectBurstiness());
+    readEnum(m, QStringLiteral("rate_mean"), o.rateMean, &rateMeanFromString, rateMeanNames());
     m.integer(QStringLiteral("seed"), o.seed, spec::expectSeed());
     m.integer(QStringLiteral("max_concurrency"), o.maxConcurrency, spec::expectConcurrency());
     const YAML::Node *r = m.find(QStringLiteral("request_rate"));
@@ -112,7 +113,7 @@ void parseSweep(Context &ctx, const YAML::Node &node, const QString &path, Sweep
         if (!c)
             return;
     } else {
-        for (const char *key : {"arrival", "burstiness", "seed", "max_concurrency"})
+        for (const char *key : {"arrival", "burstiness", "rate_mean", "seed", "max_concurrency"})
             if (m.has(QLatin1String(key)))
                 ctx.error(m.keyPos(QLatin1String(key)), m.path(QLatin1String(key)), QStringLiteral("only allowed with request_rate (an open-loop sweep)"));
     }

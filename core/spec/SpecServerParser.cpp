@@ -28,7 +28,7 @@ const QStringList kSloKeys = [] {
         keys.append(QLatin1String(l.key));
     return keys;
 }();
-const QStringList kSweepKeys = {"concurrency", "request_rate", "arrival", "burstiness", "seed", "max_concurrency", "repeats", "slo_search", "on_hook_failure", "max_error_rate"};
+const QStringList kSweepKeys = {"concurrency", "request_rate", "arrival", "burstiness", "rate_mean", "seed", "max_concurrency", "repeats", "slo_search", "on_hook_failure", "max_error_rate"};
 
 QString placeHint(const QString &key)
 {

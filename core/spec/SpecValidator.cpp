@@ -418,6 +418,9 @@ void checkSweepAxis(Checker &c, const SweepSpec &spec)
         c.error(QStringLiteral("sweep.burstiness"), QStringLiteral("expected %1, got %2").arg(spec::expectBurstiness()).arg(o.burstiness));
     else if (o.arrival != Arrival::Gamma && o.burstiness != 1.0)
         c.error(QStringLiteral("sweep.burstiness"), QStringLiteral("only used with arrival: gamma (poisson is gamma with burstiness 1)"));
+    if (o.rateMean == RateMean::Exact && o.arrival != Arrival::Poisson && o.arrival != Arrival::Gamma)
+        c.error(QStringLiteral("sweep.rate_mean"), QStringLiteral("only used with arrival: poisson or gamma (%1 arrivals already keep the point's mean rate)")
+                                                        .arg(toString(o.arrival)));
     // Whether every entry has a timestamp is known only once the file is read (the engine and
     // `validate` refuse it then); here: there must be a dataset at all.
     if (o.arrival == Arrival::Trace && !spec.workload.dataset)

@@ -321,6 +321,8 @@ void writeOpenLoop(YAML::Emitter &out, const OpenLoopSpec &o)
     str(out, "arrival", toString(o.arrival));
     if (o.arrival == Arrival::Gamma)
         num(out, "burstiness", o.burstiness);
+    if (o.rateMean != RateMean::Sampled)
+        str(out, "rate_mean", toString(o.rateMean));
     key(out, "seed");
     out << o.seed;
     key(out, "max_concurrency");

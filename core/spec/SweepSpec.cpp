@@ -31,10 +31,20 @@ const std::pair<HookFailurePolicy, const char *> kPolicies[] = {
     {HookFailurePolicy::SkipCell, "skip_cell"}, {HookFailurePolicy::Abort, "abort"}, {HookFailurePolicy::Continue, "continue"}};
 const std::pair<PromptMode, const char *> kPromptModes[] = {{PromptMode::Unique, "unique"}, {PromptMode::SharedPrefix, "shared_prefix"}};
 const std::pair<Arrival, const char *> kArrivals[] = {{Arrival::Constant, "constant"}, {Arrival::Poisson, "poisson"}, {Arrival::Gamma, "gamma"}, {Arrival::Trace, "trace"}};
+const std::pair<RateMean, const char *> kRateMeans[] = {{RateMean::Sampled, "sampled"}, {RateMean::Exact, "exact"}};
 } // namespace
 
 QString toString(Arrival a) { return name(a, kArrivals); }
 std::optional<Arrival> arrivalFromString(const QString &s) { return lookup(s, kArrivals); }
+QString toString(RateMean m) { return name(m, kRateMeans); }
+std::optional<RateMean> rateMeanFromString(const QString &s) { return lookup(s, kRateMeans); }
+QStringList rateMeanNames()
+{
+    QStringList out;
+    for (const auto &[value, text] : kRateMeans)
+        out.append(QString::fromLatin1(text));
+    return out;
+}
 QStringList arrivalNames()
 {
     QStringList out;

@@ -20,6 +20,10 @@ enum class PromptMode { Unique, SharedPrefix };
 // Open-loop arrival process (docs/spec-reference.md, `sweep.arrival`).
 // Trace: the workload dataset's own timestamps, scaled to each point's mean rate.
 enum class Arrival { Constant, Poisson, Gamma, Trace };
+// `sweep.rate_mean`: whether a cell's random gaps keep their sampled mean (a seeded Poisson draw
+// of 1,000 requests at 100 req/s averages ~97-103 req/s) or are rescaled so the cell's mean rate
+// is exactly the point's rate, their shape kept.
+enum class RateMean { Sampled, Exact };
 
 QString toString(Endpoint e);
 QString toString(Flavor f);
@@ -27,6 +31,7 @@ QString toString(ResetPlacement p);
 QString toString(HookFailurePolicy p);
 QString toString(PromptMode m);
 QString toString(Arrival a);
+QString toString(RateMean m);
 std::optional<Endpoint> endpointFromString(const QString &s);
 std::optional<Flavor> flavorFromString(const QString &s);
 std::optional<ResetPlacement> placementFromString(const QString &s);
@@ -34,6 +39,8 @@ std::optional<HookFailurePolicy> policyFromString(const QString &s);
 std::optional<PromptMode> promptModeFromString(const QString &s);
 std::optional<Arrival> arrivalFromString(const QString &s);
 QStringList arrivalNames();
+std::optional<RateMean> rateMeanFromString(const QString &s);
+QStringList rateMeanNames();
 // The one list of each vocabulary, in documentation order: every flavor name, and the flavors an
 // embedded mock can play (all but openai, which has no control routes of its own).
 QStringList flavorNames();
@@ -186,6 +193,7 @@ struct OpenLoopSpec {
     Arrival arrival = Arrival::Poisson;
     double burstiness = 1.0;      // gamma shape: 1 = Poisson, < 1 burstier, > 1 more regular
     int seed = 0;                 // the schedule is a function of (arrival, rate, burstiness, seed)
+    RateMean rateMean = RateMean::Sampled;
     int maxConcurrency = 256;     // requests in flight at most; later ones wait in a client queue
     bool active() const { return !rates.isEmpty(); }
 };

@@ -108,6 +108,59 @@ private Q_SLOTS:
         for (int i = 0; i < int(seen.size()); ++i)
             QCOMPARE(seen[std::size_t(i)], reference.offsetNs(i));
     }
+
+    // rate_mean: exact. A seeded Poisson draw of 1,000 requests at 100 req/s does not average
+    // 100 req/s (the sampling error this option exists to remove): with the option on, requests
+    // 0..999 span exactly 999 / 100 s, and every gap is the sampled one times one factor, so the
+    // process keeps its shape (same CV, same order of long and short gaps).
+    void exactMeanRescalesTheDrawnGapsKeepingTheirShape_data()
+    {
+        QTest::addColumn<int>("arrival");
+        QTest::addColumn<double>("burstiness");
+        QTest::addRow("poisson") << int(Arrival::Poisson) << 1.0;
+        QTest::addRow("gamma 0.25") << int(Arrival::Gamma) << 0.25;
+        QTest::addRow("gamma 4") << int(Arrival::Gamma) << 4.0;
+    }
+    void exactMeanRescalesTheDrawnGapsKeepingTheirShape()
+    {
+        QFETCH(int, arrival);
+        QFETCH(double, burstiness);
+        constexpr int kRequests = 1000;
+        constexpr double kRate = 100;
+        for (std::uint64_t seed : {0ULL, 1ULL, 7ULL}) {
+            ArrivalSchedule sampled(Arrival(arrival), kRate, burstiness, seed);
+            ArrivalSchedule exact(Arrival(arrival), kRate, burstiness, seed, kRequests - 1);
+            const double sampledRate = (kRequests - 1) / (double(sampled.offsetNs(kRequests - 1)) / 1e9);
+            const double exactRate = (kRequests - 1) / (double(exact.offsetNs(kRequests - 1)) / 1e9);
+            QVERIFY2(std::abs(sampledRate - kRate) > 0.01, qPrintable(QString::number(sampledRate))); // the error the option removes
+            QVERIFY2(std::abs(exactRate - kRate) < 1e-6, qPrintable(QString::number(exactRate, 'f', 9)));
+            const double factor = double(exact.offsetNs(kRequests - 1)) / double(sampled.offsetNs(kRequests - 1));
+            for (int i = 1; i < kRequests; ++i) {
+                const double a = double(sampled.offsetNs(i) - sampled.offsetNs(i - 1));
+                const double b = double(exact.offsetNs(i) - exact.offsetNs(i - 1));
+                QVERIFY2(std::abs(b - a * factor) <= 2, qPrintable(QStringLiteral("gap %1: %2 vs %3 x %4").arg(i).arg(b).arg(a).arg(factor)));
+            }
+        }
+    }
+
+    // A timed phase (or a request past the block) goes on in further blocks, each exact: the
+    // mean rate over any whole number of blocks is the target, and the schedule stays a pure
+    // function of its parameters.
+    void exactMeanContinuesInBlocks()
+    {
+        constexpr int kBlock = 50;
+        constexpr double kRate = 20;
+        ArrivalSchedule s(Arrival::Poisson, kRate, 1, 3, kBlock);
+        for (int k = 1; k <= 4; ++k)
+            QVERIFY(std::llabs(s.offsetNs(k * kBlock) - std::llround(k * kBlock / kRate * 1e9)) <= 1);
+        ArrivalSchedule again(Arrival::Poisson, kRate, 1, 3, kBlock);
+        for (int i = 4 * kBlock; i >= 0; i -= 7)
+            QCOMPARE(again.offsetNs(i), s.offsetNs(i));
+        // A one-gap block has no shape to keep: its gap is the mean.
+        ArrivalSchedule one(Arrival::Gamma, kRate, 0.01, 5, 1);
+        for (int i = 1; i <= 20; ++i)
+            QVERIFY(std::llabs(one.offsetNs(i) - one.offsetNs(i - 1) - 50'000'000) <= 1);
+    }
 };
 
 QTEST_GUILESS_MAIN(TstArrivalSchedule)

@@ -177,6 +177,38 @@ private Q_SLOTS:
             QVERIFY(rec.value("send_ns").toDouble() >= rec.value("scheduled_ns").toDouble());
     }
 
+    // rate_mean: exact: the engine hands the schedule the phase's length, so the scheduled
+    // offsets of a cell's N requests span exactly (N - 1) / R, and results.json says so; the
+    // sampled default keeps the draw's own mean (here off by more than 1 %).
+    void exactRateMeanSchedulesTheTargetRate()
+    {
+        QString error;
+        auto mock = MockServer::start(lightMock(), &error);
+        QVERIFY2(mock, qPrintable(error));
+        for (RateMean mean : {RateMean::Sampled, RateMean::Exact}) {
+            SweepSpec spec = rateSpec(*mock, {40}, Arrival::Poisson);
+            spec.openLoop.rateMean = mean;
+            spec.workload.requestsPerCell = 40;
+            QTemporaryDir out;
+            const RunResult r = runSweep(spec, out.path());
+            QCOMPARE(r.exitCode, 0);
+            const QList<QJsonObject> records = recordsOf(out.path(), r.results.cells.first());
+            QCOMPARE(records.size(), 40);
+            const double spanS = (records.last().value("scheduled_ns").toDouble() - records.first().value("scheduled_ns").toDouble()) / 1e9;
+            const double scheduledRate = 39 / spanS;
+            if (mean == RateMean::Exact)
+                QVERIFY2(std::abs(scheduledRate / 40 - 1) < 1e-6, qPrintable(QString::number(scheduledRate)));
+            else
+                QVERIFY2(std::abs(scheduledRate / 40 - 1) > 0.01, qPrintable(QString::number(scheduledRate)));
+            const QJsonObject json = QJsonDocument::fromJson(sbtest::readFile(out.filePath("results.json"))).object();
+            const QJsonObject openLoop = json.value("cells").toArray().first().toObject().value("open_loop").toObject();
+            QCOMPARE(openLoop.value("rate_mean").toString(QStringLiteral("sampled")), toString(mean));
+            SweepResults disk;
+            QVERIFY(ResultsStore::readResults(out.path(), &disk, &error));
+            QCOMPARE(disk.cells.first().openLoop->rateMean, toString(mean));
+        }
+    }
+
     // arrival: trace replays the dataset's own timestamps, scaled so the point's rate is the
     // trace's mean rate: at twice the trace's rate every gap is halved, bursts and lulls kept;
     // past the last entry the trace starts over one mean gap after its end.

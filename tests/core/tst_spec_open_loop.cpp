@@ -22,7 +22,7 @@ private Q_SLOTS:
     void loadsEveryKey()
     {
         const SpecLoadResult r = loadSpecText(withSweep("  request_rate: [2, 8.5, 32]\n  arrival: gamma\n  burstiness: 0.5\n"
-                                                        "  seed: 7\n  max_concurrency: 64\n"),
+                                                        "  seed: 7\n  max_concurrency: 64\n  rate_mean: exact\n"),
                                               QStringLiteral("s.yaml"));
         QVERIFY2(r.ok(), qPrintable(spectest::dump(r.diagnostics)));
         const OpenLoopSpec &o = r.spec->openLoop;
@@ -32,6 +32,7 @@ private Q_SLOTS:
         QCOMPARE(o.burstiness, 0.5);
         QCOMPARE(o.seed, 7);
         QCOMPARE(o.maxConcurrency, 64);
+        SPEC_COMPARE_ENUM(o.rateMean, RateMean::Exact);
         QVERIFY(r.spec->concurrency.isEmpty());
         QCOMPARE(r.spec->pointCount(), 3);
     }
@@ -44,6 +45,7 @@ private Q_SLOTS:
         QCOMPARE(r.spec->openLoop.burstiness, 1.0);
         QCOMPARE(r.spec->openLoop.seed, 0);
         QCOMPARE(r.spec->openLoop.maxConcurrency, 256);
+        SPEC_COMPARE_ENUM(r.spec->openLoop.rateMean, RateMean::Sampled);
     }
 
     void located_data()
@@ -74,6 +76,12 @@ private Q_SLOTS:
                                                   << "only used with arrival: gamma";
         QTest::newRow("burstiness zero") << withSweep("  request_rate: [2]\n  arrival: gamma\n  burstiness: 0\n") << "sweep.burstiness" << 8 << 15
                                          << "expected a number from 0.01 to 100";
+        QTest::newRow("rate_mean unknown") << withSweep("  request_rate: [2]\n  rate_mean: always\n") << "sweep.rate_mean" << 7 << 14
+                                           << "expected one of sampled, exact";
+        QTest::newRow("rate_mean with constant arrivals") << withSweep("  request_rate: [2]\n  arrival: constant\n  rate_mean: exact\n")
+                                                          << "sweep.rate_mean" << 8 << 14 << "only used with arrival: poisson or gamma";
+        QTest::newRow("rate_mean in a closed-loop sweep") << withSweep("  concurrency: [1]\n  rate_mean: exact\n") << "sweep.rate_mean" << 7 << 3
+                                                          << "only allowed with request_rate";
         QTest::newRow("cap zero") << withSweep("  request_rate: [2]\n  max_concurrency: 0\n") << "sweep.max_concurrency" << 7 << 20
                                   << "expected an integer from 1 to";
         QTest::newRow("seed negative") << withSweep("  request_rate: [2]\n  seed: -1\n") << "sweep.seed" << 7 << 9 << "expected an integer ≥ 0";
@@ -102,7 +110,7 @@ private Q_SLOTS:
 
     void writtenAndReadBack()
     {
-        const SpecLoadResult r = loadSpecText(withSweep("  request_rate: [0.5, 16]\n  arrival: gamma\n  burstiness: 2\n  seed: 3\n  max_concurrency: 8\n"),
+        const SpecLoadResult r = loadSpecText(withSweep("  request_rate: [0.5, 16]\n  arrival: gamma\n  burstiness: 2\n  seed: 3\n  max_concurrency: 8\n  rate_mean: exact\n"),
                                               QStringLiteral("s.yaml"));
         QVERIFY2(r.ok(), qPrintable(spectest::dump(r.diagnostics)));
         const QByteArray text = saveSpecYaml(*r.spec, SecretPolicy::Strip);
@@ -115,6 +123,7 @@ private Q_SLOTS:
         QCOMPARE(o.burstiness, 2.0);
         QCOMPARE(o.seed, 3);
         QCOMPARE(o.maxConcurrency, 8);
+        SPEC_COMPARE_ENUM(o.rateMean, RateMean::Exact);
         // Repeats and the SLO search are written back too.
         const SpecLoadResult more = loadSpecText(QByteArray("servers:\n  - name: a\n    url: http://localhost:8000\n    model: m\n"
                                                             "workload:\n  slo: {time_to_first_token: 200}\n"

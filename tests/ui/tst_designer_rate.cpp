@@ -7,6 +7,7 @@
 #include "text/SweepEstimate.h"
 #include "designer/WorkloadForm.h"
 #include "spec/SpecIO.h"
+#include <QCheckBox>
 #include <QComboBox>
 #include <QDoubleSpinBox>
 #include <QLineEdit>
@@ -32,6 +33,7 @@ SweepSpec rateSpec()
     s.openLoop.burstiness = 0.5;
     s.openLoop.seed = 7;
     s.openLoop.maxConcurrency = 64;
+    s.openLoop.rateMean = RateMean::Exact;
     return s;
 }
 QByteArray yaml(const SweepSpec &s) { return saveSpecYaml(s); }
@@ -88,6 +90,19 @@ private Q_SLOTS:
         arrival->setCurrentText(QStringLiteral("gamma"));
         Q_EMIT arrival->activated(arrival->currentIndex());
         QVERIFY(burst->isEnabled());
+
+        // The exact-mean option: a checkbox for random arrivals, written as sweep.rate_mean.
+        auto *exact = tab.findChild<QCheckBox *>(QStringLiteral("exactRateMean"));
+        QVERIFY(exact && exact->isEnabled());
+        exact->click();
+        QVERIFY(yaml(tab.spec()).contains("rate_mean: exact"));
+        QVERIFY(loadSpecText(yaml(tab.spec())).spec->openLoop.rateMean == RateMean::Exact);
+        arrival->setCurrentText(QStringLiteral("constant"));
+        Q_EMIT arrival->activated(arrival->currentIndex());
+        QVERIFY(!exact->isEnabled());
+        QVERIFY(tab.spec().openLoop.rateMean == RateMean::Sampled); // constant gaps are exact already
+        tab.validateNow();
+        QVERIFY(tab.isValid());
 
         // A rate that is not one blocks Run; back to concurrency keeps the old levels.
         rates->clear();

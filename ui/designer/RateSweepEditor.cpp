@@ -1,6 +1,7 @@
 #include "designer/RateSweepEditor.h"
 #include "results/SweepAxis.h"
 #include "spec/SpecRules.h"
+#include <QCheckBox>
 #include <QComboBox>
 #include <QDoubleSpinBox>
 #include <QFormLayout>
@@ -27,6 +28,10 @@ RateSweepEditor::RateSweepEditor(QWidget *parent)
     m_burstiness->setRange(spec::kMinBurstiness, spec::kMaxBurstiness);
     m_burstiness->setSingleStep(0.1);
     m_burstiness->setToolTip(tr("Gamma shape: 1 = Poisson, below 1 burstier, above 1 more regular"));
+    m_exactMean = new QCheckBox(tr("Exact mean rate"));
+    m_exactMean->setObjectName(QStringLiteral("exactRateMean"));
+    m_exactMean->setToolTip(tr("Rescale each cell's random gaps so it sends at exactly the point's rate, keeping their shape "
+                               "(sweep.rate_mean: exact); without it a seeded draw of 1,000 requests at 100 req/s averages about 97-103"));
     m_seed = new QSpinBox;
     m_seed->setObjectName(QStringLiteral("seed"));
     m_seed->setRange(0, 2147483647);
@@ -46,6 +51,7 @@ RateSweepEditor::RateSweepEditor(QWidget *parent)
     form->addRow(QString(), m_errorLabel);
     form->addRow(tr("Arrivals"), m_arrival);
     form->addRow(tr("Burstiness"), m_burstiness);
+    form->addRow(QString(), m_exactMean);
     form->addRow(tr("Seed"), m_seed);
     form->addRow(tr("Max concurrency"), m_maxConcurrency);
     setOpenLoop(OpenLoopSpec());
@@ -61,15 +67,18 @@ RateSweepEditor::RateSweepEditor(QWidget *parent)
     for (auto *box : {m_seed, m_maxConcurrency})
         connect(box, &QSpinBox::valueChanged, this, &RateSweepEditor::edited);
     connect(m_burstiness, &QDoubleSpinBox::valueChanged, this, &RateSweepEditor::edited);
+    connect(m_exactMean, &QCheckBox::toggled, this, &RateSweepEditor::edited);
 }
 
 void RateSweepEditor::setOpenLoop(const OpenLoopSpec &o)
 {
-    const QSignalBlocker blocks[] = {QSignalBlocker(m_seed), QSignalBlocker(m_maxConcurrency), QSignalBlocker(m_burstiness)};
+    const QSignalBlocker blocks[] = {QSignalBlocker(m_seed), QSignalBlocker(m_maxConcurrency), QSignalBlocker(m_burstiness),
+                                     QSignalBlocker(m_exactMean)};
     m_values = o.rates;
     m_rates->setText(format(o.rates));
     m_arrival->setCurrentText(toString(o.arrival));
     m_burstiness->setValue(o.burstiness);
+    m_exactMean->setChecked(o.rateMean == RateMean::Exact);
     m_seed->setValue(o.seed);
     m_maxConcurrency->setValue(o.maxConcurrency);
     reparse();
@@ -82,6 +91,8 @@ OpenLoopSpec RateSweepEditor::openLoop() const
     o.rates = m_values;
     o.arrival = arrivalFromString(m_arrival->currentText()).value_or(Arrival::Poisson);
     o.burstiness = o.arrival == Arrival::Gamma ? m_burstiness->value() : 1.0; // the validator refuses it elsewhere
+    const bool random = o.arrival == Arrival::Poisson || o.arrival == Arrival::Gamma;
+    o.rateMean = random && m_exactMean->isChecked() ? RateMean::Exact : RateMean::Sampled; // only random gaps have a mean to fix
     o.seed = m_seed->value();
     o.maxConcurrency = m_maxConcurrency->value();
     return o;
@@ -128,7 +139,9 @@ void RateSweepEditor::reparse()
 
 void RateSweepEditor::updateEnabled()
 {
-    m_burstiness->setEnabled(m_arrival->currentText() == toString(Arrival::Gamma));
+    const QString arrival = m_arrival->currentText();
+    m_burstiness->setEnabled(arrival == toString(Arrival::Gamma));
+    m_exactMean->setEnabled(arrival == toString(Arrival::Gamma) || arrival == toString(Arrival::Poisson));
 }
 
 } // namespace sb::ui

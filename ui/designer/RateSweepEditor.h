@@ -1,11 +1,13 @@
 #pragma once
 // The open-loop sweep's points and arrivals (docs/spec-reference.md "Open-loop sweeps"): a typed
-// list of request rates ("2, 8, 32"), the arrival process, burstiness (gamma only), seed and the
+// list of request rates ("2, 8, 32"), the arrival process, burstiness (gamma only), the exact-mean
+// option (random arrivals only), seed and the
 // max_concurrency cap. Text that does not parse is reported here; the spec keeps the last list
 // that parsed (as ConcurrencyEditor does).
 #include "spec/SweepSpec.h"
 #include <QWidget>
 
+class QCheckBox;
 class QComboBox;
 class QDoubleSpinBox;
 class QLabel;
@@ -38,6 +40,7 @@ private:
     QLineEdit *m_rates = nullptr;
     QComboBox *m_arrival = nullptr;
     QDoubleSpinBox *m_burstiness = nullptr;
+    QCheckBox *m_exactMean = nullptr;
     QSpinBox *m_seed = nullptr;
     QSpinBox *m_maxConcurrency = nullptr;
     QLabel *m_errorLabel = nullptr;
