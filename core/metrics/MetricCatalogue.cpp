@@ -1,4 +1,5 @@
 #include "metrics/MetricCatalogue.h"
+#include <algorithm>
 #include <limits>
 
 namespace sb {
@@ -49,6 +50,15 @@ const QList<MetricInfo> &allMetrics()
         {tag::queueTime, QStringLiteral("Client queue time"), QStringLiteral("Queue"), QStringLiteral("queue"), unit::ms,
          QStringLiteral("Time a request waited for a free slot under max_concurrency, never part of TTFT (request-rate cells)"),
          false, Better::Lower, 2, {Stat::P50, Stat::P99, Stat::Max}, true},
+        {tag::engineStepTime, QStringLiteral("Engine step time"), QStringLiteral("Step"), QStringLiteral("engine_step_time"), unit::ms,
+         QStringLiteral("Duration of the server's engine steps in the cell's profiler traces (the most frequent step kind)"),
+         false, Better::Lower, 2, {Stat::P50, Stat::P90, Stat::P99, Stat::Max}, false, true},
+        {tag::engineBatchSize, QStringLiteral("Engine batch size"), QStringLiteral("Batch"), QStringLiteral("engine_batch_size"),
+         unit::requests, QStringLiteral("Mean requests per engine step, where the server's step labels say (profiled cells)"),
+         true, Better::Neither, 1, {}, false, true},
+        {tag::engineStepRate, QStringLiteral("Engine step rate"), QStringLiteral("Steps/s"), QStringLiteral("engine_step_rate"),
+         unit::stepsPerS, QStringLiteral("Engine steps per second in the busiest trace file of the cell's profiler window"),
+         true, Better::Neither, 1, {}, false, true},
     };
     return metrics;
 }
@@ -138,6 +148,32 @@ double pick(Stat stat, double p50, double p99, double max)
     return stat == Stat::P50 ? p50 : stat == Stat::P99 ? p99 : stat == Stat::Max ? max : kNaN;
 }
 
+double traceValue(const CellResult &cell, const QString &metric, Stat stat)
+{
+    if (!cell.traceSummary)
+        return kNaN;
+    if (metric == tag::engineStepRate) {
+        // The busiest file: rank files each hold every step once; an API-server file holds none.
+        double best = 0;
+        for (const TraceFileSummary &f : cell.traceSummary->files)
+            if (f.stats.steps > 0 && f.stats.spanMs > 0)
+                best = std::max(best, double(f.stats.steps) / (f.stats.spanMs / 1000));
+        return stat == Stat::Avg && best > 0 ? best : kNaN;
+    }
+    const StepKindStats *k = dominantStepKind(*cell.traceSummary);
+    if (!k)
+        return kNaN;
+    if (metric == tag::engineBatchSize)
+        return stat == Stat::Avg && k->batchMean >= 0 ? k->batchMean : kNaN;
+    switch (stat) {
+    case Stat::P50: return k->p50Ms;
+    case Stat::P90: return k->p90Ms;
+    case Stat::P99: return k->p99Ms;
+    case Stat::Max: return k->maxMs;
+    default: return kNaN;
+    }
+}
+
 // The figures results.json keeps beside `metrics` (tag:: errorRate ... queueTime); false when
 // `metric` is not one of them.
 bool fieldValue(const CellResult &cell, const QString &metric, Stat stat, double *out)
@@ -152,11 +188,22 @@ bool fieldValue(const CellResult &cell, const QString &metric, Stat stat, double
         *out = o && cell.completed + cell.failed > 0 ? pick(stat, o->lagP50Ms, o->lagP99Ms, o->lagMaxMs) : kNaN;
     else if (metric == tag::queueTime)
         *out = o && cell.completed + cell.failed > 0 ? pick(stat, o->queueP50Ms, o->queueP99Ms, o->queueMaxMs) : kNaN;
+    else if (metric == tag::engineStepTime || metric == tag::engineBatchSize || metric == tag::engineStepRate)
+        *out = traceValue(cell, metric, stat);
     else
         return false;
     return true;
 }
 } // namespace
+
+const StepKindStats *dominantStepKind(const TraceSummary &summary)
+{
+    const StepKindStats *best = nullptr;
+    for (const StepKindStats &k : summary.merged.stepKinds)
+        if (k.count > 0 && (!best || k.count > best->count))
+            best = &k;
+    return best;
+}
 
 double cellValue(const CellResult &cell, const QString &metric, Stat stat)
 {

@@ -32,6 +32,10 @@ inline const QString errorRate = QStringLiteral("error_rate");
 inline const QString achievedRate = QStringLiteral("achieved_request_rate");
 inline const QString scheduleLag = QStringLiteral("schedule_lag");
 inline const QString queueTime = QStringLiteral("client_queue_time");
+// From the cell's profiler traces (trace_summary; docs/traces.md): the engine's own steps.
+inline const QString engineStepTime = QStringLiteral("engine_step_time");
+inline const QString engineBatchSize = QStringLiteral("engine_batch_size");
+inline const QString engineStepRate = QStringLiteral("engine_step_rate");
 // Short names some code uses for the same keys.
 inline const QString &isl = inputLength;
 inline const QString &osl = outputLength;
@@ -46,6 +50,8 @@ inline const QString tokens = QStringLiteral("tokens");
 inline const QString tokensPerS = QStringLiteral("tokens/s");
 inline const QString requestsPerS = QStringLiteral("requests/s");
 inline const QString fraction = QStringLiteral("fraction");
+inline const QString requests = QStringLiteral("requests");
+inline const QString stepsPerS = QStringLiteral("steps/s");
 } // namespace unit
 
 enum class Better { Lower, Higher, Neither };
@@ -62,6 +68,7 @@ struct MetricInfo {
     int decimals = 2;     // fixed decimals in the CLI summary and report.html
     QList<Stat> stats;    // the stats it has when not the usual ones (schedule lag: p50 p99 max)
     bool openLoopOnly = false; // a figure only request-rate cells have (NaN on closed-loop cells)
+    bool traceOnly = false;    // a figure only cells with profiler traces have (NaN elsewhere)
 };
 
 // Every metric, in menu order.
@@ -90,5 +97,9 @@ QString metricCsvHeader(const MetricInfo &metric, Stat stat);
 // metric.stat of a cell; NaN when the metric or the stat is missing (error_rate of a cell that
 // measured nothing, open-loop figures of a closed-loop cell).
 double cellValue(const CellResult &cell, const QString &metric, Stat stat);
+
+// The engine steps the engine_* figures describe: of the cell's merged trace statistics, the
+// step kind with the most steps (decode in a decode-bound sweep); null without steps.
+const StepKindStats *dominantStepKind(const TraceSummary &summary);
 
 } // namespace sb

@@ -3,6 +3,7 @@
 #include "report/ReportHtml.h"
 #include "report/ReportSummary.h"
 #include "report/ReportText.h"
+#include "report/TraceKnee.h"
 
 namespace sb {
 
@@ -42,10 +43,11 @@ QString setsSection(const ComparisonHtmlInput &in)
     html += QStringLiteral("</tbody></table>\n");
     for (int i = 0; i < in.sets.size(); ++i) {
         const ReportSummary &sum = summaries.at(i);
-        if (sum.best.isEmpty() && sum.slo.isEmpty() && sum.warnings.isEmpty())
+        const QStringList knees = traceKneeSentences(in.sets.at(i).results); // from the profiler traces
+        if (sum.best.isEmpty() && sum.slo.isEmpty() && sum.warnings.isEmpty() && knees.isEmpty())
             continue;
         html += QStringLiteral("<h3>%1</h3>\n").arg(e(in.sets.at(i).name));
-        html += list(sum.best) + list(sum.slo);
+        html += list(sum.best) + list(sum.slo) + list(knees);
         if (!sum.warnings.isEmpty())
             html += QStringLiteral("<p><b>Warnings</b></p>") + list(sum.warnings, QStringLiteral("warn"));
     }

@@ -1,5 +1,6 @@
 #include "charts/ChartsPanel.h"
 #include "charts/InteractiveChartView.h"
+#include "report/TraceKnee.h"
 #include <algorithm>
 #include <QChart>
 #include <QCheckBox>
@@ -31,8 +32,16 @@ ChartsPanel::ChartsPanel(QWidget *parent)
     , m_logMetric(new QCheckBox(tr("Log"), this))
     , m_throughput(new InteractiveChartView(this))
     , m_metric(new InteractiveChartView(this))
+    , m_knee(new QLabel(this))
     , m_timer(new QTimer(this))
 {
+    // Where the engine's batch stopped growing, from the profiler traces (report/TraceKnee):
+    // server-named plain text, never rich text.
+    m_knee->setObjectName(QStringLiteral("traceKnee"));
+    m_knee->setTextFormat(Qt::PlainText);
+    m_knee->setWordWrap(true);
+    m_knee->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_knee->setVisible(false);
     m_throughput->setObjectName(QStringLiteral("throughputChart"));
     m_metric->setObjectName(QStringLiteral("metricChart"));
     m_latencyCombo->setObjectName(QStringLiteral("latencyChoice"));
@@ -66,6 +75,7 @@ ChartsPanel::ChartsPanel(QWidget *parent)
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addLayout(controls);
     layout->addWidget(splitter, 1);
+    layout->addWidget(m_knee);
 
     m_timer->setSingleShot(true);
     m_timer->setInterval(kRebuildDelayMs);
@@ -95,8 +105,12 @@ void ChartsPanel::refillMetrics()
     });
     const QString current = m_metricCombo->currentData().toString();
     QStringList keys;
+    // Engine-step figures only when some cell has profiler traces to read them from.
+    const bool traces = std::any_of(m_inputs.cbegin(), m_inputs.cend(), [](const ChartSeriesInput &in) {
+        return std::any_of(in.results.cells.cbegin(), in.results.cells.cend(), [](const CellResult &c) { return c.traceSummary.has_value(); });
+    });
     for (const MetricInfo &m : allMetrics())
-        if (openLoop || !m.openLoopOnly)
+        if ((openLoop || !m.openLoopOnly) && (traces || !m.traceOnly))
             keys.append(m.key);
     QStringList listed;
     for (int i = 0; i < m_metricCombo->count(); ++i)
@@ -190,6 +204,12 @@ void ChartsPanel::rebuild()
     m_metric->replaceChart(makeMetricVsConcurrencyChart(m_inputs, metric, stat, m_logMetric->isChecked()));
     m_metric->setExportName(slug(metric + QLatin1Char('-') + statName(stat) + QStringLiteral("-vs-") + axisKey(chartAxis(m_inputs))));
     setLegendVisible(m_legendVisible);
+    QStringList knees;
+    for (const ChartSeriesInput &in : std::as_const(m_inputs))
+        for (const QString &s : traceKneeSentences(in.results))
+            knees.append(in.name.isEmpty() || m_inputs.size() < 2 ? s : in.name + QStringLiteral(" · ") + s);
+    m_knee->setText(knees.join(QLatin1Char('\n')));
+    m_knee->setVisible(!knees.isEmpty());
     Q_EMIT chartsRebuilt();
 }
 

@@ -9,6 +9,7 @@
 QT_BEGIN_NAMESPACE
 class QCheckBox;
 class QComboBox;
+class QLabel;
 class QTimer;
 QT_END_NAMESPACE
 
@@ -68,6 +69,7 @@ private:
     QCheckBox *m_logMetric;
     InteractiveChartView *m_throughput;
     InteractiveChartView *m_metric;
+    QLabel *m_knee;              // the knee explained from the traces; hidden without profiled cells
     QTimer *m_timer;
     int m_rebuilds = 0;
     bool m_legendVisible = true;

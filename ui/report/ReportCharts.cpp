@@ -1,7 +1,10 @@
 #include "report/ReportCharts.h"
 #include "charts/ChartExport.h"
 #include "charts/ChartFactory.h"
+#include "metrics/MetricCatalogue.h"
 #include <QChart>
+#include <algorithm>
+#include <cmath>
 #include <QFile>
 #include <QTemporaryDir>
 #include <functional>
@@ -16,9 +19,15 @@ struct ChartJob {
     std::function<QChart *(const QList<ChartSeriesInput> &)> build;
 };
 
-QList<ChartJob> jobs()
+bool anyCellHas(const SweepResults &results, const QString &metric, Stat stat)
 {
-    return {
+    return std::any_of(results.cells.cbegin(), results.cells.cend(),
+                       [&](const CellResult &c) { return std::isfinite(cellValue(c, metric, stat)); });
+}
+
+QList<ChartJob> jobs(const SweepResults &results)
+{
+    QList<ChartJob> out = {
         {QStringLiteral("throughput_vs_ttft_p99"), QStringLiteral("Output token throughput vs TTFT p99"),
          [](const QList<ChartSeriesInput> &s) { return makeThroughputVsLatencyChart(s, LatencyChoice::TtftP99); }},
         {QStringLiteral("throughput_vs_itl_avg"), QStringLiteral("Output token throughput vs ITL avg"),
@@ -28,6 +37,14 @@ QList<ChartJob> jobs()
         {QStringLiteral("output_throughput_vs_concurrency"), QStringLiteral("Output token throughput vs concurrency"),
          [](const QList<ChartSeriesInput> &s) { return makeMetricVsConcurrencyChart(s, tag::outputThroughput, Stat::Avg); }},
     };
+    // The knee from the profiler traces (report/TraceKnee), beside the sentence report.html prints.
+    if (anyCellHas(results, tag::engineStepTime, Stat::P50))
+        out.append({QStringLiteral("engine_step_time_p50_vs_load"), QStringLiteral("Engine step time p50 vs load (profiler traces)"),
+                    [](const QList<ChartSeriesInput> &s) { return makeMetricVsConcurrencyChart(s, tag::engineStepTime, Stat::P50); }});
+    if (anyCellHas(results, tag::engineBatchSize, Stat::Avg))
+        out.append({QStringLiteral("engine_batch_size_vs_load"), QStringLiteral("Engine batch size vs load (profiler traces)"),
+                    [](const QList<ChartSeriesInput> &s) { return makeMetricVsConcurrencyChart(s, tag::engineBatchSize, Stat::Avg); }});
+    return out;
 }
 
 QByteArray readAll(const QString &path)
@@ -47,7 +64,7 @@ RenderedCharts renderReportCharts(const SweepResults &results)
     }
     const QList<ChartSeriesInput> sets{ChartSeriesInput{QString(), results, 0}};
     const QSize size(1000, 640);
-    for (const ChartJob &job : jobs()) {
+    for (const ChartJob &job : jobs(results)) {
         const std::unique_ptr<QChart> chart(job.build(sets));
         ReportChart rc{job.title, QStringLiteral("charts/%1.svg").arg(job.name), QStringLiteral("charts/%1.png").arg(job.name)};
         bool ok = true;
