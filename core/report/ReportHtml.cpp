@@ -1,6 +1,6 @@
 #include "results/SweepAxis.h"
 #include "report/ReportHtml.h"
-#include "report/TraceKnee.h"
+#include "report/ReportTraceSection.h"
 #include "servermetrics/ServerMetricCatalogue.h"
 #include "report/DisplayText.h"
 #include "report/ReportText.h"
@@ -357,21 +357,6 @@ QString serverTable(const ReportHtmlInput &in)
 }
 } // namespace
 
-namespace {
-QString kneeSection(const SweepResults &results)
-{
-    const QStringList sentences = traceKneeSentences(results);
-    if (sentences.isEmpty())
-        return {};
-    QString html = QStringLiteral("<h2>Engine steps</h2>\n<p class=\"muted\">From the profiler traces of each cell's window "
-                                  "(trace_summary in results.json): where the engine's batch stops growing while its step time "
-                                  "keeps rising.</p>\n<ul>");
-    for (const QString &s : sentences)
-        html += QStringLiteral("<li>%1</li>").arg(e(s));
-    return html + QStringLiteral("</ul>\n");
-}
-} // namespace
-
 QString htmlEscapeNoUrls(const QString &s)
 {
     // Controls and bidi overrides a server put in its text (an ESC, a U+202E that turns "ok"
@@ -412,7 +397,7 @@ QByteArray reportHtml(const ReportHtmlInput &in)
             html += QStringLiteral("</figcaption></figure>\n");
         }
     }
-    html += kneeSection(in.results);
+    html += engineStepsSection(in.results);
     html += repeatsSection(in);
     html += QStringLiteral("<h2>Cells</h2>\n") + cellTable(in);
     html += serverTable(in);

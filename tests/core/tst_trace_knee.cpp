@@ -156,6 +156,16 @@ private Q_SLOTS:
         const QString page = QString::fromUtf8(comparisonHtml(cmp));
         QVERIFY(page.contains(QStringLiteral("the batch stops growing at concurrency 8")));
         QVERIFY(!page.contains(hostile));
+        // One row per profiled cell: the step kinds with their times and batch, the step rate,
+        // the top CPU op (a server-provided name, escaped) and the notes.
+        in.results.cells[0].traceSummary->merged.topCpuOps = {OpTime{QStringLiteral("aten::mm<script>"), 42.5, 3}};
+        in.results.cells[0].traceSummary->files[0].error = QStringLiteral("truncated at byte 9 <x>");
+        const QString withRows = QString::fromUtf8(reportHtml(in));
+        QVERIFY(withRows.contains(QStringLiteral("decode 200 &middot; p50 10.00 &middot; p99 15.00 ms &middot; batch 1.0")));
+        QVERIFY(withRows.contains(QStringLiteral("aten::mm&lt;script&gt; (42.5 ms)")));
+        QVERIFY(withRows.contains(QStringLiteral("truncated at byte 9 &lt;x&gt;")));
+        QVERIFY(!withRows.contains(QStringLiteral("<script>")));
+        QCOMPARE(withRows.count(QStringLiteral("<td class=\"n\">205.0</td>")), 5); // steps/s of each cell's busiest file
         // A set without traces gets no section.
         ReportHtmlInput plain;
         plain.results.cells.append(CellResult());
