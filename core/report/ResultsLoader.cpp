@@ -145,6 +145,10 @@ bool loadFolder(const QString &dir, LoadedResults *out, QString *error)
         return loadGenaiBenchFolder(dir, out, error);
     if (isInferencePerfFolder(dir))
         return loadInferencePerfFolder(dir, out, error);
+    // sglang bench_serving JSONL: the first *.jsonl whose first line is one of its results.
+    for (const QFileInfo &f : QDir(dir).entryInfoList({QStringLiteral("*.jsonl")}, QDir::Files | QDir::NoSymLinks, QDir::Name))
+        if (looksLikeSglangJsonl(f.filePath()))
+            return loadSglangJsonl(f.filePath(), out, error);
     QString file;
     switch (jsonFolderKind(dir, &file)) {
     case JsonKind::Guidellm: return loadGuidellmReport(file, out, error);
@@ -152,8 +156,8 @@ bool loadFolder(const QString &dir, LoadedResults *out, QString *error)
     case JsonKind::None: break;
     }
     *error = QStringLiteral("%1 holds no results SweepBench can read (expected results.json, an AIPerf artifact folder, "
-                            "an inference-perf report folder, a genai-bench experiment folder, vLLM bench serve JSON files "
-                            "or a GuideLLM benchmarks.json)").arg(QDir::toNativeSeparators(dir));
+                            "an inference-perf report folder, a genai-bench experiment folder, vLLM bench serve JSON files, "
+                            "a GuideLLM benchmarks.json or sglang bench_serving JSONL)").arg(QDir::toNativeSeparators(dir));
     return false;
 }
 

@@ -9,6 +9,7 @@
 #include "report/ResultsLoader.h"
 #include "metrics/MetricCatalogue.h"
 #include <QFile>
+#include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -427,6 +428,16 @@ private slots:
             for (const char *field : {"input_throughput", "total_output_tokens_retokenized", "max_output_tokens_per_s"})
                 QVERIFY2(unmapped.contains(QLatin1String(field)), field);
         }
+    }
+
+    // A folder holding the JSONL (an unzipped share) opens as the file does.
+    void sglangFolder()
+    {
+        QString error;
+        const auto loaded = loadResults(QFileInfo(sglangFile).absolutePath(), &error);
+        QVERIFY2(loaded, qPrintable(error));
+        QCOMPARE(loaded->results.sourceTool, QStringLiteral("sglang-bench"));
+        QCOMPARE(loaded->results.cells.size(), 2);
     }
 
     // Python's json.dumps writes Infinity for --request-rate inf; strings are left alone.
