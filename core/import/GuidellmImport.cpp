@@ -164,6 +164,7 @@ bool readBenchmark(const ImportSource &src, const QJsonValue &v, int index, cons
         MetricStats s;
         if (!readSuccessful(src, metrics, m, QLatin1String(d.key), d.unit, d.scale, &s))
             return false;
+        s.count = c->completed; // GuideLLM counts tokens for token-weighted ones (ITL: 11 per 12-token answer)
         c->metrics.insert(d.tag, s);
     }
     for (const Mapped &r : kRates) {

@@ -5,12 +5,14 @@
 // a request rate). Metrics are distributions over successful requests, mapped onto the catalogue
 // (docs/ARCHITECTURE.md §7 has the definitions):
 //   time_to_first_token_ms -> time_to_first_token
-//   inter_token_latency_ms -> inter_token_latency ((latency - TTFT) / (output tokens - 1), as ours)
+//   inter_token_latency_ms -> inter_token_latency ((last token - first token) / (output tokens - 1),
+//     ours up to the last token instead of the response end; GuideLLM's stats weight each request
+//     by its output tokens - 1, so its mean and percentiles lean to long answers)
 //   request_latency (seconds) -> request_latency (ms)
 //   prompt_token_count / output_token_count -> input / output_sequence_length
 //   requests_per_second, output_tokens_per_second, tokens_per_second (their mean over the run)
 //     -> request_throughput, output_token_throughput, total_token_throughput
-// GuideLLM's time_per_output_token_ms is latency / output tokens (the first token included): it
+// GuideLLM's time_per_output_token_ms is (last token - send) / output tokens (the first token included): it
 // is not our inter_token_latency and stays under its own name, listed as not mapped like every
 // other field the catalogue has no entry for.
 #include "results/LoadedResults.h"

@@ -133,6 +133,7 @@ private slots:
             QCOMPARE(ttft.unit, unit::ms);
             QNEAR(c.metrics.value(tag::itl).avg, num(doc, m + QStringLiteral("inter_token_latency_ms.successful.mean")));
             QNEAR(c.metrics.value(tag::itl).p95, num(doc, m + QStringLiteral("inter_token_latency_ms.successful.percentiles.p95")));
+            QCOMPARE(c.metrics.value(tag::itl).count, qint64(c.completed)); // requests, not GuideLLM's token-weighted samples
             // request_latency is in seconds in GuideLLM's report, ms here.
             QNEAR(c.metrics.value(tag::latency).avg, 1000 * num(doc, m + QStringLiteral("request_latency.successful.mean")));
             QNEAR(c.metrics.value(tag::latency).p99, 1000 * num(doc, m + QStringLiteral("request_latency.successful.percentiles.p99")));
