@@ -49,7 +49,9 @@ const CommandHelp kCommands[] = {
      "Exit 0 when every hook answered as it should, 1 otherwise, 2 for spec errors."},
     {"summary", "sweepbench summary PATH",
      "Prints a per-cell table of a result set: a SweepBench results folder or exported zip, an AIPerf\n"
-     "artifact folder, or vLLM bench serve --save-result JSON (a file or a folder of them)."},
+     "artifact folder, vLLM bench serve --save-result JSON (a file or a folder of them), a GuideLLM\n"
+     "benchmarks.json, an inference-perf report folder or a genai-bench experiment folder. For an\n"
+     "import, the notes after the table list the tool's fields that were not mapped onto SweepBench's."},
     {"diff", "sweepbench diff BASE NEW [--metric KEY[.STAT]]... [--threshold 5%] [--alpha 0.05] [--markdown FILE] [--junit FILE]",
      "Regression gate for CI: compares two result sets (anything summary reads) per series (server\n"
      "name; a lone server on each side is paired whatever its name) and per point (concurrency or\n"

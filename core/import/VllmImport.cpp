@@ -49,33 +49,6 @@ QString unitFor(const QString &tag)
     return QString();
 }
 
-void setStat(MetricStats *s, const QString &stat, double v)
-{
-    if (stat == QLatin1String("mean")) s->avg = v;
-    else if (stat == QLatin1String("median")) s->p50 = v;
-    else if (stat == QLatin1String("std")) s->std = v;
-    else if (stat == QLatin1String("p1")) s->p1 = v;
-    else if (stat == QLatin1String("p5")) s->p5 = v;
-    else if (stat == QLatin1String("p10")) s->p10 = v;
-    else if (stat == QLatin1String("p25")) s->p25 = v;
-    else if (stat == QLatin1String("p50")) s->p50 = v;
-    else if (stat == QLatin1String("p75")) s->p75 = v;
-    else if (stat == QLatin1String("p90")) s->p90 = v;
-    else if (stat == QLatin1String("p95")) s->p95 = v;
-    else if (stat == QLatin1String("p99")) s->p99 = v;
-    // Other percentiles (p99.9 ...) have no field: the loader keeps them as scalars.
-}
-
-MetricStats emptyStats(const QString &unit)
-{
-    MetricStats s;
-    s.unit = unit;
-    const double nan = std::nan("");
-    s.avg = s.min = s.max = s.std = nan;
-    s.p1 = s.p5 = s.p10 = s.p25 = s.p50 = s.p75 = s.p90 = s.p95 = s.p99 = nan;
-    return s;
-}
-
 QString tagForGroup(const QString &group)
 {
     for (const auto &g : kGroups)
@@ -132,8 +105,8 @@ CellResult vllmCell(const QJsonObject &o)
         if (m.hasMatch() && isKnownStat(m.captured(1))) {
             const QString tag = tagForGroup(m.captured(2));
             if (!groups.contains(tag))
-                groups.insert(tag, emptyStats(unit::ms));
-            setStat(&groups[tag], m.captured(1), v);
+                groups.insert(tag, emptyMetricStats(unit::ms));
+            setNamedStat(&groups[tag], m.captured(1), v);
             continue;
         }
         QString tag = key;

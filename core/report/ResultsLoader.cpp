@@ -1,7 +1,11 @@
 #include "report/ResultsLoader.h"
 #include "import/AiperfImport.h"
+#include "import/GenaiBenchImport.h"
+#include "import/GuidellmImport.h"
+#include "import/InferencePerfImport.h"
 #include "import/ImportCommon.h"
 #include "import/SafeUnzip.h"
+#include "import/SglangImport.h"
 #include "import/VllmImport.h"
 #include "io/BoundedJson.h"
 #include "io/BoundedRead.h"
@@ -84,15 +88,46 @@ bool loadShardSet(const QString &dir, const QStringList &shards, LoadedResults *
     return true;
 }
 
-bool hasVllmJson(const QString &dir)
+// Which tool wrote a JSON document read whole (vLLM's and GuideLLM's are single files).
+enum class JsonKind { None, Vllm, Guidellm };
+JsonKind jsonKind(const QJsonObject &o)
+{
+    if (looksLikeGuidellmReport(o))
+        return JsonKind::Guidellm;
+    if (looksLikeVllmResult(o))
+        return JsonKind::Vllm;
+    return JsonKind::None;
+}
+
+// The kind of the first *.json in `dir` that one of the importers reads, and that file.
+JsonKind jsonFolderKind(const QString &dir, QString *file)
 {
     const auto files = QDir(dir).entryInfoList({QStringLiteral("*.json")}, QDir::Files | QDir::NoSymLinks, QDir::Name);
     for (const QFileInfo &f : files) {
         QJsonObject o;
         QString ignored;
-        if (readJsonObject(f.filePath(), &o, &ignored) && looksLikeVllmResult(o))
-            return true;
+        if (!readJsonObject(f.filePath(), &o, &ignored))
+            continue;
+        if (const JsonKind kind = jsonKind(o); kind != JsonKind::None) {
+            *file = f.filePath();
+            return kind;
+        }
     }
+    return JsonKind::None;
+}
+
+bool loadJsonFile(const QString &path, LoadedResults *out, QString *error)
+{
+    QJsonObject o;
+    if (!readJsonObject(path, &o, error))
+        return false;
+    switch (jsonKind(o)) {
+    case JsonKind::Guidellm: return loadGuidellmReport(path, out, error);
+    case JsonKind::Vllm: return loadVllmResults(path, out, error);
+    case JsonKind::None: break;
+    }
+    *error = QStringLiteral("%1 is not a result file SweepBench can read (expected a vLLM bench serve result, a GuideLLM "
+                            "benchmarks report or sglang bench_serving JSONL)").arg(QDir::toNativeSeparators(path));
     return false;
 }
 
@@ -106,10 +141,23 @@ bool loadFolder(const QString &dir, LoadedResults *out, QString *error)
         return loadShardSet(dir, shards, out, error);
     if (isAiperfFolder(dir))
         return loadAiperfFolder(dir, out, error);
-    if (hasVllmJson(dir))
-        return loadVllmResults(dir, out, error);
-    *error = QStringLiteral("%1 holds no results SweepBench can read (expected results.json, an AIPerf artifact folder "
-                            "or vLLM bench serve JSON files)").arg(QDir::toNativeSeparators(dir));
+    if (isGenaiBenchFolder(dir))
+        return loadGenaiBenchFolder(dir, out, error);
+    if (isInferencePerfFolder(dir))
+        return loadInferencePerfFolder(dir, out, error);
+    // sglang bench_serving JSONL: the first *.jsonl whose first line is one of its results.
+    for (const QFileInfo &f : QDir(dir).entryInfoList({QStringLiteral("*.jsonl")}, QDir::Files | QDir::NoSymLinks, QDir::Name))
+        if (looksLikeSglangJsonl(f.filePath()))
+            return loadSglangJsonl(f.filePath(), out, error);
+    QString file;
+    switch (jsonFolderKind(dir, &file)) {
+    case JsonKind::Guidellm: return loadGuidellmReport(file, out, error);
+    case JsonKind::Vllm: return loadVllmResults(dir, out, error);
+    case JsonKind::None: break;
+    }
+    *error = QStringLiteral("%1 holds no results SweepBench can read (expected results.json, an AIPerf artifact folder, "
+                            "an inference-perf report folder, a genai-bench experiment folder, vLLM bench serve JSON files, "
+                            "a GuideLLM benchmarks.json or sglang bench_serving JSONL)").arg(QDir::toNativeSeparators(dir));
     return false;
 }
 
@@ -151,8 +199,10 @@ std::optional<LoadedResults> loadResults(const QString &path, QString *error)
         ok = loadOurFolder(info.absolutePath(), &out, &err);
     } else if (isZip(path)) {
         ok = loadZip(info.absoluteFilePath(), &out, &err);
+    } else if (looksLikeSglangJsonl(info.absoluteFilePath())) {
+        ok = loadSglangJsonl(info.absoluteFilePath(), &out, &err);
     } else {
-        ok = loadVllmResults(info.absoluteFilePath(), &out, &err);
+        ok = loadJsonFile(info.absoluteFilePath(), &out, &err);
     }
     if (!ok) {
         if (error)

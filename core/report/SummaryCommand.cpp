@@ -2,6 +2,7 @@
 #include "report/SummaryCommand.h"
 #include "report/DisplayText.h"
 #include "report/RepeatSummary.h"
+#include "report/ReportSummary.h"
 #include "report/ReportText.h"
 #include "report/ResultsLoader.h"
 #include <QJsonArray>
@@ -87,7 +88,8 @@ int runSummaryCommand(const QStringList &args)
         const bool help = !args.isEmpty() && (args.first() == QLatin1String("-h") || args.first() == QLatin1String("--help"));
         (help ? out : err) << "usage: sweepbench summary PATH\n"
                               "  PATH: a SweepBench results folder or exported .zip, an AIPerf artifact folder,\n"
-                              "        or vLLM `bench serve --save-result` JSON (a file or a folder of them)\n";
+                              "        vLLM `bench serve --save-result` JSON (a file or a folder of them), a GuideLLM\n"
+                              "        benchmarks.json, an inference-perf report folder or a genai-bench experiment folder\n";
         return help ? 0 : 2; // usage error, like every other subcommand
     }
     QString error;
@@ -105,6 +107,15 @@ int runSummaryCommand(const QStringList &args)
         out << " " << printable(r.toolVersion);
     out << "   cells: " << r.cells.size() << "   servers: " << printable(r.serverNames().join(QStringLiteral(", "))) << "\n\n";
     out << formatSummaryTable(r);
+    // An import's notes: fields of the other tool's that were not mapped onto ours, its own
+    // warnings (docs/ARCHITECTURE.md, Imports), each distinct text once.
+    if (r.sourceTool != QLatin1String("sweepbench")) {
+        const QStringList notes = summarizeReport(r).warnings;
+        if (!notes.isEmpty())
+            out << "\nnotes:\n";
+        for (const QString &n : notes)
+            out << "  " << printable(n) << "\n";
+    }
     return 0;
 }
 

@@ -10,7 +10,7 @@
 namespace sb {
 
 struct LoadedResults {
-    SweepResults results;   // sourceTool says where it came from: sweepbench | aiperf | vllm-bench
+    SweepResults results;   // sourceTool says where it came from: sweepbench | aiperf | vllm-bench | guidellm | inference-perf | genai-bench
     QString folder;         // folder holding the files (a temp extraction for zips); records paths are relative to it
     QByteArray specYaml;    // sweep.yaml when present (secrets already stripped)
     QString displayName;    // a short name for legends: the folder or file name

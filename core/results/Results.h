@@ -139,7 +139,7 @@ struct SweepResults {
     QString schema = QString::fromLatin1(kResultsSchema);
     QString toolName = QStringLiteral("sweepbench");
     QString toolVersion;
-    QString sourceTool = QStringLiteral("sweepbench"); // for imports: aiperf | vllm-bench
+    QString sourceTool = QStringLiteral("sweepbench"); // for imports: aiperf | vllm-bench | guidellm | inference-perf | genai-bench
     QString sweepName;
     QDateTime startedAt, finishedAt;
     HostInfo host;               // hostname, os, cpu count, qt version

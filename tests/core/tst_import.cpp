@@ -351,7 +351,7 @@ private Q_SLOTS:
         QVERIFY(error.contains(QStringLiteral("no results")));
         QVERIFY(sbtest::writeFile(empty.filePath(QStringLiteral("x.json")), "{\"hello\": 1}"));
         QVERIFY(!loadResults(empty.filePath(QStringLiteral("x.json")), &error));
-        QVERIFY(error.contains(QStringLiteral("not a vLLM")));
+        QVERIFY(error.contains(QStringLiteral("not a result file SweepBench can read")));
     }
 
     void entryNames_data()

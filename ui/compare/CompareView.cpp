@@ -172,7 +172,7 @@ CompareView::CompareView(QWidget *parent)
     });
     connect(addFile, &QPushButton::clicked, this, [this, addInteractive] {
         addInteractive(QFileDialog::getOpenFileName(this, tr("Add results file"), QString(),
-                                                    tr("Results (*.zip *.json);;All files (*)")));
+                                                    tr("Results (*.zip *.json *.jsonl);;All files (*)")));
     });
     connect(m_export, &QPushButton::clicked, this, [this] {
         const QString path = QFileDialog::getSaveFileName(this, tr("Export comparison"), QStringLiteral("comparison.html"),

@@ -369,8 +369,8 @@ void MainWindow::newSpec()
 void MainWindow::open()
 {
     const QString path = QFileDialog::getOpenFileName(this, tr("Open a sweep or results"), QString(),
-                                                      tr("Sweeps and results (*.yaml *.yml *.zip *.json);;Sweep specs (*.yaml *.yml);;"
-                                                         "Results (results.json *.zip *.json)"));
+                                                      tr("Sweeps and results (*.yaml *.yml *.zip *.json *.jsonl);;Sweep specs (*.yaml *.yml);;"
+                                                         "Results (results.json *.zip *.json *.jsonl)"));
     if (!path.isEmpty())
         openPath(path);
 }

@@ -11,7 +11,7 @@ PathKind classifyPath(const QString &path)
     const QString suffix = info.suffix().toLower();
     if (suffix == QLatin1String("yaml") || suffix == QLatin1String("yml"))
         return PathKind::Spec;
-    if (suffix == QLatin1String("zip") || suffix == QLatin1String("json"))
+    if (suffix == QLatin1String("zip") || suffix == QLatin1String("json") || suffix == QLatin1String("jsonl")) // jsonl: sglang bench_serving
         return PathKind::Results;
     return PathKind::Unknown;
 }
