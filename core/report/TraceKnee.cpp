@@ -15,8 +15,8 @@ QString fmt(double v, int decimals) { return QString::number(v, 'f', decimals); 
 QList<TraceKneePoint> pointsOf(const SweepResults &results, const QString &server)
 {
     struct Sum {
-        double step = 0, batch = 0, thr = 0;
-        int n = 0, nBatch = 0, nThr = 0;
+        double step = 0, batch = 0, thr = 0, ttft = 0;
+        int n = 0, nBatch = 0, nThr = 0, nTtft = 0;
     };
     QMap<double, Sum> sums;
     for (const CellResult &c : results.cells) {
@@ -32,24 +32,27 @@ QList<TraceKneePoint> pointsOf(const SweepResults &results, const QString &serve
             s.batch += b, ++s.nBatch;
         if (const double t = cellValue(c, tag::outputThroughput, Stat::Avg); std::isfinite(t))
             s.thr += t, ++s.nThr;
+        if (const double t = cellValue(c, tag::ttft, Stat::P50); std::isfinite(t))
+            s.ttft += t, ++s.nTtft;
     }
     QList<TraceKneePoint> out;
     for (auto it = sums.cbegin(); it != sums.cend(); ++it) {
         const Sum &s = it.value();
-        out.append({it.key(), s.step / s.n, s.nBatch == s.n ? s.batch / s.nBatch : -1, s.nThr == s.n ? s.thr / s.nThr : -1});
+        out.append({it.key(), s.step / s.n, s.nBatch == s.n ? s.batch / s.nBatch : -1, s.nThr == s.n ? s.thr / s.nThr : -1,
+                    s.nTtft == s.n ? s.ttft / s.nTtft : -1});
     }
     return out;
 }
 
-// The first point whose value no later point exceeds by more than kKneeFlatShare while the
-// step time of the last point exceeds its own by more than kKneeRiseShare; -1 when none.
+// The first point whose value no later point exceeds by more than kKneeFlatShare; -1 when the
+// value grows up to the last point.
 int kneeOf(const QList<TraceKneePoint> &p, double TraceKneePoint::*value)
 {
     for (int i = 0; i + 1 < p.size(); ++i) {
         bool flat = true;
         for (int j = i + 1; j < p.size() && flat; ++j)
             flat = p[j].*value <= p[i].*value * (1 + kKneeFlatShare);
-        if (flat && p.last().stepP50Ms > p[i].stepP50Ms * (1 + kKneeRiseShare))
+        if (flat)
             return i;
     }
     return -1;
@@ -58,27 +61,32 @@ int kneeOf(const QList<TraceKneePoint> &p, double TraceKneePoint::*value)
 QString sentenceOf(const TraceKnee &k, SweepAxis axis)
 {
     const TraceKneePoint &first = k.points.first(), &last = k.points.last();
-    const QString steps = QStringLiteral("step time p50 %1 → %2 ms").arg(fmt(first.stepP50Ms, 2), fmt(last.stepP50Ms, 2));
     const auto at = [axis](double x) { return axis == SweepAxis::Concurrency ? QStringLiteral("concurrency %1").arg(formatPoint(axis, x))
                                                                                : formatPoint(axis, x); };
     if (k.kneeIndex < 0) {
+        const QString steps = QStringLiteral("step time p50 %1 → %2 ms").arg(fmt(first.stepP50Ms, 2), fmt(last.stepP50Ms, 2));
         if (k.byBatch)
             return QStringLiteral("%1: the batch grows with the load up to %2 (%3 → %4 requests per step; %5): no knee within the sweep.")
                 .arg(k.server, at(last.point), fmt(first.batch, 1), fmt(last.batch, 1), steps);
-        return QStringLiteral("%1: no knee within the sweep up to %2 (%3; the steps carry no batch sizes, so judged by output throughput).")
+        return QStringLiteral("%1: output throughput grows with the load up to %2 (%3; the steps carry no batch sizes): no knee "
+                              "within the sweep.")
             .arg(k.server, at(last.point), steps);
     }
     const TraceKneePoint &knee = k.points[k.kneeIndex];
-    const QString rise = QStringLiteral("the step time keeps rising (p50 %1 → %2 ms at %3)")
-                             .arg(fmt(knee.stepP50Ms, 2), fmt(last.stepP50Ms, 2), at(last.point));
+    const QString steps = k.stepsRising
+        ? QStringLiteral("the step time keeps rising (p50 %1 → %2 ms at %3)").arg(fmt(knee.stepP50Ms, 2), fmt(last.stepP50Ms, 2), at(last.point))
+        : QStringLiteral("the step time stays near %1 ms").arg(fmt(knee.stepP50Ms, 2));
+    const QString ttft = knee.ttftP50Ms >= 0 && last.ttftP50Ms >= 0
+        ? QStringLiteral(" (TTFT p50 %1 → %2 ms)").arg(fmt(knee.ttftP50Ms, 1), fmt(last.ttftP50Ms, 1))
+        : QString();
     if (k.byBatch)
-        return QStringLiteral("%1: the batch stops growing at %2 (%3 requests per step there, %4 at %5) while %6: "
-                              "past %2 more load waits in the server's queue instead of joining a batch.")
-            .arg(k.server, at(knee.point), fmt(knee.batch, 1), fmt(last.batch, 1), at(last.point), rise);
-    return QStringLiteral("%1: output throughput stops growing at %2 (%3 tokens/s there, %4 at %5) while %6: past %2 the "
-                          "engine's steps get slower rather than wider (the steps carry no batch sizes; vLLM's "
+        return QStringLiteral("%1: the batch stops growing at %2 (%3 requests per step there, %4 at %5) while %6: past %2 more "
+                              "load waits in the server's queue instead of joining a batch%7.")
+            .arg(k.server, at(knee.point), fmt(knee.batch, 1), fmt(last.batch, 1), at(last.point), steps, ttft);
+    return QStringLiteral("%1: output throughput stops growing at %2 (%3 tokens/s there, %4 at %5) while %6: past %2 more load "
+                          "waits rather than adds throughput%7 (the steps carry no batch sizes; vLLM's "
                           "detailed_trace_annotation adds them).")
-        .arg(k.server, at(knee.point), fmt(knee.throughput, 1), fmt(last.throughput, 1), at(last.point), rise);
+        .arg(k.server, at(knee.point), fmt(knee.throughput, 1), fmt(last.throughput, 1), at(last.point), steps, ttft);
 }
 
 } // namespace
@@ -102,6 +110,7 @@ QList<TraceKnee> traceKnees(const SweepResults &results)
         if (!k.byBatch && !byThroughput)
             continue;
         k.kneeIndex = kneeOf(k.points, k.byBatch ? &TraceKneePoint::batch : &TraceKneePoint::throughput);
+        k.stepsRising = k.kneeIndex >= 0 && k.points.last().stepP50Ms > k.points[k.kneeIndex].stepP50Ms * (1 + kKneeRiseShare);
         k.sentence = sentenceOf(k, axis);
         out.append(k);
     }

@@ -106,9 +106,27 @@ private Q_SLOTS:
         QCOMPARE(knees.size(), 1);
         QCOMPARE(knees[0].kneeIndex, -1);
         QVERIFY2(knees[0].sentence.contains(QStringLiteral("no knee within the sweep")), qPrintable(knees[0].sentence));
-        // A flat batch with flat step times is no knee either: nothing keeps rising.
-        const SweepResults flat = curve(QStringLiteral("s"), {4, 4, 4}, {10, 10.2, 10.4}, {100, 100, 100});
-        QCOMPARE(traceKnees(flat).value(0).kneeIndex, -1);
+    }
+
+    // The mock's scheduler (and a server at its max batch): the batch is full at 4, the step
+    // time stays flat, and the queue shows in TTFT; the knee is where the batch filled.
+    void fullBatchWithFlatStepsIsAKnee()
+    {
+        SweepResults r = curve(QStringLiteral("sglang"), {1, 2, 4, 4, 4}, {5.1, 5.2, 5.24, 5.24, 5.24}, {190, 366, 700, 714, 712});
+        const QList<double> ttft{7.5, 13.5, 19.3, 190.3, 544.3};
+        for (int i = 0; i < r.cells.size(); ++i) {
+            MetricStats t;
+            t.p50 = ttft[i];
+            r.cells[i].metrics.insert(tag::ttft, t);
+        }
+        const QList<TraceKnee> knees = traceKnees(r);
+        QCOMPARE(knees.size(), 1);
+        QCOMPARE(knees[0].kneeIndex, 2);
+        QVERIFY(!knees[0].stepsRising);
+        const QString s = knees[0].sentence;
+        QVERIFY2(s.startsWith(QStringLiteral("sglang: the batch stops growing at concurrency 4 (4.0 requests per step there, 4.0 at concurrency 16) "
+                                             "while the step time stays near 5.24 ms")), qPrintable(s));
+        QVERIFY2(s.contains(QStringLiteral("(TTFT p50 19.3 → 544.3 ms)")), qPrintable(s));
     }
 
     void withoutBatchLabelsThroughputJudges()
