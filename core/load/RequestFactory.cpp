@@ -53,15 +53,6 @@ ServerTarget resolveTarget(const QString &baseUrl, Endpoint endpoint)
     return t;
 }
 
-QString resolveApiKey(const ServerSpec &server)
-{
-    if (!server.apiKey.isEmpty())
-        return server.apiKey;
-    if (!server.apiKeyEnv.isEmpty())
-        return qEnvironmentVariable(server.apiKeyEnv.toUtf8().constData());
-    return {};
-}
-
 RequestFactory::RequestFactory(const ServerSpec &server, const ServerTarget &target, const WorkloadSpec &w,
                                const QByteArray &uniqueTag, int fillerChars)
     : m_chat(server.endpoint == Endpoint::Chat), m_fixedFiller(std::min(fillerChars, maxFillerChars(w.inputTokens))),

@@ -76,4 +76,13 @@ QStringList launchSignalNames()
     return {QStringLiteral("TERM"), QStringLiteral("INT"), QStringLiteral("HUP"), QStringLiteral("QUIT"), QStringLiteral("KILL")};
 }
 
+QString resolveApiKey(const ServerSpec &server)
+{
+    if (!server.apiKey.isEmpty())
+        return server.apiKey;
+    if (!server.apiKeyEnv.isEmpty())
+        return qEnvironmentVariable(server.apiKeyEnv.toUtf8().constData());
+    return {};
+}
+
 } // namespace sb

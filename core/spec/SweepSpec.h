@@ -139,6 +139,8 @@ struct ServerSpec {
     QString variantOf;
     QString variant;
 };
+// The API key for a server: api_key, else the value of api_key_env, else empty.
+QString resolveApiKey(const ServerSpec &server);
 
 struct SloSpec {
     std::optional<double> ttftMs;       // time_to_first_token <= this
