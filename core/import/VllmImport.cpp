@@ -49,21 +49,19 @@ QString unitFor(const QString &tag)
     return QString();
 }
 
-void setStat(MetricStats *s, const QString &stat, double v)
+// A vLLM key's stat part as ours: mean, median, std and the percentiles our stat table names
+// (results/Results.h statFromName). Other percentiles (p99.9 ...) have no field: the loader keeps
+// them as scalars.
+std::optional<Stat> vllmStat(const QString &stat)
 {
-    if (stat == QLatin1String("mean")) s->avg = v;
-    else if (stat == QLatin1String("median")) s->p50 = v;
-    else if (stat == QLatin1String("std")) s->std = v;
-    else if (stat == QLatin1String("p1")) s->p1 = v;
-    else if (stat == QLatin1String("p5")) s->p5 = v;
-    else if (stat == QLatin1String("p10")) s->p10 = v;
-    else if (stat == QLatin1String("p25")) s->p25 = v;
-    else if (stat == QLatin1String("p50")) s->p50 = v;
-    else if (stat == QLatin1String("p75")) s->p75 = v;
-    else if (stat == QLatin1String("p90")) s->p90 = v;
-    else if (stat == QLatin1String("p95")) s->p95 = v;
-    else if (stat == QLatin1String("p99")) s->p99 = v;
-    // Other percentiles (p99.9 ...) have no field: the loader keeps them as scalars.
+    if (stat == QLatin1String("mean"))
+        return Stat::Avg;
+    if (stat == QLatin1String("median"))
+        return Stat::P50;
+    const std::optional<Stat> s = statFromName(stat);
+    if (s && *s >= Stat::Std && *s <= Stat::P99) // std and p1 ... p99; vLLM has no avg/min/max keys
+        return s;
+    return std::nullopt;
 }
 
 MetricStats emptyStats(const QString &unit)
@@ -84,13 +82,6 @@ QString tagForGroup(const QString &group)
     return group; // client_queue_time, e2el_including_client_queue, ...: kept as named
 }
 
-bool isKnownStat(const QString &stat)
-{
-    static const QStringList known{QStringLiteral("mean"), QStringLiteral("median"), QStringLiteral("std"), QStringLiteral("p1"),
-                                   QStringLiteral("p5"),   QStringLiteral("p10"),    QStringLiteral("p25"), QStringLiteral("p50"),
-                                   QStringLiteral("p75"),  QStringLiteral("p90"),    QStringLiteral("p95"), QStringLiteral("p99")};
-    return known.contains(stat);
-}
 } // namespace
 
 bool looksLikeVllmResult(const QJsonObject &o)
@@ -129,11 +120,12 @@ CellResult vllmCell(const QJsonObject &o)
             continue;
         const double v = it.value().toDouble();
         const auto m = grouped.match(key);
-        if (m.hasMatch() && isKnownStat(m.captured(1))) {
+        const std::optional<Stat> stat = m.hasMatch() ? vllmStat(m.captured(1)) : std::nullopt;
+        if (stat) {
             const QString tag = tagForGroup(m.captured(2));
             if (!groups.contains(tag))
                 groups.insert(tag, emptyStats(unit::ms));
-            setStat(&groups[tag], m.captured(1), v);
+            groups[tag].set(*stat, v);
             continue;
         }
         QString tag = key;
