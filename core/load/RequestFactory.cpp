@@ -28,13 +28,6 @@ QByteArray words(int count, int seed)
 }
 } // namespace
 
-QString originOf(const QString &url)
-{
-    const QUrl u(url);
-    const bool tls = u.scheme() == QLatin1String("https");
-    return QStringLiteral("%1://%2:%3").arg(u.scheme(), u.host()).arg(u.port(tls ? 443 : 80));
-}
-
 ServerTarget resolveTarget(const QString &baseUrl, Endpoint endpoint)
 {
     const QUrl u(baseUrl);

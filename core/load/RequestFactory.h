@@ -22,8 +22,6 @@ struct ServerTarget {
 // Resolves the OpenAI route for a server base URL: ".../v1" + "/chat/completions", otherwise
 // "/v1/chat/completions" appended to the base path.
 ServerTarget resolveTarget(const QString &baseUrl, Endpoint endpoint);
-// scheme://host:port with the default port made explicit.
-QString originOf(const QString &url);
 
 class RequestFactory
 {
