@@ -133,7 +133,7 @@ void ServerMetricsPane::setResults(ResultSnapshot results, bool redraw)
         m_aggregate->clear();
         for (const QString &key : std::as_const(m_aggregateKeys)) {
             QString label;
-            for (const CellResult &c : results.cells)
+            for (const CellResult &c : m_results->cells)
                 if (const auto o = c.serverMetrics.constFind(key); o != c.serverMetrics.constEnd()) {
                     label = QStringLiteral("%1 %2 (%3)").arg(o->label.isEmpty() ? key : o->label, QLatin1String(o->headlineName()), key);
                     break;
