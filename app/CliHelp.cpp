@@ -1,6 +1,6 @@
 #include "CliCommon.h"
 #include "Commands.h"
-#include "mock/MockServerCommand.h"
+#include "commands/MockServerCli.h"
 
 namespace sb {
 

@@ -1,13 +1,14 @@
 // sweepbench: the desktop workbench by default; headless subcommands for CI and remote boxes.
 #include "CliCommon.h"
 #include "Commands.h"
-#include "mock/MockServerCommand.h"
-#include "report/SummaryCommand.h"
+#include "commands/MockServerCli.h"
+#include "commands/SummaryCli.h"
 #include <QCoreApplication>
 #include <QStringList>
 #ifdef SWEEPBENCH_WITH_GUI
 #include "GuiMain.h"
-#include "report/ExportCommand.h"
+#include "commands/ExportCli.h"
+#include "commands/GuiCli.h"
 #endif
 
 namespace {
@@ -48,7 +49,7 @@ int runGuiFromArgs(int argc, char **argv, const QStringList &args)
             (a == QLatin1String("--out") ? opts.outDir : opts.screenshotPath) = args[++i];
         } else if ((a == QLatin1String("--theme") || a == QLatin1String("--size") || a == QLatin1String("--tab")) && i + 1 < args.size()) {
             QString error;
-            if (!sb::ui::parseGuiOption(a, args[++i], &opts, &error)) {
+            if (!sb::parseGuiOption(a, args[++i], &opts, &error)) {
                 QCoreApplication app(argc, argv);
                 sb::err() << "sweepbench: " << error << "\n";
                 return 2;
@@ -107,7 +108,7 @@ int main(int argc, char **argv)
             return runHeadless(argc, argv, e.fn, rest);
 #ifdef SWEEPBENCH_WITH_GUI
     if (command == QLatin1String("export"))
-        return sb::ui::runExportCommand(rest); // creates its own (offscreen-capable) application
+        return sb::runExportCommand(rest); // creates its own (offscreen-capable) application
     return runGuiFromArgs(argc, argv, args);
 #else
     QCoreApplication app(argc, argv);

@@ -6,6 +6,7 @@
 
 namespace sb::ui {
 
+// The GUI's options, parsed from the command line in app/ (commands/GuiCli.h).
 struct GuiOptions {
     QString openPath;       // a spec (opens Design) or a result set (opens Results)
     bool demo = false;      // load :/demo.yaml (embedded mocks) and run it at once
@@ -16,9 +17,6 @@ struct GuiOptions {
     QSize size;             // window size (screenshots: exactly this); invalid = the default
     QString tab;            // with --screenshot: design | run | results (default) | compare
 };
-
-// Parses the GUI's own options into `opts`; false and *error for an unknown value.
-bool parseGuiOption(const QString &option, const QString &value, GuiOptions *opts, QString *error);
 
 // Returns the process exit code: the event loop's, or for --screenshot 0 when the picture was
 // saved and 1 when the run could not start or the picture could not be written.

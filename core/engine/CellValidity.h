@@ -4,6 +4,7 @@
 // that closed its connections is named as the cause of a low in-flight mean.
 #include "load/LoadGenerator.h"
 #include "engine/CellMetrics.h"
+#include "metrics/MetricCatalogue.h"
 #include "results/TraceSummary.h"
 #include <QStringList>
 
@@ -12,10 +13,6 @@ namespace sb {
 // `concurrency`: the closed-loop target, or an open-loop cell's max_concurrency cap (closedLoop false:
 // only the client and descriptor checks apply).
 QStringList validityWarnings(const PhaseOutcome &phase, const CellMetricsOutput &metrics, int concurrency, bool closedLoop = true);
-// Measured vs requested ISL/OSL may differ by this share before it is a validity warning (the
-// Results view marks the same lines).
-inline constexpr double kLengthTolerance = 0.02;
-
 // Measured against requested lengths, when the server counted them (usage): an average ISL more
 // than 2 % off input_tokens, or an OSL short of max_tokens (EOS with ignore_eos off or unsupported).
 QStringList lengthWarnings(const CellMetricsOutput &metrics, const WorkloadSpec &workload);

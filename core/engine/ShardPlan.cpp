@@ -7,14 +7,6 @@
 
 namespace sb {
 
-QString originOfUrl(const QString &url)
-{
-    const QUrl u(url);
-    const QString scheme = u.scheme().toLower();
-    const int port = u.port(scheme == QLatin1String("https") ? 443 : 80);
-    return QStringLiteral("%1://%2:%3").arg(scheme, u.host().toLower()).arg(port);
-}
-
 namespace {
 // Union-find over servers: any shared origin joins two servers into one unit.
 QList<int> unitOfServer(const SweepSpec &spec)
@@ -31,7 +23,7 @@ QList<int> unitOfServer(const SweepSpec &spec)
         if (!spec.servers[i].mock.isEmpty())
             continue; // an embedded mock is started per server entry: nothing shared
         for (const QString &url : spec.servers[i].urls) {
-            const QString origin = originOfUrl(url);
+            const QString origin = originOf(url);
             const auto it = firstWithOrigin.constFind(origin);
             if (it == firstWithOrigin.cend())
                 firstWithOrigin.insert(origin, i);
@@ -87,8 +79,8 @@ ShardPlan planShards(const SweepSpec &given, int count)
         for (int s : u.servers) {
             plan.shardOfServer[s] = shard;
             for (const QString &url : spec.servers[s].urls)
-                if (!origins.contains(originOfUrl(url)))
-                    origins.append(originOfUrl(url));
+                if (!origins.contains(originOf(url)))
+                    origins.append(originOf(url));
         }
         plan.unitOrigins.append(origins);
     }

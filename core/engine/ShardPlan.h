@@ -24,7 +24,5 @@ struct ShardPlan {
 ShardPlan planShards(const SweepSpec &spec, int count);
 // One line per shard: servers and estimated time, for `cluster` and `run --shard`.
 QStringList describePlan(const SweepSpec &spec, const ShardPlan &plan);
-// The origin a URL's hooks act on (scheme://host:port with the scheme's default port filled in).
-QString originOfUrl(const QString &url);
 
 } // namespace sb

@@ -7,6 +7,7 @@
 #include "metrics/SloSearch.h"
 #include "hooks/HookPresets.h"
 #include "io/ReadLimits.h"
+#include "io/SteadyClock.h"
 #include "load/RequestFactory.h"
 #include "results/ResultsStore.h"
 #include "results/SpecFingerprint.h"

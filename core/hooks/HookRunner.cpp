@@ -1,6 +1,6 @@
 #include "hooks/HookRunner.h"
 #include "hooks/HookPresets.h"
-#include "load/RequestFactory.h"
+#include "spec/SweepSpec.h"
 #include "spec/SpecRules.h"
 #include <QElapsedTimer>
 #include <QEventLoop>

@@ -85,22 +85,19 @@ MetricStats emptyMetricStats(const QString &unit)
 
 bool setNamedStat(MetricStats *s, QStringView stat, double v)
 {
-    if (stat == u"mean" || stat == u"avg") s->avg = v;
-    else if (stat == u"median") s->p50 = v;
-    else if (stat == u"std" || stat == u"std_dev" || stat == u"stddev") s->std = v;
-    else if (stat == u"min") s->min = v;
-    else if (stat == u"max") s->max = v;
-    else if (stat.startsWith(u'p')) {
-        bool ok = false;
-        const int n = stat.mid(1).toInt(&ok);
-        const auto which = ok ? percentileStat(n) : std::nullopt;
-        if (!which)
-            return false;
-        double *field[] = {&s->p1, &s->p5, &s->p10, &s->p25, &s->p50, &s->p75, &s->p90, &s->p95, &s->p99};
-        *field[int(*which) - int(Stat::P1)] = v;
-    } else {
+    // Other tools' spellings of our stats; anything else must be one of ours (statFromName).
+    std::optional<Stat> which;
+    if (stat == u"mean")
+        which = Stat::Avg;
+    else if (stat == u"median")
+        which = Stat::P50;
+    else if (stat == u"std_dev" || stat == u"stddev")
+        which = Stat::Std;
+    else
+        which = statFromName(stat);
+    if (!which || *which == Stat::Count)
         return false;
-    }
+    s->set(*which, v);
     return true;
 }
 

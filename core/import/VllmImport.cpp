@@ -57,12 +57,12 @@ QString tagForGroup(const QString &group)
     return group; // client_queue_time, e2el_including_client_queue, ...: kept as named
 }
 
+// A stat part our MetricStats holds (mean, median, std, p1 ... p99); other percentiles (p99.9)
+// stay scalars under their own key.
 bool isKnownStat(const QString &stat)
 {
-    static const QStringList known{QStringLiteral("mean"), QStringLiteral("median"), QStringLiteral("std"), QStringLiteral("p1"),
-                                   QStringLiteral("p5"),   QStringLiteral("p10"),    QStringLiteral("p25"), QStringLiteral("p50"),
-                                   QStringLiteral("p75"),  QStringLiteral("p90"),    QStringLiteral("p95"), QStringLiteral("p99")};
-    return known.contains(stat);
+    MetricStats probe;
+    return setNamedStat(&probe, stat, 0);
 }
 } // namespace
 

@@ -8,11 +8,6 @@
 
 namespace sb {
 
-std::int64_t steadyNowNs()
-{
-    return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch()).count();
-}
-
 double threadCpuSeconds()
 {
     timespec ts{};

@@ -2,6 +2,7 @@
 // State shared by the IO threads while one load phase runs. Hot counters are atomics; each IO
 // worker owns its WorkerData exclusively during the phase, so recording needs no lock.
 #include "io/DurableWrite.h"
+#include "io/SteadyClock.h"
 #include "load/ArrivalSchedule.h"
 #include "load/RequestFactory.h"
 #include "load/RequestRecord.h"
@@ -19,7 +20,6 @@
 
 namespace sb {
 
-std::int64_t steadyNowNs();
 double threadCpuSeconds();
 // Time a thread has spent runnable but waiting for a CPU (Linux schedstat); 0 where unknown.
 // Made on the thread it measures. It keeps /proc/thread-self/schedstat open and re-reads it:

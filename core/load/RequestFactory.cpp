@@ -28,13 +28,6 @@ QByteArray words(int count, int seed)
 }
 } // namespace
 
-QString originOf(const QString &url)
-{
-    const QUrl u(url);
-    const bool tls = u.scheme() == QLatin1String("https");
-    return QStringLiteral("%1://%2:%3").arg(u.scheme(), u.host()).arg(u.port(tls ? 443 : 80));
-}
-
 ServerTarget resolveTarget(const QString &baseUrl, Endpoint endpoint)
 {
     const QUrl u(baseUrl);
@@ -51,15 +44,6 @@ ServerTarget resolveTarget(const QString &baseUrl, Endpoint endpoint)
     base += endpoint == Endpoint::Chat ? QStringLiteral("/chat/completions") : QStringLiteral("/completions");
     t.path = base.toUtf8();
     return t;
-}
-
-QString resolveApiKey(const ServerSpec &server)
-{
-    if (!server.apiKey.isEmpty())
-        return server.apiKey;
-    if (!server.apiKeyEnv.isEmpty())
-        return qEnvironmentVariable(server.apiKeyEnv.toUtf8().constData());
-    return {};
 }
 
 RequestFactory::RequestFactory(const ServerSpec &server, const ServerTarget &target, const WorkloadSpec &w,

@@ -22,10 +22,6 @@ struct ServerTarget {
 // Resolves the OpenAI route for a server base URL: ".../v1" + "/chat/completions", otherwise
 // "/v1/chat/completions" appended to the base path.
 ServerTarget resolveTarget(const QString &baseUrl, Endpoint endpoint);
-// scheme://host:port with the default port made explicit.
-QString originOf(const QString &url);
-// The API key for a server: api_key, else the value of api_key_env, else empty.
-QString resolveApiKey(const ServerSpec &server);
 
 class RequestFactory
 {

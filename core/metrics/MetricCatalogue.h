@@ -43,6 +43,10 @@ inline const QString &requestedIsl = requestedInputLength;
 inline const QString &requestedOsl = requestedOutputLength;
 } // namespace tag
 
+// Measured vs requested ISL/OSL may differ by this share before it is a validity warning
+// (engine/CellValidity); the Results view marks the same lines.
+inline constexpr double kLengthTolerance = 0.02;
+
 // Units as results.json stores them.
 namespace unit {
 inline const QString ms = QStringLiteral("ms");

@@ -80,20 +80,12 @@ QString formatSummaryTable(const SweepResults &results)
     return out;
 }
 
-int runSummaryCommand(const QStringList &args)
+int printSummary(const QString &path)
 {
     QTextStream out(stdout);
     QTextStream err(stderr);
-    if (args.size() != 1 || args.first().startsWith(QLatin1Char('-'))) {
-        const bool help = !args.isEmpty() && (args.first() == QLatin1String("-h") || args.first() == QLatin1String("--help"));
-        (help ? out : err) << "usage: sweepbench summary PATH\n"
-                              "  PATH: a SweepBench results folder or exported .zip, an AIPerf artifact folder,\n"
-                              "        vLLM `bench serve --save-result` JSON (a file or a folder of them), a GuideLLM\n"
-                              "        benchmarks.json, an inference-perf report folder or a genai-bench experiment folder\n";
-        return help ? 0 : 2; // usage error, like every other subcommand
-    }
     QString error;
-    const auto loaded = loadResults(args.first(), &error);
+    const auto loaded = loadResults(path, &error);
     if (!loaded) {
         err << "sweepbench summary: " << error << "\n";
         return 2;

@@ -1,8 +1,8 @@
 #pragma once
-// `sweepbench summary PATH`: prints a per-cell table of any result set loadResults reads.
+// `sweepbench summary PATH`'s body: a per-cell table of any result set loadResults reads. The
+// command line is parsed in app/commands/SummaryCli (only app/ parses our command line).
 #include "results/Results.h"
 #include <QString>
-#include <QStringList>
 
 namespace sb {
 
@@ -11,7 +11,8 @@ namespace sb {
 // Also printed by `sweepbench run` and `demo` at the end.
 QString formatSummaryTable(const SweepResults &results);
 
-// args = the arguments after "summary". Exit codes: 0 ok, 2 usage error or unreadable input.
-int runSummaryCommand(const QStringList &args);
+// Loads the result set at `path` and prints its name, source tool and the table to stdout (an
+// error to stderr). Exit codes: 0 ok, 2 unreadable input.
+int printSummary(const QString &path);
 
 } // namespace sb

@@ -97,6 +97,17 @@ double MetricStats::value(Stat stat) const
     return std::numeric_limits<double>::quiet_NaN();
 }
 
+void MetricStats::set(Stat stat, double v)
+{
+    if (stat == Stat::Count) {
+        count = qint64(std::llround(v));
+        return;
+    }
+    for (const auto &f : kStatFields)
+        if (f.stat == stat)
+            this->*f.member = v;
+}
+
 QJsonObject toJson(const MetricStats &s)
 {
     QJsonObject o{{QStringLiteral("unit"), s.unit}};

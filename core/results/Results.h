@@ -42,6 +42,8 @@ struct MetricStats {
     bool onlyAvg = false; // throughputs: a single value, reported as avg
     // NaN for a stat a single value (onlyAvg) does not have.
     double value(Stat stat) const;
+    // Sets one stat's field (count: rounded to a whole number).
+    void set(Stat stat, double v);
 };
 
 // One control-hook call (possibly retried) in one cell.

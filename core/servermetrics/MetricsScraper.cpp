@@ -1,7 +1,7 @@
 #include "servermetrics/MetricsScraper.h"
 #include "hooks/ControlClient.h"
 #include "io/LineReader.h"
-#include "load/PhaseState.h"
+#include "io/SteadyClock.h"
 #include "servermetrics/ServerMetricCatalogue.h"
 #include <QFile>
 #include <QJsonDocument>

@@ -1,4 +1,5 @@
 #include "spec/SweepSpec.h"
+#include <QUrl>
 
 namespace sb {
 
@@ -84,6 +85,23 @@ QStringList mockPersonalityNames()
 QStringList launchSignalNames()
 {
     return {QStringLiteral("TERM"), QStringLiteral("INT"), QStringLiteral("HUP"), QStringLiteral("QUIT"), QStringLiteral("KILL")};
+}
+
+QString originOf(const QString &url)
+{
+    const QUrl u(url);
+    const QString scheme = u.scheme().toLower();
+    const int port = u.port(scheme == QLatin1String("https") ? 443 : 80);
+    return QStringLiteral("%1://%2:%3").arg(scheme, u.host().toLower()).arg(port);
+}
+
+QString resolveApiKey(const ServerSpec &server)
+{
+    if (!server.apiKey.isEmpty())
+        return server.apiKey;
+    if (!server.apiKeyEnv.isEmpty())
+        return qEnvironmentVariable(server.apiKeyEnv.toUtf8().constData());
+    return {};
 }
 
 } // namespace sb

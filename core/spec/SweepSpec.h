@@ -146,6 +146,11 @@ struct ServerSpec {
     QString variantOf;
     QString variant;
 };
+// The API key for a server: api_key, else the value of api_key_env, else empty.
+QString resolveApiKey(const ServerSpec &server);
+// The origin of one of a server's URLs, which its hooks act on and shards group by:
+// scheme://host:port, lower case, with the scheme's default port filled in.
+QString originOf(const QString &url);
 
 struct SloSpec {
     std::optional<double> ttftMs;       // time_to_first_token <= this

@@ -3,7 +3,7 @@
 // per-slot prefix caches, /props, /tokenize, /apply-template, usage with cached tokens and
 // timings, the context limit, and the connection closed after every stream.
 #include "TestSupport.h"
-#include "mock/MockServerCommand.h"
+#include "commands/MockServerCli.h"
 #include "tst_mock_client.h"
 #include <QTest>
 #include <csignal>

@@ -1,6 +1,6 @@
 // `sweepbench mock-server`: flags, the printed URL, a clean stop on SIGTERM.
 #include "TestSupport.h"
-#include "mock/MockServerCommand.h"
+#include "commands/MockServerCli.h"
 #include "tst_mock_client.h"
 #include <QTcpServer>
 #include <QTest>

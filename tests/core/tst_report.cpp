@@ -6,6 +6,7 @@
 #include "report/ResultsCsv.h"
 #include "report/ResultsLoader.h"
 #include "report/SecretScrub.h"
+#include "commands/SummaryCli.h"
 #include "report/SummaryCommand.h"
 #include <sys/stat.h>
 #include <QCryptographicHash>

@@ -158,7 +158,7 @@ private Q_SLOTS:
             if (n > 1)
                 QVERIFY(plan.shardOfServer[3] != plan.shardOfServer[0]);
         }
-        QCOMPARE(originOfUrl(QStringLiteral("https://gpu3/v1")), QStringLiteral("https://gpu3:443"));
+        QCOMPARE(originOf(QStringLiteral("https://gpu3/v1")), QStringLiteral("https://gpu3:443"));
         // Four shards for two units: two shards are empty, and the plan says so.
         const QStringList lines = describePlan(spec, planShards(spec, 4));
         QCOMPARE(lines.filter(QStringLiteral("no servers")).size(), 2);

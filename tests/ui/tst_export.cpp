@@ -1,7 +1,7 @@
 // The chart-bearing export: `sweepbench export` and File → Export report, rendered offscreen.
 #include "TestSupport.h"
 #include "../fixtures/ReportTestData.h"
-#include "report/ExportCommand.h"
+#include "commands/ExportCli.h"
 #include "report/ExportFlow.h"
 #include "results/HookSeverity.h"
 #include "style/Theme.h"

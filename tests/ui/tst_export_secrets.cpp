@@ -4,7 +4,7 @@
 #include "TestSupport.h"
 #include "../fixtures/ReportTestData.h"
 #include "compare/CompareView.h"
-#include "report/ExportCommand.h"
+#include "commands/ExportCli.h"
 #include <QJsonDocument>
 #include <QApplication>
 #include <QFile>

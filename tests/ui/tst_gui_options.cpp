@@ -2,6 +2,7 @@
 // with clear errors, and a screenshot of a result set on disk really has the asked size, tab
 // and palette (the README's light/dark, 1600x1000 and 1024x700 pictures are made this way).
 #include "GuiMain.h"
+#include "commands/GuiCli.h"
 #include "ResultsFixture.h"
 #include "TestSupport.h"
 #include <QImage>

@@ -14,6 +14,7 @@
 #include "results/ResultsTableModel.h"
 #include "results/ResultsTableView.h"
 #include "results/ResultsView.h"
+#include "results/ServerMetricsPane.h"
 #include "results/TableCsv.h"
 #include "run/HookLogModel.h"
 #include "style/Theme.h"
@@ -292,6 +293,47 @@ private Q_SLOTS:
         view.selectCell(-1);
         QCOMPARE(view.selectedCell(), -1);
         QVERIFY(highlightedPoints(tp->chart()).isEmpty());
+    }
+
+    // The table model and the Server pane read the view's one snapshot, not copies kept in step:
+    // after a cell update every reader holds the same new object, and the old one is unchanged.
+    void viewsReadOneSharedSnapshot()
+    {
+        ResultsView view;
+        view.setResults(sbtest::makeSweepResults(), QString());
+        auto *model = view.findChild<ResultsTableModel *>();
+        auto *pane = view.findChild<ServerMetricsPane *>(QStringLiteral("serverPane"));
+        QVERIFY(model && pane);
+        const ResultSnapshot before = view.snapshot();
+        QCOMPARE(model->snapshot().get(), before.get());
+        QCOMPARE(pane->snapshot().get(), before.get());
+        QCOMPARE(&view.results(), before.get());
+
+        CellResult c = before->cells.at(3);
+        QVERIFY(c.serverMetrics.isEmpty()); // the pane used to be left with its old copy then
+        const int oldCompleted = c.completed;
+        c.completed = oldCompleted + 1000;
+        view.updateCell(c);
+        const ResultSnapshot after = view.snapshot();
+        QVERIFY(after.get() != before.get());
+        QCOMPARE(model->snapshot().get(), after.get());
+        QCOMPARE(pane->snapshot().get(), after.get());
+        QCOMPARE(after->cells.at(3).completed, oldCompleted + 1000);
+        QCOMPARE(before->cells.at(3).completed, oldCompleted); // immutable: a reader of the old one sees no change
+        QCOMPARE(model->index(3, M::OkColumn).data().toString(),
+                 QString::number(oldCompleted + 1000));
+
+        CellResult added = sbtest::makeCell(100, 0, 512); // a new cell: inserted, again one snapshot
+        view.updateCell(added);
+        QCOMPARE(model->snapshot().get(), view.snapshot().get());
+        QCOMPARE(pane->snapshot().get(), view.snapshot().get());
+        QCOMPARE(model->rowCount(), int(view.snapshot()->cells.size()));
+        QCOMPARE(view.snapshot()->cells.constLast().index, 100);
+
+        view.clear(); // a whole new (empty) set: one snapshot again
+        QCOMPARE(model->snapshot().get(), view.snapshot().get());
+        QCOMPARE(pane->snapshot().get(), view.snapshot().get());
+        QCOMPARE(after->cells.size(), before->cells.size()); // still whole for whoever holds it
     }
 
     void liveUpdatesAreCoalesced()

@@ -2,7 +2,6 @@
 #include "results/TraceActions.h"
 #include "report/DisplayText.h"
 #include "charts/MetricFormat.h"
-#include "engine/CellValidity.h"
 #include "metrics/MetricCatalogue.h"
 #include "results/SweepAxis.h"
 #include "results/HookSummary.h"
@@ -44,7 +43,7 @@ QString avgMinMax(const MetricStats &s)
 }
 
 // Requested vs measured ISL/OSL with the source of the token counts; a line off
-// by more than the validity tolerance (engine/CellValidity.h) is marked as the warning it is.
+// by more than the validity tolerance (metrics/MetricCatalogue.h kLengthTolerance) is marked as the warning it is.
 QString lengthsHtml(const CellResult &cell)
 {
     struct Row {

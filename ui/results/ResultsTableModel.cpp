@@ -44,18 +44,18 @@ ResultsTableModel::ResultsTableModel(QObject *parent)
 {
 }
 
-void ResultsTableModel::setResults(const SweepResults &results)
+void ResultsTableModel::setResults(ResultSnapshot results)
 {
     beginResetModel();
-    m_cells = results.cells;
+    m_results = results ? std::move(results) : makeSnapshot();
     noteAxes();
     endResetModel();
 }
 
 void ResultsTableModel::noteAxes()
 {
-    const bool closed = std::any_of(m_cells.cbegin(), m_cells.cend(), [](const CellResult &c) { return !c.openLoop; });
-    const bool open = std::any_of(m_cells.cbegin(), m_cells.cend(), [](const CellResult &c) { return bool(c.openLoop); });
+    const bool closed = std::any_of(cells().cbegin(), cells().cend(), [](const CellResult &c) { return !c.openLoop; });
+    const bool open = std::any_of(cells().cbegin(), cells().cend(), [](const CellResult &c) { return bool(c.openLoop); });
     const bool changed = closed != m_anyClosedLoop || open != m_anyOpenLoop;
     m_anyClosedLoop = closed;
     m_anyOpenLoop = open;
@@ -75,52 +75,50 @@ bool ResultsTableModel::metricOfColumn(int column, QString *metric, Stat *stat)
 
 bool ResultsTableModel::hasRepeats() const
 {
-    return std::any_of(m_cells.cbegin(), m_cells.cend(), [](const CellResult &c) { return c.repeat > 0; });
+    return std::any_of(cells().cbegin(), cells().cend(), [](const CellResult &c) { return c.repeat > 0; });
 }
 
 void ResultsTableModel::clear()
 {
-    beginResetModel();
-    m_cells.clear();
-    noteAxes();
-    endResetModel();
+    setResults(makeSnapshot());
 }
 
-void ResultsTableModel::updateCell(const CellResult &cell)
+void ResultsTableModel::updateCell(ResultSnapshot next, int cellIndex)
 {
-    const int row = rowOfCell(cell.index);
-    if (row >= 0) {
-        m_cells[row] = cell;
-        noteAxes();
-        Q_EMIT dataChanged(index(row, 0), index(row, ColumnCount - 1));
+    if (!next) {
+        clear();
         return;
     }
-    // Keep rows in cell order (the engine's run order) even if cells arrive out of order.
-    int at = int(m_cells.size());
-    while (at > 0 && m_cells.at(at - 1).index > cell.index)
-        --at;
-    beginInsertRows({}, at, at);
-    m_cells.insert(at, cell);
-    endInsertRows();
-    noteAxes();
+    const qsizetype before = cells().size();
+    const int oldRow = rowOfCell(cellIndex);
+    const int newRow = sb::rowOfCell(*next, cellIndex);
+    if (oldRow >= 0 && oldRow == newRow && next->cells.size() == before) {
+        m_results = std::move(next);
+        noteAxes();
+        Q_EMIT dataChanged(index(oldRow, 0), index(oldRow, ColumnCount - 1));
+    } else if (oldRow < 0 && newRow >= 0 && next->cells.size() == before + 1) {
+        beginInsertRows({}, newRow, newRow);
+        m_results = std::move(next);
+        endInsertRows();
+        noteAxes();
+    } else {
+        setResults(std::move(next)); // not one cell newer: start again
+    }
 }
 
 const CellResult *ResultsTableModel::cellAt(int row) const
 {
-    return row >= 0 && row < m_cells.size() ? &m_cells.at(row) : nullptr;
+    return row >= 0 && row < cells().size() ? &cells().at(row) : nullptr;
 }
 
 int ResultsTableModel::rowOfCell(int cellIndex) const
 {
-    for (int i = 0; i < m_cells.size(); ++i)
-        if (m_cells.at(i).index == cellIndex)
-            return i;
-    return -1;
+    return sb::rowOfCell(*m_results, cellIndex);
 }
 
 int ResultsTableModel::rowCount(const QModelIndex &parent) const
 {
-    return parent.isValid() ? 0 : int(m_cells.size());
+    return parent.isValid() ? 0 : int(cells().size());
 }
 
 int ResultsTableModel::columnCount(const QModelIndex &parent) const
@@ -206,7 +204,7 @@ QVariant ResultsTableModel::data(const QModelIndex &index, int role) const
 {
     if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
         return {};
-    const CellResult &cell = m_cells.at(index.row());
+    const CellResult &cell = cells().at(index.row());
     const int col = index.column();
     const bool hookCol = col == ResetColumn || col == ProfilerStartColumn || col == ProfilerStopColumn;
     switch (role) {

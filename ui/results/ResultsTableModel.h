@@ -1,9 +1,11 @@
 #pragma once
 // One row per cell: server, load point (concurrency or request rate), run, status, request counts, key metrics, hook outcomes and
-// traces. Bulk snapshot via setResults; live updates via updateCell (dataChanged on replace, a
-// row insert for a new cell) so a view's selection and scroll position survive a running sweep.
+// traces. It reads the Results view's shared snapshot (results/ResultSnapshot.h) and keeps no copy
+// of its own: a whole new set via setResults (a model reset); a snapshot one cell newer via
+// updateCell (dataChanged on replace, a row insert for a new cell) so a view's selection and scroll
+// position survive a running sweep.
 #include "results/HookSummary.h"
-#include "results/Results.h"
+#include "results/ResultSnapshot.h"
 #include <QAbstractTableModel>
 #include <QHash>
 #include <QIcon>
@@ -43,9 +45,14 @@ public:
 
     explicit ResultsTableModel(QObject *parent = nullptr);
 
-    void setResults(const SweepResults &results);
-    void updateCell(const CellResult &cell);
+    void setResults(ResultSnapshot results);
+    void setResults(const SweepResults &results) { setResults(makeSnapshot(results)); }
+    // `next` is the current snapshot with the cell of index `cellIndex` replaced or added
+    // (withCell); any other difference resets the model.
+    void updateCell(ResultSnapshot next, int cellIndex);
+    void updateCell(const CellResult &cell) { updateCell(withCell(m_results, cell), cell.index); }
     void clear();
+    const ResultSnapshot &snapshot() const { return m_results; }
 
     const CellResult *cellAt(int row) const;
     bool hasRepeats() const; // some cell is a second (or later) run of its point
@@ -66,7 +73,9 @@ private:
 
     void noteAxes(); // the load column's heading follows the axes of the cells shown
 
-    QList<CellResult> m_cells;
+    const QList<CellResult> &cells() const { return m_results->cells; }
+
+    ResultSnapshot m_results = makeSnapshot();
     bool m_anyClosedLoop = false, m_anyOpenLoop = false;
     mutable QHash<int, QIcon> m_icons;
 };

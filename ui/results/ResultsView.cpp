@@ -134,52 +134,50 @@ ResultsView::~ResultsView() = default;
 
 const CellResult *ResultsView::cell(int index) const
 {
-    for (const CellResult &c : m_results.cells)
-        if (c.index == index)
-            return &c;
-    return nullptr;
+    const int row = rowOfCell(*m_results, index);
+    return row >= 0 ? &m_results->cells.at(row) : nullptr;
 }
 
 void ResultsView::feedCharts()
 {
-    m_charts->setInputs({ChartSeriesInput{QString(), m_results, 0}});
+    m_charts->setInputs({ChartSeriesInput{QString(), *m_results, 0}});
 }
 
 void ResultsView::updateRepeats()
 {
     const bool repeats = m_model->hasRepeats();
     m_tableTabs->setTabVisible(m_tableTabs->indexOf(m_repeats), repeats);
-    m_repeats->setResults(repeats ? m_results : SweepResults());
+    m_repeats->setResults(repeats ? *m_results : SweepResults());
 }
 
 void ResultsView::updateDifferences()
 {
-    m_differences->setInputs({NamedResults{QString(), m_results}}, m_charts->metric(), m_charts->stat());
+    m_differences->setInputs({NamedResults{QString(), *m_results}}, m_charts->metric(), m_charts->stat());
 }
 
 void ResultsView::updateSummary()
 {
     int done = 0, degraded = 0, failed = 0, cancelled = 0;
-    for (const CellResult &c : m_results.cells) {
+    for (const CellResult &c : m_results->cells) {
         done += c.status == CellStatus::Completed;
         degraded += c.status == CellStatus::Degraded;
         failed += c.status == CellStatus::Failed;
         cancelled += c.status == CellStatus::Cancelled;
     }
-    QString text = m_results.sweepName.isEmpty() ? QString() : QStringLiteral("<b>%1</b> · ").arg(m_results.sweepName.toHtmlEscaped());
-    text += tr("%1 cells, %2 completed, %3 failed").arg(m_results.cells.size()).arg(done).arg(failed);
+    QString text = m_results->sweepName.isEmpty() ? QString() : QStringLiteral("<b>%1</b> · ").arg(m_results->sweepName.toHtmlEscaped());
+    text += tr("%1 cells, %2 completed, %3 failed").arg(m_results->cells.size()).arg(done).arg(failed);
     if (degraded > 0)
         text += tr(", <span style=\"color:%1\">%2 degraded (too many failed requests)</span>")
                     .arg(cellStatusColor(CellStatus::Degraded).name())
                     .arg(degraded);
     if (cancelled > 0) // a cancelled run says so here too, not only in the Status column
         text += tr(", %1 cancelled").arg(cancelled);
-    if (m_results.sourceTool != QLatin1String("sweepbench"))
-        text += tr(" · imported from %1").arg(m_results.sourceTool.toHtmlEscaped());
+    if (m_results->sourceTool != QLatin1String("sweepbench"))
+        text += tr(" · imported from %1").arg(m_results->sourceTool.toHtmlEscaped());
     if (!m_folder.isEmpty())
         text += QStringLiteral(" · ") + linkHtml(QUrl::fromLocalFile(m_folder).toString(), QDir::toNativeSeparators(m_folder), palette());
     m_summary->setText(text);
-    m_pages->setCurrentIndex(m_results.cells.isEmpty() ? 0 : 1);
+    m_pages->setCurrentIndex(m_results->cells.isEmpty() ? 0 : 1);
 }
 
 void ResultsView::showDetail(bool reloadFiles)
@@ -205,15 +203,15 @@ void ResultsView::changeEvent(QEvent *event)
 
 void ResultsView::setResults(const SweepResults &results, const QString &folder)
 {
-    m_results = results;
+    m_results = makeSnapshot(results);
     m_folder = folder;
     m_table->setFolder(folder);
-    m_model->setResults(results); // resets the table → currentCellChanged(-1)
+    m_model->setResults(m_results); // resets the table → currentCellChanged(-1)
     m_currentCell = -1;
     m_charts->setHighlight({});
     feedCharts();
     m_charts->flush(); // a whole new set: draw at once, no reason to wait
-    m_server->setResults(results);
+    m_server->setResults(m_results);
     updateRepeats();
     updateSummary();
     showDetail(true);
@@ -235,23 +233,16 @@ void ResultsView::clear()
 
 void ResultsView::updateCell(const CellResult &cell)
 {
-    bool replaced = false;
-    for (CellResult &c : m_results.cells)
-        if (c.index == cell.index) {
-            c = cell;
-            replaced = true;
-            break;
-        }
-    if (!replaced) {
-        auto at = m_results.cells.end();
-        while (at != m_results.cells.begin() && (at - 1)->index > cell.index)
-            --at;
-        m_results.cells.insert(at, cell);
-    }
-    m_model->updateCell(cell);
+    const bool hadServerMetrics = [&] {
+        const CellResult *old = this->cell(cell.index);
+        return old && !old->serverMetrics.isEmpty();
+    }();
+    m_results = withCell(m_results, cell);
+    m_model->updateCell(m_results, cell.index);
+    // Every reader gets the new snapshot; the aggregates chart is redrawn only when a server
+    // metric can have changed.
+    m_server->setResults(m_results, hadServerMetrics || !cell.serverMetrics.isEmpty());
     feedCharts(); // coalesced: at most one chart rebuild per ChartsPanel::kRebuildDelayMs
-    if (!cell.serverMetrics.isEmpty())
-        m_server->setResults(m_results);
     if (cell.repeat > 0 || m_model->hasRepeats())
         updateRepeats();
     updateSummary();

@@ -1,10 +1,11 @@
 #pragma once
 // The Results tab: per-cell table, the differences between any two of its servers (per point,
 // significance by Welch's t-test on the runs), detail pane, throughput/latency and metric charts, and for the
-// selected cell its request distribution and the server's side (scraped metrics). Fed a bulk
-// snapshot (setResults) or cell by cell while a run is going (updateCell); chart rebuilds are
-// coalesced so a fast run never stalls the UI.
-#include "results/Results.h"
+// selected cell its request distribution and the server's side (scraped metrics). Fed a whole set
+// (setResults) or cell by cell while a run is going (updateCell); either way it holds one shared,
+// immutable snapshot (results/ResultSnapshot.h) that its table model and server pane read, and
+// hands them each new one. Chart rebuilds are coalesced so a fast run never stalls the UI.
+#include "results/ResultSnapshot.h"
 #include <QWidget>
 
 class QLabel;
@@ -35,10 +36,12 @@ public:
     // Opens a folder/zip/other tool's format via sb::loadResults. False + *error on failure.
     bool openResults(const QString &path, QString *error = nullptr);
     void clear();
-    // Live during a run: inserts the cell, or replaces the one with the same cell.index.
+    // Live during a run: a new snapshot with the cell inserted, or in place of the one with the
+    // same cell.index.
     void updateCell(const CellResult &cell);
 
-    const SweepResults &results() const { return m_results; }
+    const SweepResults &results() const { return *m_results; }
+    const ResultSnapshot &snapshot() const { return m_results; }
     QString folder() const { return m_folder; }
     // Selects the row of the cell with this cell.index (-1 clears the selection).
     void selectCell(int cellIndex);
@@ -58,7 +61,7 @@ private:
     void updateSummary();
     void showDetail(bool reloadFiles);
 
-    SweepResults m_results;
+    ResultSnapshot m_results = makeSnapshot();
     QString m_folder;
     int m_currentCell = -1;
     ResultsTableModel *m_model = nullptr;

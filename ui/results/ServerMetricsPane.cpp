@@ -107,11 +107,13 @@ ServerMetricsPane::~ServerMetricsPane()
     m_watcher->waitForFinished(); // the worker only reads a file
 }
 
-void ServerMetricsPane::setResults(const SweepResults &results)
+void ServerMetricsPane::setResults(ResultSnapshot results, bool redraw)
 {
-    m_results = results;
+    m_results = results ? std::move(results) : makeSnapshot();
+    if (!redraw)
+        return;
     QSet<QString> keys;
-    for (const CellResult &c : results.cells)
+    for (const CellResult &c : m_results->cells)
         if (hasMeasurements(c.status))
             for (auto it = c.serverMetrics.begin(); it != c.serverMetrics.end(); ++it)
                 keys.insert(it.key());
@@ -131,7 +133,7 @@ void ServerMetricsPane::setResults(const SweepResults &results)
         m_aggregate->clear();
         for (const QString &key : std::as_const(m_aggregateKeys)) {
             QString label;
-            for (const CellResult &c : results.cells)
+            for (const CellResult &c : m_results->cells)
                 if (const auto o = c.serverMetrics.constFind(key); o != c.serverMetrics.constEnd()) {
                     label = QStringLiteral("%1 %2 (%3)").arg(o->label.isEmpty() ? key : o->label, QLatin1String(o->headlineName()), key);
                     break;
@@ -246,11 +248,11 @@ void ServerMetricsPane::drawAggregates()
     const QString key = m_aggregate->currentData().toString();
     QList<LineChartSeries> lines;
     m_plottedAggregatePoints = 0;
-    const QStringList servers = m_results.serverNames();
+    const QStringList servers = m_results->serverNames();
     QString unit;
     for (int s = 0; s < servers.size() && !key.isEmpty(); ++s) {
         QList<QPointF> points;
-        for (const CellResult &c : std::as_const(m_results.cells)) {
+        for (const CellResult &c : std::as_const(m_results->cells)) {
             if (c.server != servers[s] || !hasMeasurements(c.status))
                 continue; // failed and cancelled cells are not plotted
             const auto o = c.serverMetrics.constFind(key);
@@ -268,7 +270,7 @@ void ServerMetricsPane::drawAggregates()
     const QString yTitle = key.isEmpty() ? tr("no server metrics in this result set") : displaySafe(m_aggregate->currentText(), DisplayLines::Single) + (unit.isEmpty() ? QString() : QStringLiteral(" (%1)").arg(unit));
     // Each line names its server: a metric only one flavor exports (vllm:…) is then never read
     // as the selected cell's server's.
-    m_aggregateView->replaceChart(buildLineChart(lines, {axisTitle(axisOf(m_results)), yTitle, QString(), true}, palette()));
+    m_aggregateView->replaceChart(buildLineChart(lines, {axisTitle(axisOf(*m_results)), yTitle, QString(), true}, palette()));
 }
 
 } // namespace sb::ui

@@ -3,7 +3,7 @@
 // metrics verdict and any scraped server metric over time (its server_metrics.jsonl, read on a
 // worker thread and bounded: servermetrics/ServerSeries.h); for the whole set, a key aggregate per
 // server against the sweep point (results.json cells[].server_metrics).
-#include "results/Results.h"
+#include "results/ResultSnapshot.h"
 #include "servermetrics/ServerSeries.h"
 #include <QFutureWatcher>
 #include <QWidget>
@@ -24,7 +24,10 @@ public:
     explicit ServerMetricsPane(QWidget *parent = nullptr);
     ~ServerMetricsPane() override;
 
-    void setResults(const SweepResults &results); // the aggregates chart
+    // The Results view's shared snapshot, read by the aggregates chart. `redraw` false: keep the
+    // chart (the new snapshot changed no server metric), but read this snapshot from now on.
+    void setResults(ResultSnapshot results, bool redraw = true);
+    const ResultSnapshot &snapshot() const { return m_results; }
     // The selected cell (nullptr: none); its series file is read relative to `folder`.
     void setCell(const CellResult *cell, const QString &folder);
     bool isLoading() const { return m_loading; }
@@ -50,7 +53,7 @@ private:
     InteractiveChartView *m_aggregateView;
     QFutureWatcher<ServerSeriesData> *m_watcher;
     ServerSeriesData m_data;
-    SweepResults m_results;
+    ResultSnapshot m_results = makeSnapshot();
     QStringList m_aggregateKeys;
     QString m_path;
     quint64 m_generation = 0, m_watchedGeneration = 0;
