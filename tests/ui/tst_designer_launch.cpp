@@ -21,6 +21,7 @@
 #include <QPushButton>
 #include <QRegularExpression>
 #include <QSignalSpy>
+#include <QScrollArea>
 #include <QSpinBox>
 #include <QTableWidget>
 #include <QTemporaryDir>
@@ -244,6 +245,10 @@ private Q_SLOTS:
         // The preview names the series the sweep will show.
         QVERIFY(variants->preview()->isVisible());
         QCOMPARE(variants->preview()->text(), QStringLiteral("2 series: vllm-tp1[seqs64], vllm-tp1[seqs256-fp8]"));
+        tab.resize(1024, 700);
+        if (auto *scroll = tab.findChild<QScrollArea *>(QStringLiteral("serverFormScroll")))
+            scroll->ensureWidgetVisible(variants->preview(), 0, 0);
+        sbtest::saveScreenshot(&tab, QStringLiteral("designer-launch-variants.png"));
         auto *name = tab.serverEditor()->findChild<QLineEdit *>(QStringLiteral("serverName"));
         QVERIFY(name);
         typeInto(name, QStringLiteral("vllm-a"));

@@ -5,6 +5,7 @@
 #include "spec/LaunchVariants.h"
 #include "spec/SpecRules.h"
 #include <QComboBox>
+#include <QFont>
 #include <QFontDatabase>
 #include <QHBoxLayout>
 #include <QHeaderView>
@@ -32,8 +33,11 @@ QTableWidget *makeTable(const QString &objectName, const QStringList &headers, c
     t->horizontalHeader()->setSectionResizeMode(QHeaderView::Interactive);
     t->verticalHeader()->setDefaultSectionSize(t->fontMetrics().height() + 8);
     t->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
+    t->horizontalHeader()->setFont(QFont()); // headers in the form's font, values fixed-width
+    t->horizontalHeader()->setDefaultSectionSize(t->fontMetrics().horizontalAdvance(QLatin1Char('m')) * 14);
     t->setSelectionBehavior(QAbstractItemView::SelectRows);
     t->setWordWrap(false);
+    t->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred); // columns scroll; the form never widens
     // A few rows visible; more scroll inside the table, not the form.
     t->setMinimumHeight(t->verticalHeader()->defaultSectionSize() * 3 + t->horizontalHeader()->sizeHint().height() + 4);
     t->setMaximumHeight(t->verticalHeader()->defaultSectionSize() * 6 + t->horizontalHeader()->sizeHint().height() + 4);
@@ -114,29 +118,37 @@ LaunchVariantsEditor::LaunchVariantsEditor(QWidget *parent)
     auto *top = new QHBoxLayout;
     m_form = new QComboBox;
     m_form->setObjectName(QStringLiteral("launchVariantsForm"));
-    m_form->addItems({tr("none: the command as written"), tr("a list of variants"), tr("a matrix: every combination")});
+    m_form->addItems({tr("none"), tr("a list"), tr("a matrix")});
+    // The form is as narrow as the designer's other fields: the box never widens the pane.
+    m_form->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    m_form->setMinimumContentsLength(8);
     m_form->setToolTip(tr("A configuration sweep: each variant is its own series SERVER[VARIANT] over the same points, "
                           "the server restarted with the variant's arguments and environment between variants"));
-    m_add = new QPushButton(tr("Add"));
+    m_add = new QPushButton(QStringLiteral("+"));
     m_add->setObjectName(QStringLiteral("launchVariantsAdd"));
-    m_remove = new QPushButton(tr("Remove"));
+    m_add->setToolTip(tr("Add a row"));
+    m_remove = new QPushButton(QStringLiteral("−"));
     m_remove->setObjectName(QStringLiteral("launchVariantsRemove"));
+    m_remove->setToolTip(tr("Remove the selected row"));
+    for (QPushButton *b : {m_add, m_remove})
+        b->setFixedWidth(b->fontMetrics().height() * 2 + 8);
     top->addWidget(m_form, 1);
     top->addWidget(m_add);
     top->addWidget(m_remove);
     outer->addLayout(top);
 
-    m_list = makeTable(QStringLiteral("launchVariantsList"), {tr("Name"), tr("Extra arguments"), tr("Extra environment")},
+    m_list = makeTable(QStringLiteral("launchVariantsList"), {tr("Name"), tr("Args"), tr("Env")},
                        {tr("The series is SERVER[NAME]: unique, without [ or ]"),
                         tr("Appended to the command, split like the command line (quote with ' or \")"),
                         tr("NAME=value words, added to the launch's environment (replacing a variable of the same name)")});
-    m_matrix = makeTable(QStringLiteral("launchVariantsMatrix"), {tr("Flag or variable"), tr("Values")},
+    m_matrix = makeTable(QStringLiteral("launchVariantsMatrix"), {tr("Flag / var"), tr("Values")},
                          {tr("A flag (--max-num-seqs) or an environment variable name"),
                           tr("Values separated by blanks (quote one that has blanks); a flag's true passes --flag, false --no-flag")});
     m_stack = new QStackedWidget;
     m_stack->addWidget(new QWidget);
     m_stack->addWidget(m_list);
     m_stack->addWidget(m_matrix);
+    m_stack->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
     outer->addWidget(m_stack);
 
     m_preview = new QLabel;
