@@ -1,12 +1,15 @@
 #include "engine/HookPreflight.h"
 #include "engine/CalibrationReport.h"
 #include "engine/EmbeddedMocks.h"
+#include "engine/ServerIdentity.h"
 #include "engine/ServerPreflight.h"
 #include "hooks/HookPresets.h"
 #include "hooks/HookRunner.h"
 #include "hooks/LlamacppProbe.h"
+#include "launch/CommandLine.h"
 #include "launch/LaunchedServers.h"
 #include "load/RequestFactory.h"
+#include "spec/LaunchVariants.h"
 #include <QDir>
 #include <QThread>
 
@@ -16,7 +19,9 @@ namespace sb {
 class HookPreflightWorker : public QThread
 {
 public:
-    HookPreflightWorker(HookPreflight *owner, const SweepSpec &spec) : m_owner(owner), m_spec(spec) {}
+    // A launched server's variants are checked one by one, as the sweep runs them: each its own
+    // entry SERVER[VARIANT], started with its arguments, checked, and stopped before the next.
+    HookPreflightWorker(HookPreflight *owner, const SweepSpec &spec) : m_owner(owner), m_spec(withLaunchVariantsExpanded(spec)) {}
     std::atomic<bool> cancel{false};
 
 protected:
@@ -61,6 +66,11 @@ protected:
                 // Whatever hooks are on: does the server answer, and does it serve the model?
                 QList<HookOutcome> checks;
                 QStringList checkHints;
+                if (launches.launched(i)) { // which process, started how (a variant's arguments included)
+                    ServerInfo launched;
+                    recordLaunch(launched, server.launch, launches.port(i), m_owner->m_secrets);
+                    checkHints.append(QStringLiteral("launched: pid %1: %2").arg(launches.pid(i)).arg(joinCommandLine(launched.command)));
+                }
                 const ServerSpec &spec = m_spec.servers[i];
                 for (const HookTarget &target : hookTargetsFor(spec, mocks.baseUrls(i)))
                     checks += checkServerAnswers(client, target, spec.mock.isEmpty(), &cancel, &checkHints);

@@ -3,6 +3,7 @@
 // `reset_kv_cache: restart` and after one death, given up after a second, and never outlives the
 // sweep — also when sweepbench itself is killed.
 #include "EngineFixture.h"
+#include "LaunchedMock.h"
 #include "launch/LaunchLog.h"
 #include "launch/LaunchedServers.h"
 #include "metrics/MetricCatalogue.h"
@@ -22,70 +23,15 @@
 
 using namespace sb;
 
+using sbtest::groupGone;
+using sbtest::launchedMock;
+using sbtest::readLog;
+using sbtest::startedPids;
+using sbtest::waitForLog;
+using sbtest::writeSpec;
+
 namespace {
-
-QString binary() { return qEnvironmentVariable("SWEEPBENCH_BINARY"); }
-
-ServerSpec launchedMock(const QString &name, const QStringList &extra = {})
-{
-    ServerSpec s;
-    s.name = name;
-    s.model = QStringLiteral("demo-model");
-    s.flavor = Flavor::Vllm;
-    s.launch.enabled = true;
-    s.launch.command = QStringList{binary(), QStringLiteral("mock-server"), QStringLiteral("--flavor"), QStringLiteral("vllm"),
-                                   QStringLiteral("--port"), QStringLiteral("{port}")}
-                       + extra;
-    s.launch.readyTimeoutS = 30;
-    s.launch.graceS = 5;
-    return s;
-}
-
-QByteArray readLog(const QString &path)
-{
-    QFile f(path);
-    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
-}
-
-// The pids the log says were started, in order.
-QList<pid_t> startedPids(const QByteArray &log)
-{
-    QList<pid_t> out;
-    static const QRegularExpression re(QStringLiteral("started pid (\\d+)"));
-    for (auto it = re.globalMatch(QString::fromUtf8(log)); it.hasNext();)
-        out << pid_t(it.next().captured(1).toInt());
-    return out;
-}
-
-// The process group `pgid` has no member left (orphans are reaped: the test is a subreaper).
-bool groupGone(pid_t pgid, int withinMs)
-{
-    QElapsedTimer t;
-    t.start();
-    while (t.elapsed() < withinMs) {
-        int st;
-        while (waitpid(-pgid, &st, WNOHANG) > 0) { // every zombie of the group that came to this subreaper
-        }
-        if (::kill(-pgid, 0) != 0 && errno == ESRCH)
-            return true;
-        QTest::qWait(50);
-    }
-    return false;
-}
-
-// DIR/sweep.yaml, or empty when it could not be written.
-QString writeSpec(const QTemporaryDir &dir, const SweepSpec &spec)
-{
-    QFile f(dir.filePath(QStringLiteral("sweep.yaml")));
-    const QByteArray yaml = saveSpecYaml(spec);
-    return f.open(QIODevice::WriteOnly) && f.write(yaml) == yaml.size() ? f.fileName() : QString();
-}
-
-bool waitForLog(const QString &path, const QByteArray &text, int withinMs)
-{
-    return QTest::qWaitFor([&] { return readLog(path).contains(text); }, withinMs);
-}
-
+QString binary() { return sbtest::sweepbenchBinary(); }
 } // namespace
 
 class TstLaunch : public QObject
@@ -339,31 +285,11 @@ private Q_SLOTS:
         // Slow enough (a request takes about a second) to be killed in its measured phase.
         const SweepSpec spec = sbtest::smallSpec({launchedMock(QStringLiteral("m"), {QStringLiteral("--step-base-ms"), QStringLiteral("100")})},
                                                  {1, 2, 3}, 4);
-        const QString logPath = dir.filePath(QStringLiteral("servers/m.log"));
-        QList<pid_t> killed;
-        QElapsedTimer readySince;
-        QTimer poll;
-        poll.setInterval(50);
-        connect(&poll, &QTimer::timeout, this, [&] {
-            const QByteArray log = readLog(logPath);
-            const QList<pid_t> pids = startedPids(log);
-            if (pids.isEmpty() || killed.size() >= kills || killed.contains(pids.last()))
-                return;
-            if (!log.mid(log.lastIndexOf("started pid")).contains("ready after")) {
-                readySince.invalidate();
-                return;
-            }
-            if (!readySince.isValid())
-                readySince.start();
-            else if (readySince.elapsed() > 600) { // inside the first cell's measured phase
-                ::kill(pids.last(), SIGKILL);
-                killed << pids.last();
-                readySince.invalidate();
-            }
-        });
-        poll.start();
+        sbtest::ServerKiller killer(dir.filePath(QStringLiteral("servers/m.log")), kills);
         const sbtest::RunResult r = sbtest::runSweep(spec, dir.path());
-        poll.stop();
+        killer.stop();
+        const QList<pid_t> killed = killer.killed();
+        const QString logPath = dir.filePath(QStringLiteral("servers/m.log"));
         QCOMPARE(killed.size(), kills);
         QStringList got;
         for (const CellResult &c : r.results.cells)
@@ -401,6 +327,48 @@ private Q_SLOTS:
         QVERIFY(m.captured(1) != m.captured(2));
         for (const QString &pid : {m.captured(1), m.captured(2)})
             QVERIFY(groupGone(pid_t(pid.toInt()), 5000));
+    }
+
+    // Each variant is launched with its own arguments, checked as its own server and stopped
+    // before the next starts: the check sees what the sweep will run.
+    void hooksCheckLaunchesEachVariant()
+    {
+        QTemporaryDir dir;
+        ServerSpec s = launchedMock(QStringLiteral("m"));
+        s.launch.port = pickFreeLoopbackPort(); // one port for both: the first must be stopped first
+        s.reset.enabled = s.reset.restart = true;
+        s.launch.variants = {{QStringLiteral("b4"), {QStringLiteral("--max-batch"), QStringLiteral("4")}, {}},
+                             {QStringLiteral("b16"), {QStringLiteral("--max-batch"), QStringLiteral("16")}, {}}};
+        const QString specPath = writeSpec(dir, sbtest::smallSpec({s}, {1}, 4));
+        QVERIFY(!specPath.isEmpty());
+        QProcess check;
+        check.setProcessChannelMode(QProcess::MergedChannels);
+        check.start(binary(), {QStringLiteral("hooks"), QStringLiteral("check"), specPath});
+        QVERIFY(check.waitForFinished(90000));
+        const QString output = QString::fromUtf8(check.readAll());
+        QCOMPARE(check.exitCode(), 0);
+        QList<pid_t> pids;
+        for (const QString &v : {QStringLiteral("4"), QStringLiteral("16")}) {
+            const QString series = QStringLiteral("m[b%1]").arg(v);
+            // How it was started: the variant's args after the command, {port} filled in.
+            const QRegularExpression launched(QStringLiteral("hint: launched: pid (\\d+): .* mock-server --flavor vllm --port %1 --max-batch %2\\n")
+                                                  .arg(s.launch.port).arg(v));
+            const QRegularExpressionMatch m = launched.match(output);
+            QVERIFY2(m.hasMatch(), qPrintable(output));
+            pids << pid_t(m.captured(1).toInt());
+            // Its checks and its restart are reported under the variant's series name.
+            QVERIFY2(output.contains(QRegularExpression(QStringLiteral("^%1 +http://127\\.0\\.0\\.1:%2 +reachability .*✓")
+                                                            .arg(QRegularExpression::escape(series)).arg(s.launch.port),
+                                                        QRegularExpression::MultilineOption)),
+                     qPrintable(output));
+            QVERIFY2(output.contains(QRegularExpression(QStringLiteral("^%1 .*restart .*✓ ok").arg(QRegularExpression::escape(series)),
+                                                        QRegularExpression::MultilineOption)),
+                     qPrintable(output));
+        }
+        QVERIFY(output.indexOf(QStringLiteral("m[b4]")) < output.indexOf(QStringLiteral("m[b16]")));
+        QVERIFY(pids[0] != pids[1]);
+        for (pid_t p : pids)
+            QVERIFY(groupGone(p, 5000));
     }
 
     // The CLI run as a child: kill -9 or SIGTERM it while its launched server is up.

@@ -1,4 +1,5 @@
 // Against a real vLLM 0.32 (CPU build, tests/realserver/README.md) with its real control routes:
+// SweepBench launches vLLM itself from a spec (`launch:`), records what it is and stops it;
 // a sweep with resets and short profiler windows links the real trace files; a reset refused
 // ({"success": false}) while the engine holds KV blocks is retried until it succeeds; a second
 // /start_profile gets the real 409 and the outcome says so; after our reset, vLLM's own prefix-cache
@@ -9,12 +10,15 @@
 #include "TestSupport.h"
 #include <QDir>
 #include <QDateTime>
+#include <QFile>
 #include <QElapsedTimer>
 #include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QSet>
 #include <QTcpSocket>
+#include <cerrno>
+#include <csignal>
 #include <memory>
 #include <vector>
 
@@ -59,6 +63,7 @@ class TestRealVllm : public QObject
     ServerProcess m_server;
     QTemporaryDir m_work;
     QString m_traceDir;
+    bool m_sharedStarted = false;
 
     QString serverBlock(const QString &extra) const
     {
@@ -86,6 +91,15 @@ private Q_SLOTS:
         QVERIFY(m_work.isValid());
         m_traceDir = m_work.filePath("traces");
         QVERIFY(QDir().mkpath(m_traceDir));
+    }
+    // The shared server starts before the first function that needs it, not for the one that
+    // launches its own: two vLLMs at once would share two cores.
+    void init()
+    {
+        sbtest::failOnQtWarnings();
+        if (m_sharedStarted || qstrcmp(QTest::currentTestFunction(), "launchedFromTheSpec") == 0)
+            return;
+        m_sharedStarted = true;
         const quint16 port = freeLoopbackPort();
         QElapsedTimer t;
         t.start();
@@ -93,8 +107,60 @@ private Q_SLOTS:
                  qPrintable(m_server.error()));
         qInfo("vLLM healthy after %.1f s", double(t.elapsed()) / 1000);
     }
-    void init() { sbtest::failOnQtWarnings(); }
     void cleanupTestCase() { m_server.stop(); }
+
+    // SweepBench starts vLLM itself (`launch:`, core/launch) through start-vllm.sh in the
+    // foreground (it execs `vllm serve`, whose engine core runs in a second process of the group),
+    // waits for /health, runs one tiny cell, records what the server said about itself, and stops
+    // the whole process group: nothing is left running.
+    void launchedFromTheSpec()
+    {
+        const QByteArray spec = QStringLiteral("name: real-vllm-launch\n"
+                                               "servers:\n"
+                                               "  - name: vllm\n"
+                                               "    model: tiny\n"
+                                               "    flavor: vllm\n"
+                                               "    launch:\n"
+                                               "      command: [bash, %1, \"{port}\", %2]\n"
+                                               "      ready: {path: /health, timeout_seconds: 600}\n"
+                                               "      stop: {signal: TERM, grace_seconds: 60}\n"
+                                               "workload: {input_tokens: 16, output_tokens: 8, requests_per_cell: 4, request_timeout_s: 120}\n"
+                                               "sweep: {concurrency: [1]}\n")
+                                    .arg(scriptPath("start-vllm.sh"), m_traceDir)
+                                    .toUtf8();
+        const QString out = m_work.filePath("launched");
+        QElapsedTimer t;
+        t.start();
+        const CliRun r = runCli({"run", writeFile(m_work.path(), "launched.yaml", spec), "--out", out}, 900000);
+        qInfo("launched sweep (start, one cell, stop): %.1f s", double(t.elapsed()) / 1000);
+        QVERIFY2(r.finished && r.code == 0, qPrintable(QStringLiteral("exit %1\n%2%3").arg(r.code).arg(r.out, r.err)));
+        const QJsonArray cells = readJsonFile(QDir(out).filePath("results.json")).value("cells").toArray();
+        QCOMPARE(cells.size(), 1);
+        const QJsonObject cell = cells.first().toObject();
+        QVERIFY2(cell.value("status").toString() == "completed", qPrintable(compact(cell)));
+        QCOMPARE(cell.value("requests").toObject().value("failed").toInt(-1), 0);
+        const QJsonObject info = cell.value("server_info").toObject();
+        // vLLM's own /version: the installed 0.32.0 (the CPU build says 0.32.0+cpu).
+        QVERIFY2(info.value("version").toString().startsWith("0.32.0"), qPrintable(compact(info)));
+        QCOMPARE(info.value("model").toString(), QStringLiteral("tiny"));
+        // VLLM_SERVER_DEV_MODE=1 (set by start-vllm.sh) serves /server_info: the engine's settings.
+        QVERIFY2(!info.value("args").toObject().isEmpty(), qPrintable(compact(info)));
+        QVERIFY2(info.value("command").toArray().contains(scriptPath("start-vllm.sh")), qPrintable(compact(info)));
+        const qint64 pid = info.value("pid").toInteger();
+        QVERIFY2(pid > 0, qPrintable(compact(info)));
+        qInfo("server_info: version %s, pid %lld, args %s", qPrintable(info.value("version").toString()), pid,
+              qPrintable(compact(info.value("args").toObject())));
+        // Stopped with the run: the API server and every process of its group (the engine core) are gone.
+        QVERIFY2(QTest::qWaitFor([&] { return ::kill(pid_t(-pid), 0) != 0 && errno == ESRCH; }, 10000),
+                 qPrintable(QStringLiteral("process group %1 outlived the sweep").arg(pid)));
+        QVERIFY(::kill(pid_t(pid), 0) != 0 && errno == ESRCH);
+        QFile log(QDir(out).filePath("servers/vllm.log"));
+        QVERIFY(log.open(QIODevice::ReadOnly));
+        const QByteArray text = log.readAll();
+        QVERIFY2(text.contains("ready after") && text.contains(QByteArray("pid ") + QByteArray::number(pid) + " stopped"),
+                 text.right(2000).constData());
+        qInfo("%s", text.mid(text.indexOf("ready after") - 40).left(200).constData());
+    }
 
     // Resets and short profiler windows (max_iterations) around every cell; each cell links the
     // trace files its own window wrote.

@@ -56,6 +56,19 @@ LoadedResults repeated(const QString &name, const QList<double> &values)
     return l;
 }
 
+// Every cell of `r` as asked of a launched vLLM of this version and --max-num-seqs.
+SweepResults withServer(SweepResults r, const QString &version, const QString &maxNumSeqs)
+{
+    for (CellResult &c : r.cells) {
+        c.serverInfo.flavor = QStringLiteral("vllm");
+        c.serverInfo.version = version;
+        c.serverInfo.command = {QStringLiteral("vllm"), QStringLiteral("serve"), QStringLiteral("/models/tiny"), QStringLiteral("--port"),
+                                QStringLiteral("8123"), QStringLiteral("--max-num-seqs"), maxNumSeqs};
+        c.serverInfo.fetchedAt = QDateTime::fromSecsSinceEpoch(1700000000, Qt::UTC);
+    }
+    return r;
+}
+
 QString cellText(QTableWidget *t, int row, int col)
 {
     const QTableWidgetItem *i = t->item(row, col);
@@ -155,6 +168,36 @@ private Q_SLOTS:
         panel->flush();
         const QStringList names = scatterNames(view.findChild<InteractiveChartView *>(QStringLiteral("metricChart"))->chart());
         QCOMPARE(names, (QStringList{"run-a: server-a", "run-b: server-a", "run-b: server-b"}));
+    }
+
+    // Two sets whose servers ran another version with other flags say so in one line; a set like
+    // the first adds nothing. Read back from results.json, as Compare opens them.
+    void serverDifferencesAreNamed()
+    {
+        QTemporaryDir dir;
+        const QString a = dir.filePath(QStringLiteral("run-a"));
+        const QString b = dir.filePath(QStringLiteral("run-b"));
+        const QString same = dir.filePath(QStringLiteral("run-same"));
+        QVERIFY(sbtest::writeResultsFolder(a, withServer(sbtest::makeSweepResults(1), QStringLiteral("0.6.1"), QStringLiteral("256"))));
+        QVERIFY(sbtest::writeResultsFolder(b, withServer(sbtest::makeSweepResults(1), QStringLiteral("0.6.3"), QStringLiteral("128"))));
+        QVERIFY(sbtest::writeResultsFolder(same, withServer(sbtest::makeSweepResults(1), QStringLiteral("0.6.1"), QStringLiteral("256"))));
+        CompareView view;
+        view.resize(1024, 700);
+        view.show();
+        auto *label = view.findChild<QLabel *>(QStringLiteral("compareServerDifferences"));
+        QVERIFY(label);
+        QString error;
+        QVERIFY2(view.addResultSet(a, &error), qPrintable(error));
+        QVERIFY(!label->isVisible()); // one set: nothing to compare
+        QVERIFY2(view.addResultSet(same, &error), qPrintable(error));
+        QVERIFY(!label->isVisible()); // the same server and flags: nothing said
+        QVERIFY2(view.addResultSet(b, &error), qPrintable(error));
+        QVERIFY(label->isVisible());
+        QCOMPARE(label->textFormat(), Qt::PlainText); // versions and flags are the servers' text
+        QCOMPARE(label->text(), QStringLiteral("The servers differ: server-a ran with version 0.6.1 in run-a and 0.6.3 in run-b, "
+                                               "--max-num-seqs 256 in run-a and 128 in run-b."));
+        view.removeResultSet(2);
+        QVERIFY(!label->isVisible());
     }
 
     // The series are listed in a table under the charts with their full names, not in a legend

@@ -1,4 +1,5 @@
 #include "designer/DesignTab.h"
+#include "spec/LaunchVariants.h"
 #include "designer/FormScrollArea.h"
 #include "designer/HookCheckModel.h"
 #include "designer/HookEditor.h"
@@ -355,8 +356,8 @@ void DesignTab::removeServer()
     if (row < 0)
         return;
     m_servers->removeServer(row);
-    QStringList remaining;
-    for (const ServerSpec &s : spec().servers)
+    QStringList remaining; // as the check names them: a launch variant's row is SERVER[VARIANT]
+    for (const ServerSpec &s : withLaunchVariantsExpanded(spec()).servers)
         remaining.append(s.name);
     m_checkModel->keepOnly(remaining);
     if (m_servers->rowCount() > 0)

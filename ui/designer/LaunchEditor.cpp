@@ -1,4 +1,5 @@
 #include "designer/LaunchEditor.h"
+#include "designer/LaunchVariantsEditor.h"
 #include "designer/SpinBoxes.h"
 #include "launch/CommandLine.h"
 #include <QComboBox>
@@ -108,6 +109,8 @@ LaunchEditor::LaunchEditor(QWidget *parent)
     form->addRow(tr("Ready within"), m_errors.bind(QStringLiteral("launch.ready.timeout_seconds"), m_readyTimeout));
     form->addRow(tr("Stop signal"), m_errors.bind(QStringLiteral("launch.stop.signal"), m_stopSignal));
     form->addRow(tr("Stop grace"), m_errors.bind(QStringLiteral("launch.stop.grace_seconds"), m_grace));
+    m_variants = new LaunchVariantsEditor;
+    form->addRow(tr("Variants"), m_variants);
     auto *general = FieldErrors::messageLine();
     form->addRow(general);
     m_errors.bindLabel(QStringLiteral("launch"), general);
@@ -128,6 +131,10 @@ LaunchEditor::LaunchEditor(QWidget *parent)
     connect(m_grace, &QDoubleSpinBox::valueChanged, this, changed);
     connect(m_stopSignal, &QComboBox::activated, this, changed);
     connect(m_test, &QPushButton::clicked, this, &LaunchEditor::testLaunchRequested);
+    connect(m_variants, &LaunchVariantsEditor::edited, this, [this] {
+        if (!m_loading)
+            Q_EMIT edited();
+    });
     setLaunch({});
 }
 
@@ -149,6 +156,7 @@ void LaunchEditor::setLaunch(const LaunchSpec &l)
     m_readyTimeout->setValue(l.readyTimeoutS);
     m_stopSignal->setCurrentIndex(std::max(0, m_stopSignal->findText(l.stopSignal)));
     m_grace->setValue(l.graceS);
+    m_variants->setLaunch(l);
     validateLocal();
     m_loading = false;
 }
@@ -168,6 +176,17 @@ void LaunchEditor::applyTo(LaunchSpec &l) const
     l.readyTimeoutS = m_readyTimeout->value();
     l.stopSignal = m_stopSignal->currentText();
     l.graceS = m_grace->value();
+    m_variants->applyTo(l);
+}
+
+bool LaunchEditor::hasLocalErrors() const
+{
+    return !m_commandError.isEmpty() || !m_envError.isEmpty() || (m_group->isChecked() && m_variants->hasLocalErrors());
+}
+
+void LaunchEditor::setServerName(const QString &name)
+{
+    m_variants->setServerName(name);
 }
 
 void LaunchEditor::validateLocal()
@@ -186,7 +205,21 @@ void LaunchEditor::validateLocal()
 
 void LaunchEditor::showDiagnostics(const QList<SpecDiagnostic> &diags, const QString &prefix)
 {
-    m_errors.show(diags, prefix);
+    // The variants' errors are marked on their rows; the rest go beside their fields.
+    QList<SpecDiagnostic> fields, variants;
+    for (SpecDiagnostic d : diags) {
+        QString rel = d.keyPath.mid(prefix.size());
+        if (rel.startsWith(QLatin1Char('.')))
+            rel.remove(0, 1);
+        if (keyUnder(d.keyPath, prefix) && keyUnder(rel, QStringLiteral("launch.variants"))) {
+            d.keyPath = rel;
+            variants << d;
+        } else {
+            fields << d;
+        }
+    }
+    m_errors.show(fields, prefix);
+    m_variants->showDiagnostics(variants);
     validateLocal(); // a line that cannot be read stays marked over whatever the spec says
 }
 

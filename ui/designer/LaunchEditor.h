@@ -2,7 +2,8 @@
 // The server form's Launch section: SweepBench starts this server before its first cell and stops
 // it after its last (`launch:`, docs/spec-reference.md). The command is edited as one shell-like
 // line (launch/CommandLine.h), the environment as NAME=value lines; "Test launch" starts the
-// server once, shows its log until it is ready, and stops it (TestLaunchDialog).
+// server once, shows its log until it is ready, and stops it (TestLaunchDialog). The variants
+// (a configuration sweep) have their own editor beneath (LaunchVariantsEditor).
 #include "designer/FieldErrors.h"
 #include "spec/SweepSpec.h"
 #include <QWidget>
@@ -18,6 +19,8 @@ class QSpinBox;
 
 namespace sb::ui {
 
+class LaunchVariantsEditor;
+
 class LaunchEditor : public QWidget
 {
     Q_OBJECT
@@ -28,7 +31,8 @@ public:
     // Writes the widgets' values into `launch`; a command or environment line that cannot be read
     // leaves that part as it was (its error shows beside the field, see hasLocalErrors()).
     void applyTo(LaunchSpec &launch) const;
-    bool hasLocalErrors() const { return !m_commandError.isEmpty() || !m_envError.isEmpty(); }
+    bool hasLocalErrors() const;
+    void setServerName(const QString &name); // the variants' preview names their series
     // The spec's diagnostics for this server (key paths under `prefix`, "servers[i]").
     void showDiagnostics(const QList<SpecDiagnostic> &diags, const QString &prefix);
     const FieldErrors &errors() const { return m_errors; }
@@ -37,6 +41,7 @@ public:
     QLineEdit *commandEdit() const { return m_command; }
     QPlainTextEdit *envEdit() const { return m_env; }
     QPushButton *testButton() const { return m_test; }
+    LaunchVariantsEditor *variantsEditor() const { return m_variants; }
 
 Q_SIGNALS:
     void edited();
@@ -61,6 +66,7 @@ private:
     QComboBox *m_stopSignal = nullptr;
     QDoubleSpinBox *m_grace = nullptr;
     QPushButton *m_test = nullptr;
+    LaunchVariantsEditor *m_variants = nullptr;
 };
 
 // NAME=value lines → pairs; `error` names the first line that is not NAME=value. Blank lines and

@@ -277,6 +277,7 @@ void ServerEditor::setServer(int row, const ServerSpec &s)
     if (m_apiKeyEnv->text() != s.apiKeyEnv)
         m_apiKeyEnv->setText(s.apiKeyEnv);
     m_launch->setLaunch(s.launch);
+    m_launch->setServerName(s.name);
     m_url->setPlaceholderText(urlPlaceholder(s.launch.enabled));
     m_metrics->setChecked(s.metrics.enabled);
     if (m_metricsPath->text() != s.metrics.path)
@@ -326,6 +327,7 @@ void ServerEditor::emitEdited()
             m_flavor->setCurrentIndex(m_flavor->findText(toString(*f)));
         }
     m_title->setText(tr("Server “%1”").arg(m_server.name));
+    m_launch->setServerName(m_server.name);
     m_title->setToolTip(m_title->text());
     m_url->setPlaceholderText(urlPlaceholder(m_server.launch.enabled));
     m_hooks->refreshPresets(m_server);

@@ -1,4 +1,5 @@
 #include "results/CellDetail.h"
+#include "results/CellServerDetail.h"
 #include "results/TraceActions.h"
 #include "report/DisplayText.h"
 #include "charts/MetricFormat.h"
@@ -168,6 +169,7 @@ QString cellDetailHtml(const CellResult &cell, const QString &folder)
         }
         h += QStringLiteral("</ul>");
     }
+    h += failedCellLogHtml(cell, folder);
     if (!cell.warnings.isEmpty()) {
         h += QStringLiteral("<h4>Warnings</h4><ul>");
         for (const QString &w : cell.warnings)
@@ -183,6 +185,7 @@ QString cellDetailHtml(const CellResult &cell, const QString &folder)
     }
     if (!cell.recordsPath.isEmpty() && !folder.isEmpty())
         h += QStringLiteral("<p>Per-request records: %1</p>").arg(fileLink(QDir(folder).filePath(cell.recordsPath)));
+    h += serverInfoHtml(cell.serverInfo);
     return h;
 }
 

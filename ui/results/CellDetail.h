@@ -1,6 +1,7 @@
 #pragma once
 // The detail pane's content for one cell: every hook outcome in full, errors by kind with a
-// sample, warnings, traces (as links) and the records file. HTML for a QTextBrowser.
+// sample, a failed launched server's last log lines, warnings, traces (as links), the records file
+// and what the server was (results/CellServerDetail.h). HTML for a QTextBrowser.
 #include "results/Results.h"
 #include <QString>
 
