@@ -13,7 +13,6 @@ namespace sb {
 
 namespace {
 const QString kMetadataFile = QStringLiteral("experiment_metadata.json");
-const QString kTotalTokenThroughput = QStringLiteral("total_token_throughput"); // vLLM's name, as VllmImport keeps it
 
 struct Mapped {
     const char *key;
@@ -178,10 +177,7 @@ bool loadGenaiBenchFolder(const QString &dir, LoadedResults *out, QString *error
     if (QSet<QString>(scenarios.begin(), scenarios.end()).size() > 1)
         for (int i = 0; i < r.cells.size(); ++i)
             r.cells[i].server = QStringLiteral("%1 %2").arg(model, scenarios[i]);
-    finishImportedCells(&r);
-    out->results = r;
-    out->folder = QFileInfo(dir).absoluteFilePath();
-    out->displayName = QFileInfo(dir).fileName();
+    publishImport(out, std::move(r), QFileInfo(dir).absoluteFilePath(), QFileInfo(dir).fileName());
     return true;
 }
 

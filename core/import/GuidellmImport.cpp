@@ -10,7 +10,6 @@
 namespace sb {
 
 namespace {
-const QString kTotalTokenThroughput = QStringLiteral("total_token_throughput"); // vLLM's name, as VllmImport keeps it
 
 struct Mapped {
     const char *key;
@@ -256,10 +255,7 @@ bool loadGuidellmReport(const QString &file, LoadedResults *out, QString *error)
             return false;
         r.cells.append(c);
     }
-    finishImportedCells(&r);
-    out->results = r;
-    out->folder = QFileInfo(file).absolutePath();
-    out->displayName = QFileInfo(file).fileName();
+    publishImport(out, std::move(r), QFileInfo(file).absolutePath(), QFileInfo(file).fileName());
     return true;
 }
 

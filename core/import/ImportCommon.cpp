@@ -157,4 +157,12 @@ void finishImportedCells(SweepResults *r)
     }
 }
 
+void publishImport(LoadedResults *out, SweepResults r, const QString &folder, const QString &displayName)
+{
+    finishImportedCells(&r);
+    out->results = std::move(r);
+    out->folder = folder;
+    out->displayName = displayName;
+}
+
 } // namespace sb

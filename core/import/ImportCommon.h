@@ -1,6 +1,7 @@
 #pragma once
 // Helpers shared by the importers of other tools' results.
 #include "io/ReadLimits.h"
+#include "results/LoadedResults.h"
 #include "results/Results.h"
 #include <QByteArray>
 #include <QJsonArray>
@@ -51,5 +52,12 @@ void noteUnmappedFields(CellResult *cell, const QString &tool, QStringList field
 // The cells of an import in the order every view expects (server, then concurrency, then
 // request rate), numbered, and the set's start and end from theirs.
 void finishImportedCells(SweepResults *r);
+// The last step of every importer: the cells finished as above, the set and where it came from
+// handed to the loader.
+void publishImport(LoadedResults *out, SweepResults r, const QString &folder, const QString &displayName);
+
+// vLLM's name for input + output tokens per second; the importers of tools that report it keep it
+// under this key (the catalogue has no entry for it).
+inline const QString kTotalTokenThroughput = QStringLiteral("total_token_throughput");
 
 } // namespace sb

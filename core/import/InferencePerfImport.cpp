@@ -12,7 +12,6 @@
 namespace sb {
 
 namespace {
-const QString kTotalTokenThroughput = QStringLiteral("total_token_throughput"); // vLLM's name, as VllmImport keeps it
 const QString kNtpot = QStringLiteral("normalized_time_per_output_token");
 constexpr int kMaxStages = kMaxResultsCells;
 
@@ -209,10 +208,7 @@ bool loadInferencePerfFolder(const QString &dir, LoadedResults *out, QString *er
         c.reason = QFileInfo(file).fileName();
         r.cells.append(c);
     }
-    finishImportedCells(&r);
-    out->results = r;
-    out->folder = QFileInfo(dir).absoluteFilePath();
-    out->displayName = QFileInfo(dir).fileName();
+    publishImport(out, std::move(r), QFileInfo(dir).absoluteFilePath(), QFileInfo(dir).fileName());
     return true;
 }
 

@@ -14,7 +14,6 @@
 namespace sb {
 
 namespace {
-const QString kTotalTokenThroughput = QStringLiteral("total_token_throughput"); // vLLM's name, as VllmImport keeps it
 
 struct Mapped {
     const char *key;
@@ -240,10 +239,7 @@ bool loadSglangJsonl(const QString &path, LoadedResults *out, QString *error)
         *error = QStringLiteral("%1 holds no sglang bench_serving results").arg(QDir::toNativeSeparators(path));
         return false;
     }
-    finishImportedCells(&r);
-    out->results = r;
-    out->folder = QFileInfo(path).absolutePath();
-    out->displayName = QFileInfo(path).fileName();
+    publishImport(out, std::move(r), QFileInfo(path).absolutePath(), QFileInfo(path).fileName());
     return true;
 }
 

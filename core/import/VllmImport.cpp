@@ -14,7 +14,6 @@ struct Rename {
     const char *vllm;
     const QString &tag; // the catalogue's key (vLLM's own name where SweepBench has none)
 };
-const QString kTotalTokenThroughput = QStringLiteral("total_token_throughput");
 const QString kTotalIsl = QStringLiteral("total_isl");
 const QString kTotalOsl = QStringLiteral("total_osl");
 // Percentile-metric groups: mean_<g>_ms, median_<g>_ms, std_<g>_ms, p<N>_<g>_ms.

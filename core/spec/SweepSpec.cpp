@@ -20,6 +20,14 @@ QString name(E e, const std::pair<E, const char *> (&table)[N])
             return QString::fromLatin1(text);
     return {};
 }
+template <typename E, std::size_t N>
+QStringList names(const std::pair<E, const char *> (&table)[N])
+{
+    QStringList out;
+    for (const auto &[value, text] : table)
+        out.append(QString::fromLatin1(text));
+    return out;
+}
 
 const std::pair<Endpoint, const char *> kEndpoints[] = {{Endpoint::Chat, "chat"}, {Endpoint::Completions, "completions"}};
 const std::pair<Flavor, const char *> kFlavors[] = {
@@ -39,20 +47,8 @@ QString toString(Arrival a) { return name(a, kArrivals); }
 std::optional<Arrival> arrivalFromString(const QString &s) { return lookup(s, kArrivals); }
 QString toString(RateMean m) { return name(m, kRateMeans); }
 std::optional<RateMean> rateMeanFromString(const QString &s) { return lookup(s, kRateMeans); }
-QStringList rateMeanNames()
-{
-    QStringList out;
-    for (const auto &[value, text] : kRateMeans)
-        out.append(QString::fromLatin1(text));
-    return out;
-}
-QStringList arrivalNames()
-{
-    QStringList out;
-    for (const auto &[value, text] : kArrivals)
-        out.append(QString::fromLatin1(text));
-    return out;
-}
+QStringList rateMeanNames() { return names(kRateMeans); }
+QStringList arrivalNames() { return names(kArrivals); }
 
 QString toString(Endpoint e) { return name(e, kEndpoints); }
 QString toString(Flavor f) { return name(f, kFlavors); }
@@ -65,13 +61,7 @@ std::optional<ResetPlacement> placementFromString(const QString &s) { return loo
 std::optional<HookFailurePolicy> policyFromString(const QString &s) { return lookup(s, kPolicies); }
 std::optional<PromptMode> promptModeFromString(const QString &s) { return lookup(s, kPromptModes); }
 
-QStringList flavorNames()
-{
-    QStringList out;
-    for (const auto &[value, text] : kFlavors)
-        out.append(QString::fromLatin1(text));
-    return out;
-}
+QStringList flavorNames() { return names(kFlavors); }
 
 QStringList mockPersonalityNames()
 {
