@@ -41,6 +41,7 @@ ChartsPanel::ChartsPanel(QWidget *parent)
     m_knee->setTextFormat(Qt::PlainText);
     m_knee->setWordWrap(true);
     m_knee->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_knee->setContentsMargins(8, 4, 8, 4); // the panel's own margins are 0: the charts' frames line up with the tab
     m_knee->setVisible(false);
     m_throughput->setObjectName(QStringLiteral("throughputChart"));
     m_metric->setObjectName(QStringLiteral("metricChart"));
