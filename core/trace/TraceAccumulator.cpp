@@ -229,13 +229,21 @@ void TraceAccumulator::gpuWork(const TraceEvent &e)
 bool TraceAccumulator::event(const TraceEvent &e, QString *error)
 {
     ++m_totals.events;
-    // Times beyond ~30 years of microseconds are no profiler's: their sums would overflow.
-    constexpr double kMaxUs = 1e15;
+    return handle(e, error);
+}
+
+// Times beyond ~30 years of microseconds are no profiler's: their sums would overflow.
+constexpr double kMaxUs = 1e15;
+
+bool TraceAccumulator::handle(const TraceEvent &e, QString *error)
+{
     if (e.ph == 'M' || !(std::abs(e.ts) < kMaxUs))
         return true;
     const bool complete = e.ph == 'X' && e.dur >= 0 && e.dur < kMaxUs;
     m_totals.firstUs = std::min(m_totals.firstUs, e.ts);
     m_totals.lastUs = std::max(m_totals.lastUs, e.ts + (complete ? e.dur : 0));
+    if (e.ph == 'B' || e.ph == 'E')
+        return beginEnd(e, error);
     if (!complete)
         return true;
     if (isGpuWork(e.cat)) {
@@ -246,6 +254,57 @@ bool TraceAccumulator::event(const TraceEvent &e, QString *error)
         return true;
     if (e.cat == "cpu_op")
         cpuOp(e);
+    return findSteps(e, error);
+}
+
+// B/E pairs become one duration at the E (the innermost open B of the thread, as the format
+// says). They feed the step rules only: CPU self time is computed from events in start order,
+// and a pair arrives in end order.
+bool TraceAccumulator::beginEnd(const TraceEvent &e, QString *error)
+{
+    const std::pair<qint64, qint64> key{e.pid, e.tid};
+    auto it = m_begins.find(key);
+    if (e.ph == 'B') {
+        if (it == m_begins.end()) {
+            if (int(m_stacks.size() + m_devices.size() + m_begins.size()) >= m_limits.maxThreads)
+                return true;
+            it = m_begins.try_emplace(key).first;
+        }
+        BeginStack &stack = it->second;
+        if (int(stack.open.size()) >= m_limits.maxOpDepth) {
+            ++stack.dropped;
+            return true;
+        }
+        const std::size_t chars = std::size_t(m_limits.maxNameChars);
+        stack.open.push_back({std::string(e.name.substr(0, chars)), std::string(e.cat.substr(0, chars)), e.ts});
+        return true;
+    }
+    if (it == m_begins.end())
+        return true; // an E without its B (the window opened inside it)
+    BeginStack &stack = it->second;
+    if (stack.dropped > 0) {
+        --stack.dropped;
+        return true;
+    }
+    if (stack.open.empty())
+        return true;
+    const OpenBegin b = std::move(stack.open.back());
+    stack.open.pop_back();
+    TraceEvent pair;
+    pair.ph = 'X';
+    pair.name = b.name;
+    pair.cat = b.cat;
+    pair.pid = e.pid;
+    pair.tid = e.tid;
+    pair.ts = b.ts;
+    pair.dur = e.ts - b.ts;
+    if (!(pair.dur >= 0 && pair.dur < kMaxUs) || isGpuWork(pair.cat) || isGpuCategory(pair.cat))
+        return true;
+    return findSteps(pair, error);
+}
+
+bool TraceAccumulator::findSteps(const TraceEvent &e, QString *error)
+{
     StepLabel label;
     if (parseStepLabel(e.name, &label))
         return collect(StepSource::StepLabels, e, label, error);

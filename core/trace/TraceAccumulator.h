@@ -84,6 +84,19 @@ private:
             return std::hash<qint64>()(p.first) * 31 + std::hash<qint64>()(p.second);
         }
     };
+    // A 'B' event waiting for its 'E' on the same thread (the Chrome trace format's other way to
+    // write a duration): its name and category kept, cut to maxNameChars.
+    struct OpenBegin {
+        std::string name, cat;
+        double ts;
+    };
+    struct BeginStack {
+        std::vector<OpenBegin> open; // at most maxOpDepth
+        int dropped = 0;             // B events past maxOpDepth: their E events are skipped too
+    };
+    bool handle(const TraceEvent &e, QString *error);
+    bool beginEnd(const TraceEvent &e, QString *error);
+    bool findSteps(const TraceEvent &e, QString *error);
     bool collect(StepSource rule, const TraceEvent &e, const StepLabel &label, QString *error);
     void cpuOp(const TraceEvent &e);
     void gpuWork(const TraceEvent &e);
@@ -96,6 +109,7 @@ private:
     std::vector<TraceStep> m_rules[5];    // by StepSource
     std::unordered_map<std::pair<qint64, qint64>, std::vector<Frame>, PairHash> m_stacks;
     std::unordered_map<qint64, Busy> m_devices;
+    std::unordered_map<std::pair<qint64, qint64>, BeginStack, PairHash> m_begins;
 };
 
 } // namespace sb

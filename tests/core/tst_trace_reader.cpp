@@ -234,6 +234,60 @@ private Q_SLOTS:
         QCOMPARE(acc.totals().stats().steps, qint64(5));
     }
 
+    // Begin/end pairs (ph B ... E on one thread) are steps as complete events are: an E closes the
+    // innermost open B; an E without a B and a B never closed are no steps; nesting deeper than
+    // the cap is skipped without unbalancing the pairs after it.
+    void beginEndPairsAreSteps()
+    {
+        const auto be = [](char ph, const QString &name, double ts, int tid = 1) {
+            return QStringLiteral(R"({"ph":"%1","cat":"user_annotation","name":"%2","pid":1,"tid":%3,"ts":%4})")
+                .arg(QString(QLatin1Char(ph)), name)
+                .arg(tid)
+                .arg(ts, 0, 'f', 3)
+                .toUtf8();
+        };
+        QList<QByteArray> events{be('E', QStringLiteral("left over"), 10)}; // its B was before the window
+        for (int k = 0; k < 4; ++k) {
+            const double ts = 1000 + k * 10000;
+            const QString label = k < 1 ? QStringLiteral("step[EXTEND bs=2 toks=256]") : QStringLiteral("step[DECODE bs=%1]").arg(k + 1);
+            events.append(be('B', label, ts));
+            events.append(be('B', QStringLiteral("inner"), ts + 10));
+            events.append(be('E', QString(), ts + 20)); // closes "inner"
+            events.append(be('E', QString(), ts + (k + 1) * 1000.0)); // closes the step: (k+1) ms
+        }
+        events.append(be('B', QStringLiteral("step[DECODE bs=9]"), 90000)); // never closed
+        TraceAccumulator acc({});
+        QVERIFY(readTraceData(kineto(events), acc).ok());
+        acc.finish();
+        QCOMPARE(acc.stepSource(), StepSource::StepLabels);
+        const TraceStats st = acc.totals().stats();
+        QCOMPARE(st.steps, qint64(4));
+        const StepKindStats *prefill = kind(st, StepKind::Prefill);
+        const StepKindStats *decode = kind(st, StepKind::Decode);
+        QVERIFY(prefill && decode);
+        QCOMPARE(prefill->count, qint64(1));
+        QCOMPARE(prefill->maxMs, 1.0);
+        QCOMPARE(decode->count, qint64(3));
+        QCOMPARE(decode->maxMs, 4.0);
+        QCOMPARE(decode->batchMax, 4.0);
+
+        // Past the nesting cap the extra pairs are skipped and the outer pair still matches.
+        TraceLimits limits;
+        limits.maxOpDepth = 2;
+        QList<QByteArray> deep{be('B', QStringLiteral("step[DECODE bs=1]"), 0)};
+        for (int d = 0; d < 5; ++d)
+            deep.append(be('B', QStringLiteral("n%1").arg(d), 1 + d));
+        for (int d = 0; d < 5; ++d)
+            deep.append(be('E', QString(), 100 + d));
+        deep.append(be('E', QString(), 3000));
+        TraceAccumulator capped(limits);
+        QVERIFY(readTraceData(kineto(deep), capped, limits).ok());
+        capped.finish();
+        const TraceStats cs = capped.totals().stats();
+        QCOMPARE(cs.steps, qint64(1));
+        QCOMPARE(kind(cs, StepKind::Decode)->maxMs, 3.0);
+    }
+
     // CPU ops: self time is the op's time minus its children's; GPU: kernels on two overlapping
     // streams of one device count once towards its busy share; kernels ranked by total time.
     void cpuSelfTimeAndGpu()
