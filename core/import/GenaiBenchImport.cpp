@@ -1,5 +1,6 @@
 #include "import/GenaiBenchImport.h"
 #include "import/ImportCommon.h"
+#include "metrics/Stats.h"
 #include "load/RequestRecord.h"
 #include "metrics/MetricCatalogue.h"
 #include <QDir>
@@ -106,11 +107,7 @@ bool readRun(const ImportSource &src, const QJsonObject &doc, CellResult *c, QSt
         double v = 0;
         if (!importNumber(src, agg.value(QLatin1String(m.key)), a + QLatin1String(m.key), &v))
             return false;
-        MetricStats s;
-        s.unit = m.unit;
-        s.onlyAvg = true;
-        s.avg = v;
-        c->metrics.insert(m.tag, s);
+        c->metrics.insert(m.tag, singleValue(v, m.unit));
     }
     QStringList unmapped;
     for (auto it = stats.begin(); it != stats.end(); ++it)

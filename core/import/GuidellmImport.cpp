@@ -1,5 +1,6 @@
 #include "import/GuidellmImport.h"
 #include "import/ImportCommon.h"
+#include "metrics/Stats.h"
 #include "metrics/MetricCatalogue.h"
 #include <QDir>
 #include <QFileInfo>
@@ -170,10 +171,7 @@ bool readBenchmark(const ImportSource &src, const QJsonValue &v, int index, cons
         MetricStats s;
         if (!readSuccessful(src, metrics, m, QLatin1String(r.key), r.unit, r.scale, &s))
             return false;
-        MetricStats single;
-        single.unit = r.unit;
-        single.onlyAvg = true;
-        single.avg = s.avg;
+        MetricStats single = singleValue(s.avg, r.unit);
         single.count = s.count;
         c->metrics.insert(r.tag, single);
     }

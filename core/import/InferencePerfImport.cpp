@@ -1,5 +1,6 @@
 #include "import/InferencePerfImport.h"
 #include "import/ImportCommon.h"
+#include "metrics/Stats.h"
 #include "io/BoundedRead.h"
 #include "load/RequestRecord.h"
 #include "metrics/MetricCatalogue.h"
@@ -150,11 +151,7 @@ bool readStage(const ImportSource &src, const QJsonObject &doc, CellResult *c)
         double v = 0;
         if (!importNumber(src, throughput.value(QLatin1String(m.key)), QStringLiteral("successes.throughput.") + QLatin1String(m.key), &v))
             return false;
-        MetricStats s;
-        s.unit = m.unit;
-        s.onlyAvg = true;
-        s.avg = v;
-        c->metrics.insert(m.tag, s);
+        c->metrics.insert(m.tag, singleValue(v, m.unit));
     }
     unmapped.append(QLatin1String(kLatencies[3].key)); // kept under its own name, not a catalogue metric
     for (auto it = latency.begin(); it != latency.end(); ++it)

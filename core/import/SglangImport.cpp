@@ -1,5 +1,6 @@
 #include "import/SglangImport.h"
 #include "import/ImportCommon.h"
+#include "metrics/Stats.h"
 #include "io/BoundedRead.h"
 #include "io/LineReader.h"
 #include "metrics/MetricCatalogue.h"
@@ -95,11 +96,7 @@ bool readLine(const ImportSource &src, const QJsonObject &o, CellResult *c)
         if (!importNumber(src, it.value(), key, &v))
             return false;
         if (rateIt != std::end(kRates)) {
-            MetricStats s;
-            s.unit = unitOf(rateIt->tag);
-            s.onlyAvg = true;
-            s.avg = v;
-            c->metrics.insert(rateIt->tag, s);
+            c->metrics.insert(rateIt->tag, singleValue(v, unitOf(rateIt->tag)));
             continue;
         }
         if (!groups.contains(group->tag))

@@ -1,5 +1,6 @@
 #include "import/VllmImport.h"
 #include "import/ImportCommon.h"
+#include "metrics/Stats.h"
 #include "metrics/MetricCatalogue.h"
 #include <QDir>
 #include <QFileInfo>
@@ -112,11 +113,7 @@ CellResult vllmCell(const QJsonObject &o)
         for (const auto &s : kScalars)
             if (key == QLatin1String(s.vllm))
                 tag = s.tag;
-        MetricStats s;
-        s.unit = unitFor(tag);
-        s.onlyAvg = true;
-        s.avg = v;
-        c.metrics.insert(tag, s);
+        c.metrics.insert(tag, singleValue(v, unitFor(tag)));
     }
     for (auto it = groups.begin(); it != groups.end(); ++it) {
         it->count = c.completed;

@@ -4,6 +4,7 @@
 // comparison page printing it escaped.
 #include "TestSupport.h"
 #include "metrics/MetricCatalogue.h"
+#include "metrics/Stats.h"
 #include "report/ComparisonHtml.h"
 #include "report/ReportHtml.h"
 #include "report/TraceKnee.h"
@@ -23,10 +24,7 @@ CellResult profiledCell(const QString &server, int concurrency, double stepMs, d
     c.concurrency = concurrency;
     c.repeat = repeat;
     c.completed = 10;
-    MetricStats thr;
-    thr.avg = throughput;
-    thr.onlyAvg = true;
-    c.metrics.insert(tag::outputThroughput, thr);
+    c.metrics.insert(tag::outputThroughput, singleValue(throughput, unit::tokensPerS));
     TraceSummary t;
     StepKindStats prefill;
     prefill.kind = StepKind::Prefill;

@@ -4,6 +4,7 @@
 #include "TestSupport.h"
 #include "charts/ChartsPanel.h"
 #include "metrics/MetricCatalogue.h"
+#include "metrics/Stats.h"
 #include "report/ReportCharts.h"
 #include <QComboBox>
 #include <QLabel>
@@ -24,10 +25,7 @@ SweepResults profiledSweep(const QString &server)
         c.server = server;
         c.concurrency = points[i];
         c.completed = 10;
-        MetricStats t;
-        t.avg = thr[i];
-        t.onlyAvg = true;
-        c.metrics.insert(tag::outputThroughput, t);
+        c.metrics.insert(tag::outputThroughput, singleValue(thr[i], unit::tokensPerS));
         TraceSummary s;
         StepKindStats d;
         d.kind = StepKind::Decode;
