@@ -8,6 +8,7 @@
 #include "servermetrics/ServerMetricCatalogue.h"
 #include "engine/ResetProof.h"
 #include "hooks/TraceListing.h"
+#include "engine/CacheEffectStats.h"
 #include "load/RequestFactory.h"
 #include "engine/CellMetrics.h"
 #include "engine/TimeSlices.h"
@@ -56,6 +57,27 @@ void summarizeWindowTraces(CellResult &cell, const std::atomic<bool> &cancel)
         return;
     cell.warnings.append(traceWarnings(summary, limits.maxFiles));
     cell.traceSummary = std::move(summary);
+}
+
+// What the prefix cache did (engine/CacheEffectStats.h): per turn of sessions, and the share of
+// prompt tokens served from cache against the ideal, warned about only when the cell began from
+// an emptied cache (otherwise what earlier cells left in it is not known).
+void recordCacheEffect(const CellContext &ctx, CellResult &cell, const PhaseOutcome &out, const QSet<int> &warmPrefixes, bool cacheReset)
+{
+    const WorkloadSpec &w = ctx.spec->workload;
+    if (w.sessions)
+        cell.byTurn = turnStats(out.records, w.streaming);
+    PrefixCacheInput in;
+    in.records = &out.records;
+    in.sharedPrefixes = w.prompts == PromptMode::SharedPrefix ? std::max(1, w.sharedPrefixCount) : 0;
+    in.prefixTokens = std::min(w.sharedPrefixTokens, w.inputTokens - 1);
+    in.prefixCalibrated = ctx.plan && ctx.plan->fill().calibrated();
+    in.sessions = w.sessions.has_value();
+    in.warmPrefixes = warmPrefixes;
+    in.serverMetrics = &cell.serverMetrics;
+    cell.prefixCache = prefixCacheStats(in);
+    if (cell.prefixCache)
+        cell.warnings.append(prefixCacheWarnings(*cell.prefixCache, cacheReset));
 }
 
 // The request factories of a phase, one per server URL, and the phase targets pointing at them.
@@ -229,6 +251,7 @@ bool CellRunner::run(const CellContext &ctx, CellResult &cell, const CellCallbac
     const bool resetBefore = server.reset.enabled && placement != ResetPlacement::AfterWarmup;
     const bool resetAfter = server.reset.enabled && placement != ResetPlacement::BeforeWarmup;
 
+    QSet<int> warmPrefixes; // the shared prefixes the warmup left in the cache
     if (resetBefore)
         if (const HookOutcome *failed = runResets(ctx, cell, cb, HookPlacement::BeforeWarmup))
             skipMeasure = hookFailed(ctx, cell, *failed, &abortSweep);
@@ -244,7 +267,12 @@ bool CellRunner::run(const CellContext &ctx, CellResult &cell, const CellCallbac
         warm.streaming = w.streaming;
         warm.cancel = &m_cancel;
         warm.secrets = ctx.secrets;
+        warm.sessions = w.sessions;
+        warm.seed = std::uint64_t(w.seed);
         const PhaseOutcome wo = m_load.runPhase(warm); // returns only when every warmup request has ended
+        for (const RequestRecord &r : wo.records)
+            if (r.ok() && r.prefix >= 0)
+                warmPrefixes.insert(r.prefix);
         const auto failedWarmups = std::count_if(wo.records.begin(), wo.records.end(), [](const RequestRecord &r) {
             return !r.ok() && r.error != ErrorKind::Cancelled;
         });
@@ -252,9 +280,11 @@ bool CellRunner::run(const CellContext &ctx, CellResult &cell, const CellCallbac
             cell.warnings.append(QStringLiteral("%1 of %2 warmup requests failed").arg(failedWarmups).arg(wo.records.size()));
     }
 
-    if (!skipMeasure && resetAfter && !m_cancel)
+    if (!skipMeasure && resetAfter && !m_cancel) {
+        warmPrefixes.clear(); // emptied again after the warmup
         if (const HookOutcome *failed = runResets(ctx, cell, cb, HookPlacement::AfterWarmup))
             skipMeasure = hookFailed(ctx, cell, *failed, &abortSweep);
+    }
 
     QList<const HookTarget *> profiling;
     TraceSnapshot traces;
@@ -293,6 +323,7 @@ bool CellRunner::run(const CellContext &ctx, CellResult &cell, const CellCallbac
                                              : resetBefore && w.warmupRequests == 0 ? HookPlacement::BeforeWarmup
                                                                                     : HookPlacement::None;
         conclude(ctx, cell, *out, serverMetrics, ctx.hooks.size() == 1 ? proofPlacement : HookPlacement::None); // records do not say which origin reused
+        recordCacheEffect(ctx, cell, *out, warmPrefixes, resetBefore || resetAfter);
     }
 
     if (m_cancel && cell.status != CellStatus::Failed) {
@@ -359,6 +390,8 @@ std::optional<PhaseOutcome> CellRunner::measure(const CellContext &ctx, CellResu
     cfg.recordsPath = recordsFinal + QStringLiteral(".part");
     cfg.cancel = &m_cancel;
     cfg.secrets = ctx.secrets;
+    cfg.sessions = w.sessions;
+    cfg.seed = std::uint64_t(w.seed);
     if (cell.openLoop) // a request-rate point: cell.concurrency is the max_concurrency cap
         cfg.schedule = scheduleFor(repeatArrivals(ctx.spec->openLoop, cell.repeat), cell.openLoop->targetRate,
                                    ctx.plan && ctx.plan->dataset() ? ctx.plan->dataset()->timestampsMs() : std::vector<double>(),
@@ -402,7 +435,9 @@ std::optional<PhaseOutcome> CellRunner::measure(const CellContext &ctx, CellResu
         cell.warnings.append(openLoopWarnings(*cell.openLoop, out.hostStealMs));
         cell.warnings.append(validityWarnings(out, m, cell.concurrency, /*closedLoop=*/false));
     } else {
-        cell.warnings.append(validityWarnings(out, m, cell.concurrency));
+        // Sessions that think between turns hold fewer requests in flight than sessions by design.
+        const bool thinking = w.sessions && (w.sessions->thinkTimeMs > 0 || w.sessions->thinkDist);
+        cell.warnings.append(validityWarnings(out, m, cell.concurrency, /*closedLoop=*/!thinking));
     }
     cell.warnings.append(lengthWarnings(m, w));
     return out;

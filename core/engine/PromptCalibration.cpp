@@ -183,6 +183,23 @@ bool CalibrationStore::put(const QString &key, const PromptCalibration &c, QStri
     return writeFileAtomically(m_path, QJsonDocument(m_all).toJson(), error);
 }
 
+namespace {
+// A probe is the benchmark's request without shared prefix or session: one answer token, not
+// streamed. Prefixes are sized from the calibration's characters per token afterwards
+// (load/RequestFactory), taking their characters out of the filler.
+WorkloadSpec probeWorkload(const WorkloadSpec &w)
+{
+    WorkloadSpec shape = w;
+    shape.outputTokens = 1;
+    shape.streaming = false;
+    shape.prompts = PromptMode::Unique;
+    shape.sharedPrefixTokens = 0;
+    shape.sharedPrefixCount = 1;
+    shape.sessions.reset();
+    return shape;
+}
+} // namespace
+
 QString calibrationKey(const ServerSpec &server, const WorkloadSpec &w)
 {
     return QStringLiteral("%1|%2|%3|%4|%5")
@@ -195,9 +212,7 @@ QString calibrationKey(const ServerSpec &server, const WorkloadSpec &w)
 PromptCalibrator::Count PromptCalibrator::probe(const ServerSpec &server, const QString &baseUrl, const WorkloadSpec &w, const QByteArray &tag,
                                                 int chars, int ticket)
 {
-    WorkloadSpec probeShape = w;
-    probeShape.outputTokens = 1;
-    probeShape.streaming = false;
+    const WorkloadSpec probeShape = probeWorkload(w);
     const ServerTarget target = resolveTarget(baseUrl, server.endpoint);
     const RequestFactory factory(server, target, probeShape, tag, chars);
     HookTarget control;
@@ -230,9 +245,7 @@ PromptCalibrator::Count PromptCalibrator::tokenize(const ServerSpec &server, con
                                                    int chars, int ticket)
 {
     // The prompt exactly as a probe would send it, taken out of the probe's body.
-    WorkloadSpec shape = w;
-    shape.outputTokens = 1;
-    shape.streaming = false;
+    const WorkloadSpec shape = probeWorkload(w);
     const ServerTarget target = resolveTarget(baseUrl, server.endpoint);
     const QJsonObject probeBody = QJsonDocument::fromJson(RequestFactory(server, target, shape, tag, chars).body(ticket)).object();
     QJsonObject body{{QStringLiteral("model"), server.model}};

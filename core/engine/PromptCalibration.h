@@ -3,7 +3,7 @@
 // `input_tokens: 256` used to send 256 words: a real llama-server counted 300 prompt tokens
 // (+17 %), a real vLLM with a small BPE vocabulary 2.25 tokens per word (+125 %). Before a
 // server's first cell, probe requests shaped exactly like the benchmark's (same endpoint, chat
-// template, tag width, shared prefix) but with max_tokens 1 and no streaming are sent through the
+// template, tag width; no shared prefix: its characters come out of the filler) but with max_tokens 1 and no streaming are sent through the
 // control client (never counted as load); each answer's usage.prompt_tokens says how the server
 // counted that prompt. Interpolation between a too-short and a too-long filler (in characters)
 // converges on the requested count, template overhead included. The result is cached per model

@@ -109,6 +109,19 @@ std::string_view jsonObjectAt(std::string_view text, std::size_t pos, std::size_
     return {};
 }
 
+std::string_view jsonStringBody(std::string_view fromQuote)
+{
+    if (fromQuote.empty() || fromQuote.front() != '"')
+        return {};
+    for (std::size_t i = 1; i < fromQuote.size(); ++i) {
+        if (fromQuote[i] == '\\')
+            ++i;
+        else if (fromQuote[i] == '"')
+            return fromQuote.substr(1, i - 1);
+    }
+    return {};
+}
+
 ChunkInfo scanChunk(std::string_view data)
 {
     const std::string_view t = trim(data);
@@ -138,10 +151,10 @@ ChunkInfo scanChunk(std::string_view data)
         info.error = true;
         return info;
     }
-    if (has(Content))
-        info.hasContent = nonEmptyStringAt(t, at[Content]);
-    if (!info.hasContent && has(Text))
-        info.hasContent = nonEmptyStringAt(t, at[Text]);
+    if (has(Content) && (info.hasContent = nonEmptyStringAt(t, at[Content])))
+        info.contentFrom = t.substr(at[Content]);
+    if (!info.hasContent && has(Text) && (info.hasContent = nonEmptyStringAt(t, at[Text])))
+        info.contentFrom = t.substr(at[Text]);
     if (const std::size_t u = at[Usage]; has(Usage) && t[u] == '{') {
         info.hasUsage = true; // one chunk per answer: its counts are looked up in the text
         const auto count = [&](std::string_view key, std::int64_t &out) {

@@ -17,6 +17,9 @@ struct ChunkInfo {
     JsonCheck json;             // when malformed: where the text stopped being JSON, and what was expected
     bool error = false;         // {"error": ...} or "object":"error"
     bool hasContent = false;    // non-empty content (chat delta.content / completions text)
+    // With hasContent: the event's text from the content string's opening quote on (its end is
+    // found only when asked, jsonStringBody: sessions keep the answer, plain load does not).
+    std::string_view contentFrom;
     bool hasUsage = false;
     bool badUsage = false;      // a usage count that is not an integer in [0, 2^31-1]
     std::int64_t promptTokens = -1;
@@ -31,6 +34,11 @@ struct ChunkInfo {
 inline constexpr std::size_t kMaxTimingsBytes = 4096;
 
 ChunkInfo scanChunk(std::string_view data);
+
+// The escaped characters of the JSON string whose opening quote starts `fromQuote`, without the
+// quotes (still JSON-escaped, so they can be sent back inside another JSON string as they are);
+// empty when the string does not close.
+std::string_view jsonStringBody(std::string_view fromQuote);
 
 // Finds `"key"` as a JSON key (unescaped quotes, followed by ':') at or after `from`.
 // Returns the position just after the colon and any whitespace, or npos.

@@ -31,6 +31,9 @@ HttpConnection::HttpConnection(std::shared_ptr<PhaseState> state, WorkerData *da
     m_gapsUs.reserve(256);
     if (m_state->config.schedule)
         m_due = std::make_unique<DueTimer>(m_reactor, [this] { onDue(); });
+    m_think.setSingleShot(true);
+    m_think.setTimerType(Qt::PreciseTimer);
+    connect(&m_think, &QTimer::timeout, this, &HttpConnection::sendTurnNow);
 }
 
 HttpConnection::~HttpConnection() = default;
@@ -56,11 +59,68 @@ void HttpConnection::next()
     m_rec.inputTokens = shape.inputTokens;
     m_rec.requestedInputTokens = shape.inputTokens;
     m_rec.requestedOutputTokens = shape.outputTokens;
+    if (m_state->config.sessions) {
+        takeTurn(ticket);
+        return;
+    }
+    m_rec.prefix = std::int16_t(m_target.factory->prefixFor(ticket));
     if (m_state->config.schedule) {
         m_rec.scheduledNs = m_state->startNs + m_state->config.schedule->offsetNs(ticket);
         onDue();
         return;
     }
+    if (m_connected && !reusable())
+        dropConnection();
+    if (m_connected)
+        send();
+    else
+        connectSocket();
+}
+
+void HttpConnection::takeTurn(int ticket)
+{
+    const PhaseConfig &cfg = m_state->config;
+    const bool first = !m_session.active();
+    if (first) {
+        const int id = m_state->nextSession.fetch_add(1, std::memory_order_relaxed);
+        m_session.begin(id, cfg.sessions->turnsOf(cfg.seed, id), m_target.factory->prefixFor(id));
+    }
+    const int turn = m_session.nextTurn();
+    m_rec.sessionId = std::int32_t(m_session.id());
+    m_rec.turn = std::int16_t(std::min(turn, int(INT16_MAX)));
+    m_rec.historyTokens = m_session.historyTokens();
+    m_rec.prefix = std::int16_t(m_session.prefix());
+    // Built once here, not in send(): a re-send on a fresh connection sends the same turn.
+    QByteArray user;
+    m_turnRequest = m_target.factory->buildTurn(ticket, m_session.id(), turn, m_session.prefix(), m_session.history(), &user);
+    m_session.sent(std::move(user));
+    if (first && cfg.schedule) { // open loop: the arrival rate counts sessions, timed by their first turn
+        m_rec.scheduledNs = m_state->startNs + cfg.schedule->offsetNs(int(m_session.id()));
+        if (m_state->deadlineNs > 0 && m_rec.scheduledNs >= m_state->deadlineNs) { // due after a duration phase ends
+            retire();
+            return;
+        }
+        onDue();
+        return;
+    }
+    const int thinkMs = first ? 0 : cfg.sessions->thinkMsBefore(cfg.seed, m_session.id(), turn);
+    if (thinkMs > 0) {
+        m_think.start(thinkMs);
+        return;
+    }
+    sendTurnNow();
+}
+
+void HttpConnection::sendTurnNow()
+{
+    if (m_retired)
+        return;
+    const std::int64_t now = steadyNowNs();
+    if (m_state->deadlineNs > 0 && now >= m_state->deadlineNs) { // a duration phase ended while the user thought
+        retire();
+        return;
+    }
+    m_rec.queueNs = now; // the think time is the user's, not a client queue
     if (m_connected && !reusable())
         dropConnection();
     if (m_connected)
@@ -219,7 +279,7 @@ void HttpConnection::send()
     m_badUsage = false;
     m_gotBytes = false;
     m_reused = m_requestsOnConnection > 0;
-    const QByteArray request = m_target.factory->build(m_rec.ticket);
+    const QByteArray request = m_state->config.sessions ? m_turnRequest : m_target.factory->build(m_rec.ticket);
     m_busy = true;
     m_state->requestStarted();
     m_rec.sendNs = steadyNowNs(); // clocks start at the actual send (the one that gets the answer)
@@ -432,6 +492,8 @@ void HttpConnection::finishRequest(ErrorKind error, const QString &message)
     else
         m_state->finished.fetch_add(1, std::memory_order_relaxed);
     m_busy = false;
+    if (m_state->config.sessions)
+        m_session.turnEnded(error == ErrorKind::None, m_rec.usageTokens ? m_rec.inputTokens : -1, m_rec.usageTokens ? m_rec.outputTokens : -1);
     if (error != ErrorKind::None) // the connection's framing is unknown after an error: start a fresh one
         dropConnection();
 }
@@ -471,6 +533,7 @@ void HttpConnection::retire()
         return;
     m_retired = true;
     m_timeout.stop();
+    m_think.stop();
     if (m_due)
         m_due->disarm();
     dropConnection();

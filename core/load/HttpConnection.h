@@ -13,6 +13,7 @@
 // (docs/ARCHITECTURE.md §11).
 #include "load/HttpResponseParser.h"
 #include "load/PhaseState.h"
+#include "load/SessionRun.h"
 #include "load/SseParser.h"
 #include <QObject>
 #include <QTimer>
@@ -40,6 +41,9 @@ public:
 
 private:
     void next();
+    // Sessions: the ticket taken goes to the current session's next turn, or opens a new session.
+    void takeTurn(int ticket);
+    void sendTurnNow(); // after the think time: send on the open connection or connect first
     // Open loop: connects shortly before the request's scheduled time and sends at it.
     void onDue();
     bool reusable();
@@ -99,6 +103,9 @@ private:
     std::int64_t m_nowNs = 0; // arrival time of the bytes being parsed
     bool m_inRead = false;    // m_nowNs belongs to the read being parsed
     RequestRecord m_rec;
+    SessionRun m_session;     // workload.sessions only
+    QByteArray m_turnRequest; // the outstanding turn's request bytes
+    QTimer m_think;           // the think time before a session's next turn
     std::vector<std::uint32_t> m_gapsUs; // reused across requests; at most kMaxRecordGaps
     std::uint32_t m_gapsOmitted = 0;     // gaps past kMaxRecordGaps (in the histogram only)
     std::int64_t m_events = 0;           // SSE data events of the outstanding answer

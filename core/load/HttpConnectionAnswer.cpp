@@ -109,6 +109,8 @@ void HttpConnection::handleEvent(std::string_view data)
         }
         m_rec.lastTokenNs = m_nowNs;
         ++m_rec.outputTokens; // counted; replaced by usage when the server sends it
+        if (m_state->config.sessions) // the answer goes back as the next turn's history
+            m_session.addAnswer(jsonStringBody(info.contentFrom));
     }
     takeUsage(info);
     if (!info.timings.empty())
@@ -171,6 +173,10 @@ ErrorKind HttpConnection::judgeBody(QString *message)
     const QString text = choice.contains(QStringLiteral("message"))
                              ? choice.value(QStringLiteral("message")).toObject().value(QStringLiteral("content")).toString()
                              : choice.value(QStringLiteral("text")).toString();
+    if (m_state->config.sessions) { // the answer, JSON-escaped, goes back as the next turn's history
+        const QByteArray wrapped = QJsonDocument(QJsonArray{text}).toJson(QJsonDocument::Compact); // ["..."]
+        m_session.setAnswer(wrapped.mid(2, wrapped.size() - 4));
+    }
     if (obj.value(QStringLiteral("timings")).isObject())
         m_timings = QJsonDocument(obj.value(QStringLiteral("timings")).toObject()).toJson(QJsonDocument::Compact);
     const QJsonObject usage = obj.value(QStringLiteral("usage")).toObject();

@@ -55,8 +55,9 @@ int PhaseState::takeTicket()
     const int t = nextTicket.fetch_add(1, std::memory_order_relaxed);
     if (config.requests > 0 && t >= config.requests)
         return -1;
-    // Open loop with a duration: requests due after the deadline are not part of the phase.
-    if (config.schedule && deadlineNs && startNs + config.schedule->offsetNs(t) >= deadlineNs)
+    // Open loop with a duration: requests due after the deadline are not part of the phase
+    // (with sessions the schedule times sessions; their later turns check the deadline when due).
+    if (config.schedule && !config.sessions && deadlineNs && startNs + config.schedule->offsetNs(t) >= deadlineNs)
         return -1;
     return t;
 }

@@ -16,6 +16,7 @@
 #include <condition_variable>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <vector>
 
 namespace sb {
@@ -64,6 +65,12 @@ struct PhaseConfig {
     // connections (the max_concurrency cap); a request due while all are busy waits for the
     // next free one (its queue time is recorded apart). Null = closed loop.
     std::shared_ptr<ArrivalSchedule> schedule;
+    // Multi-turn chat sessions (workload.sessions): each connection runs one session after
+    // another, turn by turn; requests still count turns, and an open-loop schedule times each
+    // session's first turn (its later turns follow their answers and think times). Null = one
+    // request per ticket.
+    std::optional<SessionSpec> sessions;
+    std::uint64_t seed = 0;      // workload.seed: sessions' turns and think times
 };
 
 struct WorkerData {
@@ -89,6 +96,7 @@ public:
     std::vector<std::unique_ptr<WorkerData>> workers;
     std::atomic<bool> cancelled{false};
     std::atomic<int> nextTicket{0};
+    std::atomic<int> nextSession{0};
     std::atomic<int> inFlight{0};
     std::atomic<int> maxInFlight{0};
     std::atomic<int> finished{0};          // requests ended (any outcome)

@@ -34,6 +34,12 @@ void appendRecordLine(QByteArray &out, const RecordLineInput &in)
     out += ",\"requested_input_tokens\":" + (r.requestedInputTokens >= 0 ? QByteArray::number(r.requestedInputTokens) : QByteArray("null"));
     out += ",\"requested_output_tokens\":" + (r.requestedOutputTokens >= 0 ? QByteArray::number(r.requestedOutputTokens) : QByteArray("null"));
     out += ",\"cached_tokens\":" + (r.cachedTokens >= 0 ? QByteArray::number(r.cachedTokens) : QByteArray("null"));
+    if (r.turn > 0) {
+        out += ",\"session_id\":" + QByteArray::number(r.sessionId) + ",\"turn\":" + QByteArray::number(r.turn);
+        out += ",\"history_tokens\":" + (r.historyTokens >= 0 ? QByteArray::number(r.historyTokens) : QByteArray("null"));
+    }
+    if (r.prefix >= 0)
+        out += ",\"prefix\":" + QByteArray::number(r.prefix);
     out += r.usageTokens ? ",\"token_source\":\"usage\"" : ",\"token_source\":\"counted\"";
     out += r.resent ? ",\"resent\":true" : ",\"resent\":false";
     if (!in.timingsJson.isEmpty())

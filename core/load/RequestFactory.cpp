@@ -77,7 +77,29 @@ RequestFactory::RequestFactory(const ServerSpec &server, const ServerTarget &tar
 
     const bool shared = w.prompts == PromptMode::SharedPrefix;
     m_prefixWords = shared ? std::min(w.sharedPrefixTokens, w.inputTokens - 1) : 0;
-    m_sharedPrefix = words(m_prefixWords, 3);
+    m_seed = std::uint64_t(w.seed);
+    if (shared) {
+        // One prefix keeps the text it always had (calibrations and results stay comparable);
+        // several differ from their first two words on (36² pairs), so no two share a cacheable
+        // block, and are otherwise alike in length and words.
+        const int count = std::clamp(w.sharedPrefixCount, 1, kMaxSharedPrefixes);
+        for (int k = 0; k < count; ++k) {
+            if (count == 1) {
+                m_sharedPrefixes.push_back(words(m_prefixWords, 3));
+                continue;
+            }
+            const int lead = std::min(m_prefixWords, 2);
+            QByteArray p;
+            if (lead >= 1)
+                p += QByteArray(kWords[k % kWordCount]) + ' ';
+            if (lead >= 2)
+                p += QByteArray(kWords[(k / kWordCount) % kWordCount]) + ' ';
+            p += words(m_prefixWords - lead, 3);
+            m_sharedPrefixes.push_back(p);
+        }
+    }
+    if (w.sessions && !w.sessions->header.isEmpty())
+        m_sessionHeader = w.sessions->header.toLatin1() + ": ";
     // Calibrated: the filler is the same word sequence cut at the character count the server's
     // tokenizer turned into the requested length (about 6 characters per word covers any
     // tokenizer with at least one character per token), never past maxFillerChars of the
@@ -119,6 +141,23 @@ void RequestFactory::usePlan(std::shared_ptr<const WorkloadPlan> plan, bool warm
     // One buffer for the longest prompt of the plan, built here, not per request.
     const int longest = m_plan->maxInputTokens();
     growFiller(std::max(0, m_plan->fill().charsFor(longest)), std::max(0, longest - 1 - m_prefixWords));
+    // Calibrated prompts: the shared prefixes get the length in characters that the server's
+    // tokenizer turns into shared_prefix_tokens (words alone were 2.25 tokens each on a small
+    // BPE vocabulary), and the filler gives those characters up, so the whole prompt keeps its
+    // calibrated length (calibration probes carry no prefix: engine/PromptCalibration).
+    const FillerMap &fill = m_plan->fill();
+    if (fill.calibrated() && fill.charsPerToken() > 0 && m_prefixWords > 0) {
+        m_prefixChars = std::max(1, int(std::lround(m_prefixWords * fill.charsPerToken())));
+        for (QByteArray &p : m_sharedPrefixes) {
+            QByteArray longer = p;
+            for (int seed = 5; longer.size() < m_prefixChars; seed += 2)
+                longer += words(m_prefixWords + 2, seed);
+            p = longer.left(m_prefixChars);
+            if (p.endsWith(' ') || p.size() < 2) // the unique lead follows a space-free end
+                continue;
+            p[p.size() - 1] = ' ';
+        }
+    }
 }
 
 RequestShape RequestFactory::shape(int ticket) const
@@ -132,15 +171,28 @@ RequestShape RequestFactory::shape(int ticket) const
     return s;
 }
 
-QByteArray RequestFactory::filler(const RequestShape &s) const
+QByteArray RequestFactory::filler(const RequestShape &s, bool withPrefix) const
 {
-    if (s.fillerChars >= 0)
-        return m_filler.left(s.fillerChars);
+    if (s.fillerChars >= 0) // a calibrated prefix's characters come out of the filler
+        return m_filler.left(std::max(0, s.fillerChars - (withPrefix ? m_prefixChars : 0)));
     const int n = std::clamp(s.inputTokens - 1 - m_prefixWords, 0, int(m_wordEnds.size()) - 1);
     return n > 0 ? m_filler.left(m_wordEnds[std::size_t(n)] - 1) : QByteArray(); // no trailing space
 }
 
-QByteArray RequestFactory::syntheticText(int ticket, const RequestShape &s) const
+int RequestFactory::prefixFor(std::int64_t id) const
+{
+    if (m_sharedPrefixes.empty())
+        return -1;
+    if (m_sharedPrefixes.size() == 1)
+        return 0;
+    LengthDistribution pick;
+    pick.kind = LengthKind::Uniform;
+    pick.min = 0;
+    pick.max = int(m_sharedPrefixes.size()) - 1;
+    return pick.sample(m_seed, kPrefixStream, id);
+}
+
+QByteArray RequestFactory::syntheticText(int ticket, const RequestShape &s, int prefix) const
 {
     // The request number, scrambled, leads the unique part: prompts of one cell then differ from
     // their first character after the template, so they share no prefix a server could cache
@@ -154,10 +206,12 @@ QByteArray RequestFactory::syntheticText(int ticket, const RequestShape &s) cons
     for (qsizetype k = unique.size() - 1; k > 0; --k)
         unique.insert(k, ' ');
     unique += ' ' + m_tag;
-    const QByteArray fill = filler(s);
+    const QByteArray fill = filler(s, prefix >= 0 && m_prefixChars > 0);
+    static const QByteArray kNone;
+    const QByteArray &shared = prefix >= 0 && prefix < int(m_sharedPrefixes.size()) ? m_sharedPrefixes[std::size_t(prefix)] : kNone;
     QByteArray text;
-    text.reserve(m_sharedPrefix.size() + unique.size() + fill.size() + 1);
-    text += m_sharedPrefix;
+    text.reserve(shared.size() + unique.size() + fill.size() + 1);
+    text += shared;
     text += unique;
     text += ' ';
     text += fill;
@@ -207,9 +261,14 @@ QByteArray RequestFactory::body(int ticket) const
         prompt = m_chat ? "[{\"content\":" + s.entry->textJson + ",\"role\":\"user\"}]" : s.entry->textJson;
     else {
         // Synthetic and mooncake text needs no JSON escaping: digits, ASCII words, the tag.
-        const QByteArray text = s.entry ? blockText(s) : syntheticText(ticket, s);
+        const QByteArray text = s.entry ? blockText(s) : syntheticText(ticket, s, prefixFor(ticket));
         prompt = m_chat ? "[{\"content\":\"" + text + "\",\"role\":\"user\"}]" : '"' + text + '"';
     }
+    return assemble(prompt, s);
+}
+
+QByteArray RequestFactory::assemble(const QByteArray &prompt, const RequestShape &s) const
+{
     const QByteArray maxTokens = QByteArray::number(s.outputTokens);
     QByteArray body;
     body.reserve(m_body[0].size() + m_body[1].size() + m_body[2].size() + prompt.size() + maxTokens.size());
@@ -223,13 +282,40 @@ QByteArray RequestFactory::body(int ticket) const
 
 QByteArray RequestFactory::build(int ticket) const
 {
-    const QByteArray body = this->body(ticket);
+    return withHead(ticket, body(ticket), QByteArray());
+}
+
+QByteArray RequestFactory::withHead(int ticket, const QByteArray &body, const QByteArray &extraHeaders) const
+{
     QByteArray req;
-    req.reserve(m_head.size() + body.size() + 96);
+    req.reserve(m_head.size() + extraHeaders.size() + body.size() + 96);
     req += m_head;
+    req += extraHeaders;
     req += "X-Request-Id: " + requestId(ticket) + "\r\nContent-Length: " + QByteArray::number(body.size()) + "\r\n\r\n";
     req += body;
     return req;
+}
+
+QByteArray RequestFactory::buildTurn(int ticket, std::int64_t session, int turn, int prefix, const QByteArray &history,
+                                     QByteArray *userMessage) const
+{
+    const RequestShape s = shape(ticket);
+    // Synthetic text needs no JSON escaping (digits, ASCII words, the tag); the shared prefix,
+    // like an agent's system prompt, opens the session and stays in its history.
+    *userMessage = "{\"content\":\"" + syntheticText(ticket, s, turn == 1 ? prefix : -1) + "\",\"role\":\"user\"}";
+    QByteArray messages;
+    messages.reserve(history.size() + userMessage->size() + 3);
+    messages += '[';
+    if (!history.isEmpty()) {
+        messages += history;
+        messages += ',';
+    }
+    messages += *userMessage;
+    messages += ']';
+    QByteArray extra;
+    if (!m_sessionHeader.isEmpty())
+        extra = m_sessionHeader + m_tag + "-s" + QByteArray::number(session) + "\r\n";
+    return withHead(ticket, assemble(messages, s), extra);
 }
 
 } // namespace sb

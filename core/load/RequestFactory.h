@@ -42,6 +42,20 @@ public:
     QByteArray build(int ticket) const;
     // The JSON body alone (for calibration probes sent through the control client).
     QByteArray body(int ticket) const;
+    // Which of the workload's shared prefixes request (or session) number `id` uses: a seeded
+    // draw, the same on every cell and server; -1 without shared prefixes.
+    int prefixFor(std::int64_t id) const;
+    int prefixCount() const { return int(m_sharedPrefixes.size()); }
+    // A shared prefix's length in tokens as sent: shared_prefix_tokens when calibrated (then
+    // exact to a token or two), else the words sent (one token each only on large vocabularies).
+    int prefixTokens() const { return m_prefixWords; }
+    bool prefixCalibrated() const { return m_prefixChars > 0; }
+    // Turn `turn` (1-based) of a chat session: `history` holds the earlier turns' messages as
+    // JSON objects joined by commas (empty for turn 1), and the new user message, which turn 1
+    // opens with the session's shared prefix `prefix` (-1 none), is returned in *userMessage so
+    // the caller can add it and the answer to the history. The session id travels in the
+    // workload's session header when one is set.
+    QByteArray buildTurn(int ticket, std::int64_t session, int turn, int prefix, const QByteArray &history, QByteArray *userMessage) const;
     // The X-Request-Id of request number `ticket` (also the prompt's unique tag), so a record can
     // be matched to the server's logs and traces.
     // Fixed width, so that every prompt of a cell tokenizes to the same length.
@@ -50,10 +64,12 @@ public:
 
 private:
     // The synthetic prompt's text (shared prefix, unique lead, filler) for one request.
-    QByteArray syntheticText(int ticket, const RequestShape &s) const;
+    QByteArray syntheticText(int ticket, const RequestShape &s, int prefix) const;
+    QByteArray assemble(const QByteArray &prompt, const RequestShape &s) const; // the body around a prompt value
+    QByteArray withHead(int ticket, const QByteArray &body, const QByteArray &extraHeaders) const;
     // A mooncake entry's prompt: one block of text per hash_id, identical for equal ids.
     QByteArray blockText(const RequestShape &s) const;
-    QByteArray filler(const RequestShape &s) const;
+    QByteArray filler(const RequestShape &s, bool withPrefix) const;
     void growFiller(int chars, int words);
 
     QByteArray m_head;      // request line + fixed headers, up to "Content-Length: "
@@ -62,11 +78,14 @@ private:
     QByteArray m_body[3];
     bool m_maxTokensFirst = false;
     bool m_chat = true;
-    QByteArray m_sharedPrefix;
+    std::vector<QByteArray> m_sharedPrefixes; // prompts: shared_prefix, shared_prefix_count of them
+    QByteArray m_sessionHeader;               // "NAME: " of workload.sessions.session_header, or empty
+    std::uint64_t m_seed = 0;
     QByteArray m_filler;     // a word sequence long enough for the longest prompt
     std::vector<int> m_wordEnds; // m_filler's offset after k words (uncalibrated prompts are k words)
     int m_fixedFiller = -1;  // fillerChars of the constructor (no plan)
     int m_prefixWords = 0;
+    int m_prefixChars = 0;   // calibrated prefixes' length in characters; 0 = prefixes are words
     int m_outputTokens = 0;
     std::shared_ptr<const WorkloadPlan> m_plan;
     bool m_warmup = false;

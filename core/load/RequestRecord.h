@@ -65,6 +65,10 @@ struct RequestRecord {
     std::int32_t ticket = 0;        // request number within the phase
     std::int32_t requestedInputTokens = -1;  // the prompt length asked for; -1 = a dataset's text
     std::int32_t requestedOutputTokens = -1; // max_tokens sent
+    std::int32_t sessionId = -1;    // workload.sessions: the session it belongs to; -1 = single-turn load
+    std::int32_t historyTokens = -1; // of its prompt, the tokens of earlier turns (their prompt + answer, per usage); -1 = none or unknown
+    std::int16_t turn = 0;          // 1-based turn within its session; 0 = single-turn load
+    std::int16_t prefix = -1;       // prompts: shared_prefix, which of the shared prefixes it used
     ErrorKind error = ErrorKind::None;
     bool usageTokens = false;       // outputTokens came from the server's usage block
     bool resent = false;            // re-sent once: its reused keep-alive connection was dead

@@ -233,6 +233,10 @@ QJsonObject toJson(const CellResult &c)
         cell.insert(QStringLiteral("trace_summary"), toJson(*c.traceSummary));
     if (!c.timeSlices.empty())
         cell.insert(QStringLiteral("time_slices"), timeSlicesJson(c.timeSlices));
+    if (!c.byTurn.empty())
+        cell.insert(QStringLiteral("by_turn"), turnStatsJson(c.byTurn));
+    if (c.prefixCache)
+        cell.insert(QStringLiteral("prefix_cache"), toJson(*c.prefixCache));
     if (c.openLoop)
         cell.insert(QStringLiteral("open_loop"), toJson(*c.openLoop));
     if (!c.serverMetrics.isEmpty())
@@ -254,6 +258,8 @@ CellResult cellResultFromJson(const QJsonObject &o)
     c.repeat = std::max(0, o.value(QStringLiteral("repeat")).toInt());
     c.sloSearch = o.value(QStringLiteral("slo_search")).toBool();
     c.timeSlices = timeSlicesFromJson(o.value(QStringLiteral("time_slices")).toArray());
+    c.byTurn = turnStatsFromJson(o.value(QStringLiteral("by_turn")).toArray());
+    c.prefixCache = prefixCacheFromJson(o.value(QStringLiteral("prefix_cache")));
     if (const QJsonValue rate = o.value(QStringLiteral("request_rate")); rate.isDouble()) {
         c.openLoop = openLoopResultFromJson(o.value(QStringLiteral("open_loop")).toObject());
         c.openLoop->targetRate = rate.toDouble();

@@ -8,6 +8,7 @@
 #include "results/ServerInfo.h"
 #include "results/ShardId.h"
 #include "results/SweepFacts.h"
+#include "results/CacheEffect.h"
 #include "results/TimeSlice.h"
 #include "results/TraceSummary.h"
 #include <QDateTime>
@@ -129,6 +130,8 @@ struct CellResult : CellMetricsOutput {
     std::optional<ProfilerWindowResult> profilerWindow; // cells with a profiler window
     std::optional<TraceSummary> traceSummary;           // cells whose window left trace files (results/TraceSummary.h)
     std::vector<TimeSlice> timeSlices;    // engine/TimeSlices.h ("time_slices")
+    std::vector<TurnStats> byTurn;        // workload.sessions: per turn index (results/CacheEffect.h; "by_turn")
+    std::optional<PrefixCacheStats> prefixCache; // shared prefixes or sessions: cache share, ideal vs reported ("prefix_cache")
     // Scraped server metrics (docs/server-metrics.md): key aggregates by full metric name
     // ("server_metrics"), and the scrape itself ("server_scrape": series file, path, interval,
     // scrapes, server family, TTFT check).

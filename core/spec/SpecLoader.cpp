@@ -35,6 +35,7 @@ void parseWorkload(Context &ctx, const YAML::Node &node, const QString &path, Wo
     m.number(QStringLiteral("request_timeout_s"), w.requestTimeoutS, spec::expectPositiveNumber());
     readEnum(m, QStringLiteral("prompts"), w.prompts, &promptModeFromString, {"unique", "shared_prefix"});
     m.integer(QStringLiteral("shared_prefix_tokens"), w.sharedPrefixTokens, spec::expectPositiveInt());
+    readWorkloadSessions(m, w);
     if (const YAML::Node *slo = m.find(QStringLiteral("slo"))) {
         const QString sloPath = m.path(QStringLiteral("slo"));
         if (!slo->IsMap()) {

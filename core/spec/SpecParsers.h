@@ -6,7 +6,7 @@
 namespace sb::specparse {
 
 // Known keys per section. Also used for "'concurrency' belongs under sweep" hints.
-extern const QStringList kRootKeys, kServerKeys, kLaunchKeys, kLaunchReadyKeys, kLaunchStopKeys, kLaunchVariantKeys, kResetKeys, kProfilerKeys, kMetricsKeys, kWorkloadKeys, kSloKeys, kSweepKeys;
+extern const QStringList kRootKeys, kServerKeys, kLaunchKeys, kLaunchReadyKeys, kLaunchStopKeys, kLaunchVariantKeys, kResetKeys, kProfilerKeys, kMetricsKeys, kWorkloadKeys, kSessionKeys, kSloKeys, kSweepKeys;
 
 // Hint for a key that is unknown where it was written but known in another section.
 QString placeHint(const QString &key);
@@ -38,6 +38,8 @@ void readEnum(const yaml::MapReader &m, const QString &key, E &out, std::optiona
 void readLengths(const yaml::MapReader &m, const QString &key, int &fixed, std::optional<LengthDistribution> &dist);
 // `seed` and `dataset` of the workload section.
 void readWorkloadSource(const yaml::MapReader &m, WorkloadSpec &w);
+// `sessions` and `shared_prefix_count` of the workload section.
+void readWorkloadSessions(const yaml::MapReader &m, WorkloadSpec &w);
 
 ServerSpec parseServer(yaml::Context &ctx, const YAML::Node &node, const QString &path);
 void parseResetHook(yaml::Context &ctx, const YAML::Node &node, const QString &path, ResetHookSpec &out);

@@ -463,6 +463,8 @@ QList<SpecDiagnostic> validateSpec(const SweepSpec &spec)
                     names.insert(series, i);
             }
         checkServer(c, p, s);
+        if (spec.workload.sessions && s.endpoint != Endpoint::Chat) // history is a list of messages
+            c.error(at(p, "endpoint"), QStringLiteral("workload.sessions needs endpoint: chat (a session's history is sent as chat messages)"));
         const auto lowest = std::min_element(spec.concurrency.cbegin(), spec.concurrency.cend());
         if (s.urls.size() > 1 && lowest != spec.concurrency.cend() && *lowest < s.urls.size())
             c.warning(at(p, "url"), QStringLiteral("%1 URLs share each point's in-flight requests: at concurrency %2 some of them get "

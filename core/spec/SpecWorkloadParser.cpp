@@ -123,4 +123,30 @@ void readWorkloadSource(const MapReader &m, WorkloadSpec &w)
     w.dataset = d;
 }
 
+void readWorkloadSessions(const MapReader &m, WorkloadSpec &w)
+{
+    Context &ctx = m.context();
+    m.integer(QStringLiteral("shared_prefix_count"), w.sharedPrefixCount, spec::expectPositiveInt());
+    const YAML::Node *n = m.find(QStringLiteral("sessions"));
+    if (!n)
+        return;
+    const QString path = m.path(QStringLiteral("sessions"));
+    if (!n->IsMap()) {
+        ctx.error(valuePos(ctx, *n, path), path,
+                  QStringLiteral("expected a mapping {turns, think_time_ms, history: full, session_header}, got %1").arg(describe(*n)));
+        return;
+    }
+    MapReader r(ctx, *n, path, kSessionKeys);
+    SessionSpec s;
+    readLengths(r, QStringLiteral("turns"), s.turns, s.turnsDist);
+    readLengths(r, QStringLiteral("think_time_ms"), s.thinkTimeMs, s.thinkDist);
+    if (const YAML::Node *h = r.find(QStringLiteral("history"))) {
+        // Only the whole history is sent today; the key is explicit so a spec says what it measures.
+        if (!h->IsScalar() || yaml::scalarText(*h) != QLatin1String("full"))
+            reportBadEnum(ctx, *h, r.path(QStringLiteral("history")), {"full"});
+    }
+    r.string(QStringLiteral("session_header"), s.header);
+    w.sessions = s;
+}
+
 } // namespace sb::specparse

@@ -300,6 +300,18 @@ void writeWorkload(YAML::Emitter &out, const WorkloadSpec &w)
     str(out, "prompts", toString(w.prompts));
     if (w.prompts == PromptMode::SharedPrefix || w.sharedPrefixTokens != 0)
         num(out, "shared_prefix_tokens", w.sharedPrefixTokens);
+    if (w.sharedPrefixCount != 1)
+        num(out, "shared_prefix_count", w.sharedPrefixCount);
+    if (w.sessions) {
+        key(out, "sessions");
+        out << YAML::BeginMap;
+        writeLengths(out, "turns", w.sessions->turns, w.sessions->turnsDist);
+        writeLengths(out, "think_time_ms", w.sessions->thinkTimeMs, w.sessions->thinkDist);
+        str(out, "history", QStringLiteral("full"));
+        if (!w.sessions->header.isEmpty())
+            str(out, "session_header", w.sessions->header);
+        out << YAML::EndMap;
+    }
     if (w.slo.any()) {
         key(out, "slo");
         out << YAML::BeginMap;

@@ -182,6 +182,10 @@ struct WorkloadSpec {
     double requestTimeoutS = 600;
     PromptMode prompts = PromptMode::Unique;
     int sharedPrefixTokens = 0;   // with prompts: shared_prefix, tokens common to all requests
+    // with prompts: shared_prefix, how many distinct prefixes (one per agent or tenant); each
+    // request, or each session, uses one drawn from the seed
+    int sharedPrefixCount = 1;
+    std::optional<SessionSpec> sessions; // multi-turn chat sessions (spec/WorkloadShapes.h)
     SloSpec slo;
     // Per-request lengths drawn from a distribution instead of one number (spec/WorkloadShapes.h);
     // inputTokens / outputTokens then hold its mean, rounded (the nominal length estimates use).

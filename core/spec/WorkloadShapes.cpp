@@ -1,5 +1,6 @@
 #include "spec/WorkloadShapes.h"
 #include "spec/SweepSpec.h"
+#include <QRegularExpression>
 #include <algorithm>
 #include <cmath>
 
@@ -148,38 +149,71 @@ std::optional<DatasetFormat> datasetFormatFromString(const QString &s)
     return std::nullopt;
 }
 
-QList<ShapeProblem> lengthProblems(const LengthDistribution &d, const QString &path)
+QList<ShapeProblem> lengthProblems(const LengthDistribution &d, const QString &path, int lowest, int highest)
 {
     QList<ShapeProblem> out;
     const auto bad = [&](const QString &key, const QString &message) { out.append({key.isEmpty() ? path : path + QLatin1Char('.') + key, message}); };
-    const QString range = QStringLiteral("an integer from 1 to %1").arg(kMaxLength);
+    const QString range = QStringLiteral("an integer from %1 to %2").arg(lowest).arg(highest);
     if (d.kind == LengthKind::Choices) {
         if (d.choices.isEmpty())
             bad(QString(), QStringLiteral("expected at least one length"));
         for (int i = 0; i < d.choices.size(); ++i) {
             const QString at = QStringLiteral("%1[%2]").arg(path).arg(i);
-            if (d.choices[i].value < 1 || d.choices[i].value > kMaxLength)
+            if (d.choices[i].value < lowest || d.choices[i].value > highest)
                 out.append({at, QStringLiteral("expected %1, got %2").arg(range).arg(d.choices[i].value)});
             if (!(d.choices[i].weight > 0) || !std::isfinite(d.choices[i].weight))
                 out.append({at + QStringLiteral(".weight"), QStringLiteral("expected a number > 0, got %1").arg(d.choices[i].weight)});
         }
         return out;
     }
-    if (d.min < 1 || d.min > kMaxLength)
+    if (d.min < lowest || d.min > highest)
         bad(QStringLiteral("min"), QStringLiteral("expected %1, got %2").arg(range).arg(d.min));
-    if (d.max < 1 || d.max > kMaxLength)
+    if (d.max < lowest || d.max > highest)
         bad(QStringLiteral("max"), QStringLiteral("expected %1, got %2").arg(range).arg(d.max));
     else if (d.max < d.min)
         bad(QStringLiteral("max"), QStringLiteral("expected max ≥ min (%1), got %2").arg(d.min).arg(d.max));
     if (d.kind == LengthKind::Normal) {
-        if (!(d.mean > 0) || d.mean > kMaxLength)
-            bad(QStringLiteral("mean"), QStringLiteral("expected a number from 1 to %1, got %2").arg(kMaxLength).arg(d.mean));
+        if (!(d.mean >= lowest) || d.mean > highest || (lowest < 1 && !(d.mean > 0)))
+            bad(QStringLiteral("mean"), QStringLiteral("expected a number from %1 to %2, got %3").arg(std::max(lowest, 1)).arg(highest).arg(d.mean));
         if (!(d.stddev >= 0))
             bad(QStringLiteral("stddev"), QStringLiteral("expected a number ≥ 0, got %1").arg(d.stddev));
         else if (out.isEmpty() && (d.mean + 3 * d.stddev < d.min || d.mean - 3 * d.stddev > d.max))
             bad(QString(), QStringLiteral("[min, max] = [%1, %2] lies more than 3 stddev from the mean %3: almost every draw would be clipped")
                                .arg(d.min).arg(d.max).arg(d.mean));
     }
+    return out;
+}
+
+int SessionSpec::turnsOf(std::uint64_t seed, std::int64_t session) const
+{
+    return turnsDist ? std::clamp(turnsDist->sample(seed, kTurnsStream, session), 1, kMaxSessionTurns) : std::max(1, turns);
+}
+
+int SessionSpec::thinkMsBefore(std::uint64_t seed, std::int64_t session, int turn) const
+{
+    if (!thinkDist)
+        return std::max(0, thinkTimeMs);
+    // One draw per (session, turn): sessions are numbered far apart so their turns never meet.
+    return std::clamp(thinkDist->sample(seed, kThinkStream, session * kMaxSessionTurns + turn), 0, kMaxThinkTimeMs);
+}
+
+QList<ShapeProblem> sessionProblems(const SessionSpec &s)
+{
+    QList<ShapeProblem> out;
+    const QString turns = QStringLiteral("workload.sessions.turns"), think = QStringLiteral("workload.sessions.think_time_ms");
+    if (s.turnsDist)
+        out += lengthProblems(*s.turnsDist, turns, 1, kMaxSessionTurns);
+    else if (s.turns < 1 || s.turns > kMaxSessionTurns)
+        out.append({turns, QStringLiteral("expected an integer from 1 to %1, got %2").arg(kMaxSessionTurns).arg(s.turns)});
+    if (s.thinkDist) // 0 ms is a fine think time, so its distribution may start at 0 (lengths may not)
+        out += lengthProblems(*s.thinkDist, think, 0, kMaxThinkTimeMs);
+    else if (s.thinkTimeMs < 0 || s.thinkTimeMs > kMaxThinkTimeMs)
+        out.append({think, QStringLiteral("expected an integer from 0 to %1 (ms), got %2").arg(kMaxThinkTimeMs).arg(s.thinkTimeMs)});
+    // An HTTP header name is a token (RFC 9110): nothing that could end the header line.
+    static const QRegularExpression token(QStringLiteral("^[!#$%&'*+.^_`|~0-9A-Za-z-]+\\z"));
+    if (!s.header.isEmpty() && !token.match(s.header).hasMatch())
+        out.append({QStringLiteral("workload.sessions.session_header"),
+                    QStringLiteral("expected an HTTP header name (letters, digits, '-'), such as X-Session-ID")});
     return out;
 }
 
@@ -203,6 +237,16 @@ QList<ShapeProblem> workloadShapeProblems(const WorkloadSpec &w)
         if (w.prompts == PromptMode::SharedPrefix)
             out.append({QStringLiteral("workload.prompts"), QStringLiteral("shared_prefix cannot be combined with a dataset: the dataset gives the prompts")});
     }
+    if (w.sessions) {
+        out += sessionProblems(*w.sessions);
+        if (w.dataset)
+            out.append({QStringLiteral("workload.sessions"), QStringLiteral("sessions cannot be combined with a dataset yet: the dataset gives single-turn prompts")});
+    }
+    if (w.sharedPrefixCount != 1 && w.prompts != PromptMode::SharedPrefix)
+        out.append({QStringLiteral("workload.shared_prefix_count"), QStringLiteral("only allowed with prompts: shared_prefix")});
+    else if (w.sharedPrefixCount < 1 || w.sharedPrefixCount > kMaxSharedPrefixes)
+        out.append({QStringLiteral("workload.shared_prefix_count"),
+                    QStringLiteral("expected an integer from 1 to %1, got %2").arg(kMaxSharedPrefixes).arg(w.sharedPrefixCount)});
     if (w.prompts == PromptMode::SharedPrefix && w.inputLengths && w.sharedPrefixTokens >= w.inputLengths->lowest())
         out.append({QStringLiteral("workload.shared_prefix_tokens"),
                     QStringLiteral("expected fewer than the shortest input length (%1), got %2").arg(w.inputLengths->lowest()).arg(w.sharedPrefixTokens)});

@@ -41,8 +41,34 @@ struct LengthDistribution {
 
 constexpr std::uint64_t kInputStream = 1;
 constexpr std::uint64_t kOutputStream = 2;
+constexpr std::uint64_t kTurnsStream = 3;   // a session's number of turns, by session number
+constexpr std::uint64_t kThinkStream = 4;   // the think time before a turn, by session and turn
+constexpr std::uint64_t kPrefixStream = 5;  // which of shared_prefix_count prefixes a request (or session) uses
 constexpr int kMaxLength = 1000000;       // tokens; a bound on any requested length
 constexpr int kMaxLengthChoices = 10000;  // entries of a histogram list
+
+// `workload.sessions: {turns, think_time_ms, history: full, session_header}`: each load slot (a
+// concurrency level's connection, or an open-loop arrival) runs a chat session: turn 1, the whole
+// answer, the think time, then turn 2 sent with every earlier user message and the server's own
+// answers in `messages`, and so on. Turns and think times are numbers or distributions, drawn per
+// session (and per turn) from the workload seed, so every cell and server sees the same sessions.
+struct SessionSpec {
+    int turns = 1;                                // fixed, or the distribution's mean
+    std::optional<LengthDistribution> turnsDist;
+    int thinkTimeMs = 0;                          // fixed, or the distribution's mean
+    std::optional<LengthDistribution> thinkDist;
+    QString header;                               // session_header: sends the session id (session-affine routers)
+
+    int turnsOf(std::uint64_t seed, std::int64_t session) const;
+    int thinkMsBefore(std::uint64_t seed, std::int64_t session, int turn) const; // turn ≥ 2
+    int maxTurns() const { return turnsDist ? turnsDist->highest() : turns; }
+    double meanTurns() const { return turnsDist ? turnsDist->expectedMean() : turns; }
+};
+constexpr int kMaxSessionTurns = 1000;
+constexpr int kMaxThinkTimeMs = 3600 * 1000;
+// Distinct shared prefixes (`shared_prefix_count`): one per agent or tenant, never so many that
+// the prefixes themselves are the load.
+constexpr int kMaxSharedPrefixes = 1024;
 
 enum class DatasetFormat { Jsonl, ShareGpt, Mooncake };
 QString toString(DatasetFormat f);
@@ -63,7 +89,9 @@ struct ShapeProblem {
     QString path;
     QString message;
 };
-QList<ShapeProblem> lengthProblems(const LengthDistribution &d, const QString &path);
+// `lowest`/`highest`: the range every value must lie in (lengths 1..kMaxLength; think times from 0).
+QList<ShapeProblem> lengthProblems(const LengthDistribution &d, const QString &path, int lowest = 1, int highest = kMaxLength);
 QList<ShapeProblem> workloadShapeProblems(const WorkloadSpec &w);
+QList<ShapeProblem> sessionProblems(const SessionSpec &s);
 
 } // namespace sb
