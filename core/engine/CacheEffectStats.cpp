@@ -65,15 +65,22 @@ double metricsShare(const ServerMetricAggregates &m)
         const auto it = m.constFind(QString::fromLatin1(name));
         return it == m.constEnd() ? NAN : it->delta;
     };
-    const std::pair<const char *, const char *> pairs[] = {
-        {"vllm:prefix_cache_hits_total", "vllm:prefix_cache_queries_total"},
-        {"sglang:cached_tokens_total", "sglang:prompt_tokens_total"},
-        {"llamacpp:prompt_tokens_cached_total", "llamacpp:prompt_tokens_total"},
+    // hits, and either every prompt token looked up (hits among them) or only those computed
+    // (llama.cpp's prompt_tokens_total counts the evaluated ones, its cached ones apart).
+    struct Counters {
+        const char *hits, *prompt;
+        bool promptExcludesHits;
     };
-    for (const auto &[hits, queries] : pairs) {
-        const double h = delta(hits), q = delta(queries);
-        if (std::isfinite(h) && std::isfinite(q) && q > 0)
-            return std::clamp(h / q, 0.0, 1.0);
+    const Counters pairs[] = {
+        {"vllm:prefix_cache_hits_total", "vllm:prefix_cache_queries_total", false},
+        {"sglang:cached_tokens_total", "sglang:prompt_tokens_total", false},
+        {"llamacpp:prompt_tokens_cached_total", "llamacpp:prompt_tokens_total", true},
+    };
+    for (const Counters &c : pairs) {
+        const double h = delta(c.hits), p = delta(c.prompt);
+        const double all = c.promptExcludesHits ? h + p : p;
+        if (std::isfinite(h) && std::isfinite(p) && all > 0)
+            return std::clamp(h / all, 0.0, 1.0);
     }
     return -1;
 }
@@ -87,6 +94,7 @@ std::optional<PrefixCacheStats> prefixCacheStats(const PrefixCacheInput &in)
     p.sharedPrefixes = in.sharedPrefixes;
     p.prefixTokens = in.sharedPrefixes > 0 && in.prefixCalibrated ? in.prefixTokens : -1;
     p.sessions = in.sessions;
+    p.blockTokens = std::max(1, in.blockTokens);
     // The ideal in send order: a prefix is cached once a request that carried it has ended (a
     // request sent while the first one is still being prefilled may find nothing yet), and a
     // later turn finds its whole history (its earlier turns and their answers) cached.
@@ -106,6 +114,8 @@ std::optional<PrefixCacheStats> prefixCacheStats(const PrefixCacheInput &in)
                 cacheable = r->historyTokens;
             else if (r->prefix >= 0 && cachedSince.contains(r->prefix) && cachedSince.value(r->prefix) <= r->sendNs)
                 cacheable = in.prefixTokens;
+            if (in.blockTokens > 1)
+                cacheable = std::floor(cacheable / in.blockTokens) * in.blockTokens;
             prompt += r->inputTokens;
             ideal += std::min<double>(cacheable, r->inputTokens);
             if (r->cachedTokens >= 0) {

@@ -24,6 +24,9 @@ struct PrefixCacheInput {
     // from an empty cache.
     QSet<int> warmPrefixes;
     const ServerMetricAggregates *serverMetrics = nullptr;
+    // Tokens per KV cache block when the server says (vLLM block_size, SGLang page_size): a
+    // cache serves whole blocks only, so the ideal rounds each request's cacheable part down.
+    int blockTokens = 1;
 };
 
 // Null when the workload has neither shared prefixes nor sessions.

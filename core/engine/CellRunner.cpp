@@ -75,6 +75,9 @@ void recordCacheEffect(const CellContext &ctx, CellResult &cell, const PhaseOutc
     in.sessions = w.sessions.has_value();
     in.warmPrefixes = warmPrefixes;
     in.serverMetrics = &cell.serverMetrics;
+    for (const char *key : {"block_size", "page_size"})
+        if (const int b = cell.serverInfo.args.value(QLatin1String(key)).toInt(); b > 1 && b <= 1 << 20)
+            in.blockTokens = b;
     cell.prefixCache = prefixCacheStats(in);
     if (cell.prefixCache)
         cell.warnings.append(prefixCacheWarnings(*cell.prefixCache, cacheReset));

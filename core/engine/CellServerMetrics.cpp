@@ -90,13 +90,14 @@ void CellServerMetrics::checkGaugesFollowLoad(const ServerMetricsSummary &sum, C
                              .arg(cell.meanInFlight, 0, 'f', 1));
 }
 
-MetricsVerdict CellServerMetrics::judgeReset(std::optional<double> cacheHitDelta, int measured, const WorkloadSpec &w, double *allowance)
+MetricsVerdict CellServerMetrics::judgeReset(std::optional<double> cacheHitDelta, int measured, const WorkloadSpec &w, double *allowance,
+                                             double historyTokens)
 {
     if (!cacheHitDelta)
         return MetricsVerdict::NoMetrics;
     const int shared = w.prompts == PromptMode::SharedPrefix ? w.sharedPrefixTokens : 0;
     const int perRequest = shared + std::min(kTemplatePrefixAllowance, w.inputTokens / 2);
-    *allowance = double(measured) * perRequest;
+    *allowance = double(measured) * perRequest + std::max(0.0, historyTokens);
     return *cacheHitDelta <= *allowance ? MetricsVerdict::Confirmed : MetricsVerdict::NotConfirmed;
 }
 
@@ -144,8 +145,10 @@ bool CellServerMetrics::finish(const ServerSpec &server, const WorkloadSpec &w, 
 
     if (proofPlacement != HookPlacement::None) {
         const int measured = cell.completed + cell.failed;
-        double allowance = 0;
-        const MetricsVerdict verdict = judgeReset(sum.family ? sum.cacheHitDelta : std::nullopt, measured, w, &allowance);
+        double allowance = 0, history = 0;
+        for (const RequestRecord &r : out.records) // a session's later turns reuse their own history
+            history += std::max(0, r.historyTokens);
+        const MetricsVerdict verdict = judgeReset(sum.family ? sum.cacheHitDelta : std::nullopt, measured, w, &allowance, history);
         for (HookOutcome &o : cell.hooks) {
             if (!isCacheReset(o.hook) || o.placement != proofPlacement || !o.ok)
                 continue;

@@ -45,7 +45,9 @@ public:
                 QString *error);
 
     // The verdict rule, apart for tests: hits over `measured` requests after a reset.
-    static MetricsVerdict judgeReset(std::optional<double> cacheHitDelta, int measured, const WorkloadSpec &w, double *allowance);
+    // `historyTokens`: what sessions' later turns may reuse of their own earlier turns.
+    static MetricsVerdict judgeReset(std::optional<double> cacheHitDelta, int measured, const WorkloadSpec &w, double *allowance,
+                                     double historyTokens = 0);
 
     // Cells shorter than this many scrapes, or with fewer requests in flight on average, do not
     // judge whether the server's gauges follow its load.

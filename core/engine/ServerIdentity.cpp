@@ -184,7 +184,37 @@ ServerInfo fetchServerIdentity(ControlClient &client, const ServerSpec &server, 
             readIdentityAnswer(route, answer.body, info, secrets);
         info.routes.append(r);
     }
+    if (server.flavor == Flavor::Vllm && !(cancel && *cancel)) // its KV block size is only in /metrics
+        readVllmBlockSize(client, server, origin, headers, info, cancel);
     return info;
+}
+
+int blockSizeFromMetrics(const QByteArray &text)
+{
+    // vllm:cache_config_info{...,block_size="128",...} 1.0 — an info gauge whose labels are the config.
+    static const QRegularExpression line(QStringLiteral("^vllm:cache_config_info\\{[^\\n]*\\bblock_size=\"(\\d{1,7})\""),
+                                         QRegularExpression::MultilineOption);
+    const QRegularExpressionMatch m = line.match(QString::fromUtf8(text));
+    return m.hasMatch() ? m.captured(1).toInt() : -1;
+}
+
+void readVllmBlockSize(ControlClient &client, const ServerSpec &server, const QString &origin,
+                       const QList<QPair<QByteArray, QByteArray>> &headers, ServerInfo &info, const std::atomic<bool> *cancel)
+{
+    const QString path = server.metrics.path.isEmpty() ? QStringLiteral("/metrics") : server.metrics.path;
+    ServerInfoRoute r;
+    r.path = path;
+    const ControlResponse answer = client.call("GET", QUrl(origin + path), headers, std::nullopt, kIdentityCallTimeoutS, cancel, kMaxMetricsIdentityBytes);
+    r.status = answer.status;
+    if (answer.oversize)
+        r.error = QStringLiteral("answer larger than %1 bytes: not used").arg(kMaxMetricsIdentityBytes);
+    else if (!answer.complete() || answer.status < 200 || answer.status >= 300)
+        r.error = answer.status ? QStringLiteral("HTTP %1").arg(answer.status) : QStringLiteral("no answer");
+    else if (const int block = blockSizeFromMetrics(answer.body); block > 0 && !info.args.contains(QStringLiteral("block_size")))
+        info.args.insert(QStringLiteral("block_size"), QString::number(block));
+    else if (block <= 0)
+        r.error = QStringLiteral("no vllm:cache_config_info block_size");
+    info.routes.append(r);
 }
 
 void recordLaunch(ServerInfo &info, const LaunchSpec &launch, int port, const SecretSet &secrets)

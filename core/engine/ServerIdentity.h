@@ -28,6 +28,14 @@ ServerInfo fetchServerIdentity(ControlClient &client, const ServerSpec &server, 
                                const QList<QPair<QByteArray, QByteArray>> &headers, const SecretSet &secrets,
                                const std::atomic<bool> *cancel);
 
+// vLLM's KV cache block size, from its /metrics (vllm:cache_config_info's block_size label), into
+// info.args["block_size"]: a prefix cache serves whole blocks (engine/CacheEffectStats). Read once
+// with the identity, outside any measured phase or profiler window. -1 when the text has none.
+int blockSizeFromMetrics(const QByteArray &text);
+inline constexpr qint64 kMaxMetricsIdentityBytes = 512 * 1024;
+void readVllmBlockSize(ControlClient &client, const ServerSpec &server, const QString &origin,
+                       const QList<QPair<QByteArray, QByteArray>> &headers, ServerInfo &info, const std::atomic<bool> *cancel);
+
 // What fetchServerIdentity reads from each answer (also for tests): the version, model and the
 // selected settings (max_num_seqs, tp_size, n_ctx, ...), from any route's JSON.
 void readIdentityAnswer(const QString &route, const QByteArray &body, ServerInfo &info, const SecretSet &secrets);

@@ -86,6 +86,11 @@ void HttpConnection::takeTurn(int ticket)
         m_session.begin(id, cfg.sessions->turnsOf(cfg.seed, id), m_target.factory->prefixFor(id));
     }
     const int turn = m_session.nextTurn();
+    if (turn > 1) { // a follow-up message may ask for its own length
+        const RequestShape shape = m_target.factory->turnShape(ticket, turn);
+        m_rec.inputTokens = shape.inputTokens;
+        m_rec.requestedInputTokens = shape.inputTokens;
+    }
     m_rec.sessionId = std::int32_t(m_session.id());
     m_rec.turn = std::int16_t(std::min(turn, int(INT16_MAX)));
     m_rec.historyTokens = m_session.historyTokens();

@@ -98,6 +98,8 @@ RequestFactory::RequestFactory(const ServerSpec &server, const ServerTarget &tar
             m_sharedPrefixes.push_back(p);
         }
     }
+    if (w.sessions)
+        m_followUpTokens = w.sessions->followUpTokens;
     if (w.sessions && !w.sessions->header.isEmpty())
         m_sessionHeader = w.sessions->header.toLatin1() + ": ";
     // Calibrated: the filler is the same word sequence cut at the character count the server's
@@ -105,7 +107,7 @@ RequestFactory::RequestFactory(const ServerSpec &server, const ServerTarget &tar
     // tokenizer with at least one character per token), never past maxFillerChars of the
     // requested length whatever a calibration said. Not calibrated: one word per token, the
     // unique lead counting as one.
-    growFiller(std::max(0, m_fixedFiller), std::max(0, w.inputTokens - 1 - m_prefixWords));
+    growFiller(std::max(0, m_fixedFiller), std::max(0, std::max(w.inputTokens, m_followUpTokens) - 1));
     m_promptTokens = w.inputTokens;
 
     m_head = "POST " + target.path + " HTTP/1.1\r\nHost: " + target.host.toUtf8() + ':' + QByteArray::number(target.port) +
@@ -139,8 +141,8 @@ void RequestFactory::usePlan(std::shared_ptr<const WorkloadPlan> plan, bool warm
     if (!m_plan)
         return;
     // One buffer for the longest prompt of the plan, built here, not per request.
-    const int longest = m_plan->maxInputTokens();
-    growFiller(std::max(0, m_plan->fill().charsFor(longest)), std::max(0, longest - 1 - m_prefixWords));
+    const int longest = std::max(m_plan->maxInputTokens(), m_followUpTokens);
+    growFiller(std::max(0, m_plan->fill().charsFor(longest)), std::max(0, longest - 1));
     // Calibrated prompts: the shared prefixes get the length in characters that the server's
     // tokenizer turns into shared_prefix_tokens (words alone were 2.25 tokens each on a small
     // BPE vocabulary), and the filler gives those characters up, so the whole prompt keeps its
@@ -171,11 +173,21 @@ RequestShape RequestFactory::shape(int ticket) const
     return s;
 }
 
+RequestShape RequestFactory::turnShape(int ticket, int turn) const
+{
+    RequestShape s = shape(ticket);
+    if (turn <= 1 || m_followUpTokens <= 0)
+        return s;
+    s.inputTokens = m_followUpTokens;
+    s.fillerChars = m_plan && m_plan->fill().calibrated() ? m_plan->fill().charsFor(m_followUpTokens) : -1;
+    return s;
+}
+
 QByteArray RequestFactory::filler(const RequestShape &s, bool withPrefix) const
 {
     if (s.fillerChars >= 0) // a calibrated prefix's characters come out of the filler
         return m_filler.left(std::max(0, s.fillerChars - (withPrefix ? m_prefixChars : 0)));
-    const int n = std::clamp(s.inputTokens - 1 - m_prefixWords, 0, int(m_wordEnds.size()) - 1);
+    const int n = std::clamp(s.inputTokens - 1 - (withPrefix ? m_prefixWords : 0), 0, int(m_wordEnds.size()) - 1);
     return n > 0 ? m_filler.left(m_wordEnds[std::size_t(n)] - 1) : QByteArray(); // no trailing space
 }
 
@@ -206,7 +218,7 @@ QByteArray RequestFactory::syntheticText(int ticket, const RequestShape &s, int 
     for (qsizetype k = unique.size() - 1; k > 0; --k)
         unique.insert(k, ' ');
     unique += ' ' + m_tag;
-    const QByteArray fill = filler(s, prefix >= 0 && m_prefixChars > 0);
+    const QByteArray fill = filler(s, prefix >= 0);
     static const QByteArray kNone;
     const QByteArray &shared = prefix >= 0 && prefix < int(m_sharedPrefixes.size()) ? m_sharedPrefixes[std::size_t(prefix)] : kNone;
     QByteArray text;
@@ -299,7 +311,7 @@ QByteArray RequestFactory::withHead(int ticket, const QByteArray &body, const QB
 QByteArray RequestFactory::buildTurn(int ticket, std::int64_t session, int turn, int prefix, const QByteArray &history,
                                      QByteArray *userMessage) const
 {
-    const RequestShape s = shape(ticket);
+    const RequestShape s = turnShape(ticket, turn);
     // Synthetic text needs no JSON escaping (digits, ASCII words, the tag); the shared prefix,
     // like an agent's system prompt, opens the session and stays in its history.
     *userMessage = "{\"content\":\"" + syntheticText(ticket, s, turn == 1 ? prefix : -1) + "\",\"role\":\"user\"}";

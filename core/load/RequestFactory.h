@@ -38,6 +38,8 @@ public:
     void usePlan(std::shared_ptr<const WorkloadPlan> plan, bool warmup);
     // What request number `ticket` asks for (its requested lengths go into its record).
     RequestShape shape(int ticket) const;
+    // What it asks for as turn `turn` of a session (later turns: sessions.follow_up_tokens).
+    RequestShape turnShape(int ticket, int turn) const;
     // Whole request (headers + body) for request number `ticket`.
     QByteArray build(int ticket) const;
     // The JSON body alone (for calibration probes sent through the control client).
@@ -87,6 +89,7 @@ private:
     int m_prefixWords = 0;
     int m_prefixChars = 0;   // calibrated prefixes' length in characters; 0 = prefixes are words
     int m_outputTokens = 0;
+    int m_followUpTokens = 0; // workload.sessions.follow_up_tokens
     std::shared_ptr<const WorkloadPlan> m_plan;
     bool m_warmup = false;
     QByteArray m_tag;

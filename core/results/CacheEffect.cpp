@@ -54,6 +54,7 @@ QJsonObject toJson(const PrefixCacheStats &p)
     return QJsonObject{{QStringLiteral("shared_prefixes"), p.sharedPrefixes},
                        {QStringLiteral("prefix_tokens"), p.prefixTokens >= 0 ? QJsonValue(p.prefixTokens) : QJsonValue(QJsonValue::Null)},
                        {QStringLiteral("sessions"), p.sessions},
+                       {QStringLiteral("block_tokens"), p.blockTokens},
                        {QStringLiteral("ideal_share"), known(p.idealShare)},
                        {QStringLiteral("reported_share"), known(p.reportedShare)},
                        {QStringLiteral("metrics_share"), known(p.metricsShare)}};
@@ -68,6 +69,7 @@ std::optional<PrefixCacheStats> prefixCacheFromJson(const QJsonValue &v)
     p.sharedPrefixes = countFrom(o.value(QStringLiteral("shared_prefixes")));
     p.prefixTokens = o.value(QStringLiteral("prefix_tokens")).isDouble() ? countFrom(o.value(QStringLiteral("prefix_tokens"))) : -1;
     p.sessions = o.value(QStringLiteral("sessions")).toBool();
+    p.blockTokens = std::max(1, countFrom(o.value(QStringLiteral("block_tokens"))));
     p.idealShare = knownFrom(o.value(QStringLiteral("ideal_share")));
     p.reportedShare = knownFrom(o.value(QStringLiteral("reported_share")));
     p.metricsShare = knownFrom(o.value(QStringLiteral("metrics_share")));

@@ -29,6 +29,7 @@ struct PrefixCacheStats {
     int sharedPrefixes = 0;      // distinct shared prefixes the workload used (0 = none)
     int prefixTokens = -1;       // one prefix's length on the server's tokenizer (-1 = unknown: words asked for)
     bool sessions = false;       // later turns' history counts as cacheable too
+    int blockTokens = 1;         // the server's KV block (the ideal counts whole blocks); 1 = not known
     // Shares of all prompt tokens of ok requests (usage counts):
     double idealShare = -1;      // what a cache that keeps everything would serve, from the order of the requests
     double reportedShare = -1;   // what the server said it served (cached_tokens); -1 = not reported

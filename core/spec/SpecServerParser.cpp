@@ -22,7 +22,7 @@ const QStringList kWorkloadKeys = {"streaming",   "input_tokens",      "output_t
                                    "requests_per_cell", "duration_s",  "warmup_requests", "request_timeout_s",
                                    "prompts",     "shared_prefix_tokens", "slo",             "calibrate_prompts",
                                    "seed",        "dataset",           "sessions",        "shared_prefix_count"};
-const QStringList kSessionKeys = {"turns", "think_time_ms", "history", "session_header"};
+const QStringList kSessionKeys = {"turns", "think_time_ms", "follow_up_tokens", "history", "session_header"};
 const QStringList kSloKeys = [] {
     QStringList keys;
     for (const SloLimit &l : kSloLimits)

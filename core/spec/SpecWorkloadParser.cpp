@@ -133,7 +133,7 @@ void readWorkloadSessions(const MapReader &m, WorkloadSpec &w)
     const QString path = m.path(QStringLiteral("sessions"));
     if (!n->IsMap()) {
         ctx.error(valuePos(ctx, *n, path), path,
-                  QStringLiteral("expected a mapping {turns, think_time_ms, history: full, session_header}, got %1").arg(describe(*n)));
+                  QStringLiteral("expected a mapping {turns, think_time_ms, follow_up_tokens, history: full, session_header}, got %1").arg(describe(*n)));
         return;
     }
     MapReader r(ctx, *n, path, kSessionKeys);
@@ -145,6 +145,7 @@ void readWorkloadSessions(const MapReader &m, WorkloadSpec &w)
         if (!h->IsScalar() || yaml::scalarText(*h) != QLatin1String("full"))
             reportBadEnum(ctx, *h, r.path(QStringLiteral("history")), {"full"});
     }
+    r.integer(QStringLiteral("follow_up_tokens"), s.followUpTokens, spec::expectPositiveInt());
     r.string(QStringLiteral("session_header"), s.header);
     w.sessions = s;
 }

@@ -307,6 +307,8 @@ void writeWorkload(YAML::Emitter &out, const WorkloadSpec &w)
         out << YAML::BeginMap;
         writeLengths(out, "turns", w.sessions->turns, w.sessions->turnsDist);
         writeLengths(out, "think_time_ms", w.sessions->thinkTimeMs, w.sessions->thinkDist);
+        if (w.sessions->followUpTokens > 0)
+            num(out, "follow_up_tokens", w.sessions->followUpTokens);
         str(out, "history", QStringLiteral("full"));
         if (!w.sessions->header.isEmpty())
             str(out, "session_header", w.sessions->header);

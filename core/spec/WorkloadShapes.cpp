@@ -209,6 +209,9 @@ QList<ShapeProblem> sessionProblems(const SessionSpec &s)
         out += lengthProblems(*s.thinkDist, think, 0, kMaxThinkTimeMs);
     else if (s.thinkTimeMs < 0 || s.thinkTimeMs > kMaxThinkTimeMs)
         out.append({think, QStringLiteral("expected an integer from 0 to %1 (ms), got %2").arg(kMaxThinkTimeMs).arg(s.thinkTimeMs)});
+    if (s.followUpTokens < 0 || s.followUpTokens > kMaxLength)
+        out.append({QStringLiteral("workload.sessions.follow_up_tokens"),
+                    QStringLiteral("expected an integer from 1 to %1, got %2").arg(kMaxLength).arg(s.followUpTokens)});
     // An HTTP header name is a token (RFC 9110): nothing that could end the header line.
     static const QRegularExpression token(QStringLiteral("^[!#$%&'*+.^_`|~0-9A-Za-z-]+\\z"));
     if (!s.header.isEmpty() && !token.match(s.header).hasMatch())

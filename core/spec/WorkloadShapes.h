@@ -58,6 +58,9 @@ struct SessionSpec {
     int thinkTimeMs = 0;                          // fixed, or the distribution's mean
     std::optional<LengthDistribution> thinkDist;
     QString header;                               // session_header: sends the session id (session-affine routers)
+    // follow_up_tokens: each later turn's new user message, in tokens (a long first message and
+    // short follow-ups, as chats go); 0 = input_tokens like the first turn
+    int followUpTokens = 0;
 
     int turnsOf(std::uint64_t seed, std::int64_t session) const;
     int thinkMsBefore(std::uint64_t seed, std::int64_t session, int turn) const; // turn ≥ 2

@@ -102,10 +102,21 @@ QList<int> calibrationTargets(const WorkloadSpec &w, const Dataset *dataset)
         }
         lo = d.lowest(), hi = d.highest();
     }
+    QList<int> out;
     if (lo == hi)
-        return {lo};
-    const int mid = lo + (hi - lo) / 2;
-    return mid == lo ? QList<int>{lo, hi} : QList<int>{lo, mid, hi};
+        out = {lo};
+    else if (const int mid = lo + (hi - lo) / 2; mid == lo)
+        out = {lo, hi};
+    else
+        out = {lo, mid, hi};
+    // Sessions' follow-up messages have a length of their own, calibrated like the rest; a shared
+    // prefix's length too, so the characters per token it is sized by are measured between two
+    // lengths (one length alone counts the template's tokens in).
+    for (const int extra : {w.sessions ? w.sessions->followUpTokens : 0, w.prompts == PromptMode::SharedPrefix ? w.sharedPrefixTokens : 0})
+        if (extra > 0 && !out.contains(extra))
+            out.append(extra);
+    std::sort(out.begin(), out.end());
+    return out;
 }
 
 } // namespace sb

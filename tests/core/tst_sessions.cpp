@@ -6,8 +6,10 @@
 #include "HostileServer.h"
 #include "TestSupport.h"
 #include "engine/CacheEffectStats.h"
+#include "engine/ServerIdentity.h"
 #include "load/RequestFactory.h"
 #include "spec/SpecIO.h"
+#include "workload/WorkloadPlan.h"
 #include "tst_spec_helpers.h"
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -82,6 +84,7 @@ SweepSpec sessionSpec(const QString &url, int turns, int thinkMs, int requests, 
     s.turns = turns;
     s.thinkTimeMs = thinkMs;
     s.header = QStringLiteral("X-Session-ID");
+    s.followUpTokens = 12; // short follow-ups after a 32-token first message
     spec.workload.sessions = s;
     spec.workload.outputTokens = 4;
     return spec;
@@ -130,6 +133,7 @@ private Q_SLOTS:
   sessions:
     turns: {min: 2, max: 5}
     think_time_ms: 250
+    follow_up_tokens: 12
     history: full
     session_header: X-Session-ID
 )";
@@ -142,12 +146,15 @@ private Q_SLOTS:
         QCOMPARE(w.sessions->turnsDist->min, 2);
         QCOMPARE(w.sessions->turnsDist->max, 5);
         QCOMPARE(w.sessions->thinkTimeMs, 250);
+        QCOMPARE(w.sessions->followUpTokens, 12);
         QCOMPARE(w.sessions->header, QStringLiteral("X-Session-ID"));
         const SpecLoadResult again = loadSpecText(saveSpecYaml(*r.spec));
         QVERIFY2(again.spec && again.diagnostics.isEmpty(), qPrintable(spectest::dump(again.diagnostics)));
         QCOMPARE(again.spec->workload.sharedPrefixCount, 4);
         QCOMPARE(again.spec->workload.sessions->turnsDist->describe(), w.sessions->turnsDist->describe());
         QCOMPARE(again.spec->workload.sessions->thinkTimeMs, 250);
+        QCOMPARE(again.spec->workload.sessions->followUpTokens, 12);
+        QCOMPARE(calibrationTargets(w, nullptr), (QList<int>{12, 16, 64})); // follow-ups and the prefix are calibrated too
         QCOMPARE(again.spec->workload.sessions->header, w.sessions->header);
         // Turns are drawn per session from the seed: the same on every run, inside [min, max].
         QSet<int> drawn;
@@ -240,7 +247,12 @@ private Q_SLOTS:
                 const int n = turns[t - 1];
                 QCOMPARE(contentOf(answer), QStringLiteral("a%1-0 \"q\\ a%1-1 a%1-2 a%1-3 ").arg(n));
                 QCOMPARE(now.at(now.size() - 1).toObject().value(QStringLiteral("role")).toString(), QStringLiteral("user"));
-                QVERIFY(contentOf(now.at(now.size() - 1).toObject()) != contentOf(before.at(before.size() - 1).toObject()));
+                // A new message, follow_up_tokens long (uncalibrated here: that many words).
+                const QString asked = contentOf(now.at(now.size() - 1).toObject());
+                QVERIFY(asked != contentOf(before.at(before.size() - 1).toObject()));
+                QCOMPARE(asked.split(QLatin1Char(' '), Qt::SkipEmptyParts).size(), 8 + 1 + 11); // 8 spaced digits, the tag, 11 words
+                if (t == 1)
+                    QVERIFY(contentOf(before.at(0).toObject()).split(QLatin1Char(' '), Qt::SkipEmptyParts).size() > 30);
                 // The next turn waited for the whole answer and the think time.
                 QVERIFY2(cur.atMs - prev.atMs >= 110, qPrintable(QString::number(cur.atMs - prev.atMs)));
             }
@@ -435,6 +447,12 @@ private Q_SLOTS:
         p = prefixCacheStats(in);
         QVERIFY(prefixCacheWarnings(*p, true).value(0).contains(QLatin1String("not empty")));
         QVERIFY(prefixCacheWarnings(*p, false).isEmpty());
+        // A cache serves whole blocks: with 8-token blocks a 10-token prefix can give 8.
+        in.blockTokens = 8;
+        p = prefixCacheStats(in);
+        QCOMPARE(p->idealShare, 16.0 / 200.0);
+        QCOMPARE(p->blockTokens, 8);
+        in.blockTokens = 1;
         // Later turns of sessions: their history is cacheable.
         std::vector<RequestRecord> turns = {rec(100, 200, 50, 0, -1, 1), rec(300, 400, 120, 60, -1, 2, 60)};
         in.records = &turns;
@@ -443,6 +461,18 @@ private Q_SLOTS:
         p = prefixCacheStats(in);
         QCOMPARE(p->idealShare, 60.0 / 170.0);
         QCOMPARE(p->reportedShare, 60.0 / 170.0);
+    }
+
+    void vllmBlockSizeComesFromItsMetrics()
+    {
+        const QByteArray metrics = "# HELP vllm:cache_config_info Information of the LLMEngine CacheConfig\n"
+                                   "# TYPE vllm:cache_config_info gauge\n"
+                                   "vllm:cache_config_info{_block_size_resolved=\"True\",block_size=\"128\",cache_dtype=\"auto\","
+                                   "effective_attention_block_size=\"128\",enable_prefix_caching=\"True\"} 1.0\n"
+                                   "vllm:num_requests_running{engine=\"0\",model_name=\"tiny\"} 0.0\n";
+        QCOMPARE(blockSizeFromMetrics(metrics), 128);
+        QCOMPARE(blockSizeFromMetrics("vllm:num_requests_running 0\nother{block_size=\"16\"} 1\n"), -1);
+        QCOMPARE(blockSizeFromMetrics(QByteArray()), -1);
     }
 };
 

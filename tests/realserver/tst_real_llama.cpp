@@ -376,6 +376,68 @@ private Q_SLOTS:
         // Printed, not asserted (no speed assertions): eight slots should decode more per second.
         qInfo("parallel-8 / parallel-2 output throughput: %.2f", throughput[0] > 0 ? throughput[1] / throughput[0] : 0.0);
     }
+
+    // Four-turn chat sessions: each later turn carries the earlier ones and llama-server's own
+    // answers, so its slot's cache holds that history: cached_tokens close to the history, and a
+    // faster first token than turn 1, whose 512-token prompt is all new. The reset before each
+    // cell erases every slot: the next cell's first turns find nothing.
+    void sessionsReuseTheirHistory()
+    {
+        const QByteArray spec = QStringLiteral("name: real-llama-sessions\n"
+                                               "servers:\n"
+                                               "  - name: llama\n"
+                                               "    url: http://127.0.0.1:%1\n"
+                                               "    model: tiny\n"
+                                               "    flavor: llamacpp\n"
+                                               "    reset_kv_cache: true\n"
+                                               "workload:\n"
+                                               "  input_tokens: 512\n"
+                                               "  output_tokens: 24\n"
+                                               "  requests_per_cell: 16\n"
+                                               "  request_timeout_s: 120\n"
+                                               "  sessions: {turns: 4, follow_up_tokens: 64, session_header: X-Session-ID}\n"
+                                               "sweep:\n"
+                                               "  concurrency: [2, 2]\n")
+                                    .arg(m_server.port())
+                                    .toUtf8();
+        const Sweep s = runSweep("sessions", spec);
+        QVERIFY2(s.cli.finished && s.cli.code == 0, qPrintable(QStringLiteral("exit %1\n%2%3").arg(s.cli.code).arg(s.cli.out, s.cli.err)));
+        QCOMPARE(s.cells.size(), 2);
+        for (int i = 0; i < 2; ++i) {
+            const QJsonObject cell = s.cells[i].toObject();
+            const QJsonArray turns = cell.value("by_turn").toArray();
+            QCOMPARE(turns.size(), 4);
+            const double firstTtft = turns[0].toObject().value("ttft_avg_ms").toDouble();
+            double laterTtft = 0;
+            for (int t = 0; t < 4; ++t) {
+                const QJsonObject row = turns[t].toObject();
+                qInfo("cell %d turn %d: %d ok, TTFT avg %.1f ms, prompt %.0f, history %.0f, cached %.0f", i, t + 1,
+                      row.value("completed").toInt(), row.value("ttft_avg_ms").toDouble(), row.value("input_tokens_avg").toDouble(),
+                      row.value("history_tokens_avg").toDouble(), row.value("cached_tokens_avg").toDouble());
+                QCOMPARE(row.value("completed").toInt(), 4);
+                if (t == 0)
+                    continue;
+                const double history = row.value("history_tokens_avg").toDouble(), cached = row.value("cached_tokens_avg").toDouble();
+                QVERIFY2(history > 500 && cached >= 0.9 * history && cached <= history,
+                         qPrintable(QStringLiteral("turn %1: cached %2 of history %3").arg(t + 1).arg(cached).arg(history)));
+                laterTtft += row.value("ttft_avg_ms").toDouble() / 3;
+            }
+            QVERIFY2(laterTtft < firstTtft, qPrintable(QStringLiteral("later turns' TTFT %1 ms, turn 1's %2 ms").arg(laterTtft).arg(firstTtft)));
+            // After the reset, the first turns sent (one per connection) found nothing cached.
+            const QList<QJsonObject> records = recordsBySend(s.out, cell);
+            QCOMPARE(records.size(), 16);
+            for (int k = 0; k < 2; ++k) {
+                QCOMPARE(records[k].value("turn").toInt(), 1);
+                QCOMPARE(records[k].value("cached_tokens").toInt(-1), 0);
+            }
+            const QJsonObject cache = cell.value("prefix_cache").toObject();
+            qInfo("cell %d: ideal cached share %.3f, reported %.3f, llama.cpp counters %.3f", i, cache.value("ideal_share").toDouble(),
+                  cache.value("reported_share").toDouble(), cache.value("metrics_share").toDouble(-1));
+            QVERIFY(std::abs(cache.value("reported_share").toDouble() - cache.value("ideal_share").toDouble()) < 0.1 * cache.value("ideal_share").toDouble());
+            for (const QJsonValue &w : cell.value("warnings").toArray()) // sessions' own reuse is no failed reset
+                QVERIFY2(!w.toString().contains("cache reset"), qPrintable(w.toString()));
+        }
+    }
 };
 
 QTEST_GUILESS_MAIN(TestRealLlama)

@@ -390,6 +390,53 @@ private Q_SLOTS:
     // Prompts sized on vLLM's own BPE tokenizer, where a word is ~2.25 tokens: fixed
     // lengths within 1 % (chat template included), a distribution's mean within 2 %. Brief: one
     // cell each.
+    // Four shared prefixes of 448 tokens in 640-token prompts: vLLM's own prefix-cache counters
+    // agree with the ideal share within 10 % (the ideal counts whole 128-token blocks, the block
+    // size vLLM reports in /metrics). Reset before the warmup: the warmup fills the cache and
+    // almost every measured prefix hits. Reset after it: each prefix's first measured requests
+    // hit nothing, and the counters must show exactly that.
+    void sharedPrefixesMatchTheIdeal_data()
+    {
+        QTest::addColumn<QString>("placement");
+        QTest::addColumn<int>("warmup");
+        QTest::newRow("reset-before-warmup") << "before_warmup" << 16;
+        QTest::newRow("reset-after-warmup") << "after_warmup" << 4;
+    }
+    void sharedPrefixesMatchTheIdeal()
+    {
+        QFETCH(QString, placement);
+        QFETCH(int, warmup);
+        const QString tag = QString::fromUtf8(QTest::currentDataTag());
+        const QByteArray spec = (QStringLiteral("name: real-vllm-prefixes\n")
+                                 + serverBlock(QStringLiteral("    reset_kv_cache: {placement: %1}\n    metrics: {interval_s: 0.5}\n").arg(placement))
+                                 + QStringLiteral("workload: {input_tokens: 640, output_tokens: 8, requests_per_cell: 16, warmup_requests: %1,"
+                                                  " request_timeout_s: 120, prompts: shared_prefix, shared_prefix_tokens: 448,"
+                                                  " shared_prefix_count: 4}\n"
+                                                  "sweep: {concurrency: [2, 2]}\n")
+                                       .arg(warmup))
+                                    .toUtf8();
+        const QString out = m_work.filePath(tag);
+        const CliRun r = runCli({"run", writeFile(m_work.path(), tag + ".yaml", spec), "--out", out}, 900000);
+        QVERIFY2(r.finished && r.code == 0, qPrintable(QStringLiteral("exit %1\n%2%3").arg(r.code).arg(r.out, r.err)));
+        const QJsonArray cells = readJsonFile(QDir(out).filePath("results.json")).value("cells").toArray();
+        QCOMPARE(cells.size(), 2);
+        for (const QJsonValue &v : cells) {
+            const QJsonObject cell = v.toObject();
+            const QJsonObject cache = cell.value("prefix_cache").toObject();
+            const double ideal = cache.value("ideal_share").toDouble(-1), metrics = cache.value("metrics_share").toDouble(-1);
+            qInfo("%s: ideal cached share %.3f, vLLM counters %.3f (block %d, prefix %d tokens, ISL %.1f)", qPrintable(tag), ideal, metrics,
+                  cache.value("block_tokens").toInt(), cache.value("prefix_tokens").toInt(),
+                  cell.value("metrics").toObject().value("input_sequence_length").toObject().value("avg").toDouble());
+            QCOMPARE(cell.value("status").toString(), QStringLiteral("completed"));
+            QCOMPARE(cache.value("shared_prefixes").toInt(), 4);
+            QCOMPARE(cache.value("block_tokens").toInt(), 128);
+            QVERIFY2(ideal > 0.2, qPrintable(compact(cache)));
+            QVERIFY2(std::abs(metrics - ideal) <= 0.1 * ideal, qPrintable(compact(cache)));
+            for (const QJsonValue &w : cell.value("warnings").toArray())
+                QVERIFY2(!w.toString().contains("prefix cache"), qPrintable(w.toString()));
+        }
+    }
+
     void lengthsHitTheirTargets_data()
     {
         QTest::addColumn<QString>("endpoint");
