@@ -2,6 +2,8 @@
 #include "engine/OpenLoopCell.h"
 #include "results/SweepAxis.h"
 #include "workload/WorkloadPlan.h"
+#include <algorithm>
+#include <cmath>
 
 namespace sb {
 
@@ -35,6 +37,46 @@ QString workloadEstimateLine(const WorkloadSpec &w)
             at.append(QString::number(t));
         parts.append(QStringLiteral("prompts calibrated per model at %1 token%2 before the first cell")
                          .arg(at.join(QStringLiteral(", ")), at.size() == 1 && at.first() == QLatin1String("1") ? QString() : QStringLiteral("s")));
+    }
+    if (const QString cache = cacheShapeLine(w); !cache.isEmpty())
+        parts.append(cache);
+    return parts.join(QStringLiteral(" · "));
+}
+
+QString cacheShapeLine(const WorkloadSpec &w)
+{
+    QStringList parts;
+    if (w.prompts == PromptMode::SharedPrefix && w.sharedPrefixTokens > 0 && w.inputTokens > 0)
+        parts.append(QStringLiteral("%1 shared prefix%2 of %3 tokens (%4 % of each first prompt)")
+                         .arg(w.sharedPrefixCount)
+                         .arg(w.sharedPrefixCount == 1 ? QString() : QStringLiteral("es"))
+                         .arg(w.sharedPrefixTokens)
+                         .arg(100.0 * std::min(w.sharedPrefixTokens, w.inputTokens) / w.inputTokens, 0, 'f', 0));
+    if (w.sessions) {
+        const SessionSpec &s = *w.sessions;
+        // The nominal session: each turn adds the answer and the next message to the history.
+        const int turns = std::clamp(int(std::lround(s.meanTurns())), 1, kMaxSessionTurns);
+        const double followUp = s.followUpTokens > 0 ? s.followUpTokens : w.inputTokens;
+        QStringList grow;
+        double prompt = w.inputTokens, all = 0, history = 0;
+        for (int t = 1; t <= turns; ++t) {
+            if (t <= 6)
+                grow.append(QString::number(prompt, 'f', 0));
+            else if (t == turns)
+                grow.append(QStringLiteral("… %1").arg(prompt, 0, 'f', 0));
+            all += prompt;
+            history += prompt - (t == 1 ? prompt : followUp);
+            prompt += w.outputTokens + followUp;
+        }
+        QString think = s.thinkDist ? QStringLiteral(", think %1 ms").arg(s.thinkDist->describe())
+                                    : s.thinkTimeMs > 0 ? QStringLiteral(", think %1 ms").arg(s.thinkTimeMs) : QString();
+        QString line = QStringLiteral("sessions of %1 turn%2%3").arg(s.turnsDist ? s.turnsDist->describe() : QString::number(s.turns),
+                                                                     turns == 1 && !s.turnsDist ? QString() : QStringLiteral("s"), think);
+        if (turns > 1)
+            line += QStringLiteral(": a session's prompts grow %1 tokens; %2 % of its prompt tokens are earlier turns a prefix cache can serve")
+                        .arg(grow.join(QStringLiteral(" → ")))
+                        .arg(all > 0 ? 100 * history / all : 0, 0, 'f', 0);
+        parts.append(line);
     }
     return parts.join(QStringLiteral(" · "));
 }

@@ -4,16 +4,20 @@
 #include <QFile>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <algorithm>
 
 namespace sb {
 
 namespace {
 // Appends a number field; null/missing (e.g. ttft_ms of a request without a token) is skipped.
-void take(const QJsonObject &o, QLatin1String key, QList<double> *out)
+void take(const QJsonObject &o, QLatin1String key, QList<double> *out, QList<int> *turns, int turn)
 {
     const QJsonValue v = o.value(key);
-    if (v.isDouble())
-        out->append(v.toDouble());
+    if (!v.isDouble())
+        return;
+    out->append(v.toDouble());
+    if (turn > 0)
+        turns->append(turn);
 }
 } // namespace
 
@@ -46,9 +50,23 @@ CellRecordSamples readCellRecords(const QString &path)
             ++s.failed;
             continue;
         }
-        take(o, QLatin1String("ttft_ms"), &s.ttftMs);
-        take(o, QLatin1String("itl_ms"), &s.itlMs);
-        take(o, QLatin1String("latency_ms"), &s.latencyMs);
+        // A turn only when every line has one: the turn lists stay parallel to the samples.
+        const int turn = o.value(QLatin1String("turn")).toInt(0);
+        if (turn <= 0 && s.maxTurn > 0)
+            s.maxTurn = -1;
+        if (s.maxTurn >= 0 && turn > 0)
+            s.maxTurn = std::max(s.maxTurn, std::min(turn, 32767));
+        const int kept = s.maxTurn > 0 ? turn : 0;
+        take(o, QLatin1String("ttft_ms"), &s.ttftMs, &s.ttftTurns, kept);
+        take(o, QLatin1String("itl_ms"), &s.itlMs, &s.itlTurns, kept);
+        take(o, QLatin1String("latency_ms"), &s.latencyMs, &s.latencyTurns, kept);
+    }
+    if (s.maxTurn <= 0 || s.ttftTurns.size() != s.ttftMs.size() || s.itlTurns.size() != s.itlMs.size()
+        || s.latencyTurns.size() != s.latencyMs.size()) { // mixed lines: no split
+        s.maxTurn = 0;
+        s.ttftTurns.clear();
+        s.itlTurns.clear();
+        s.latencyTurns.clear();
     }
     return s;
 }

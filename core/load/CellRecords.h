@@ -12,6 +12,9 @@ struct CellRecordSamples {
     QList<double> ttftMs;    // requests that produced a token
     QList<double> itlMs;     // requests with >= 2 output tokens
     QList<double> latencyMs; // successful requests
+    // workload.sessions: the turn of each sample above, in the same order (empty without sessions)
+    QList<int> ttftTurns, itlTurns, latencyTurns;
+    int maxTurn = 0;         // 0 = no sessions
     int records = 0;         // lines parsed
     int failed = 0;          // records with ok == false (not in the samples)
     int malformed = 0;       // lines that were not JSON objects

@@ -35,7 +35,6 @@ struct SessionServer {
     std::mutex mutex;
     QList<Seen> seen;
     QElapsedTimer clock;
-    std::atomic<int> count{0};
     hostile::Server server{[this](hostile::Conn &c) {
         while (true) {
             const QByteArray req = c.readRequest();
@@ -57,9 +56,10 @@ struct SessionServer {
                     earlier += chars;
             }
             const int prompt = 7 + (all + 2) / 3, cached = messages.size() > 1 ? 7 + earlier / 3 : 0;
-            const int n = count++;
+            int n = 0; // the request's index in `seen`: taken with the append, connections answer at once
             {
                 std::lock_guard lock(mutex);
+                n = int(seen.size());
                 seen.append({req.left(split), body, clock.elapsed()});
             }
             const int tokens = body.value(QStringLiteral("max_tokens")).toInt();

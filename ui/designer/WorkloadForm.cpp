@@ -4,6 +4,8 @@
 #include "designer/ConcurrencyEditor.h"
 #include "designer/DatasetEditor.h"
 #include "designer/LengthEditor.h"
+#include "designer/SessionEditor.h"
+#include "engine/CalibrationReport.h"
 #include "designer/WorkloadPreview.h"
 #include "report/DisplayText.h"
 #include "workload/Dataset.h"
@@ -153,6 +155,9 @@ QWidget *WorkloadForm::buildWorkload()
     m_prompts->setToolTip(tr("Unique prompts keep prefix caches from inflating throughput; a shared prefix measures cache hits on purpose"));
     m_sharedPrefix = intBox("sharedPrefixTokens");
     m_sharedPrefix->setSuffix(tr(" tokens"));
+    m_prefixCount = intBox("sharedPrefixCount");
+    m_prefixCount->setToolTip(tr("Distinct prefixes (one per agent or tenant); each request or session uses one, drawn from the seed"));
+    m_sessions = new SessionEditor(this);
 
     form->addRow(QString(), m_errors.bind(QStringLiteral("workload.streaming"), m_streaming));
     QWidget *datasetBox = m_errors.bind(QStringLiteral("workload.dataset"), m_dataset);
@@ -176,13 +181,16 @@ QWidget *WorkloadForm::buildWorkload()
     form->addRow(tr("Request timeout"), timeoutBox);
     form->addRow(tr("Prompts"), m_errors.bind(QStringLiteral("workload.prompts"), m_prompts));
     form->addRow(tr("Shared prefix"), m_errors.bind(QStringLiteral("workload.shared_prefix_tokens"), m_sharedPrefix));
+    form->addRow(tr("Prefixes"), m_errors.bind(QStringLiteral("workload.shared_prefix_count"), m_prefixCount));
+    m_sessions->addRows(form, m_errors);
     auto *general = FieldErrors::messageLine();
     form->addRow(general);
     m_errors.bindLabel(QStringLiteral("workload"), general);
 
     for (auto *check : {m_streaming, m_ignoreEos})
         connect(check, &QCheckBox::toggled, this, &WorkloadForm::changed);
-    for (auto *box : {m_seed, m_requests, m_warmup, m_sharedPrefix})
+    connect(m_sessions, &SessionEditor::edited, this, &WorkloadForm::changed);
+    for (auto *box : {m_seed, m_requests, m_warmup, m_sharedPrefix, m_prefixCount})
         connect(box, &QSpinBox::valueChanged, this, &WorkloadForm::changed);
     for (auto *lengths : {m_input, m_output})
         connect(lengths, &LengthEditor::edited, this, &WorkloadForm::changed);
@@ -198,6 +206,7 @@ QWidget *WorkloadForm::buildWorkload()
         if (PromptMode(m_prompts->currentData().toInt()) == PromptMode::Unique) {
             m_loading = true;
             m_sharedPrefix->setValue(0);
+            m_prefixCount->setValue(1);
             m_loading = false;
         }
         changed();
@@ -255,6 +264,10 @@ QWidget *WorkloadForm::buildPreview()
     m_datasetSummary->setObjectName(QStringLiteral("datasetSummary"));
     m_datasetSummary->setWordWrap(true);
     m_datasetSummary->setTextFormat(Qt::PlainText);
+    m_cacheShape = new QLabel;
+    m_cacheShape->setObjectName(QStringLiteral("cacheShape"));
+    m_cacheShape->setWordWrap(true);
+    m_cacheShape->setTextFormat(Qt::PlainText);
     m_promptPreview = new QPlainTextEdit;
     m_promptPreview->setObjectName(QStringLiteral("promptPreview"));
     m_promptPreview->setReadOnly(true);
@@ -264,6 +277,7 @@ QWidget *WorkloadForm::buildPreview()
     layout->addWidget(m_inputHist);
     layout->addWidget(m_outputHist);
     layout->addWidget(m_datasetSummary);
+    layout->addWidget(m_cacheShape);
     layout->addWidget(new QLabel(tr("First prompt")));
     layout->addWidget(m_promptPreview);
     // Redraws are throttled: a held-down spin arrow does not resample on every step.
@@ -292,6 +306,9 @@ void WorkloadForm::updatePreview()
     m_outputHist->setHistogram(histogramOf(out, kBins), out.isEmpty() ? why : QString());
     m_datasetSummary->setText(dataset ? displaySafe(dataset->describe(), DisplayLines::Single) : spec.workload.dataset ? displaySafe(m_dataset->loadError(), DisplayLines::Single) : QString());
     m_datasetSummary->setVisible(spec.workload.dataset.has_value());
+    const QString cache = cacheShapeLine(spec.workload);
+    m_cacheShape->setText(cache);
+    m_cacheShape->setVisible(!cache.isEmpty());
     const QString prompt = firstPromptText(spec, dataset, 600);
     m_promptPreview->setPlainText(prompt.isEmpty() ? why : displaySafe(prompt)); // dataset text: shown, not obeyed
 }
@@ -312,6 +329,12 @@ QList<SpecDiagnostic> WorkloadForm::localDiagnostics() const
             d.message = editor->parseError();
             out << d;
         }
+    if (!m_sessions->parseError().isEmpty()) {
+        SpecDiagnostic d;
+        d.keyPath = QStringLiteral("workload.sessions");
+        d.message = m_sessions->parseError();
+        out << d;
+    }
     return out;
 }
 
@@ -329,6 +352,7 @@ void WorkloadForm::updateEnabled()
     // A dataset's prompts have their own lengths (mooncake: input_length; text: as written).
     m_input->setEnabled(!m_dataset->usesDataset());
     m_sharedPrefix->setEnabled(PromptMode(m_prompts->currentData().toInt()) == PromptMode::SharedPrefix);
+    m_prefixCount->setEnabled(m_sharedPrefix->isEnabled());
 }
 
 void WorkloadForm::setSpec(const SweepSpec &spec)
@@ -360,6 +384,8 @@ void WorkloadForm::setSpec(const SweepSpec &spec)
     m_requestTimeout->setValue(w.requestTimeoutS);
     m_prompts->setCurrentIndex(m_prompts->findData(int(w.prompts)));
     m_sharedPrefix->setValue(w.sharedPrefixTokens);
+    m_prefixCount->setValue(w.sharedPrefixCount);
+    m_sessions->setSessions(w.sessions);
     m_sloTtft->setValue(w.slo.ttftMs.value_or(0));
     m_sloItl->setValue(w.slo.itlMs.value_or(0));
     m_sloLatency->setValue(w.slo.latencyMs.value_or(0));
@@ -396,6 +422,8 @@ void WorkloadForm::applyTo(SweepSpec &spec) const
     w.requestTimeoutS = m_requestTimeout->value();
     w.prompts = PromptMode(m_prompts->currentData().toInt());
     w.sharedPrefixTokens = m_sharedPrefix->value();
+    w.sharedPrefixCount = m_prefixCount->value();
+    m_sessions->applyTo(w.sessions);
     auto opt = [](QDoubleSpinBox *box) { return box->value() > 0 ? std::optional<double>(box->value()) : std::nullopt; };
     w.slo.ttftMs = opt(m_sloTtft);
     w.slo.itlMs = opt(m_sloItl);

@@ -22,6 +22,7 @@ class DatasetEditor;
 class LengthEditor;
 class LengthHistogramView;
 class RateSweepEditor;
+class SessionEditor;
 
 class WorkloadForm : public QWidget
 {
@@ -42,6 +43,8 @@ public:
     LengthHistogramView *inputHistogram() const { return m_inputHist; }
     LengthHistogramView *outputHistogram() const { return m_outputHist; }
     QPlainTextEdit *promptPreview() const { return m_promptPreview; }
+    SessionEditor *sessionEditor() const { return m_sessions; }
+    QLabel *cacheShape() const { return m_cacheShape; }
     // Problems the validator cannot see (a dataset file that does not load), as diagnostics for
     // the fields they belong to.
     QList<SpecDiagnostic> localDiagnostics() const;
@@ -79,6 +82,7 @@ private:
     LengthHistogramView *m_outputHist = nullptr;
     QPlainTextEdit *m_promptPreview = nullptr;
     QLabel *m_datasetSummary = nullptr;
+    QLabel *m_cacheShape = nullptr; // what sessions and shared prefixes make of the prompts
     QTimer *m_previewTimer = nullptr;
     SweepSpec m_previewBase; // the servers (the first one's endpoint shapes the prompt) and source path
     QCheckBox *m_ignoreEos = nullptr;
@@ -91,6 +95,8 @@ private:
     QDoubleSpinBox *m_requestTimeout = nullptr;
     QComboBox *m_prompts = nullptr;
     QSpinBox *m_sharedPrefix = nullptr;
+    QSpinBox *m_prefixCount = nullptr;
+    SessionEditor *m_sessions = nullptr;
 
     QDoubleSpinBox *m_sloTtft = nullptr;
     QDoubleSpinBox *m_sloItl = nullptr;

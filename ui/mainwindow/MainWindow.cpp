@@ -1,4 +1,5 @@
 #include "mainwindow/MainWindow.h"
+#include "mainwindow/SpecTemplates.h"
 #include "compare/CompareView.h"
 #include "designer/ClusterJobDialog.h"
 #include "designer/DesignTab.h"
@@ -136,7 +137,15 @@ void MainWindow::buildMenusAndToolbar()
 {
     auto a = [this](const char *name) { return action(QString::fromLatin1(name)); };
     QMenu *file = menuBar()->addMenu(tr("&File"));
-    file->addActions({a("actionNew"), a("actionOpen"), a("actionOpenResults")});
+    file->addAction(a("actionNew"));
+    QMenu *templates = file->addMenu(tr("New from &template"));
+    templates->setObjectName(QStringLiteral("templatesMenu"));
+    for (const SpecTemplate &t : specTemplates()) {
+        QAction *act = templates->addAction(t.title);
+        act->setObjectName(t.id);
+        connect(act, &QAction::triggered, this, [this, t] { newFromTemplate(t); });
+    }
+    file->addActions({a("actionOpen"), a("actionOpenResults")});
     m_recent = new RecentFiles(file->addMenu(tr("Open &Recent")), this);
     connect(m_recent, &RecentFiles::openRequested, this, [this](const QString &p) { openPath(p); });
     file->addSeparator();
@@ -363,6 +372,20 @@ void MainWindow::newSpec()
     if (!maybeSave())
         return;
     setSpec(DesignTab::newSpec());
+    m_tabs->setCurrentWidget(m_design);
+}
+
+void MainWindow::newFromTemplate(const SpecTemplate &t)
+{
+    if (!maybeSave())
+        return;
+    QString error;
+    const std::optional<SweepSpec> spec = loadTemplate(t, &error);
+    if (!spec) {
+        QMessageBox::warning(this, tr("Template"), tr("The template could not be read: %1").arg(error));
+        return;
+    }
+    setSpec(*spec);
     m_tabs->setCurrentWidget(m_design);
 }
 

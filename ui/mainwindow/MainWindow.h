@@ -17,6 +17,7 @@ class DesignTab;
 class ElidedLabel;
 class RecentFiles;
 class RunTab;
+struct SpecTemplate;
 
 class MainWindow : public QMainWindow
 {
@@ -61,6 +62,7 @@ private:
     void refreshIcons();
     bool maybeSave();
     void newSpec();
+    void newFromTemplate(const SpecTemplate &t);
     void open();
     void openResultsFolder();
     void addToCompare();

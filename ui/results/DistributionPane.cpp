@@ -6,6 +6,7 @@
 #include <QComboBox>
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QSignalBlocker>
 #include <QtConcurrent/QtConcurrentRun>
 #include <QVBoxLayout>
 
@@ -15,6 +16,7 @@ DistributionPane::DistributionPane(QWidget *parent)
     : QWidget(parent)
     , m_metric(new QComboBox(this))
     , m_kind(new QComboBox(this))
+    , m_turn(new QComboBox(this))
     , m_status(new QLabel(this))
     , m_view(new InteractiveChartView(this))
     , m_watcher(new QFutureWatcher<CellRecordSamples>(this))
@@ -25,6 +27,9 @@ DistributionPane::DistributionPane(QWidget *parent)
     m_metric->addItems({metricLabel(tag::ttft), metricLabel(tag::itl), metricLabel(tag::latency)});
     m_kind->addItem(tr("Histogram"), int(DistributionKind::Histogram));
     m_kind->addItem(tr("CDF"), int(DistributionKind::Cdf));
+    m_turn->setObjectName(QStringLiteral("distributionTurn"));
+    m_turn->setToolTip(tr("Sessions: the requests of one turn (turn 1 against later turns is the prefix cache's effect)"));
+    m_turn->hide();
     m_status->setTextInteractionFlags(Qt::TextSelectableByMouse);
     // The status names files ("Reading /long/path/records.jsonl…"): it wraps in the space it is
     // given instead of widening the pane each time it changes.
@@ -33,6 +38,7 @@ DistributionPane::DistributionPane(QWidget *parent)
     auto *controls = new QHBoxLayout;
     controls->addWidget(m_metric);
     controls->addWidget(m_kind);
+    controls->addWidget(m_turn);
     controls->addWidget(m_status, 1);
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
@@ -40,6 +46,7 @@ DistributionPane::DistributionPane(QWidget *parent)
     layout->addWidget(m_view, 1);
     connect(m_metric, &QComboBox::currentIndexChanged, this, &DistributionPane::redraw);
     connect(m_kind, &QComboBox::currentIndexChanged, this, &DistributionPane::redraw);
+    connect(m_turn, &QComboBox::currentIndexChanged, this, &DistributionPane::redraw);
     connect(m_watcher, &QFutureWatcher<CellRecordSamples>::finished, this, &DistributionPane::onFinished);
     redraw();
 }
@@ -92,6 +99,18 @@ void DistributionPane::onFinished()
     }
     m_loading = false;
     m_samples = m_watcher->result();
+    {
+        const QSignalBlocker quiet(m_turn); // one redraw below
+        m_turn->clear();
+        if (m_samples.maxTurn > 0) {
+            m_turn->addItem(tr("All turns"), 0);
+            m_turn->addItem(tr("Turn 1"), 1);
+            m_turn->addItem(tr("Turns 2+"), -2);
+            for (int t = 2; t <= std::min(m_samples.maxTurn, 16); ++t)
+                m_turn->addItem(tr("Turn %1").arg(t), t);
+        }
+        m_turn->setVisible(m_samples.maxTurn > 0);
+    }
     if (!m_samples.error.isEmpty())
         m_status->setText(m_samples.error);
     else
@@ -104,16 +123,29 @@ void DistributionPane::onFinished()
     Q_EMIT loaded();
 }
 
+QList<double> DistributionPane::shown(const QList<double> &values, const QList<int> &turns) const
+{
+    const int pick = m_samples.maxTurn > 0 ? m_turn->currentData().toInt() : 0;
+    if (pick == 0 || turns.size() != values.size())
+        return values;
+    QList<double> out;
+    for (qsizetype i = 0; i < values.size(); ++i)
+        if (pick == -2 ? turns[i] >= 2 : turns[i] == pick)
+            out.append(values[i]);
+    return out;
+}
+
 void DistributionPane::redraw()
 {
     const auto kind = DistributionKind(m_kind->currentData().toInt());
-    switch (m_metric->currentIndex()) {
-    case 1: m_view->replaceChart(makeDistributionChart(m_samples.itlMs, metricLabel(tag::itl), unit::ms, kind)); break;
-    case 2:
-        m_view->replaceChart(makeDistributionChart(m_samples.latencyMs, metricLabel(tag::latency), unit::ms, kind));
-        break;
-    default: m_view->replaceChart(makeDistributionChart(m_samples.ttftMs, metricLabel(tag::ttft), unit::ms, kind)); break;
-    }
+    const QString turn = m_samples.maxTurn > 0 && m_turn->currentData().toInt() != 0 ? QStringLiteral(" (%1)").arg(m_turn->currentText()) : QString();
+    const int metric = m_metric->currentIndex();
+    const QList<double> values = metric == 1   ? shown(m_samples.itlMs, m_samples.itlTurns)
+                                 : metric == 2 ? shown(m_samples.latencyMs, m_samples.latencyTurns)
+                                               : shown(m_samples.ttftMs, m_samples.ttftTurns);
+    const QString name = metric == 1 ? metricLabel(tag::itl) : metric == 2 ? metricLabel(tag::latency) : metricLabel(tag::ttft);
+    m_shown = values.size();
+    m_view->replaceChart(makeDistributionChart(values, name + turn, unit::ms, kind));
     m_view->setExportName(QStringLiteral("distribution"));
 }
 

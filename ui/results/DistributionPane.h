@@ -27,6 +27,8 @@ public:
     bool isLoading() const;
     const CellRecordSamples &samples() const { return m_samples; }
     InteractiveChartView *chartView() const { return m_view; }
+    QComboBox *turnChoice() const { return m_turn; }
+    qsizetype shownSamples() const { return m_shown; } // in the chart now (the chosen metric and turn)
 
 Q_SIGNALS:
     void loaded(); // samples() is up to date and the chart is drawn
@@ -34,9 +36,12 @@ Q_SIGNALS:
 private:
     void onFinished();
     void redraw();
+    // The samples of the chosen turn (all without sessions or with "All turns").
+    QList<double> shown(const QList<double> &values, const QList<int> &turns) const;
 
     QComboBox *m_metric;
     QComboBox *m_kind;
+    QComboBox *m_turn; // sessions: all turns, turn 1, later turns, or one turn
     QLabel *m_status;
     InteractiveChartView *m_view;
     QFutureWatcher<CellRecordSamples> *m_watcher;
@@ -44,6 +49,7 @@ private:
     QString m_path, m_title;
     quint64 m_generation = 0, m_watchedGeneration = 0;
     bool m_loading = false;
+    qsizetype m_shown = 0;
 };
 
 } // namespace sb::ui

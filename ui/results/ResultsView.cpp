@@ -10,6 +10,7 @@
 #include "results/ServerMetricsPane.h"
 #include "results/SweepAxis.h"
 #include "results/TimeSlicesPane.h"
+#include "results/CachePane.h"
 #include "style/Theme.h"
 #include "style/WindowMemory.h"
 #include "results/TraceActions.h"
@@ -42,6 +43,8 @@ ResultsView::ResultsView(QWidget *parent)
     m_server->setObjectName(QStringLiteral("serverPane"));
     m_slices = new TimeSlicesPane(this);
     m_slices->setObjectName(QStringLiteral("timeSlicesPane"));
+    m_cache = new CachePane(this);
+    m_cache->setObjectName(QStringLiteral("cachePane"));
     m_summary = new QLabel(this);
     m_summary->setObjectName(QStringLiteral("resultsSummary"));
     m_summary->setTextFormat(Qt::RichText);
@@ -55,6 +58,7 @@ ResultsView::ResultsView(QWidget *parent)
     m_side->addTab(m_distribution, tr("Distribution"));
     m_side->addTab(m_slices, tr("Over time"));
     m_side->addTab(m_server, tr("Server"));
+    m_side->addTab(m_cache, tr("Cache"));
     // Any two servers of the set side by side, on the metric the right chart shows.
     m_differences = new DifferencePanel(this);
     m_differences->setObjectName(QStringLiteral("resultsDifferences"));
@@ -185,6 +189,7 @@ void ResultsView::showDetail(bool reloadFiles)
     const CellResult *c = cell(m_currentCell);
     m_detail->setHtml(c ? cellDetailHtml(*c, m_folder) : tr("<p>Select a cell in the table or a point in a chart.</p>"));
     m_slices->setCell(c);
+    m_cache->setCell(c);
     if (!reloadFiles)
         return;
     if (c && !c->recordsPath.isEmpty() && !m_folder.isEmpty())

@@ -23,6 +23,7 @@ class ResultsTableModel;
 class ResultsTableView;
 class ServerMetricsPane;
 class TimeSlicesPane;
+class CachePane;
 
 class ResultsView : public QWidget
 {
@@ -71,6 +72,7 @@ private:
     DistributionPane *m_distribution = nullptr;
     ServerMetricsPane *m_server = nullptr;
     TimeSlicesPane *m_slices = nullptr;
+    CachePane *m_cache = nullptr;
     QStackedWidget *m_pages = nullptr; // the empty state, or the results
     QLabel *m_empty = nullptr;
     QTabWidget *m_side = nullptr;
