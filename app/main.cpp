@@ -47,7 +47,8 @@ int runGuiFromArgs(int argc, char **argv, const QStringList &args)
             opts.demo = true;
         } else if ((a == QLatin1String("--screenshot") || a == QLatin1String("--out")) && i + 1 < args.size()) {
             (a == QLatin1String("--out") ? opts.outDir : opts.screenshotPath) = args[++i];
-        } else if ((a == QLatin1String("--theme") || a == QLatin1String("--size") || a == QLatin1String("--tab")) && i + 1 < args.size()) {
+        } else if ((a == QLatin1String("--theme") || a == QLatin1String("--size") || a == QLatin1String("--tab")
+                    || a == QLatin1String("--chart")) && i + 1 < args.size()) {
             QString error;
             if (!sb::parseGuiOption(a, args[++i], &opts, &error)) {
                 QCoreApplication app(argc, argv);

@@ -16,6 +16,7 @@ struct GuiOptions {
     QString theme;          // "light" | "dark": overrides the saved choice (screenshots default to light)
     QSize size;             // window size (screenshots: exactly this); invalid = the default
     QString tab;            // with --screenshot: design | run | results (default) | compare
+    QString chart;          // the left chart of Results and Compare: latency (default) | pareto | pareto-ttft
 };
 
 // Returns the process exit code: the event loop's, or for --screenshot 0 when the picture was

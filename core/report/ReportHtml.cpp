@@ -1,5 +1,6 @@
 #include "results/SweepAxis.h"
 #include "report/ReportHtml.h"
+#include "report/ReportPareto.h"
 #include "report/ReportTraceSection.h"
 #include "servermetrics/ServerMetricCatalogue.h"
 #include "report/DisplayText.h"
@@ -397,6 +398,7 @@ QByteArray reportHtml(const ReportHtmlInput &in)
             html += QStringLiteral("</figcaption></figure>\n");
         }
     }
+    html += paretoSectionHtml(in.results);
     html += engineStepsSection(in.results);
     html += repeatsSection(in);
     html += QStringLiteral("<h2>Cells</h2>\n") + cellTable(in);

@@ -1,4 +1,4 @@
-// The workbench's own command-line options (--theme, --size, --tab with --screenshot): parsed
+// The workbench's own command-line options (--theme, --size, --tab, --chart with --screenshot): parsed
 // with clear errors, and a screenshot of a result set on disk really has the asked size, tab
 // and palette (the README's light/dark, 1600x1000 and 1024x700 pictures are made this way).
 #include "GuiMain.h"
@@ -49,6 +49,13 @@ private Q_SLOTS:
         }
         QVERIFY(!parseGuiOption(QStringLiteral("--tab"), QStringLiteral("hooks"), &o, &error));
         QCOMPARE(o.size, QSize(1024, 700)); // a refused value changes nothing
+        // The left chart of Results and Compare (the Pareto view for screenshots).
+        for (const char *chart : {"latency", "pareto", "pareto-ttft"}) {
+            QVERIFY(parseGuiOption(QStringLiteral("--chart"), QLatin1String(chart), &o, &error));
+            QCOMPARE(o.chart, QLatin1String(chart));
+        }
+        QVERIFY(!parseGuiOption(QStringLiteral("--chart"), QStringLiteral("pie"), &o, &error));
+        QVERIFY2(error.contains(QStringLiteral("latency, pareto or pareto-ttft")), qPrintable(error));
     }
 
     void screenshotOfAResultSet()
@@ -78,6 +85,9 @@ private Q_SLOTS:
                  qPrintable(QStringLiteral("light %1, dark %2").arg(meanLightness(light)).arg(meanLightness(dark))));
         shoot({QStringLiteral("--size"), QStringLiteral("1024x700"), QStringLiteral("--tab"), QStringLiteral("design")}, &design);
         QVERIFY(design != light); // another tab in front
+        QImage pareto;
+        shoot({QStringLiteral("--size"), QStringLiteral("1024x700"), QStringLiteral("--chart"), QStringLiteral("pareto")}, &pareto);
+        QVERIFY(pareto != light); // another chart on the left
 
         QProcess bad;
         bad.start(binary, {folder, QStringLiteral("--size"), QStringLiteral("huge")});

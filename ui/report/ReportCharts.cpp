@@ -1,6 +1,7 @@
 #include "report/ReportCharts.h"
 #include "charts/ChartExport.h"
 #include "charts/ChartFactory.h"
+#include "charts/ParetoChart.h"
 #include "metrics/MetricCatalogue.h"
 #include <QChart>
 #include <algorithm>
@@ -37,6 +38,10 @@ QList<ChartJob> jobs(const SweepResults &results)
         {QStringLiteral("output_throughput_vs_concurrency"), QStringLiteral("Output token throughput vs concurrency"),
          [](const QList<ChartSeriesInput> &s) { return makeMetricVsConcurrencyChart(s, tag::outputThroughput, Stat::Avg); }},
     };
+    // The Pareto view (report/ParetoFrontier.h), beside report.html's section naming the frontier.
+    if (anyCellHas(results, tag::tokensPerUser, Stat::Avg))
+        out.append({QStringLiteral("pareto_throughput_vs_tok_s_user"), QStringLiteral("Pareto frontier: output throughput vs tok/s/user"),
+                    [](const QList<ChartSeriesInput> &s) { return makeParetoChart(s, ParetoX::TokensPerUser); }});
     // The knee from the profiler traces (report/TraceKnee), beside the sentence report.html prints.
     if (anyCellHas(results, tag::engineStepTime, Stat::P50))
         out.append({QStringLiteral("engine_step_time_p50_vs_load"), QStringLiteral("Engine step time p50 vs load (profiler traces)"),
