@@ -142,6 +142,15 @@ int runGui(int argc, char **argv, const GuiOptions &opts)
     if (opts.screenshotPath.isEmpty())
         QTimer::singleShot(0, &window, [&window] { window.compareView()->restoreSavedSets(); });
 
+    for (const QString &path : opts.comparePaths) {
+        QString error;
+        if (!window.compareView()->addResultSet(path, &error)) {
+            fail(error);
+            if (!opts.screenshotPath.isEmpty())
+                return 1;
+        }
+    }
+
     if (opts.demo) {
         if (!opts.screenshotPath.isEmpty()) {
             QObject::connect(window.runTab(), &ui::RunTab::runFinished, &window, [&window, &opts](int exitCode) {
@@ -170,6 +179,8 @@ int runGui(int argc, char **argv, const GuiOptions &opts)
             // A picture of a result set (or spec) already on disk: no run needed.
             QTimer::singleShot(0, &window, [&window, &opts] { saveScreenshotAndQuit(window, opts); });
         }
+    } else if (!opts.comparePaths.isEmpty() && !opts.screenshotPath.isEmpty()) {
+        QTimer::singleShot(0, &window, [&window, &opts] { saveScreenshotAndQuit(window, opts); }); // a picture of Compare
     }
     return app.exec();
 }

@@ -28,10 +28,11 @@ QString paretoIntroHtml()
                           "completed cells count.</p>\n");
 }
 
-QString paretoSectionHtml(const SweepResults &results)
+QString paretoSectionHtml(const SweepResults &results, const QString &figure)
 {
     const QString set = paretoSetHtml(results);
-    return set.isEmpty() ? set : QStringLiteral("<h2 id=\"pareto\">Pareto frontier: throughput vs tok/s/user</h2>\n") + paretoIntroHtml() + set;
+    return set.isEmpty() ? set
+                         : QStringLiteral("<h2 id=\"pareto\">Pareto frontier: throughput vs tok/s/user</h2>\n") + paretoIntroHtml() + set + figure;
 }
 
 QString paretoSetHtml(const SweepResults &results)

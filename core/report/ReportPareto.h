@@ -6,11 +6,16 @@
 
 namespace sb {
 
+// The bundle's Pareto chart (charts/<stem>.svg and .png, ui/report/ReportCharts): report.html
+// shows it inside its Pareto section rather than with the other charts.
+inline const QString kParetoChartStem = QStringLiteral("pareto_throughput_vs_tok_s_user");
+
 // What the section shows and how the frontier is judged (one paragraph).
 QString paretoIntroHtml();
 // The sentences and the table of one result set; empty when no cell has a point.
 QString paretoSetHtml(const SweepResults &results);
-// report.html's section: an <h2>, the paragraph and the set; empty when no cell has a point.
-QString paretoSectionHtml(const SweepResults &results);
+// report.html's section: an <h2>, the paragraph, the set and `figure` (the chart's <figure>, may
+// be empty); empty when no cell has a point.
+QString paretoSectionHtml(const SweepResults &results, const QString &figure = {});
 
 } // namespace sb

@@ -7,6 +7,7 @@
 #include "report/ComparisonHtml.h"
 #include "report/ParetoFrontier.h"
 #include "report/ReportHtml.h"
+#include "report/ReportPareto.h"
 #include <QTest>
 #include <cmath>
 #include <limits>
@@ -195,6 +196,13 @@ private Q_SLOTS:
         QVERIFY2(html.contains(QStringLiteral("&lt;b&gt;srv&lt;/b&gt;: frontier at c=1 and c=8 (2 of 3 points)")), qPrintable(html));
         QVERIFY(!html.contains(QStringLiteral("<b>srv</b>")));
         QVERIFY(html.contains(QStringLiteral("dominated by c=8")));
+        // The bundle's Pareto chart sits in the section, the others under Charts.
+        in.charts = {{QStringLiteral("TTFT"), QStringLiteral("charts/ttft.svg"), QString()},
+                     {QStringLiteral("Pareto"), QStringLiteral("charts/%1.svg").arg(kParetoChartStem), QString()}};
+        const QString withCharts = QString::fromUtf8(reportHtml(in));
+        const qsizetype section = withCharts.indexOf(QStringLiteral("<h2 id=\"pareto\">"));
+        QVERIFY(withCharts.indexOf(QStringLiteral("charts/ttft.svg")) < section);
+        QVERIFY(withCharts.indexOf(QStringLiteral("charts/%1.svg").arg(kParetoChartStem)) > section);
         // The comparison page: one part per set, set names escaped too.
         ComparisonHtmlInput cmp;
         cmp.sets = {{QStringLiteral("base<script>"), QStringLiteral("/tmp/x"), in.results}};

@@ -1,4 +1,4 @@
-// The workbench's own command-line options (--theme, --size, --tab, --chart with --screenshot): parsed
+// The workbench's own command-line options (--theme, --size, --tab, --chart, --compare with --screenshot): parsed
 // with clear errors, and a screenshot of a result set on disk really has the asked size, tab
 // and palette (the README's light/dark, 1600x1000 and 1024x700 pictures are made this way).
 #include "GuiMain.h"
@@ -88,6 +88,17 @@ private Q_SLOTS:
         QImage pareto;
         shoot({QStringLiteral("--size"), QStringLiteral("1024x700"), QStringLiteral("--chart"), QStringLiteral("pareto")}, &pareto);
         QVERIFY(pareto != light); // another chart on the left
+        // --compare fills the Compare tab: a picture of it without opening anything in Results.
+        QImage emptyCompare, compare;
+        shoot({QStringLiteral("--size"), QStringLiteral("1024x700"), QStringLiteral("--tab"), QStringLiteral("compare")}, &emptyCompare);
+        QProcess p;
+        const QString png = dir.filePath(QStringLiteral("compare.png"));
+        p.start(binary, {QStringLiteral("--compare"), folder, QStringLiteral("--compare"), folder, QStringLiteral("--screenshot"), png,
+                         QStringLiteral("--tab"), QStringLiteral("compare"), QStringLiteral("--size"), QStringLiteral("1024x700")});
+        QVERIFY(p.waitForFinished(60000));
+        QCOMPARE(p.exitCode(), 0);
+        QVERIFY(compare.load(png));
+        QVERIFY(compare != emptyCompare);
 
         QProcess bad;
         bad.start(binary, {folder, QStringLiteral("--size"), QStringLiteral("huge")});

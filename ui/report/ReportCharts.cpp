@@ -3,6 +3,7 @@
 #include "charts/ChartFactory.h"
 #include "charts/ParetoChart.h"
 #include "metrics/MetricCatalogue.h"
+#include "report/ReportPareto.h"
 #include <QChart>
 #include <algorithm>
 #include <cmath>
@@ -39,8 +40,9 @@ QList<ChartJob> jobs(const SweepResults &results)
          [](const QList<ChartSeriesInput> &s) { return makeMetricVsConcurrencyChart(s, tag::outputThroughput, Stat::Avg); }},
     };
     // The Pareto view (report/ParetoFrontier.h), beside report.html's section naming the frontier.
-    if (anyCellHas(results, tag::tokensPerUser, Stat::Avg))
-        out.append({QStringLiteral("pareto_throughput_vs_tok_s_user"), QStringLiteral("Pareto frontier: output throughput vs tok/s/user"),
+    const QList<ParetoSeries> pareto = paretoSeries(results, ParetoX::TokensPerUser);
+    if (std::any_of(pareto.cbegin(), pareto.cend(), [](const ParetoSeries &s) { return !s.points.isEmpty(); }))
+        out.append({kParetoChartStem, QStringLiteral("Pareto frontier: output throughput vs tok/s/user"),
                     [](const QList<ChartSeriesInput> &s) { return makeParetoChart(s, ParetoX::TokensPerUser); }});
     // The knee from the profiler traces (report/TraceKnee), beside the sentence report.html prints.
     if (anyCellHas(results, tag::engineStepTime, Stat::P50))
