@@ -2,7 +2,7 @@
 // panel's switch to it, the frontier series holding exactly the non-dominated points, dominated
 // points faded, the hover read-out (series, point, both values, interval, standing), whiskers
 // over the 95 % CI clipped at 0, the TTFT switch, request-rate labels, the servers' colours
-// shared with the other charts, and the Compare view's panel.
+// shared with the other charts, the Compare view's panel and its exported page.
 #include "TestSupport.h"
 #include "charts/ChartPoints.h"
 #include "charts/ChartReadout.h"
@@ -20,6 +20,7 @@
 #include <QComboBox>
 #include <QLineSeries>
 #include <QScatterSeries>
+#include <QTemporaryDir>
 #include <QTest>
 #include <QValueAxis>
 #include <memory>
@@ -245,6 +246,17 @@ private Q_SLOTS:
         // One colour per server across sets; the set shows in the line style.
         QCOMPARE(fronts.at(2)->pen().color(), fronts.at(0)->pen().color());
         QVERIFY(fronts.at(2)->pen().style() != fronts.at(0)->pen().style());
+
+        // The exported comparison: the Pareto chart and each set's frontier sentences.
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("cmp.html"));
+        QString error;
+        QVERIFY2(compare.exportComparison(path, &error), qPrintable(error));
+        const QString html = QString::fromUtf8(sbtest::readFile(path));
+        QVERIFY(html.contains(QStringLiteral("<figcaption>Pareto frontier: Output throughput vs tok/s/user</figcaption>")));
+        QCOMPARE(html.count(QStringLiteral("data:image/png;base64,")), 3);
+        QVERIFY(html.contains(QStringLiteral("<h2 id=\"pareto\">")));
+        QCOMPARE(html.count(QStringLiteral("a: frontier at c=1, c=8 and c=32 (3 of 4 points)")), 2);
     }
 };
 

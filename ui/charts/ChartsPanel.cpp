@@ -56,10 +56,9 @@ ChartsPanel::ChartsPanel(QWidget *parent)
     m_kindCombo->addItem(tr("Pareto frontier"));
     m_kindCombo->setToolTip(tr("Pareto frontier: each load point's throughput against what one user gets; the points no other "
                                "point beats on both are joined, the others are faded"));
-    for (const ParetoX x : {ParetoX::TokensPerUser, ParetoX::Ttft}) {
-        const ParetoAxis a = paretoXAxis(x);
-        m_paretoCombo->addItem(a.label == metricLabel(tag::tokensPerUser) ? a.unit : a.label, int(x));
-    }
+    // Named by the unit for the per-user rate ("tok/s/user" says more than "Interactivity").
+    for (const ParetoX x : {ParetoX::TokensPerUser, ParetoX::Ttft})
+        m_paretoCombo->addItem(x == ParetoX::TokensPerUser ? paretoXAxis(x).unit : paretoXAxis(x).label, int(x));
     m_paretoCombo->setVisible(false);
     m_metricCombo->setObjectName(QStringLiteral("metricChoice"));
     m_statCombo->setObjectName(QStringLiteral("statChoice"));
