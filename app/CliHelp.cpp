@@ -13,12 +13,15 @@ struct CommandHelp {
 
 // One table serves `--help`, `help COMMAND` and the man page (packaging/make-manpage.sh).
 const CommandHelp kCommands[] = {
-    {"gui", "sweepbench [SPEC.yaml | RESULTS | --demo [--out DIR]] [--screenshot FILE [--tab TAB]] [--theme light|dark] [--size WxH]",
+    {"gui", "sweepbench [SPEC.yaml | RESULTS | --demo [--out DIR]] [--screenshot FILE [--tab TAB]] [--theme light|dark] [--size WxH] [--chart KIND] [--compare RESULTS]...",
      "Opens the desktop workbench. A sweep YAML opens in Design; a results folder or zip opens in\n"
      "Results. --demo loads the built-in demo sweep (three embedded mock servers) and runs it;\n"
      "with --screenshot FILE it saves a PNG of the window (the Results tab, or --tab design|run|\n"
      "results|compare) when the run ends, or once SPEC / RESULTS is open, and exits. --theme picks the palette (screenshots default\n"
-     "to light), --size the window size in pixels.\n"
+     "to light), --size the window size in pixels, --chart the left chart of Results and Compare:\n"
+     "latency (throughput vs latency, the default), pareto (the Pareto frontier of throughput vs\n"
+     "tok/s/user) or pareto-ttft (throughput vs TTFT p50). --compare RESULTS (repeatable) adds a\n"
+     "result set to the Compare tab (with --screenshot and no SPEC / RESULTS: a picture of it).\n"
      "Without a display (no DISPLAY / WAYLAND_DISPLAY), --demo runs the headless demo instead."},
     {"run", "sweepbench run SPEC [--out DIR] [--resume [--force]] [--shard K/N]",
      "Runs every cell of the sweep: cache reset, warmup, profiler start, measured phase at exactly C\n"

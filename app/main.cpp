@@ -45,9 +45,12 @@ int runGuiFromArgs(int argc, char **argv, const QStringList &args)
         const QString &a = args[i];
         if (a == QLatin1String("--demo")) {
             opts.demo = true;
+        } else if (a == QLatin1String("--compare") && i + 1 < args.size()) {
+            opts.comparePaths.append(args[++i]);
         } else if ((a == QLatin1String("--screenshot") || a == QLatin1String("--out")) && i + 1 < args.size()) {
             (a == QLatin1String("--out") ? opts.outDir : opts.screenshotPath) = args[++i];
-        } else if ((a == QLatin1String("--theme") || a == QLatin1String("--size") || a == QLatin1String("--tab")) && i + 1 < args.size()) {
+        } else if ((a == QLatin1String("--theme") || a == QLatin1String("--size") || a == QLatin1String("--tab")
+                    || a == QLatin1String("--chart")) && i + 1 < args.size()) {
             QString error;
             if (!sb::parseGuiOption(a, args[++i], &opts, &error)) {
                 QCoreApplication app(argc, argv);

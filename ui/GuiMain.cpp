@@ -2,7 +2,9 @@
 #include "io/DurableWrite.h"
 #include <QBuffer>
 #include "mainwindow/MainWindow.h"
+#include "charts/ChartsPanel.h"
 #include "compare/CompareView.h"
+#include "results/ResultsView.h"
 #include "report/ExportFlow.h"
 #include <QFileDialog>
 #include <algorithm>
@@ -71,6 +73,17 @@ int tabIndex(const QString &tab)
     return ui::MainWindow::ResultsIndex;
 }
 
+// --chart: the left chart of Results and Compare.
+void chooseChart(ui::MainWindow &window, const QString &chart)
+{
+    if (chart.isEmpty())
+        return;
+    const bool pareto = chart.startsWith(QLatin1String("pareto"));
+    const ParetoX x = chart == QLatin1String("pareto-ttft") ? ParetoX::Ttft : ParetoX::TokensPerUser;
+    window.resultsView()->chartsPanel()->setParetoView(pareto, x);
+    window.compareView()->chartsPanel()->setParetoView(pareto, x);
+}
+
 void saveScreenshotAndQuit(ui::MainWindow &window, const GuiOptions &opts)
 {
     const QString path = opts.screenshotPath;
@@ -122,11 +135,21 @@ int runGui(int argc, char **argv, const GuiOptions &opts)
     });
     if (opts.size.isValid())
         window.resize(opts.size);
+    chooseChart(window, opts.chart);
     window.show();
     // The sets compared last time come back (missing ones are dropped with a status message);
     // not for screenshots, which must not depend on this machine's history.
     if (opts.screenshotPath.isEmpty())
         QTimer::singleShot(0, &window, [&window] { window.compareView()->restoreSavedSets(); });
+
+    for (const QString &path : opts.comparePaths) {
+        QString error;
+        if (!window.compareView()->addResultSet(path, &error)) {
+            fail(error);
+            if (!opts.screenshotPath.isEmpty())
+                return 1;
+        }
+    }
 
     if (opts.demo) {
         if (!opts.screenshotPath.isEmpty()) {
@@ -156,6 +179,8 @@ int runGui(int argc, char **argv, const GuiOptions &opts)
             // A picture of a result set (or spec) already on disk: no run needed.
             QTimer::singleShot(0, &window, [&window, &opts] { saveScreenshotAndQuit(window, opts); });
         }
+    } else if (!opts.comparePaths.isEmpty() && !opts.screenshotPath.isEmpty()) {
+        QTimer::singleShot(0, &window, [&window, &opts] { saveScreenshotAndQuit(window, opts); }); // a picture of Compare
     }
     return app.exec();
 }

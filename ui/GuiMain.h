@@ -3,6 +3,7 @@
 // QApplication: runGui does, so the CLI never needs a display).
 #include <QSize>
 #include <QString>
+#include <QStringList>
 
 namespace sb::ui {
 
@@ -16,6 +17,8 @@ struct GuiOptions {
     QString theme;          // "light" | "dark": overrides the saved choice (screenshots default to light)
     QSize size;             // window size (screenshots: exactly this); invalid = the default
     QString tab;            // with --screenshot: design | run | results (default) | compare
+    QStringList comparePaths; // result sets added to the Compare tab (--compare PATH, repeatable)
+    QString chart;          // the left chart of Results and Compare: latency (default) | pareto | pareto-ttft
 };
 
 // Returns the process exit code: the event loop's, or for --screenshot 0 when the picture was

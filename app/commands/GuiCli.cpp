@@ -13,6 +13,10 @@ bool parseGuiOption(const QString &option, const QString &value, ui::GuiOptions 
         opts->tab = value;
         return true;
     }
+    if (option == QLatin1String("--chart") && QStringList{QStringLiteral("latency"), QStringLiteral("pareto"), QStringLiteral("pareto-ttft")}.contains(value)) {
+        opts->chart = value;
+        return true;
+    }
     if (option == QLatin1String("--size")) {
         const QStringList wh = value.split(QLatin1Char('x'));
         bool okW = false, okH = false;
@@ -24,8 +28,9 @@ bool parseGuiOption(const QString &option, const QString &value, ui::GuiOptions 
         *error = QStringLiteral("--size: expected WIDTHxHEIGHT from 640x480 to 7680x4320, got %1").arg(value);
         return false;
     }
-    *error = option == QLatin1String("--theme") ? QStringLiteral("--theme: expected light or dark, got %1").arg(value)
-                                                : QStringLiteral("--tab: expected design, run, results or compare, got %1").arg(value);
+    *error = option == QLatin1String("--theme")   ? QStringLiteral("--theme: expected light or dark, got %1").arg(value)
+             : option == QLatin1String("--chart") ? QStringLiteral("--chart: expected latency, pareto or pareto-ttft, got %1").arg(value)
+                                                  : QStringLiteral("--tab: expected design, run, results or compare, got %1").arg(value);
     return false;
 }
 

@@ -1,5 +1,5 @@
 #pragma once
-// The desktop workbench's own options (--theme, --size, --tab), parsed here: only app/ parses our
+// The desktop workbench's own options (--theme, --size, --tab, --chart), parsed here: only app/ parses our
 // command line; ui/GuiMain takes the parsed GuiOptions.
 #include "GuiMain.h"
 

@@ -12,6 +12,9 @@ const QList<MetricInfo> &allMetrics()
         {tag::outputThroughput, QStringLiteral("Output throughput"), QStringLiteral("Out tok/s"),
          QStringLiteral("output_token_throughput"), unit::tokensPerS,
          QStringLiteral("Output tokens per second over the measured phase"), true, Better::Higher, 1},
+        {tag::tokensPerUser, QStringLiteral("Interactivity"), QStringLiteral("Tok/s/user"),
+         QStringLiteral("output_token_throughput_per_user"), unit::tokensPerSPerUser,
+         QStringLiteral("Output tokens per second one user sees while its answer streams: 1000 / mean ITL"), true, Better::Higher, 1},
         {tag::requestThroughput, QStringLiteral("Request throughput"), QStringLiteral("Req/s"),
          QStringLiteral("request_throughput"), unit::requestsPerS,
          QStringLiteral("Successful requests per second over the measured phase"), true, Better::Higher, 2},
@@ -104,6 +107,8 @@ QString metricLabel(QStringView key)
 
 QString shortUnit(const QString &unit)
 {
+    if (unit == unit::tokensPerSPerUser)
+        return QStringLiteral("tok/s/user");
     if (unit == QLatin1String("tokens/s") || unit == QLatin1String("tokens/sec"))
         return QStringLiteral("tok/s");
     if (unit == QLatin1String("requests/s") || unit == QLatin1String("requests/sec"))
@@ -174,7 +179,8 @@ double traceValue(const CellResult &cell, const QString &metric, Stat stat)
     }
 }
 
-// The figures results.json keeps beside `metrics` (tag:: errorRate ... queueTime); false when
+// The figures results.json keeps beside `metrics` (tag:: errorRate ... queueTime) and those
+// derived from its metrics (tag::tokensPerUser); false when
 // `metric` is not one of them.
 bool fieldValue(const CellResult &cell, const QString &metric, Stat stat, double *out)
 {
@@ -188,7 +194,12 @@ bool fieldValue(const CellResult &cell, const QString &metric, Stat stat, double
         *out = o && cell.completed + cell.failed > 0 ? pick(stat, o->lagP50Ms, o->lagP99Ms, o->lagMaxMs) : kNaN;
     else if (metric == tag::queueTime)
         *out = o && cell.completed + cell.failed > 0 ? pick(stat, o->queueP50Ms, o->queueP99Ms, o->queueMaxMs) : kNaN;
-    else if (metric == tag::engineStepTime || metric == tag::engineBatchSize || metric == tag::engineStepRate)
+    else if (metric == tag::tokensPerUser) {
+        // A per-user rate, not a latency: the reciprocal of the mean gap between its tokens.
+        const auto it = cell.metrics.constFind(tag::itl);
+        const double itl = it == cell.metrics.cend() ? kNaN : it->value(Stat::Avg);
+        *out = avg && itl > 0 && std::isfinite(itl) ? 1000.0 / itl : kNaN;
+    } else if (metric == tag::engineStepTime || metric == tag::engineBatchSize || metric == tag::engineStepRate)
         *out = traceValue(cell, metric, stat);
     else
         return false;

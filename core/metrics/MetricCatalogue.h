@@ -20,6 +20,8 @@ inline const QString latency = QStringLiteral("request_latency");
 inline const QString interChunk = QStringLiteral("inter_chunk_latency");
 inline const QString outputThroughput = QStringLiteral("output_token_throughput");
 inline const QString requestThroughput = QStringLiteral("request_throughput");
+// Derived from the ITL mean (cellValue): the output speed one user sees, 1000 / ITL avg ms.
+inline const QString tokensPerUser = QStringLiteral("output_token_throughput_per_user");
 inline const QString goodput = QStringLiteral("goodput");
 inline const QString goodFraction = QStringLiteral("good_request_fraction");
 inline const QString outputLength = QStringLiteral("output_sequence_length");
@@ -52,6 +54,7 @@ namespace unit {
 inline const QString ms = QStringLiteral("ms");
 inline const QString tokens = QStringLiteral("tokens");
 inline const QString tokensPerS = QStringLiteral("tokens/s");
+inline const QString tokensPerSPerUser = QStringLiteral("tokens/s/user");
 inline const QString requestsPerS = QStringLiteral("requests/s");
 inline const QString fraction = QStringLiteral("fraction");
 inline const QString requests = QStringLiteral("requests");
@@ -89,7 +92,7 @@ QString statDescription(Stat stat);
 
 // The label of a key, or the key itself when unknown.
 QString metricLabel(QStringView key);
-// "tokens/s" -> "tok/s", "requests/s" -> "req/s"; other units unchanged.
+// "tokens/s" -> "tok/s", "tokens/s/user" -> "tok/s/user", "requests/s" -> "req/s"; other units unchanged.
 QString shortUnit(const QString &unit);
 // A compact heading for metric.stat: "TTFT p50", "Out tok/s"; with the unit: "TTFT p50 ms".
 QString metricColumnTitle(const MetricInfo &metric, Stat stat, bool withUnit);

@@ -1,6 +1,7 @@
 #include "report/ComparisonHtml.h"
 #include "metrics/MetricCatalogue.h"
 #include "report/ReportHtml.h"
+#include "report/ReportPareto.h"
 #include "report/ReportSummary.h"
 #include "report/ReportText.h"
 #include "report/TraceKnee.h"
@@ -89,6 +90,12 @@ QByteArray comparisonHtml(const ComparisonHtmlInput &in)
     html += QStringLiteral("<p class=\"muted\">Generated %1 by SweepBench %2.</p>\n").arg(e(in.generatedAt), QStringLiteral(SWEEPBENCH_VERSION));
     html += setsSection(in);
     html += differenceSection(in);
+    QString pareto;
+    for (const ComparisonSetInfo &s : in.sets)
+        if (const QString set = paretoSetHtml(s.results); !set.isEmpty())
+            pareto += QStringLiteral("<h3>%1</h3>\n").arg(e(s.name)) + set;
+    if (!pareto.isEmpty())
+        html += QStringLiteral("<h2 id=\"pareto\">Pareto frontier: throughput vs tok/s/user</h2>\n") + paretoIntroHtml() + pareto;
     if (!in.charts.isEmpty()) {
         html += QStringLiteral("<h2>Charts</h2>\n");
         for (const ComparisonChart &c : in.charts)

@@ -1,5 +1,6 @@
 #include "results/SweepAxis.h"
 #include "report/ReportHtml.h"
+#include "report/ReportPareto.h"
 #include "report/ReportTraceSection.h"
 #include "servermetrics/ServerMetricCatalogue.h"
 #include "report/DisplayText.h"
@@ -388,15 +389,22 @@ QByteArray reportHtml(const ReportHtmlInput &in)
             html += QStringLiteral("<li class=\"warn\">%1</li>").arg(e(w));
         html += QStringLiteral("</ul>\n");
     }
-    if (!in.charts.isEmpty()) {
-        html += QStringLiteral("<h2>Charts</h2>\n");
-        for (const ReportChart &c : in.charts) {
-            html += QStringLiteral("<figure><img src=\"%1\" alt=\"%2\"><figcaption>%2").arg(relHref(c.svgPath), e(c.title));
-            if (!c.pngPath.isEmpty())
-                html += QStringLiteral(" &middot; <a href=\"%1\">PNG</a>").arg(relHref(c.pngPath));
-            html += QStringLiteral("</figcaption></figure>\n");
-        }
-    }
+    const auto figure = [](const ReportChart &c) {
+        QString f = QStringLiteral("<figure><img src=\"%1\" alt=\"%2\"><figcaption>%2").arg(relHref(c.svgPath), e(c.title));
+        if (!c.pngPath.isEmpty())
+            f += QStringLiteral(" &middot; <a href=\"%1\">PNG</a>").arg(relHref(c.pngPath));
+        return f + QStringLiteral("</figcaption></figure>\n");
+    };
+    // The Pareto chart goes with its section, beside the sentences naming the frontier.
+    QString charts, paretoFigure;
+    for (const ReportChart &c : in.charts)
+        (QFileInfo(c.svgPath).completeBaseName() == kParetoChartStem ? paretoFigure : charts) += figure(c);
+    const QString pareto = paretoSectionHtml(in.results, paretoFigure);
+    if (pareto.isEmpty())
+        charts += paretoFigure; // not drawn by ReportCharts then; kept should a caller pass one
+    if (!charts.isEmpty())
+        html += QStringLiteral("<h2>Charts</h2>\n") + charts;
+    html += pareto;
     html += engineStepsSection(in.results);
     html += repeatsSection(in);
     html += QStringLiteral("<h2>Cells</h2>\n") + cellTable(in);

@@ -1,4 +1,4 @@
-// The workbench's own command-line options (--theme, --size, --tab with --screenshot): parsed
+// The workbench's own command-line options (--theme, --size, --tab, --chart, --compare with --screenshot): parsed
 // with clear errors, and a screenshot of a result set on disk really has the asked size, tab
 // and palette (the README's light/dark, 1600x1000 and 1024x700 pictures are made this way).
 #include "GuiMain.h"
@@ -49,6 +49,13 @@ private Q_SLOTS:
         }
         QVERIFY(!parseGuiOption(QStringLiteral("--tab"), QStringLiteral("hooks"), &o, &error));
         QCOMPARE(o.size, QSize(1024, 700)); // a refused value changes nothing
+        // The left chart of Results and Compare (the Pareto view for screenshots).
+        for (const char *chart : {"latency", "pareto", "pareto-ttft"}) {
+            QVERIFY(parseGuiOption(QStringLiteral("--chart"), QLatin1String(chart), &o, &error));
+            QCOMPARE(o.chart, QLatin1String(chart));
+        }
+        QVERIFY(!parseGuiOption(QStringLiteral("--chart"), QStringLiteral("pie"), &o, &error));
+        QVERIFY2(error.contains(QStringLiteral("latency, pareto or pareto-ttft")), qPrintable(error));
     }
 
     void screenshotOfAResultSet()
@@ -78,6 +85,20 @@ private Q_SLOTS:
                  qPrintable(QStringLiteral("light %1, dark %2").arg(meanLightness(light)).arg(meanLightness(dark))));
         shoot({QStringLiteral("--size"), QStringLiteral("1024x700"), QStringLiteral("--tab"), QStringLiteral("design")}, &design);
         QVERIFY(design != light); // another tab in front
+        QImage pareto;
+        shoot({QStringLiteral("--size"), QStringLiteral("1024x700"), QStringLiteral("--chart"), QStringLiteral("pareto")}, &pareto);
+        QVERIFY(pareto != light); // another chart on the left
+        // --compare fills the Compare tab: a picture of it without opening anything in Results.
+        QImage emptyCompare, compare;
+        shoot({QStringLiteral("--size"), QStringLiteral("1024x700"), QStringLiteral("--tab"), QStringLiteral("compare")}, &emptyCompare);
+        QProcess p;
+        const QString png = dir.filePath(QStringLiteral("compare.png"));
+        p.start(binary, {QStringLiteral("--compare"), folder, QStringLiteral("--compare"), folder, QStringLiteral("--screenshot"), png,
+                         QStringLiteral("--tab"), QStringLiteral("compare"), QStringLiteral("--size"), QStringLiteral("1024x700")});
+        QVERIFY(p.waitForFinished(60000));
+        QCOMPARE(p.exitCode(), 0);
+        QVERIFY(compare.load(png));
+        QVERIFY(compare != emptyCompare);
 
         QProcess bad;
         bad.start(binary, {folder, QStringLiteral("--size"), QStringLiteral("huge")});

@@ -40,11 +40,7 @@ QList<Curve> curvesOf(const QList<ChartSeriesInput> &sets)
 {
     const SweepAxis axis = chartAxis(sets);
     // Colour by server across all sets: the same server keeps its colour when sets are overlaid.
-    QStringList allServers;
-    for (const auto &set : sets)
-        for (const QString &s : set.results.serverNames())
-            if (!allServers.contains(s))
-                allServers.append(s);
+    const QStringList allServers = chartServers(sets);
     QList<Curve> curves;
     for (int si = 0; si < sets.size(); ++si) {
         const ChartSeriesInput &set = sets.at(si);
@@ -52,7 +48,7 @@ QList<Curve> curvesOf(const QList<ChartSeriesInput> &sets)
             Curve c;
             c.setIndex = si;
             c.server = server;
-            c.legend = set.name.isEmpty() ? server : QStringLiteral("%1: %2").arg(set.name, server);
+            c.legend = curveLegend(set, server);
             c.color = serverColor(int(allServers.indexOf(server)));
             c.style = set.styleIndex;
             // Failed, cancelled and skipped cells hold no real figures: they are not points.
@@ -77,7 +73,24 @@ void placeLegend(QChart *chart, const QList<Curve> &curves)
     chart->legend()->setShowToolTips(true);
 }
 
-QChart *newChart(const QString &title, const QString &shortTitle)
+} // namespace
+
+QStringList chartServers(const QList<ChartSeriesInput> &sets)
+{
+    QStringList all;
+    for (const auto &set : sets)
+        for (const QString &s : set.results.serverNames())
+            if (!all.contains(s))
+                all.append(s);
+    return all;
+}
+
+QString curveLegend(const ChartSeriesInput &set, const QString &server)
+{
+    return set.name.isEmpty() ? server : QStringLiteral("%1: %2").arg(set.name, server);
+}
+
+QChart *newSweepChart(const QString &title, const QString &shortTitle)
 {
     auto *chart = new QChart;
     chart->setAnimationOptions(QChart::NoAnimation); // exports of animated charts come out empty
@@ -87,6 +100,8 @@ QChart *newChart(const QString &title, const QString &shortTitle)
     chart->setMargins(QMargins(4, 4, 4, 4));
     return chart;
 }
+
+namespace {
 
 struct CurvePoints {
     QList<QPointF> points;
@@ -246,6 +261,8 @@ void fitLinear(QValueAxis *axis, double lo, double hi)
 
 } // namespace
 
+void fitLinearAxis(QValueAxis *axis, double lo, double hi) { fitLinear(axis, lo, hi); }
+
 void fitLogAxis(QLogValueAxis *axis, double minPositive, double maxPositive)
 {
     if (!(maxPositive > 0) || !(minPositive > 0) || !std::isfinite(minPositive)) {
@@ -348,7 +365,7 @@ QChart *makeThroughputVsLatencyChart(const QList<ChartSeriesInput> &sets, Latenc
     const LatencyChoiceInfo lc = latencyChoiceInfo(choice);
     const MetricInfo &throughput = *findMetric(kThroughput);
     const QString latencyShort = shortMetricTitle(lc.metric, lc.stat, lc.label);
-    QChart *chart = newChart(QStringLiteral("%1 vs %2").arg(throughput.label, lc.label),
+    QChart *chart = newSweepChart(QStringLiteral("%1 vs %2").arg(throughput.label, lc.label),
                              QStringLiteral("%1 vs %2").arg(throughput.shortLabel, lc.label));
     QAbstractAxis *x = newValueAxis(logLatency);
     auto *y = new QValueAxis;
@@ -396,7 +413,7 @@ QChart *makeMetricVsConcurrencyChart(const QList<ChartSeriesInput> &sets, const 
     const QString label = metricLabel(metric) + (info && info->singleValued ? QString() : QLatin1Char(' ') + statName(stat));
     const QString shortLabel = info ? metricColumnTitle(*info, stat, false) : label;
     const SweepAxis axis = chartAxis(sets);
-    QChart *chart = newChart(QStringLiteral("%1 vs %2").arg(label, axisTitle(axis)), QStringLiteral("%1 vs %2").arg(shortLabel, axisShort(axis)));
+    QChart *chart = newSweepChart(QStringLiteral("%1 vs %2").arg(label, axisTitle(axis)), QStringLiteral("%1 vs %2").arg(shortLabel, axisShort(axis)));
     auto *x = new QLogValueAxis;
     x->setBase(2);
     x->setLabelFormat(QStringLiteral("%g"));

@@ -7,10 +7,12 @@
 #include "results/Results.h"
 #include <QList>
 #include <QString>
+#include <QStringList>
 
 QT_BEGIN_NAMESPACE
 class QChart;
 class QLogValueAxis;
+class QValueAxis;
 QT_END_NAMESPACE
 
 namespace sb::ui {
@@ -22,6 +24,14 @@ struct ChartSeriesInput {
     SweepResults results;
     int styleIndex = 0;  // 0 = solid line + circle, 1 = dashes + square, ...
 };
+
+// Every server of the sets, in first-appearance order: a server's colour is
+// serverColor(its index here) in every chart (charts/ChartStyle.h).
+QStringList chartServers(const QList<ChartSeriesInput> &sets);
+// A series' legend name: the server, or "set: server" when the set is named.
+QString curveLegend(const ChartSeriesInput &set, const QString &server);
+// A new chart as every builder starts one (no animation, titles that fit, legend at the bottom).
+QChart *newSweepChart(const QString &title, const QString &shortTitle);
 
 // The latency on the x axis of the throughput/latency chart.
 enum class LatencyChoice { TtftP50, TtftP90, TtftP99, ItlAvg, ItlP50, ItlP99, LatencyP50, LatencyP99 };
@@ -55,5 +65,7 @@ QChart *makeMetricVsConcurrencyChart(const QList<ChartSeriesInput> &sets, const 
 // at least two ticks: base 10 when the range holds two powers of 10, else base 2 over a range
 // widened to the powers of 2 around the values.
 void fitLogAxis(QLogValueAxis *axis, double minPositive, double maxPositive);
+// A linear axis from 0 (or the minimum when negative) to a little over the maximum, nice ticks.
+void fitLinearAxis(QValueAxis *axis, double lo, double hi);
 
 } // namespace sb::ui

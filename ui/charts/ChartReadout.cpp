@@ -13,6 +13,7 @@ namespace {
 constexpr char kAxisLabel[] = "sbReadoutLabel";
 constexpr char kAxisUnit[] = "sbReadoutUnit";
 constexpr char kPointLabels[] = "sbPointLabels";
+constexpr char kPointDetails[] = "sbPointDetails";
 constexpr char kSloSentence[] = "toolTip"; // the ring's tooltip is the sentence
 constexpr char kSloSet[] = "sbSloSet";
 constexpr char kSloServer[] = "sbSloServer";
@@ -45,6 +46,17 @@ QString pointLabelOf(const QXYSeries *series, int pointIndex)
 {
     const QStringList labels = series ? series->property(kPointLabels).toStringList() : QStringList();
     return pointIndex >= 0 && pointIndex < labels.size() ? labels.at(pointIndex) : QString();
+}
+
+void tagPointDetails(QXYSeries *series, const QStringList &details)
+{
+    series->setProperty(kPointDetails, details);
+}
+
+QString pointDetailsOf(const QXYSeries *series, int pointIndex)
+{
+    const QStringList details = series ? series->property(kPointDetails).toStringList() : QStringList();
+    return pointIndex >= 0 && pointIndex < details.size() ? details.at(pointIndex) : QString();
 }
 
 void tagSloMarker(QXYSeries *ring, int setIndex, const QString &server, const QString &sentence)
@@ -107,6 +119,8 @@ Readout readoutAt(QChart *chart, QPointF pos, qreal radius)
     for (const QString &l : {axisLine(best.series, Qt::Horizontal, best.value.x()), axisLine(best.series, Qt::Vertical, best.value.y())})
         if (!l.isEmpty())
             lines << l;
+    if (const QString details = pointDetailsOf(best.series, best.index); !details.isEmpty())
+        lines << displaySafe(details, DisplayLines::Keep).split(QLatin1Char('\n'));
     if (!best.sloSentence.isEmpty())
         lines << best.sloSentence;
     best.text = lines.join(QLatin1Char('\n'));

@@ -22,6 +22,10 @@ void tagAxis(QAbstractAxis *axis, const QString &label, const QString &unit);
 // One label per point of a tagged series ("c=8").
 void tagPointLabels(QXYSeries *series, const QStringList &labels);
 QString pointLabelOf(const QXYSeries *series, int pointIndex);
+// More lines per point, shown after the values (a Pareto point's interval and its standing on
+// the frontier); empty strings add nothing.
+void tagPointDetails(QXYSeries *series, const QStringList &details);
+QString pointDetailsOf(const QXYSeries *series, int pointIndex);
 
 // The SLO search's marker of one curve: the ring series, its curve and the sentence.
 void tagSloMarker(QXYSeries *ring, int setIndex, const QString &server, const QString &sentence);

@@ -1,5 +1,6 @@
 #include "charts/ChartsPanel.h"
 #include "charts/InteractiveChartView.h"
+#include "charts/ParetoChart.h"
 #include "report/TraceKnee.h"
 #include <algorithm>
 #include <QChart>
@@ -25,6 +26,9 @@ QString slug(QString s)
 
 ChartsPanel::ChartsPanel(QWidget *parent)
     : QWidget(parent)
+    , m_kindCombo(new QComboBox(this))
+    , m_paretoCombo(new QComboBox(this))
+    , m_latencyLabel(new QLabel(tr("Latency:"), this))
     , m_latencyCombo(new QComboBox(this))
     , m_metricCombo(new QComboBox(this))
     , m_statCombo(new QComboBox(this))
@@ -46,6 +50,16 @@ ChartsPanel::ChartsPanel(QWidget *parent)
     m_throughput->setObjectName(QStringLiteral("throughputChart"));
     m_metric->setObjectName(QStringLiteral("metricChart"));
     m_latencyCombo->setObjectName(QStringLiteral("latencyChoice"));
+    m_kindCombo->setObjectName(QStringLiteral("throughputChartKind"));
+    m_paretoCombo->setObjectName(QStringLiteral("paretoChoice"));
+    m_kindCombo->addItem(tr("Throughput vs latency"));
+    m_kindCombo->addItem(tr("Pareto frontier"));
+    m_kindCombo->setToolTip(tr("Pareto frontier: each load point's throughput against what one user gets; the points no other "
+                               "point beats on both are joined, the others are faded"));
+    // Named by the unit for the per-user rate ("tok/s/user" says more than "Interactivity").
+    for (const ParetoX x : {ParetoX::TokensPerUser, ParetoX::Ttft})
+        m_paretoCombo->addItem(x == ParetoX::TokensPerUser ? paretoXAxis(x).unit : paretoXAxis(x).label, int(x));
+    m_paretoCombo->setVisible(false);
     m_metricCombo->setObjectName(QStringLiteral("metricChoice"));
     m_statCombo->setObjectName(QStringLiteral("statChoice"));
     m_logLatency->setObjectName(QStringLiteral("logLatency"));
@@ -60,8 +74,10 @@ ChartsPanel::ChartsPanel(QWidget *parent)
     refillMetrics();
 
     auto *controls = new QHBoxLayout;
-    controls->addWidget(new QLabel(tr("Latency:"), this));
+    controls->addWidget(m_kindCombo);
+    controls->addWidget(m_latencyLabel);
     controls->addWidget(m_latencyCombo);
+    controls->addWidget(m_paretoCombo);
     controls->addWidget(m_logLatency);
     controls->addSpacing(24);
     controls->addWidget(new QLabel(tr("Metric:"), this));
@@ -82,6 +98,16 @@ ChartsPanel::ChartsPanel(QWidget *parent)
     m_timer->setInterval(kRebuildDelayMs);
     connect(m_timer, &QTimer::timeout, this, &ChartsPanel::rebuild);
     connect(m_latencyCombo, &QComboBox::currentIndexChanged, this, &ChartsPanel::rebuild);
+    connect(m_paretoCombo, &QComboBox::currentIndexChanged, this, &ChartsPanel::rebuild);
+    connect(m_kindCombo, &QComboBox::currentIndexChanged, this, [this] {
+        const bool pareto = paretoView();
+        m_latencyLabel->setVisible(!pareto);
+        m_latencyCombo->setVisible(!pareto);
+        m_logLatency->setVisible(!pareto); // both Pareto axes are rates or times from 0: linear
+        m_paretoCombo->setVisible(pareto);
+        m_throughput->setLogScaleAvailable(!pareto);
+        rebuild();
+    });
     connect(m_metricCombo, &QComboBox::currentIndexChanged, this, [this] {
         refillStats();
         rebuild();
@@ -198,10 +224,17 @@ void ChartsPanel::rebuild()
     const auto choice = LatencyChoice(m_latencyCombo->currentData().toInt());
     const QString metric = m_metricCombo->currentData().toString();
     const Stat stat = this->stat();
-    m_throughput->setLogScale(m_logLatency->isChecked());
     m_metric->setLogScale(m_logMetric->isChecked());
-    m_throughput->replaceChart(makeThroughputVsLatencyChart(m_inputs, choice, m_logLatency->isChecked()));
-    m_throughput->setExportName(slug(QStringLiteral("throughput-vs-") + latencyChoiceInfo(choice).label));
+    if (paretoView()) {
+        const auto x = ParetoX(m_paretoCombo->currentData().toInt());
+        m_throughput->setLogScale(false);
+        m_throughput->replaceChart(makeParetoChart(m_inputs, x));
+        m_throughput->setExportName(slug(QStringLiteral("pareto-throughput-vs-") + paretoXAxis(x).label));
+    } else {
+        m_throughput->setLogScale(m_logLatency->isChecked());
+        m_throughput->replaceChart(makeThroughputVsLatencyChart(m_inputs, choice, m_logLatency->isChecked()));
+        m_throughput->setExportName(slug(QStringLiteral("throughput-vs-") + latencyChoiceInfo(choice).label));
+    }
     m_metric->replaceChart(makeMetricVsConcurrencyChart(m_inputs, metric, stat, m_logMetric->isChecked()));
     m_metric->setExportName(slug(metric + QLatin1Char('-') + statName(stat) + QStringLiteral("-vs-") + axisKey(chartAxis(m_inputs))));
     setLegendVisible(m_legendVisible);
@@ -223,6 +256,17 @@ void ChartsPanel::setHighlight(ChartPointRef ref)
 void ChartsPanel::setLatencyChoice(LatencyChoice choice)
 {
     m_latencyCombo->setCurrentIndex(m_latencyCombo->findData(int(choice)));
+}
+
+void ChartsPanel::setParetoView(bool on, ParetoX x)
+{
+    m_paretoCombo->setCurrentIndex(m_paretoCombo->findData(int(x)));
+    m_kindCombo->setCurrentIndex(on ? 1 : 0);
+}
+
+bool ChartsPanel::paretoView() const
+{
+    return m_kindCombo->currentIndex() == 1;
 }
 
 void ChartsPanel::setMetric(const QString &metric, Stat stat)

@@ -1,9 +1,11 @@
 #pragma once
-// The two sweep charts side by side with their controls: throughput vs a chosen latency, and a
-// chosen metric/stat vs concurrency, each with a log-scale switch. Inputs may change many times a second during a run: rebuilds
+// The two sweep charts side by side with their controls: throughput vs a chosen latency (or, by
+// the chart switch, the Pareto view of throughput vs tok/s/user or TTFT: charts/ParetoChart.h),
+// and a chosen metric/stat vs concurrency, each with a log-scale switch. Inputs may change many times a second during a run: rebuilds
 // are coalesced by a single-shot timer (one rebuild per ~100 ms however many updates arrive).
 #include "charts/ChartFactory.h"
 #include "charts/ChartPoints.h"
+#include "report/ParetoFrontier.h"
 #include <QWidget>
 
 QT_BEGIN_NAMESPACE
@@ -39,6 +41,9 @@ public:
 
     void setHighlight(ChartPointRef ref);
     void setLatencyChoice(LatencyChoice choice);
+    // The left chart: throughput vs latency (default) or the Pareto view with its x axis.
+    void setParetoView(bool on, ParetoX x = ParetoX::TokensPerUser);
+    bool paretoView() const;
     void setMetric(const QString &metric, Stat stat);
     // Log axis for the latency of the throughput chart / the metric of the other (default linear);
     // the same switch as each chart's context menu.
@@ -62,6 +67,9 @@ private:
     void refillStats();
 
     QList<ChartSeriesInput> m_inputs;
+    QComboBox *m_kindCombo;      // throughput vs latency | Pareto
+    QComboBox *m_paretoCombo;    // the Pareto view's x: tok/s/user | TTFT
+    QLabel *m_latencyLabel;
     QComboBox *m_latencyCombo;
     QComboBox *m_metricCombo;
     QComboBox *m_statCombo;

@@ -35,6 +35,8 @@ public:
 
     explicit CompareView(QWidget *parent = nullptr);
     ~CompareView() override;
+    // Its charts (the Pareto switch of `--chart`: GuiMain).
+    ChartsPanel *chartsPanel() const { return m_charts; }
 
     // A SweepBench folder or zip, or another tool's format, through sb::loadResults.
     // On failure returns false, sets *error and shows nothing new.

@@ -1,5 +1,6 @@
 #include "compare/ComparisonExport.h"
 #include "charts/ChartExport.h"
+#include "charts/ParetoChart.h"
 #include "io/DurableWrite.h"
 #include "metrics/MetricCatalogue.h"
 #include "report/ComparisonHtml.h"
@@ -49,11 +50,13 @@ bool writeComparisonHtml(const QString &path, const QList<ChartSeriesInput> &set
             QString title, stem;
             std::unique_ptr<QChart> chart;
         };
-        Job jobs[2];
+        Job jobs[3];
         jobs[0] = {QStringLiteral("%1 vs %2").arg(metricLabel(tag::outputThroughput), ttft.label), QStringLiteral("throughput"),
                    std::unique_ptr<QChart>(makeThroughputVsLatencyChart(sets, LatencyChoice::TtftP99))};
         jobs[1] = {QStringLiteral("%1 %2 vs %3").arg(metricLabel(metric), statName(stat), axisTitle(chartAxis(sets))), QStringLiteral("metric"),
                    std::unique_ptr<QChart>(makeMetricVsConcurrencyChart(sets, metric, stat))};
+        jobs[2] = {QStringLiteral("Pareto frontier: %1 vs %2").arg(paretoYAxis().label, paretoXAxis(ParetoX::TokensPerUser).unit),
+                   QStringLiteral("pareto"), std::unique_ptr<QChart>(makeParetoChart(sets, ParetoX::TokensPerUser))};
         for (Job &j : jobs) {
             QString err;
             const QByteArray png = renderPng(j.chart.get(), tmp, j.stem, &err);

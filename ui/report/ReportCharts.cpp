@@ -1,7 +1,9 @@
 #include "report/ReportCharts.h"
 #include "charts/ChartExport.h"
 #include "charts/ChartFactory.h"
+#include "charts/ParetoChart.h"
 #include "metrics/MetricCatalogue.h"
+#include "report/ReportPareto.h"
 #include <QChart>
 #include <algorithm>
 #include <cmath>
@@ -37,6 +39,11 @@ QList<ChartJob> jobs(const SweepResults &results)
         {QStringLiteral("output_throughput_vs_concurrency"), QStringLiteral("Output token throughput vs concurrency"),
          [](const QList<ChartSeriesInput> &s) { return makeMetricVsConcurrencyChart(s, tag::outputThroughput, Stat::Avg); }},
     };
+    // The Pareto view (report/ParetoFrontier.h), beside report.html's section naming the frontier.
+    const QList<ParetoSeries> pareto = paretoSeries(results, ParetoX::TokensPerUser);
+    if (std::any_of(pareto.cbegin(), pareto.cend(), [](const ParetoSeries &s) { return !s.points.isEmpty(); }))
+        out.append({kParetoChartStem, QStringLiteral("Pareto frontier: output throughput vs tok/s/user"),
+                    [](const QList<ChartSeriesInput> &s) { return makeParetoChart(s, ParetoX::TokensPerUser); }});
     // The knee from the profiler traces (report/TraceKnee), beside the sentence report.html prints.
     if (anyCellHas(results, tag::engineStepTime, Stat::P50))
         out.append({QStringLiteral("engine_step_time_p50_vs_load"), QStringLiteral("Engine step time p50 vs load (profiler traces)"),

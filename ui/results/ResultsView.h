@@ -31,6 +31,8 @@ class ResultsView : public QWidget
 public:
     explicit ResultsView(QWidget *parent = nullptr);
     ~ResultsView() override;
+    // Its charts (the Pareto switch of `--chart`: GuiMain).
+    ChartsPanel *chartsPanel() const { return m_charts; }
 
     // Shows a whole result set. `folder` holds the files; cell.recordsPath is relative to it.
     void setResults(const SweepResults &results, const QString &folder);

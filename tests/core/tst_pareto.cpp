@@ -1,0 +1,224 @@
+// The Pareto view (report/ParetoFrontier.h, report/ReportPareto.h) on known data: dominance,
+// ties, NaN and failed cells left out with their reason, repeats carried as a mean and its CI,
+// the TTFT variant minimizing TTFT, request-rate points, and report.html's and the comparison
+// page's section with escaped server names.
+#include "TestSupport.h"
+#include "metrics/MetricCatalogue.h"
+#include "report/ComparisonHtml.h"
+#include "report/ParetoFrontier.h"
+#include "report/ReportHtml.h"
+#include "report/ReportPareto.h"
+#include <QTest>
+#include <cmath>
+#include <limits>
+
+using namespace sb;
+
+namespace {
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+
+// A completed cell with output throughput `tput` tok/s, mean ITL `itlMs` and TTFT p50 `ttftMs`.
+CellResult cell(int index, const QString &server, int c, double tput, double itlMs, double ttftMs = 50, int repeat = 0)
+{
+    CellResult r;
+    r.index = index;
+    r.server = server;
+    r.concurrency = c;
+    r.repeat = repeat;
+    r.status = CellStatus::Completed;
+    r.completed = 100;
+    MetricStats t;
+    t.unit = unit::tokensPerS;
+    t.onlyAvg = true;
+    t.avg = tput;
+    t.count = 100;
+    r.metrics.insert(tag::outputThroughput, t);
+    MetricStats itl;
+    itl.unit = unit::ms;
+    itl.count = 100;
+    itl.avg = itl.p50 = itl.p90 = itl.p99 = itlMs;
+    r.metrics.insert(tag::itl, itl);
+    MetricStats ttft;
+    ttft.unit = unit::ms;
+    ttft.count = 100;
+    ttft.avg = ttft.p50 = ttft.p90 = ttft.p99 = ttftMs;
+    r.metrics.insert(tag::ttft, ttft);
+    return r;
+}
+
+QStringList labels(const ParetoSeries &s, const QList<int> &indexes)
+{
+    QStringList out;
+    for (int i : indexes)
+        out.append(s.points.at(i).label);
+    return out;
+}
+
+QStringList frontierLabels(const ParetoSeries &s) { return labels(s, s.frontier()); }
+} // namespace
+
+class TstPareto : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void init() { sbtest::failOnQtWarnings(); }
+
+    void perUserRateIsTheCatalogues()
+    {
+        const MetricInfo *m = findMetric(tag::tokensPerUser);
+        QVERIFY(m);
+        QCOMPARE(shortUnit(m->unit), QStringLiteral("tok/s/user"));
+        QCOMPARE(m->better, Better::Higher);
+        // 1000 / mean ITL: 20 ms between tokens is 50 tokens per second for that user.
+        QCOMPARE(cellValue(cell(0, QStringLiteral("a"), 1, 100, 20), tag::tokensPerUser, Stat::Avg), 50.0);
+        QVERIFY(std::isnan(cellValue(cell(0, QStringLiteral("a"), 1, 100, 0), tag::tokensPerUser, Stat::Avg)));
+        QVERIFY(std::isnan(cellValue(cell(0, QStringLiteral("a"), 1, 100, kNaN), tag::tokensPerUser, Stat::Avg)));
+        QVERIFY(std::isnan(cellValue(cell(0, QStringLiteral("a"), 1, 100, 20), tag::tokensPerUser, Stat::P99)));
+        QCOMPARE(paretoXAxis(ParetoX::TokensPerUser).unit, QStringLiteral("tok/s/user"));
+        QCOMPARE(paretoXAxis(ParetoX::Ttft).label, QStringLiteral("TTFT p50"));
+        QVERIFY(!paretoXAxis(ParetoX::Ttft).higherIsBetter);
+    }
+
+    void dominatedPointIsNotOnTheFrontier()
+    {
+        // c=1: 100 tok/s at 100 tok/s/user; c=8: 600 at 60; c=16: 500 at 40 (beaten by c=8 on both);
+        // c=32: 900 at 30.
+        SweepResults r;
+        r.cells = {cell(0, QStringLiteral("a"), 1, 100, 10), cell(1, QStringLiteral("a"), 8, 600, 1000.0 / 60),
+                   cell(2, QStringLiteral("a"), 16, 500, 25), cell(3, QStringLiteral("a"), 32, 900, 1000.0 / 30)};
+        const QList<ParetoSeries> s = paretoSeries(r, ParetoX::TokensPerUser);
+        QCOMPARE(s.size(), 1);
+        QCOMPARE(s[0].points.size(), 4);
+        QCOMPARE(frontierLabels(s[0]), (QStringList{QStringLiteral("c=32"), QStringLiteral("c=8"), QStringLiteral("c=1")}));
+        QVERIFY(!s[0].points[2].onFrontier);
+        QCOMPARE(s[0].points[2].dominatedBy, QStringLiteral("c=8"));
+        QCOMPARE(paretoSentence(s[0]), QStringLiteral("a: frontier at c=1, c=8 and c=32 (3 of 4 points)"));
+    }
+
+    void equalInOneBetterInTheOtherDominates()
+    {
+        // Same throughput, more tok/s/user: c=2 dominates c=4. Same tok/s/user, more throughput:
+        // c=16 dominates c=8. Two equal points dominate neither one another.
+        const QList<QPointF> pts{{50, 400}, {40, 400}, {20, 700}, {20, 800}, {10, 900}, {10, 900}};
+        QCOMPARE(nonDominated(pts, true), (QList<int>{0, 3, 4, 5}));
+        // Minimizing x (TTFT): equal TTFT, more throughput wins; a lower TTFT at equal throughput wins.
+        const QList<QPointF> ttft{{100, 500}, {100, 600}, {80, 600}, {300, 900}};
+        QCOMPARE(nonDominated(ttft, false), (QList<int>{2, 3}));
+    }
+
+    void nanAndFailedCellsAreLeftOutWithTheirReason()
+    {
+        SweepResults r;
+        CellResult failed = cell(2, QStringLiteral("a"), 16, 5000, 1);
+        failed.status = CellStatus::Failed;
+        CellResult degraded = cell(3, QStringLiteral("a"), 32, 6000, 1);
+        degraded.status = CellStatus::Degraded;
+        r.cells = {cell(0, QStringLiteral("a"), 1, 100, 10), cell(1, QStringLiteral("a"), 8, 600, kNaN), failed, degraded,
+                   cell(4, QStringLiteral("a"), 64, kNaN, 50)};
+        const QList<ParetoSeries> s = paretoSeries(r, ParetoX::TokensPerUser);
+        QCOMPARE(s[0].points.size(), 1);
+        QCOMPARE(frontierLabels(s[0]), QStringList{QStringLiteral("c=1")});
+        QStringList why;
+        for (const ParetoExcluded &e : s[0].excluded)
+            why.append(e.label + QLatin1Char(' ') + e.reason);
+        why.sort();
+        QCOMPARE(why, (QStringList{QStringLiteral("c=16 failed"), QStringLiteral("c=32 degraded"), QStringLiteral("c=64 no Output throughput"),
+                                   QStringLiteral("c=8 no ITL")}));
+        QVERIFY(paretoSentence(s[0]).contains(QStringLiteral("left out: ")));
+        QVERIFY(paretoSentence(s[0]).contains(QStringLiteral("c=16 (failed)")));
+        // The same c=8 run still has a TTFT: on the TTFT view it is a point.
+        QCOMPARE(paretoSeries(r, ParetoX::Ttft)[0].points.size(), 2);
+        // NaN coordinates never reach the frontier and dominate nothing.
+        QCOMPARE(nonDominated({{kNaN, 1e9}, {1, 1}}, true), QList<int>{1});
+    }
+
+    void repeatsCarryTheMeanAndItsInterval()
+    {
+        SweepResults r;
+        // c=8 ran three times: 600, 640, 620 tok/s at 20, 25, 25 ms ITL (50, 40, 40 tok/s/user).
+        r.cells = {cell(0, QStringLiteral("a"), 8, 600, 20, 50, 0), cell(1, QStringLiteral("a"), 8, 640, 25, 50, 1),
+                   cell(2, QStringLiteral("a"), 8, 620, 25, 50, 2), cell(3, QStringLiteral("a"), 1, 100, 10)};
+        const QList<ParetoSeries> s = paretoSeries(r, ParetoX::TokensPerUser);
+        QCOMPARE(s[0].points.size(), 2);
+        const ParetoPoint &p = s[0].points[1];
+        QCOMPARE(p.label, QStringLiteral("c=8"));
+        QCOMPARE(p.cells, (QList<int>{0, 1, 2}));
+        QCOMPARE(p.y.n, 3);
+        QCOMPARE(p.y.mean, 620.0);
+        QCOMPARE(p.y.halfWidth, meanCi95({600, 640, 620}).halfWidth);
+        QVERIFY(p.y.halfWidth > 0);
+        QCOMPARE(p.x.mean, meanCi95({50, 40, 40}).mean);
+        QCOMPARE(p.x.halfWidth, meanCi95({50, 40, 40}).halfWidth);
+        // One run: no interval.
+        QVERIFY(std::isnan(s[0].points[0].y.halfWidth));
+    }
+
+    void ttftVariantMinimizesTtft()
+    {
+        SweepResults r;
+        // c=16 has more throughput than c=8 but a worse TTFT: both on the TTFT frontier; c=4 has
+        // the TTFT of c=1 and more throughput: it dominates c=1.
+        r.cells = {cell(0, QStringLiteral("a"), 1, 100, 10, 30), cell(1, QStringLiteral("a"), 4, 300, 12, 30),
+                   cell(2, QStringLiteral("a"), 8, 500, 15, 60), cell(3, QStringLiteral("a"), 16, 800, 30, 200)};
+        const QList<ParetoSeries> s = paretoSeries(r, ParetoX::Ttft);
+        QCOMPARE(frontierLabels(s[0]), (QStringList{QStringLiteral("c=4"), QStringLiteral("c=8"), QStringLiteral("c=16")}));
+        QCOMPARE(s[0].points[0].dominatedBy, QStringLiteral("c=4"));
+    }
+
+    void requestRatePointsAndServersApart()
+    {
+        SweepResults r;
+        CellResult a = cell(0, QStringLiteral("a"), 256, 400, 10);
+        a.openLoop = OpenLoopResult{};
+        a.openLoop->targetRate = 4;
+        CellResult b = cell(1, QStringLiteral("a"), 256, 300, 20);
+        b.openLoop = OpenLoopResult{};
+        b.openLoop->targetRate = 2;
+        // Another server's better point does not dominate this server's points.
+        CellResult other = cell(2, QStringLiteral("b"), 256, 9000, 1);
+        other.openLoop = OpenLoopResult{};
+        other.openLoop->targetRate = 4;
+        r.cells = {a, b, other};
+        const QList<ParetoSeries> s = paretoSeries(r, ParetoX::TokensPerUser);
+        QCOMPARE(s.size(), 2);
+        QCOMPARE(s[0].points.first().label, QStringLiteral("2 req/s")); // by rate, ascending
+        QCOMPARE(frontierLabels(s[0]), QStringList{QStringLiteral("4 req/s")});
+        QCOMPARE(s[0].points.first().dominatedBy, QStringLiteral("4 req/s"));
+        QCOMPARE(frontierLabels(s[1]), QStringList{QStringLiteral("4 req/s")});
+    }
+
+    void reportHasTheSectionWithEscapedNames()
+    {
+        ReportHtmlInput in;
+        in.results.cells = {cell(0, QStringLiteral("<b>srv</b>"), 1, 100, 10), cell(1, QStringLiteral("<b>srv</b>"), 8, 600, 1000.0 / 60),
+                            cell(2, QStringLiteral("<b>srv</b>"), 16, 500, 25)};
+        const QString html = QString::fromUtf8(reportHtml(in));
+        QVERIFY(html.contains(QStringLiteral("<h2 id=\"pareto\">Pareto frontier")));
+        QVERIFY2(html.contains(QStringLiteral("&lt;b&gt;srv&lt;/b&gt;: frontier at c=1 and c=8 (2 of 3 points)")), qPrintable(html));
+        QVERIFY(!html.contains(QStringLiteral("<b>srv</b>")));
+        QVERIFY(html.contains(QStringLiteral("dominated by c=8")));
+        // The bundle's Pareto chart sits in the section, the others under Charts.
+        in.charts = {{QStringLiteral("TTFT"), QStringLiteral("charts/ttft.svg"), QString()},
+                     {QStringLiteral("Pareto"), QStringLiteral("charts/%1.svg").arg(kParetoChartStem), QString()}};
+        const QString withCharts = QString::fromUtf8(reportHtml(in));
+        const qsizetype section = withCharts.indexOf(QStringLiteral("<h2 id=\"pareto\">"));
+        QVERIFY(withCharts.indexOf(QStringLiteral("charts/ttft.svg")) < section);
+        QVERIFY(withCharts.indexOf(QStringLiteral("charts/%1.svg").arg(kParetoChartStem)) > section);
+        // The comparison page: one part per set, set names escaped too.
+        ComparisonHtmlInput cmp;
+        cmp.sets = {{QStringLiteral("base<script>"), QStringLiteral("/tmp/x"), in.results}};
+        const QString page = QString::fromUtf8(comparisonHtml(cmp));
+        QVERIFY(page.contains(QStringLiteral("<h2 id=\"pareto\">Pareto frontier")));
+        QVERIFY(page.contains(QStringLiteral("<h3>base&lt;script&gt;</h3>")));
+        QVERIFY(page.contains(QStringLiteral("&lt;b&gt;srv&lt;/b&gt;: frontier at c=1 and c=8")));
+        QVERIFY(!page.contains(QStringLiteral("<script>")));
+        // Nothing measured: no section.
+        ReportHtmlInput none;
+        CellResult f = cell(0, QStringLiteral("a"), 1, 100, 10);
+        f.status = CellStatus::Failed;
+        none.results.cells = {f};
+        QVERIFY(!QString::fromUtf8(reportHtml(none)).contains(QStringLiteral("id=\"pareto\"")));
+    }
+};
+
+QTEST_GUILESS_MAIN(TstPareto)
+#include "tst_pareto.moc"
