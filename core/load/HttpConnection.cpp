@@ -56,6 +56,8 @@ void HttpConnection::next()
     m_rec.inputTokens = shape.inputTokens;
     m_rec.requestedInputTokens = shape.inputTokens;
     m_rec.requestedOutputTokens = shape.outputTokens;
+    m_rec.images = shape.images;
+    m_rec.imageBytes = shape.imageBytes;
     if (m_state->config.schedule) {
         m_rec.scheduledNs = m_state->startNs + m_state->config.schedule->offsetNs(ticket);
         onDue();

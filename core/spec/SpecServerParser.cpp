@@ -21,7 +21,7 @@ const QStringList kProfilerKeys = {"enabled",    "start_path", "stop_path", "tim
 const QStringList kWorkloadKeys = {"streaming",   "input_tokens",      "output_tokens", "ignore_eos",
                                    "requests_per_cell", "duration_s",  "warmup_requests", "request_timeout_s",
                                    "prompts",     "shared_prefix_tokens", "slo",             "calibrate_prompts",
-                                   "seed",        "dataset"};
+                                   "seed",        "dataset", "images"};
 const QStringList kSloKeys = [] {
     QStringList keys;
     for (const SloLimit &l : kSloLimits)
