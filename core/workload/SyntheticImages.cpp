@@ -113,15 +113,18 @@ std::vector<std::uint8_t> acSymbols()
 
 constexpr int kDcCodeBits = 4; // 12 DC categories, all 4-bit codes
 constexpr int kAcCodeBits = 8; // 162 AC symbols, all 8-bit codes
-constexpr int kQuant = 6;      // one flat quantization step for every coefficient
+// One flat quantization step for every coefficient: with the light noise, about 2-3 bits a pixel
+// (a photo's JPEG at quality ~75), so requests carry bytes like real images do.
+constexpr int kQuant = 16;
 constexpr std::int64_t kPoolPixels = 16LL * 1024 * 1024; // pixels a pool holds, unless one request needs more
 constexpr int kMaxPool = 32;
 } // namespace
 
 std::vector<std::uint8_t> syntheticPixels(std::uint64_t seed, int index, int width, int height)
 {
-    // Coloured 32-pixel blocks over a diagonal gradient, plus per-pixel noise: the image looks
-    // like something (a vision encoder sees structure) and no two images encode alike.
+    // Coloured 32-pixel blocks over a diagonal gradient, plus light per-pixel noise: the image
+    // looks like something (a vision encoder sees structure), no two images encode alike, and
+    // neither format compresses it to nothing.
     const std::uint64_t base = mix(seed ^ mix(std::uint64_t(index) + 0x5bd1e995u));
     std::vector<std::uint8_t> px(std::size_t(width) * std::size_t(height) * 3);
     const int blocksX = (width + 31) / 32;
@@ -132,7 +135,7 @@ std::vector<std::uint8_t> syntheticPixels(std::uint64_t seed, int index, int wid
             for (int c = 0; c < 3; ++c) {
                 noise = noise * 6364136223846793005ULL + 1442695040888963407ULL;
                 const int gradient = (x * 255 / std::max(1, width - 1) * (c + 1) + y * 255 / std::max(1, height - 1) * (3 - c)) / 4;
-                const int v = (gradient + int((block >> (8 * c)) & 0xff)) / 2 + int((noise >> 59) & 0x1f) - 16;
+                const int v = (gradient + int((block >> (8 * c)) & 0xff)) / 2 + int((noise >> 61) & 0x7) - 4;
                 px[(std::size_t(y) * std::size_t(width) + std::size_t(x)) * 3 + std::size_t(c)] = std::uint8_t(std::clamp(v, 0, 255));
             }
         }
@@ -247,7 +250,7 @@ QByteArray encodeJpeg(const std::vector<std::uint8_t> &rgb, int width, int heigh
                     }
                     for (; run > 15; run -= 16)
                         bits.put(std::uint32_t(acCode[0xf0]), kAcCodeBits);
-                    const int size = std::min(bitLength(v), 10); // |v| < 1024 with this quantization
+                    const int size = std::min(bitLength(v), 10); // |v| < 128 with this quantization
                     bits.put(std::uint32_t(acCode[std::size_t((run << 4) | size)]), kAcCodeBits);
                     bits.put(valueBits(v, size), size);
                     run = 0;

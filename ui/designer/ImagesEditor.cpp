@@ -1,0 +1,84 @@
+#include "designer/ImagesEditor.h"
+#include <QCheckBox>
+#include <QComboBox>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QSpinBox>
+
+namespace sb::ui {
+
+namespace {
+QSpinBox *sizeBox(const char *name, const QString &suffix)
+{
+    auto *box = new QSpinBox;
+    box->setObjectName(QString::fromLatin1(name));
+    box->setRange(-1'000'000, 1'000'000); // wide: the validator reports a bad value
+    box->setSuffix(suffix);
+    box->setAccelerated(true);
+    return box;
+}
+} // namespace
+
+ImagesEditor::ImagesEditor(QWidget *parent) : QWidget(parent)
+{
+    m_on = new QCheckBox(tr("Add"));
+    m_on->setObjectName(QStringLiteral("imagesOn"));
+    m_on->setToolTip(tr("workload.images: synthetic images (seeded by workload.seed) in every chat request, as image_url parts"));
+    m_count = sizeBox("imageCount", tr(" images"));
+    m_width = sizeBox("imageWidth", tr(" px"));
+    m_height = sizeBox("imageHeight", tr(" px"));
+    m_format = new QComboBox;
+    m_format->setObjectName(QStringLiteral("imageFormat"));
+    for (ImageFormat f : {ImageFormat::Png, ImageFormat::Jpeg})
+        m_format->addItem(toString(f), int(f));
+    auto *row = new QHBoxLayout(this);
+    row->setContentsMargins(0, 0, 0, 0);
+    row->addWidget(m_on);
+    row->addWidget(m_count);
+    row->addWidget(m_width);
+    auto *by = new QLabel(QStringLiteral("×"));
+    row->addWidget(by);
+    row->addWidget(m_height);
+    row->addWidget(m_format);
+    row->addStretch(1);
+    setImages(std::nullopt);
+    connect(m_on, &QCheckBox::toggled, this, [this] {
+        updateEnabled();
+        if (!m_loading)
+            Q_EMIT edited();
+    });
+    for (QSpinBox *box : {m_count, m_width, m_height})
+        connect(box, &QSpinBox::valueChanged, this, [this] {
+            if (!m_loading)
+                Q_EMIT edited();
+        });
+    connect(m_format, &QComboBox::activated, this, &ImagesEditor::edited);
+}
+
+void ImagesEditor::setImages(const std::optional<ImageSpec> &images)
+{
+    m_loading = true;
+    const ImageSpec shown = images.value_or(ImageSpec());
+    m_on->setChecked(images.has_value());
+    m_count->setValue(shown.count);
+    m_width->setValue(shown.width);
+    m_height->setValue(shown.height);
+    m_format->setCurrentIndex(m_format->findData(int(shown.format)));
+    updateEnabled();
+    m_loading = false;
+}
+
+std::optional<ImageSpec> ImagesEditor::images() const
+{
+    if (!m_on->isChecked())
+        return std::nullopt;
+    return ImageSpec{m_count->value(), m_width->value(), m_height->value(), ImageFormat(m_format->currentData().toInt())};
+}
+
+void ImagesEditor::updateEnabled()
+{
+    for (QWidget *w : std::initializer_list<QWidget *>{m_count, m_width, m_height, m_format})
+        w->setEnabled(m_on->isChecked());
+}
+
+} // namespace sb::ui
