@@ -1,18 +1,20 @@
 #include "designer/ImagesEditor.h"
 #include <QCheckBox>
 #include <QComboBox>
-#include <QHBoxLayout>
+#include <QGridLayout>
 #include <QLabel>
 #include <QSpinBox>
 
 namespace sb::ui {
 
 namespace {
-QSpinBox *sizeBox(const char *name, const QString &suffix)
+// Wider than the bounds, negatives included: the validator reports a bad value with the CLI's
+// words instead of the box clamping it silently; yet narrow enough for the form's width.
+QSpinBox *sizeBox(const char *name, const QString &suffix, int span)
 {
     auto *box = new QSpinBox;
     box->setObjectName(QString::fromLatin1(name));
-    box->setRange(-1'000'000, 1'000'000); // wide: the validator reports a bad value
+    box->setRange(-span, span);
     box->setSuffix(suffix);
     box->setAccelerated(true);
     return box;
@@ -23,24 +25,25 @@ ImagesEditor::ImagesEditor(QWidget *parent) : QWidget(parent)
 {
     m_on = new QCheckBox(tr("Add"));
     m_on->setObjectName(QStringLiteral("imagesOn"));
-    m_on->setToolTip(tr("workload.images: synthetic images (seeded by workload.seed) in every chat request, as image_url parts"));
-    m_count = sizeBox("imageCount", tr(" images"));
-    m_width = sizeBox("imageWidth", tr(" px"));
-    m_height = sizeBox("imageHeight", tr(" px"));
+    m_on->setToolTip(tr("workload.images: count × width × height synthetic images (seeded by workload.seed) in every chat request, as image_url parts"));
+    m_on->setAccessibleName(tr("Add images"));
+    m_count = sizeBox("imageCount", tr(" ×"), 999);
+    m_width = sizeBox("imageWidth", tr(" px"), 99999);
+    m_height = sizeBox("imageHeight", tr(" px"), 99999);
     m_format = new QComboBox;
     m_format->setObjectName(QStringLiteral("imageFormat"));
     for (ImageFormat f : {ImageFormat::Png, ImageFormat::Jpeg})
         m_format->addItem(toString(f), int(f));
-    auto *row = new QHBoxLayout(this);
-    row->setContentsMargins(0, 0, 0, 0);
-    row->addWidget(m_on);
-    row->addWidget(m_count);
-    row->addWidget(m_width);
-    auto *by = new QLabel(QStringLiteral("×"));
-    row->addWidget(by);
-    row->addWidget(m_height);
-    row->addWidget(m_format);
-    row->addStretch(1);
+    // Two rows (on, count, format; then width × height): one row was wider than the form may be.
+    auto *grid = new QGridLayout(this);
+    grid->setContentsMargins(0, 0, 0, 0);
+    grid->addWidget(m_on, 0, 0);
+    grid->addWidget(m_count, 0, 1);
+    grid->addWidget(m_format, 0, 3);
+    grid->addWidget(m_width, 1, 1);
+    grid->addWidget(new QLabel(QStringLiteral("×")), 1, 2);
+    grid->addWidget(m_height, 1, 3);
+    grid->setColumnStretch(4, 1);
     setImages(std::nullopt);
     connect(m_on, &QCheckBox::toggled, this, [this] {
         updateEnabled();
