@@ -29,6 +29,8 @@ const Flag kValueFlags[] = {
     {"block-tokens", "Prefix-cache block size in tokens (default 16).", "n"},
     {"cache-blocks", "Prefix-cache capacity in blocks (LRU).", "n"},
     {"default-max-tokens", "Output tokens when a request sets no max_tokens (default 256).", "n"},
+    {"image-tokens", "Prefill tokens each image_url content part costs (default 256).", "n"},
+    {"reasoning-tokens", "A reasoning model: the first n output tokens of a chat answer are thinking (delta.reasoning_content), counted in usage.completion_tokens_details.reasoning_tokens (default 0).", "n"},
     {"parallel", "llamacpp: slots (llama-server --parallel; the same as --max-batch), default 8.", "n"},
     {"slot-context", "llamacpp: context tokens per slot; a longer prompt is a 400 (default 4096).", "n"},
     {"cache-ram", "llamacpp: host-RAM prompt cache in MiB (default 0: erasing the slots is a full reset).", "MiB"},
@@ -125,6 +127,8 @@ bool configFromArgs(const QCommandLineParser &p, MockConfig *cfg, QString *error
                     && integer(p, "block-tokens", 1, 4096, &c.blockTokens, error)
                     && integer(p, "cache-blocks", 0, 1e8, &c.cacheBlocks, error)
                     && integer(p, "default-max-tokens", 1, 1e6, &c.defaultMaxTokens, error)
+                    && integer(p, "reasoning-tokens", 0, 1e6, &c.reasoningTokens, error)
+                    && integer(p, "image-tokens", 0, 1e6, &c.imageTokens, error)
                     && number(p, "error-rate", 0, 1, &c.errorRate, error)
                     && number(p, "disconnect-rate", 0, 1, &c.disconnectRate, error)
                     && number(p, "malformed-rate", 0, 1, &c.malformedRate, error)

@@ -75,7 +75,9 @@ CellMetricsOutput computeCellMetrics(const CellMetricsInput &in)
 {
     CellMetricsOutput out;
     const auto &records = *in.records;
-    std::vector<double> ttft, itl, latency, osl, isl, requestedIsl, requestedOsl;
+    std::vector<double> ttft, ttfo, itl, latency, osl, isl, requestedIsl, requestedOsl, reasoning;
+    bool reasoned = false; // some answer carried reasoning: the cell gets TTFO and reasoning tokens
+    std::vector<double> images, imageBytes; // workload.images, when the requests carried some
     std::int64_t firstSend = std::numeric_limits<std::int64_t>::max(), lastEnd = 0;
     double outputTokens = 0;
     int good = 0, usage = 0, counted = 0;
@@ -99,9 +101,17 @@ CellMetricsOutput computeCellMetrics(const CellMetricsInput &in)
         if (r.requestedOutputTokens >= 0)
             requestedOsl.push_back(r.requestedOutputTokens);
         outputTokens += r.outputTokens;
+        reasoned = reasoned || r.reasoningTokens > 0;
+        reasoning.push_back(std::max(r.reasoningTokens, 0));
+        if (r.images > 0) {
+            images.push_back(r.images);
+            imageBytes.push_back(double(r.imageBytes));
+        }
         (r.usageTokens ? usage : counted) += 1;
         if (in.streaming && r.firstTokenNs >= 0) {
             ttft.push_back(r.ttftMs());
+            if (r.firstOutputNs >= 0) // an answer that was all thinking has no TTFO
+                ttfo.push_back(r.ttfoMs());
             const double v = r.itlMs();
             if (!std::isnan(v))
                 itl.push_back(v);
@@ -116,6 +126,8 @@ CellMetricsOutput computeCellMetrics(const CellMetricsInput &in)
 
     if (in.streaming) {
         out.metrics.insert(tag::ttft, computeStats(ttft, unit::ms));
+        if (reasoned) // without reasoning TTFO is TTFT: not stored twice
+            out.metrics.insert(tag::ttfo, computeStats(ttfo, unit::ms));
         out.metrics.insert(tag::itl, computeStats(itl, unit::ms));
         if (in.interChunkUs)
             out.metrics.insert(tag::interChunk, statsFromHistogramMs(*in.interChunkUs));
@@ -123,6 +135,12 @@ CellMetricsOutput computeCellMetrics(const CellMetricsInput &in)
     out.metrics.insert(tag::latency, computeStats(latency, unit::ms));
     out.metrics.insert(tag::outputLength, computeStats(osl, unit::tokens));
     out.metrics.insert(tag::inputLength, computeStats(isl, unit::tokens));
+    if (reasoned)
+        out.metrics.insert(tag::reasoningTokens, computeStats(reasoning, unit::tokens));
+    if (!images.empty()) {
+        out.metrics.insert(tag::imageCount, computeStats(images, unit::images));
+        out.metrics.insert(tag::imageBytes, computeStats(imageBytes, unit::bytes));
+    }
     if (!requestedIsl.empty())
         out.metrics.insert(tag::requestedInputLength, computeStats(requestedIsl, unit::tokens));
     if (!requestedOsl.empty())

@@ -34,8 +34,10 @@ QStringList lengthWarnings(const CellMetricsOutput &metrics, const WorkloadSpec 
         return r.count > 0 ? r.avg : double(fallback);
     };
     const MetricStats isl = metrics.metrics.value(tag::inputLength);
-    // A session's later turns carry its history too: their lengths are in the cell's by_turn rows.
-    const bool islAsked = !w.sessions && (!w.dataset || metrics.metrics.value(tag::requestedInputLength).count > 0);
+    // A session's later turns carry its history too (their lengths are in the cell's by_turn rows);
+    // with images the server's prompt_tokens add each image's tokens, which only the model knows:
+    // the asked-for length is the text's, so the two are not compared.
+    const bool islAsked = !w.sessions && !w.images && (!w.dataset || metrics.metrics.value(tag::requestedInputLength).count > 0);
     const double wantIn = requested(tag::requestedInputLength, w.inputTokens);
     if (isl.count > 0 && islAsked && wantIn > 0 && std::abs(isl.avg - wantIn) > kLengthTolerance * wantIn)
         out.append(QStringLiteral("measured input length %1 tokens is %2 % off the requested %3")

@@ -133,8 +133,8 @@ ChunkInfo scanChunk(std::string_view data)
     // One pass checks the whole event as JSON (`{not json}`, a broken tail or a cut string would
     // otherwise count as an answer) and finds the members read below, where searching the text
     // for each key again used to cost as much as the check.
-    static constexpr std::string_view kNames[] = {"error", "object", "content", "text", "usage", "timings"};
-    enum { Error, Object, Content, Text, Usage, Timings };
+    static constexpr std::string_view kNames[] = {"error", "object", "content", "text", "usage", "timings", "reasoning_content", "reasoning"};
+    enum { Error, Object, Content, Text, Usage, Timings, ReasoningContent, Reasoning };
     std::array<std::size_t, std::size(kNames)> at{};
     const JsonMembers members{kNames, at};
     info.json = checkJson(t, &members);
@@ -155,6 +155,10 @@ ChunkInfo scanChunk(std::string_view data)
         info.contentFrom = t.substr(at[Content]);
     if (!info.hasContent && has(Text) && (info.hasContent = nonEmptyStringAt(t, at[Text])))
         info.contentFrom = t.substr(at[Text]);
+    if (has(ReasoningContent))
+        info.hasReasoning = nonEmptyStringAt(t, at[ReasoningContent]);
+    if (!info.hasReasoning && has(Reasoning))
+        info.hasReasoning = nonEmptyStringAt(t, at[Reasoning]);
     if (const std::size_t u = at[Usage]; has(Usage) && t[u] == '{') {
         info.hasUsage = true; // one chunk per answer: its counts are looked up in the text
         const auto count = [&](std::string_view key, std::int64_t &out) {
@@ -169,6 +173,7 @@ ChunkInfo scanChunk(std::string_view data)
         count("prompt_tokens", info.promptTokens);
         count("completion_tokens", info.completionTokens);
         count("cached_tokens", info.cachedTokens);
+        count("reasoning_tokens", info.reasoningTokens);
     }
     if ((!info.hasContent || info.hasUsage) && has(Timings))
         info.timings = jsonObjectAt(t, at[Timings], kMaxTimingsBytes);

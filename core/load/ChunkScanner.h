@@ -20,11 +20,15 @@ struct ChunkInfo {
     // With hasContent: the event's text from the content string's opening quote on (its end is
     // found only when asked, jsonStringBody: sessions keep the answer, plain load does not).
     std::string_view contentFrom;
+    // Non-empty thinking (delta.reasoning_content, vLLM / DeepSeek; delta.reasoning, newer vLLM /
+    // OpenRouter): a token, but not an answer token (docs/ARCHITECTURE.md §7, TTFT vs TTFO).
+    bool hasReasoning = false;
     bool hasUsage = false;
     bool badUsage = false;      // a usage count that is not an integer in [0, 2^31-1]
     std::int64_t promptTokens = -1;
     std::int64_t completionTokens = -1;
     std::int64_t cachedTokens = -1; // usage.prompt_tokens_details.cached_tokens
+    std::int64_t reasoningTokens = -1; // usage.completion_tokens_details.reasoning_tokens
     // The server's per-request timing object (llama.cpp `timings`), as raw JSON text inside
     // `data`; empty when absent or larger than kMaxTimingsBytes. Looked for only in chunks
     // without content or with usage (where servers put it), to keep the per-event scan short.

@@ -59,6 +59,8 @@ void HttpConnection::next()
     m_rec.inputTokens = shape.inputTokens;
     m_rec.requestedInputTokens = shape.inputTokens;
     m_rec.requestedOutputTokens = shape.outputTokens;
+    m_rec.images = shape.images;
+    m_rec.imageBytes = shape.imageBytes;
     if (m_state->config.sessions) {
         takeTurn(ticket);
         return;

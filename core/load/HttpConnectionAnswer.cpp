@@ -7,6 +7,7 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <algorithm>
 #include <cmath>
 
 namespace sb {
@@ -93,7 +94,11 @@ void HttpConnection::handleEvent(std::string_view data)
         streamFailed(ErrorKind::ServerErrorBody, QStringLiteral("error event in stream: ") + excerpt(data, 200));
         return;
     }
-    if (info.hasContent) {
+    if (info.hasContent && m_rec.firstOutputNs < 0)
+        m_rec.firstOutputNs = m_nowNs;
+    if (info.hasReasoning) // counted; replaced by usage's reasoning_tokens when the server sends it
+        m_rec.reasoningTokens = std::max(m_rec.reasoningTokens, 0) + 1;
+    if (info.hasContent || info.hasReasoning) {
         if (m_rec.firstTokenNs < 0) {
             m_rec.firstTokenNs = m_nowNs;
             m_state->ttftSumUs.fetch_add((m_nowNs - m_rec.sendNs) / 1000, std::memory_order_relaxed);
@@ -108,8 +113,10 @@ void HttpConnection::handleEvent(std::string_view data)
             }
         }
         m_rec.lastTokenNs = m_nowNs;
-        ++m_rec.outputTokens; // counted; replaced by usage when the server sends it
-        if (m_state->config.sessions) // the answer goes back as the next turn's history
+        // Counted, one per kind (a chunk where thinking turns into the answer can carry both);
+        // replaced by usage when the server sends it.
+        m_rec.outputTokens += std::int32_t(info.hasContent) + std::int32_t(info.hasReasoning);
+        if (m_state->config.sessions && info.hasContent) // the answer (not its thinking) goes back as the next turn's history
             m_session.addAnswer(jsonStringBody(info.contentFrom));
     }
     takeUsage(info);
@@ -123,6 +130,10 @@ void HttpConnection::takeUsage(const ChunkInfo &info)
         m_badUsage = true;
     if (info.cachedTokens >= 0)
         m_rec.cachedTokens = std::int32_t(info.cachedTokens);
+    if (info.hasUsage && info.reasoningTokens >= 0) {
+        m_rec.reasoningTokens = std::int32_t(info.reasoningTokens);
+        m_rec.usageReasoning = true;
+    }
     if (info.hasUsage && info.completionTokens >= 0) {
         m_rec.outputTokens = std::int32_t(info.completionTokens);
         m_rec.usageTokens = true;
@@ -137,8 +148,11 @@ ErrorKind HttpConnection::judgeStream(QString *message) const
         *message = QStringLiteral("stream ended without data: [DONE]");
         return ErrorKind::Protocol;
     }
-    // Content may be missing only when the server says it produced no tokens at all (a
-    // reasoning model's tokens all in a reasoning field still count, per usage).
+    // A stream of thinking without an answer token is a completed answer, not an empty one:
+    // the server did decode (often it spent max_tokens thinking, which ignore_eos asks for), its
+    // tokens and times are real, and failing it would drop exactly the longest-thinking requests
+    // from a reasoning model's latencies. It has a TTFT and no TTFO (docs/spec-reference.md).
+    // Neither kind may be missing unless usage says the server produced some tokens.
     if (m_rec.firstTokenNs < 0 && (!m_rec.usageTokens || m_rec.outputTokens == 0)) {
         *message = QStringLiteral("the stream carried no content");
         return ErrorKind::EmptyStream;
@@ -170,13 +184,18 @@ ErrorKind HttpConnection::judgeBody(QString *message)
         return ErrorKind::Protocol;
     }
     const QJsonObject choice = choices.at(0).toObject();
+    const QJsonObject messageObj = choice.value(QStringLiteral("message")).toObject();
     const QString text = choice.contains(QStringLiteral("message"))
-                             ? choice.value(QStringLiteral("message")).toObject().value(QStringLiteral("content")).toString()
+                             ? messageObj.value(QStringLiteral("content")).toString()
                              : choice.value(QStringLiteral("text")).toString();
     if (m_state->config.sessions) { // the answer, JSON-escaped, goes back as the next turn's history
         const QByteArray wrapped = QJsonDocument(QJsonArray{text}).toJson(QJsonDocument::Compact); // ["..."]
         m_session.setAnswer(wrapped.mid(2, wrapped.size() - 4));
     }
+    // Thinking the answer carried apart from its content (vLLM / DeepSeek, or newer vLLM / OpenRouter).
+    QString reasoning = messageObj.value(QStringLiteral("reasoning_content")).toString();
+    if (reasoning.isEmpty())
+        reasoning = messageObj.value(QStringLiteral("reasoning")).toString();
     if (obj.value(QStringLiteral("timings")).isObject())
         m_timings = QJsonDocument(obj.value(QStringLiteral("timings")).toObject()).toJson(QJsonDocument::Compact);
     const QJsonObject usage = obj.value(QStringLiteral("usage")).toObject();
@@ -190,25 +209,32 @@ ErrorKind HttpConnection::judgeBody(QString *message)
         *out = std::int32_t(d);
         return true;
     };
-    std::int32_t output = -1, input = -1, cached = -1;
+    std::int32_t output = -1, input = -1, cached = -1, thinking = -1;
     const bool countsOk = count(usage.value(QStringLiteral("completion_tokens")), &output) &&
                           count(usage.value(QStringLiteral("prompt_tokens")), &input) &&
-                          count(usage.value(QStringLiteral("prompt_tokens_details")).toObject().value(QStringLiteral("cached_tokens")), &cached);
+                          count(usage.value(QStringLiteral("prompt_tokens_details")).toObject().value(QStringLiteral("cached_tokens")), &cached) &&
+                          count(usage.value(QStringLiteral("completion_tokens_details")).toObject().value(QStringLiteral("reasoning_tokens")), &thinking);
     if (!countsOk || (output >= 0 && output > m_bodyBytes)) {
         *message = QStringLiteral("usage token counts out of range: ") + QString::fromUtf8(QJsonDocument(usage).toJson(QJsonDocument::Compact)).left(200);
         return ErrorKind::BadUsage;
     }
     if (cached >= 0)
         m_rec.cachedTokens = cached;
+    if (thinking >= 0) {
+        m_rec.reasoningTokens = thinking;
+        m_rec.usageReasoning = true;
+    } else if (!reasoning.isEmpty()) { // words, as the answer's own count is without usage
+        m_rec.reasoningTokens = std::int32_t(reasoning.split(QLatin1Char(' '), Qt::SkipEmptyParts).size());
+    }
     if (output >= 0) {
         m_rec.outputTokens = output;
         if (input >= 0)
             m_rec.inputTokens = input;
         m_rec.usageTokens = true;
     } else {
-        m_rec.outputTokens = int(text.split(QLatin1Char(' '), Qt::SkipEmptyParts).size());
+        m_rec.outputTokens = int(text.split(QLatin1Char(' '), Qt::SkipEmptyParts).size()) + std::max(m_rec.reasoningTokens, 0);
     }
-    if (text.isEmpty() && m_rec.outputTokens == 0) {
+    if (text.isEmpty() && reasoning.isEmpty() && m_rec.outputTokens == 0) {
         *message = QStringLiteral("the answer carried no content");
         return ErrorKind::EmptyStream;
     }

@@ -23,6 +23,7 @@ void appendRecordLine(QByteArray &out, const RecordLineInput &in)
     out += ",\"end_ns\":" + QByteArray::number(rel(r.endNs));
     const auto ms = [](double v, int decimals) { return std::isnan(v) ? QByteArray("null") : QByteArray::number(v, 'f', decimals); };
     out += ",\"ttft_ms\":" + ms(r.ttftMs(), 3);
+    out += ",\"ttfo_ms\":" + ms(r.ttfoMs(), 3);
     out += ",\"latency_ms\":" + ms(r.latencyMs(), 3);
     out += ",\"itl_ms\":" + ms(r.itlMs(), 4);
     out += ",\"status\":" + QByteArray::number(r.status);
@@ -41,7 +42,15 @@ void appendRecordLine(QByteArray &out, const RecordLineInput &in)
     if (r.prefix >= 0)
         out += ",\"prefix\":" + QByteArray::number(r.prefix);
     out += r.usageTokens ? ",\"token_source\":\"usage\"" : ",\"token_source\":\"counted\"";
+    if (r.reasoningTokens >= 0) { // only answers that thought: null would say nothing more
+        out += ",\"reasoning_tokens\":" + QByteArray::number(r.reasoningTokens);
+        out += r.usageReasoning ? ",\"reasoning_token_source\":\"usage\"" : ",\"reasoning_token_source\":\"counted\"";
+    }
     out += r.resent ? ",\"resent\":true" : ",\"resent\":false";
+    if (r.images > 0) { // workload.images: how many, and their files' bytes
+        out += ",\"images\":" + QByteArray::number(r.images);
+        out += ",\"image_bytes\":" + QByteArray::number(r.imageBytes);
+    }
     if (!in.timingsJson.isEmpty())
         out += ",\"timings\":" + in.timingsJson;
     out += ",\"inter_chunk_us\":[";

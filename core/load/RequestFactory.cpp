@@ -274,7 +274,11 @@ QByteArray RequestFactory::body(int ticket) const
     else {
         // Synthetic and mooncake text needs no JSON escaping: digits, ASCII words, the tag.
         const QByteArray text = s.entry ? blockText(s) : syntheticText(ticket, s, prefixFor(ticket));
-        prompt = m_chat ? "[{\"content\":\"" + text + "\",\"role\":\"user\"}]" : '"' + text + '"';
+        const ImagePool *images = m_plan && m_chat ? m_plan->images() : nullptr;
+        if (images) // the content becomes parts: the text, then the images (workload.images)
+            prompt = "[{\"content\":" + images->content('"' + text + '"', ticket, m_warmup) + ",\"role\":\"user\"}]";
+        else
+            prompt = m_chat ? "[{\"content\":\"" + text + "\",\"role\":\"user\"}]" : '"' + text + '"';
     }
     return assemble(prompt, s);
 }

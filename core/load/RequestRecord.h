@@ -1,5 +1,5 @@
 #pragma once
-// Compact per-request record kept in memory for metrics (~64 bytes). Inter-chunk gaps are not
+// Compact per-request record kept in memory for metrics (~100 bytes). Inter-chunk gaps are not
 // kept here: they go straight to the cell's histogram and to records.jsonl, so memory stays
 // flat per finished request whatever the output length.
 #include <QString>
@@ -55,12 +55,18 @@ struct RequestRecord {
     std::int64_t queueNs = 0;       // slot became free and the request was taken (steady clock)
     std::int64_t scheduledNs = 0;   // open loop: when the request was due (steady clock); 0 = closed loop
     std::int64_t sendNs = 0;        // request bytes handed to the socket (the send that got the answer)
-    std::int64_t firstTokenNs = -1; // first chunk with non-empty content; -1 = none
-    std::int64_t lastTokenNs = -1;  // last content chunk
+    // TTFT's token is the first of any kind, thinking or answer (a reasoning model's server has
+    // started decoding then); TTFO's is the first answer token (AIPerf's time to first output token).
+    std::int64_t firstTokenNs = -1; // first chunk with non-empty content or reasoning; -1 = none
+    std::int64_t firstOutputNs = -1; // first chunk with non-empty content (the answer); -1 = none
+    std::int64_t lastTokenNs = -1;  // last content or reasoning chunk
     std::int64_t endNs = 0;         // last byte of the response
     std::int32_t status = 0;        // HTTP status; 0 = no response
     std::int32_t inputTokens = -1;  // from usage, else the requested prompt length
-    std::int32_t outputTokens = 0;  // from usage, else counted content chunks
+    std::int32_t outputTokens = 0;  // from usage, else counted content and reasoning chunks
+    // Of outputTokens, the thinking ones: usage.completion_tokens_details.reasoning_tokens, else
+    // counted reasoning chunks; -1 = the answer carried no reasoning and usage named none.
+    std::int32_t reasoningTokens = -1;
     std::int32_t cachedTokens = -1; // usage.prompt_tokens_details.cached_tokens; -1 = not reported
     std::int32_t ticket = 0;        // request number within the phase
     std::int32_t requestedInputTokens = -1;  // the prompt length asked for; -1 = a dataset's text
@@ -69,15 +75,20 @@ struct RequestRecord {
     std::int32_t historyTokens = -1; // of its prompt, the tokens of earlier turns (their prompt + answer, per usage); -1 = none or unknown
     std::int16_t turn = 0;          // 1-based turn within its session; 0 = single-turn load
     std::int16_t prefix = -1;       // prompts: shared_prefix, which of the shared prefixes it used
+    std::int32_t images = 0;        // workload.images: images the request carried
+    std::int64_t imageBytes = 0;    // their encoded files' bytes (before base64)
     ErrorKind error = ErrorKind::None;
     bool usageTokens = false;       // outputTokens came from the server's usage block
     bool resent = false;            // re-sent once: its reused keep-alive connection was dead
+    bool usageReasoning = false;    // reasoningTokens came from the server's usage block
     bool ok() const { return error == ErrorKind::None; }
 
     // The request's own times in ms, computed here only: records.jsonl (ttft_ms, latency_ms,
     // itl_ms) and the cell's metrics both take them from these. NaN when the request has none:
     // never sent; no first token; ITL (AIPerf inter_token_latency) needs two output tokens.
     double ttftMs() const { return sendNs > 0 && firstTokenNs >= 0 ? double(firstTokenNs - sendNs) / kNsPerMs : kNoTime; }
+    // NaN also for an answer that was all thinking (it had no answer token).
+    double ttfoMs() const { return sendNs > 0 && firstOutputNs >= 0 ? double(firstOutputNs - sendNs) / kNsPerMs : kNoTime; }
     double latencyMs() const { return sendNs > 0 ? double(endNs - sendNs) / kNsPerMs : kNoTime; }
     double itlMs() const { return firstTokenNs >= 0 && outputTokens >= 2 ? double(endNs - firstTokenNs) / kNsPerMs / double(outputTokens - 1) : kNoTime; }
 

@@ -15,6 +15,10 @@ namespace sb {
 // Keys of the metrics the code refers to by name (results.json keys, AIPerf tags).
 namespace tag {
 inline const QString ttft = QStringLiteral("time_to_first_token");
+inline const QString ttfo = QStringLiteral("time_to_first_output_token");
+inline const QString reasoningTokens = QStringLiteral("reasoning_token_count");
+inline const QString imageCount = QStringLiteral("image_count");
+inline const QString imageBytes = QStringLiteral("image_bytes");
 inline const QString itl = QStringLiteral("inter_token_latency");
 inline const QString latency = QStringLiteral("request_latency");
 inline const QString interChunk = QStringLiteral("inter_chunk_latency");
@@ -59,6 +63,8 @@ inline const QString requestsPerS = QStringLiteral("requests/s");
 inline const QString fraction = QStringLiteral("fraction");
 inline const QString requests = QStringLiteral("requests");
 inline const QString stepsPerS = QStringLiteral("steps/s");
+inline const QString images = QStringLiteral("images");
+inline const QString bytes = QStringLiteral("bytes");
 } // namespace unit
 
 enum class Better { Lower, Higher, Neither };
@@ -76,6 +82,8 @@ struct MetricInfo {
     QList<Stat> stats;    // the stats it has when not the usual ones (schedule lag: p50 p99 max)
     bool openLoopOnly = false; // a figure only request-rate cells have (NaN on closed-loop cells)
     bool traceOnly = false;    // a figure only cells with profiler traces have (NaN elsewhere)
+    // Stored only by cells whose requests had it (reasoning, images): menus list it only then.
+    bool onlyWhenStored = false;
 };
 
 // Every metric, in menu order.

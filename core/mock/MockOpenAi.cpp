@@ -2,6 +2,7 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <algorithm>
 
 namespace sb {
 
@@ -108,6 +109,18 @@ QString parseCompletionRequest(const QByteArray &body, bool chat, int defaultMax
             if (prompt.isEmpty())
                 return QStringLiteral("messages must be objects with a role and a content");
             r.promptTokens = mockTokenize(prompt);
+        }
+        for (const QJsonValue &m : messages.toArray()) { // images, whichever way the text is counted
+            const QJsonValue content = m.toObject().value(QLatin1String("content"));
+            for (const QJsonValue &part : content.isArray() ? content.toArray() : QJsonArray()) {
+                const QJsonObject po = part.toObject();
+                if (po.value(QLatin1String("type")).toString() != QLatin1String("image_url"))
+                    continue;
+                const QByteArray url = po.value(QLatin1String("image_url")).toObject().value(QLatin1String("url")).toString().toUtf8();
+                if (url.isEmpty())
+                    return QStringLiteral("an image_url part needs image_url.url");
+                r.imageHashes.push_back((quint64(fnv1a(url.constData(), url.size())) << 32) | quint64(url.size()));
+            }
         }
         for (const QJsonValue &m : chatTemplate ? QJsonArray() : messages.toArray()) {
             const QJsonValue content = m.toObject().value(QLatin1String("content"));
@@ -250,11 +263,23 @@ QByteArray MockChunkFormatter::tokenEvent(const QByteArray &token, bool last) co
     return out;
 }
 
+QByteArray MockChunkFormatter::reasoningEvent(const QByteArray &token, bool last) const
+{
+    QByteArray out = "data: " + head() + R"("choices":[{"index":0,"delta":{"reasoning_content":")" + token
+                     + R"("},"logprobs":null,"finish_reason":null}]})" "\n\n";
+    if (last && !m_llamacpp) // llama-server's closing chunk comes with its final events
+        out += "data: " + head() + R"("choices":[{"index":0,"delta":{},"logprobs":null,"finish_reason":"length"}]})" "\n\n";
+    return out;
+}
+
 QByteArray MockChunkFormatter::usageJson(int promptTokens, int completionTokens) const
 {
-    return R"({"prompt_tokens":)" + QByteArray::number(promptTokens) + R"(,"total_tokens":)"
-           + QByteArray::number(promptTokens + completionTokens) + R"(,"completion_tokens":)"
-           + QByteArray::number(completionTokens) + "}";
+    QByteArray out = R"({"prompt_tokens":)" + QByteArray::number(promptTokens) + R"(,"total_tokens":)"
+                     + QByteArray::number(promptTokens + completionTokens) + R"(,"completion_tokens":)"
+                     + QByteArray::number(completionTokens);
+    if (m_reasoningTokens > 0)
+        out += R"(,"completion_tokens_details":{"reasoning_tokens":)" + QByteArray::number(std::min(m_reasoningTokens, completionTokens)) + "}";
+    return out + "}";
 }
 
 QByteArray MockChunkFormatter::usageEvent(int promptTokens, int completionTokens) const
@@ -269,13 +294,14 @@ QByteArray MockChunkFormatter::malformedEvent() const
     return "data: " + head() + R"("choices":[{"index":0,"delta":{"content":")" "\n\n";
 }
 
-QByteArray MockChunkFormatter::fullBody(const QByteArray &text, int promptTokens, int completionTokens) const
+QByteArray MockChunkFormatter::fullBody(const QByteArray &text, int promptTokens, int completionTokens, const QByteArray &reasoning) const
 {
     QByteArray out = R"({"id":")" + m_id + R"(","object":)"
                      + (m_chat ? R"("chat.completion")" : R"("text_completion")")
                      + R"(,"created":)" + QByteArray::number(m_created) + R"(,"model":)" + m_model;
     if (m_chat)
         out += R"(,"choices":[{"index":0,"message":{"role":"assistant","content":)" + jsonQuoted(text)
+               + (reasoning.isEmpty() ? QByteArray() : R"(,"reasoning_content":)" + jsonQuoted(reasoning))
                + R"(},"logprobs":null,"finish_reason":"length"}])";
     else
         out += R"(,"choices":[{"index":0,"text":)" + jsonQuoted(text)

@@ -17,6 +17,9 @@ struct MockCompletionRequest {
     int maxTokens = 0;
     QByteArray model;
     std::vector<quint32> promptTokens; // one token per whitespace-separated word (or token id)
+    // One hash per image_url content part (of its URL): the worker charges each image
+    // MockConfig::imageTokens prefill tokens, equal images equal tokens (cacheable, as on vLLM).
+    std::vector<quint64> imageHashes;
     quint64 contentSeed = 0;           // same prompt -> same answer
 };
 
@@ -53,15 +56,23 @@ public:
     // on a closing chunk after the tokens, usage with cached tokens and a `timings` object.
     MockChunkFormatter(const MockCompletionRequest &req, quint64 requestNumber, qint64 createdS, bool llamacpp = false);
 
+    // Chat answers whose first `tokens` output tokens are thinking (MockConfig::reasoningTokens):
+    // usage then names them in completion_tokens_details.reasoning_tokens.
+    void setReasoning(int tokens) { m_reasoningTokens = m_chat ? tokens : 0; }
+    bool thinking(int index) const { return index < m_reasoningTokens; }
+
     // Each returns one SSE event ("data: ...\n\n").
     QByteArray roleEvent() const;                         // chat only: role, empty content
     QByteArray tokenEvent(const QByteArray &token, bool last) const;
+    // A thinking token (delta.reasoning_content); `last`: the answer ended while thinking, so a
+    // closing chunk with the finish reason follows it.
+    QByteArray reasoningEvent(const QByteArray &token, bool last) const;
     QByteArray usageEvent(int promptTokens, int completionTokens) const;
     QByteArray malformedEvent() const;                    // truncated JSON: a broken frame
     static QByteArray doneEvent() { return QByteArrayLiteral("data: [DONE]\n\n"); }
 
     // The whole non-streaming answer.
-    QByteArray fullBody(const QByteArray &text, int promptTokens, int completionTokens) const;
+    QByteArray fullBody(const QByteArray &text, int promptTokens, int completionTokens, const QByteArray &reasoning = {}) const;
 
     // llamacpp: the events after the last token (before [DONE]): chat closes with an empty delta
     // carrying the finish reason, then a usage chunk only when asked for (include_usage), the
@@ -78,6 +89,7 @@ private:
     bool m_chat;
     bool m_llamacpp = false;
     bool m_includeUsage = false;
+    int m_reasoningTokens = 0;
     QByteArray m_id;
     QByteArray m_model;       // already quoted
     qint64 m_created;

@@ -30,6 +30,14 @@ struct MockConfig {
     int blockTokens = 16;           // prefix-cache block size in tokens
     int cacheBlocks = 16384;        // prefix-cache capacity in blocks (LRU)
     int defaultMaxTokens = 256;     // when a request sets neither max_tokens nor max_completion_tokens
+    // A reasoning model: the first N output tokens of a chat answer are thinking, streamed as
+    // delta.reasoning_content (message.reasoning_content when not streaming) before the answer's
+    // content, and usage.completion_tokens_details.reasoning_tokens counts them. They are part
+    // of max_tokens, as on vLLM: N >= max_tokens gives an answer that is all thinking.
+    int reasoningTokens = 0;
+    // Prefill tokens each image_url content part costs (a vision encoder's tokens for one image),
+    // so that TTFT grows with the images a request carries.
+    int imageTokens = 256;
 
     bool devMode = true;            // vllm: false = /reset_prefix_cache is 404 (no VLLM_SERVER_DEV_MODE)
     bool profiler = true;           // vllm: false = /start_profile, /stop_profile are 404

@@ -401,6 +401,9 @@ void MockWorker::startCompletion(Connection *c, MockHttpRequest &&req, bool chat
     }
     if (ex->req.model.isEmpty())
         ex->req.model = m_cfg.model.toUtf8();
+    for (quint64 image : ex->req.imageHashes) // each image's tokens, the same for the same image
+        for (int k = 0; k < m_cfg.imageTokens; ++k)
+            ex->req.promptTokens.push_back(quint32((image + quint64(k) * 0x9e3779b97f4a7c15ULL) >> 40) % 32000u);
     ex->promptTokens = int(ex->req.promptTokens.size());
     if (llamacpp && ex->promptTokens >= m_cfg.slotContext) {
         // llama-server refuses a prompt that does not fit a slot's context, as a clear 400.
@@ -411,6 +414,7 @@ void MockWorker::startCompletion(Connection *c, MockHttpRequest &&req, bool chat
                            + R"(,"n_ctx":)" + ctx + "}}");
     }
     ex->fmt.emplace(ex->req, number, QDateTime::currentSecsSinceEpoch(), llamacpp);
+    ex->fmt->setReasoning(m_cfg.reasoningTokens);
 
     // Three draws per request whatever the rates, so one seed gives one fault pattern.
     const double uError = uniform(), uDisconnect = uniform(), uMalformed = uniform();
@@ -478,7 +482,7 @@ void MockWorker::onToken(quint64 seq, int index, bool last)
     if (ex->req.stream) {
         if (index == ex->malformedAt)
             appendChunk(out, ex->fmt->malformedEvent());
-        appendChunk(out, ex->fmt->tokenEvent(token, last));
+        appendChunk(out, ex->fmt->thinking(index) ? ex->fmt->reasoningEvent(token, last) : ex->fmt->tokenEvent(token, last));
         m_shared->streamEvents.fetch_add(1, std::memory_order_relaxed);
         if (index == 0)
             ex->firstTokenQueued = true;
@@ -495,11 +499,11 @@ void MockWorker::onToken(quint64 seq, int index, bool last)
                 c->keepAlive = false;
         }
     } else {
-        ex->text += token;
+        (ex->fmt->thinking(index) ? ex->reasoning : ex->text) += token;
         if (last) {
             QByteArray body = m_cfg.flavor == Flavor::Llamacpp
                                   ? ex->fmt->llamaFullBody(ex->text, llamaUsage(*ex, index + 1))
-                                  : ex->fmt->fullBody(ex->text, ex->promptTokens, index + 1);
+                                  : ex->fmt->fullBody(ex->text, ex->promptTokens, index + 1, ex->reasoning);
             if (ex->malformedAt >= 0)
                 body.truncate(body.size() / 2); // a broken JSON document, honestly sized
             out += httpResponse(200, "application/json", body, c->keepAlive, c->keepAlive ? llamaHeaders() : QByteArrayView());

@@ -59,6 +59,7 @@ private:
         qint64 admittedNs = 0;  // handed to the scheduler: where the /metrics TTFT starts, as an engine's does
         bool firstTokenQueued = false; // the first content bytes wait in Connection::out
         QByteArray text;        // non-streaming answer so far
+        QByteArray reasoning;   // non-streaming thinking so far (MockConfig::reasoningTokens)
     };
     struct PendingControl {     // a control call being answered later (sglang flush timeout)
         QByteArray method, target;

@@ -21,7 +21,8 @@ const QStringList kProfilerKeys = {"enabled",    "start_path", "stop_path", "tim
 const QStringList kWorkloadKeys = {"streaming",   "input_tokens",      "output_tokens", "ignore_eos",
                                    "requests_per_cell", "duration_s",  "warmup_requests", "request_timeout_s",
                                    "prompts",     "shared_prefix_tokens", "slo",             "calibrate_prompts",
-                                   "seed",        "dataset",           "sessions",        "shared_prefix_count"};
+                                   "seed",        "dataset",           "sessions",        "shared_prefix_count",
+                                   "images"};
 const QStringList kSessionKeys = {"turns", "think_time_ms", "follow_up_tokens", "history", "session_header"};
 const QStringList kSloKeys = [] {
     QStringList keys;

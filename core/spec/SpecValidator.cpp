@@ -445,6 +445,8 @@ QList<SpecDiagnostic> validateSpec(const SweepSpec &spec)
     for (int i = 0; i < spec.servers.size(); ++i) {
         const ServerSpec &s = spec.servers[i];
         const QString p = QStringLiteral("servers[%1]").arg(i);
+        if (spec.workload.images && s.endpoint == Endpoint::Completions) // images are content parts of a chat message
+            c.error(at(p, "endpoint"), QStringLiteral("expected chat with workload.images: the completions endpoint takes no images"));
         checkNameCharacters(c, at(p, "name"), s.name);
         checkNameCharacters(c, at(p, "model"), s.model);
         if (s.name.trimmed().isEmpty())

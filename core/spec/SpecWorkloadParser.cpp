@@ -12,6 +12,29 @@ namespace {
 const QStringList kLengthKeys = {"mean", "stddev", "min", "max"};
 const QStringList kChoiceKeys = {"value", "weight"};
 const QStringList kDatasetKeys = {"format", "path", "block_tokens"};
+const QStringList kImageKeys = {"count", "width", "height", "format"};
+
+// `images: {count, width, height, format}`; ranges are checked by workloadShapeProblems().
+void readImages(const MapReader &m, WorkloadSpec &w)
+{
+    const YAML::Node *n = m.find(QStringLiteral("images"));
+    if (!n)
+        return;
+    Context &ctx = m.context();
+    const QString path = m.path(QStringLiteral("images"));
+    if (!n->IsMap()) {
+        ctx.error(valuePos(ctx, *n, path), path,
+                  QStringLiteral("expected a mapping {count, width, height, format: %1}, got %2").arg(imageFormatNames().join(QLatin1Char('|')), describe(*n)));
+        return;
+    }
+    MapReader r(ctx, *n, path, kImageKeys);
+    ImageSpec im;
+    r.integer(QStringLiteral("count"), im.count, spec::expectPositiveInt());
+    r.integer(QStringLiteral("width"), im.width, spec::expectPositiveInt());
+    r.integer(QStringLiteral("height"), im.height, spec::expectPositiveInt());
+    readEnum(r, QStringLiteral("format"), im.format, &imageFormatFromString, imageFormatNames());
+    w.images = im;
+}
 
 QString expectLengths()
 {
@@ -106,6 +129,7 @@ void readWorkloadSource(const MapReader &m, WorkloadSpec &w)
         if (readInt(ctx, *n, m.path(QStringLiteral("seed")), seed, QStringLiteral("an integer ≥ 0")))
             w.seed = seed;
     }
+    readImages(m, w);
     const YAML::Node *n = m.find(QStringLiteral("dataset"));
     if (!n)
         return;

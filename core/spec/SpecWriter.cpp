@@ -288,6 +288,15 @@ void writeWorkload(YAML::Emitter &out, const WorkloadSpec &w)
             num(out, "block_tokens", w.dataset->blockTokens);
         out << YAML::EndMap;
     }
+    if (w.images) {
+        key(out, "images");
+        out << YAML::BeginMap;
+        num(out, "count", w.images->count);
+        num(out, "width", w.images->width);
+        num(out, "height", w.images->height);
+        str(out, "format", toString(w.images->format));
+        out << YAML::EndMap;
+    }
     boolean(out, "ignore_eos", w.ignoreEos);
     if (!w.calibratePrompts)
         boolean(out, "calibrate_prompts", false);

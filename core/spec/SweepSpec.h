@@ -193,6 +193,7 @@ struct WorkloadSpec {
     std::optional<LengthDistribution> outputLengths;
     qint64 seed = 0;              // workload.seed: the draws of both distributions
     std::optional<DatasetSpec> dataset; // prompts (and lengths) from a file instead
+    std::optional<ImageSpec> images;    // synthetic images in every chat request (spec/WorkloadShapes.h)
 };
 
 // `sweep: {request_rate: [R...], arrival, burstiness, seed, max_concurrency}`: each point sends

@@ -149,6 +149,45 @@ std::optional<DatasetFormat> datasetFormatFromString(const QString &s)
     return std::nullopt;
 }
 
+QString toString(ImageFormat f)
+{
+    return f == ImageFormat::Jpeg ? QStringLiteral("jpeg") : QStringLiteral("png");
+}
+
+QStringList imageFormatNames()
+{
+    return {QStringLiteral("png"), QStringLiteral("jpeg")};
+}
+
+std::optional<ImageFormat> imageFormatFromString(const QString &s)
+{
+    for (ImageFormat f : {ImageFormat::Png, ImageFormat::Jpeg})
+        if (toString(f) == s)
+            return f;
+    return std::nullopt;
+}
+
+namespace {
+QList<ShapeProblem> imageProblems(const ImageSpec &im)
+{
+    QList<ShapeProblem> out;
+    const QString p = QStringLiteral("workload.images");
+    if (im.count < 1 || im.count > kMaxImagesPerRequest)
+        out.append({p + QStringLiteral(".count"), QStringLiteral("expected an integer from 1 to %1 (images per request), got %2").arg(kMaxImagesPerRequest).arg(im.count)});
+    const auto side = [&](const char *key, int v) {
+        if (v < kMinImageSide || v > kMaxImageSide)
+            out.append({p + QLatin1Char('.') + QLatin1String(key),
+                        QStringLiteral("expected an integer from %1 to %2 (pixels), got %3").arg(kMinImageSide).arg(kMaxImageSide).arg(v)});
+    };
+    side("width", im.width);
+    side("height", im.height);
+    if (out.isEmpty() && qint64(im.count) * im.width * im.height > kMaxImagePixelsPerRequest)
+        out.append({p, QStringLiteral("expected at most %1 pixels per request (count × width × height), got %2 × %3 × %4")
+                           .arg(kMaxImagePixelsPerRequest).arg(im.count).arg(im.width).arg(im.height)});
+    return out;
+}
+} // namespace
+
 QList<ShapeProblem> lengthProblems(const LengthDistribution &d, const QString &path, int lowest, int highest)
 {
     QList<ShapeProblem> out;
@@ -250,6 +289,13 @@ QList<ShapeProblem> workloadShapeProblems(const WorkloadSpec &w)
     else if (w.sharedPrefixCount < 1 || w.sharedPrefixCount > kMaxSharedPrefixes)
         out.append({QStringLiteral("workload.shared_prefix_count"),
                     QStringLiteral("expected an integer from 1 to %1, got %2").arg(kMaxSharedPrefixes).arg(w.sharedPrefixCount)});
+    if (w.images) {
+        out += imageProblems(*w.images);
+        if (w.dataset)
+            out.append({QStringLiteral("workload.images"), QStringLiteral("images cannot be combined with a dataset: images go with synthetic prompts")});
+    }
+    if (w.images && w.sessions)
+        out.append({QStringLiteral("workload.images"), QStringLiteral("images cannot be combined with sessions yet: images go with single-turn prompts")});
     if (w.prompts == PromptMode::SharedPrefix && w.inputLengths && w.sharedPrefixTokens >= w.inputLengths->lowest())
         out.append({QStringLiteral("workload.shared_prefix_tokens"),
                     QStringLiteral("expected fewer than the shortest input length (%1), got %2").arg(w.inputLengths->lowest()).arg(w.sharedPrefixTokens)});

@@ -6,6 +6,7 @@
 #include <QList>
 #include <QString>
 #include <QStringList>
+#include <QtGlobal>
 #include <cstdint>
 #include <optional>
 
@@ -84,6 +85,26 @@ struct DatasetSpec {
     QString path;          // relative paths are relative to the spec file's folder
     int blockTokens = 512; // mooncake: tokens per hash_id block (the trace's block size)
 };
+
+// `workload.images: {count, width, height, format: png|jpeg}`: synthetic images added to every
+// chat request as OpenAI image_url content parts (base64 data URLs), generated locally from the
+// workload's seed (workload/SyntheticImages). The bounds keep a request, and the pool of encoded
+// images a phase holds, finite.
+enum class ImageFormat { Png, Jpeg };
+QString toString(ImageFormat f);
+std::optional<ImageFormat> imageFormatFromString(const QString &s);
+QStringList imageFormatNames();
+struct ImageSpec {
+    int count = 1;
+    int width = 512;
+    int height = 512;
+    ImageFormat format = ImageFormat::Png;
+    bool operator==(const ImageSpec &) const = default;
+};
+constexpr int kMaxImagesPerRequest = 16;
+constexpr int kMinImageSide = 8;
+constexpr int kMaxImageSide = 4096;
+constexpr qint64 kMaxImagePixelsPerRequest = 16LL * 1024 * 1024; // count × width × height
 
 struct WorkloadSpec;
 // Range problems of a distribution / of the workload's shapes, as (key path, message): the

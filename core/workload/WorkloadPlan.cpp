@@ -50,6 +50,8 @@ double FillerMap::charsPerToken() const
 WorkloadPlan::WorkloadPlan(const WorkloadSpec &w, FillerMap fill, std::shared_ptr<const Dataset> dataset)
     : m_w(w), m_fill(std::move(fill)), m_dataset(std::move(dataset))
 {
+    if (w.images && !m_dataset)
+        m_images = ImagePool::shared(*w.images, std::uint64_t(w.seed));
     if (m_dataset)
         m_maxInput = std::max(0, m_dataset->stats.maxInput);
     else
@@ -78,6 +80,10 @@ RequestShape WorkloadPlan::at(std::int64_t ticket, bool warmup) const
     }
     s.inputTokens = m_w.inputLengths ? m_w.inputLengths->sample(seed, kInputStream, draw) : m_w.inputTokens;
     s.fillerChars = m_fill.charsFor(s.inputTokens);
+    if (m_images) {
+        s.images = m_images->spec().count;
+        s.imageBytes = m_images->requestBytes(ticket, warmup);
+    }
     return s;
 }
 

@@ -4,6 +4,7 @@
 // server (it holds that model's calibration), shared read-only by the IO threads.
 #include "spec/SweepSpec.h"
 #include "workload/Dataset.h"
+#include "workload/SyntheticImages.h"
 #include <QList>
 #include <QPair>
 #include <memory>
@@ -47,6 +48,8 @@ struct RequestShape {
     int outputTokens = 1;   // sent as max_tokens
     int fillerChars = -1;   // synthetic prompts: filler length; -1 = words (not calibrated)
     const DatasetEntry *entry = nullptr;
+    int images = 0;           // workload.images: image parts the request carries
+    std::int64_t imageBytes = 0; // their encoded files' bytes (before base64)
 };
 
 class WorkloadPlan
@@ -56,6 +59,8 @@ public:
     RequestShape at(std::int64_t ticket, bool warmup) const;
     const FillerMap &fill() const { return m_fill; }
     const Dataset *dataset() const { return m_dataset.get(); }
+    // workload.images' pool, built once per sweep (workload/SyntheticImages); null without images.
+    const ImagePool *images() const { return m_images.get(); }
     // The longest input any request asks for (prompt buffers are built for it once).
     int maxInputTokens() const { return m_maxInput; }
 
@@ -63,6 +68,7 @@ private:
     WorkloadSpec m_w;
     FillerMap m_fill;
     std::shared_ptr<const Dataset> m_dataset;
+    std::shared_ptr<const ImagePool> m_images;
     int m_maxInput = 0;
 };
 

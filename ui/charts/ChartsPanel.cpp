@@ -136,8 +136,14 @@ void ChartsPanel::refillMetrics()
     const bool traces = std::any_of(m_inputs.cbegin(), m_inputs.cend(), [](const ChartSeriesInput &in) {
         return std::any_of(in.results.cells.cbegin(), in.results.cells.cend(), [](const CellResult &c) { return c.traceSummary.has_value(); });
     });
+    // Reasoning and image figures only when some cell stored them.
+    const auto stored = [this](const QString &key) {
+        return std::any_of(m_inputs.cbegin(), m_inputs.cend(), [&key](const ChartSeriesInput &in) {
+            return std::any_of(in.results.cells.cbegin(), in.results.cells.cend(), [&key](const CellResult &c) { return c.metrics.contains(key); });
+        });
+    };
     for (const MetricInfo &m : allMetrics())
-        if ((openLoop || !m.openLoopOnly) && (traces || !m.traceOnly))
+        if ((openLoop || !m.openLoopOnly) && (traces || !m.traceOnly) && (!m.onlyWhenStored || stored(m.key)))
             keys.append(m.key);
     QStringList listed;
     for (int i = 0; i < m_metricCombo->count(); ++i)

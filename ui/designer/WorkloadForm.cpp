@@ -3,6 +3,7 @@
 #include "results/SweepAxis.h"
 #include "designer/ConcurrencyEditor.h"
 #include "designer/DatasetEditor.h"
+#include "designer/ImagesEditor.h"
 #include "designer/LengthEditor.h"
 #include "designer/SessionEditor.h"
 #include "engine/CalibrationReport.h"
@@ -129,7 +130,7 @@ QWidget *WorkloadForm::buildWorkload()
     m_input = new LengthEditor(QStringLiteral("inputTokens"));
     m_output = new LengthEditor(QStringLiteral("outputTokens"));
     m_seed = intBox("workloadSeed");
-    m_seed->setToolTip(tr("workload.seed: the per-request length draws; the same seed sends the same lengths in the same order"));
+    m_seed->setToolTip(tr("workload.seed: the per-request length draws and images; the same seed sends the same lengths and images in the same order"));
     m_ignoreEos = new QCheckBox(tr("Ignore EOS"));
     m_ignoreEos->setObjectName(QStringLiteral("ignoreEos"));
     m_ignoreEos->setToolTip(tr("Keep generating to max_tokens so output lengths are fixed"));
@@ -165,6 +166,9 @@ QWidget *WorkloadForm::buildWorkload()
     form->addRow(tr("Input length"), m_errors.bind(QStringLiteral("workload.input_tokens"), m_input));
     form->addRow(tr("Output length"), m_errors.bind(QStringLiteral("workload.output_tokens"), m_output));
     form->addRow(tr("Length seed"), m_errors.bind(QStringLiteral("workload.seed"), m_seed));
+    m_images = new ImagesEditor;
+    form->addRow(tr("Images"), m_errors.bind(QStringLiteral("workload.images"), m_images));
+    connect(m_images, &ImagesEditor::edited, this, &WorkloadForm::changed);
     form->addRow(QString(), m_errors.bind(QStringLiteral("workload.ignore_eos"), m_ignoreEos));
     form->addRow(tr("Cell length"), FieldErrors::pad(m_lengthMode));
     QWidget *lengthBox = m_errors.bind(QStringLiteral("workload.requests_per_cell"), m_lengthStack);
@@ -373,6 +377,7 @@ void WorkloadForm::setSpec(const SweepSpec &spec)
     m_output->setLengths(w.outputTokens, w.outputLengths);
     m_seed->setValue(int(std::clamp<qint64>(w.seed, -kIntSpan, kIntSpan)));
     m_dataset->setDataset(w.dataset, spec.sourcePath);
+    m_images->setImages(w.images);
     m_previewBase = spec;
     m_ignoreEos->setChecked(w.ignoreEos);
     const int mode = w.durationS > 0 ? 1 : 0;
@@ -415,6 +420,7 @@ void WorkloadForm::applyTo(SweepSpec &spec) const
     const qint64 loadedSeed = m_previewBase.workload.seed;
     w.seed = m_seed->value() == int(std::clamp<qint64>(loadedSeed, -kIntSpan, kIntSpan)) ? loadedSeed : m_seed->value();
     m_dataset->applyTo(w.dataset);
+    w.images = m_images->images();
     w.ignoreEos = m_ignoreEos->isChecked();
     w.requestsPerCell = m_requests->value();
     w.durationS = m_duration->value();

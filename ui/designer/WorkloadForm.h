@@ -19,6 +19,7 @@ namespace sb::ui {
 
 class ConcurrencyEditor;
 class DatasetEditor;
+class ImagesEditor;
 class LengthEditor;
 class LengthHistogramView;
 class RateSweepEditor;
@@ -40,6 +41,7 @@ public:
     LengthEditor *inputEditor() const { return m_input; }
     LengthEditor *outputEditor() const { return m_output; }
     DatasetEditor *datasetEditor() const { return m_dataset; }
+    ImagesEditor *imagesEditor() const { return m_images; }
     LengthHistogramView *inputHistogram() const { return m_inputHist; }
     LengthHistogramView *outputHistogram() const { return m_outputHist; }
     QPlainTextEdit *promptPreview() const { return m_promptPreview; }
@@ -78,6 +80,7 @@ private:
     LengthEditor *m_output = nullptr;
     QSpinBox *m_seed = nullptr;
     DatasetEditor *m_dataset = nullptr;
+    ImagesEditor *m_images = nullptr;
     LengthHistogramView *m_inputHist = nullptr;
     LengthHistogramView *m_outputHist = nullptr;
     QPlainTextEdit *m_promptPreview = nullptr;

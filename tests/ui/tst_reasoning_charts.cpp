@@ -1,0 +1,74 @@
+// Reasoning and image figures in the charts' metric menu (charts/ChartsPanel): TTFO, reasoning
+// tokens and image counts are offered once some cell of the shown sets stored them, and not for
+// sets of plain answers, where they would be empty charts.
+#include "TestSupport.h"
+#include "charts/ChartsPanel.h"
+#include "metrics/MetricCatalogue.h"
+#include "metrics/Stats.h"
+#include <QComboBox>
+#include <QTest>
+
+using namespace sb;
+using namespace sb::ui;
+
+namespace {
+SweepResults sweep(bool reasoned)
+{
+    SweepResults r;
+    for (int i = 0; i < 3; ++i) {
+        CellResult c;
+        c.index = i;
+        c.server = QStringLiteral("vllm");
+        c.concurrency = 1 << i;
+        c.completed = 10;
+        std::vector<double> ttft{10.0 * (i + 1), 12.0 * (i + 1)}, ttfo{50.0 * (i + 1), 60.0 * (i + 1)}, reasoning{40, 44};
+        c.metrics.insert(tag::ttft, computeStats(ttft, unit::ms));
+        if (reasoned) {
+            c.metrics.insert(tag::ttfo, computeStats(ttfo, unit::ms));
+            c.metrics.insert(tag::reasoningTokens, computeStats(reasoning, unit::tokens));
+        }
+        r.cells.append(c);
+    }
+    return r;
+}
+
+QStringList menu(const ChartsPanel &panel)
+{
+    QStringList keys;
+    auto *combo = panel.findChild<QComboBox *>(QStringLiteral("metricChoice"));
+    for (int i = 0; i < combo->count(); ++i)
+        keys.append(combo->itemData(i).toString());
+    return keys;
+}
+} // namespace
+
+class TstReasoningCharts : public QObject
+{
+    Q_OBJECT
+private Q_SLOTS:
+    void init() { sbtest::failOnQtWarnings(); }
+
+    void menuOffersWhatCellsStored()
+    {
+        ChartsPanel panel;
+        panel.resize(900, 600);
+        panel.show();
+        panel.setInputs({ChartSeriesInput{QString(), sweep(true), 0}});
+        panel.flush();
+        QVERIFY(menu(panel).contains(tag::ttfo));
+        QVERIFY(menu(panel).contains(tag::reasoningTokens));
+        QVERIFY(!menu(panel).contains(tag::imageCount));
+        panel.setMetric(tag::ttfo, Stat::P50);
+        panel.flush();
+        QCOMPARE(panel.metric(), tag::ttfo);
+
+        panel.setInputs({ChartSeriesInput{QString(), sweep(false), 0}});
+        panel.flush();
+        QVERIFY(!menu(panel).contains(tag::ttfo));
+        QVERIFY(!menu(panel).contains(tag::reasoningTokens));
+        QVERIFY(menu(panel).contains(tag::ttft));
+    }
+};
+
+QTEST_MAIN(TstReasoningCharts)
+#include "tst_reasoning_charts.moc"
