@@ -96,8 +96,9 @@ std::optional<PrefixCacheStats> prefixCacheStats(const PrefixCacheInput &in)
     p.sessions = in.sessions;
     p.blockTokens = std::max(1, in.blockTokens);
     // The ideal in send order: a prefix is cached once a request that carried it has ended (a
-    // request sent while the first one is still being prefilled may find nothing yet), and a
-    // later turn finds its whole history (its earlier turns and their answers) cached.
+    // request sent while the first one is still being prefilled may find nothing yet), or once
+    // it was sent where the server caches at scheduling; a later turn finds its whole history
+    // (its earlier turns and their answers) cached.
     std::vector<const RequestRecord *> sent;
     for (const RequestRecord &r : *in.records)
         if (r.sendNs > 0)
@@ -125,8 +126,9 @@ std::optional<PrefixCacheStats> prefixCacheStats(const PrefixCacheInput &in)
         }
         if (r->ok() && r->prefix >= 0 && (r->turn <= 1)) {
             const auto it = cachedSince.find(r->prefix);
-            if (it == cachedSince.end() || it.value() > r->endNs)
-                cachedSince.insert(r->prefix, r->endNs);
+            const std::int64_t since = in.cachedWhenScheduled ? r->sendNs : r->endNs;
+            if (it == cachedSince.end() || it.value() > since)
+                cachedSince.insert(r->prefix, since);
         }
     }
     if (prompt > 0)

@@ -27,6 +27,10 @@ struct PrefixCacheInput {
     // Tokens per KV cache block when the server says (vLLM block_size, SGLang page_size): a
     // cache serves whole blocks only, so the ideal rounds each request's cacheable part down.
     int blockTokens = 1;
+    // vLLM caches a prompt's full blocks when it schedules the request: a request sent after a
+    // prefix's first carrier hits it even while that carrier is still being prefilled. Other
+    // servers hold a prompt only once its prefill has run.
+    bool cachedWhenScheduled = false;
 };
 
 // Null when the workload has neither shared prefixes nor sessions.

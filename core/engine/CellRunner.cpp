@@ -75,6 +75,7 @@ void recordCacheEffect(const CellContext &ctx, CellResult &cell, const PhaseOutc
     in.sessions = w.sessions.has_value();
     in.warmPrefixes = warmPrefixes;
     in.serverMetrics = &cell.serverMetrics;
+    in.cachedWhenScheduled = ctx.server && (ctx.server->flavor == Flavor::Vllm || ctx.server->flavor == Flavor::Openai);
     for (const char *key : {"block_size", "page_size"})
         if (const int b = cell.serverInfo.args.value(QLatin1String(key)).toInt(); b > 1 && b <= 1 << 20)
             in.blockTokens = b;

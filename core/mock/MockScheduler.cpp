@@ -206,6 +206,11 @@ void MockScheduler::beginStep(qint64 startNs)
                 hits = std::max(hits, m_cache.lookup(s.blocks));
         } else {
             hits = m_cache.lookup(s.blocks);
+            // vLLM caches a prompt's full blocks when it schedules the request, so a request
+            // scheduled after it, even in the same step, already hits them; SGLang and
+            // TensorRT-LLM reuse a prompt only once its prefill has run.
+            if (cachesWhenScheduled())
+                m_cache.insert(s.blocks);
         }
         // The last prompt token is always evaluated again (its logits start the answer).
         const int cached = std::min(hits * m_cfg.blockTokens, s.promptTokens - 1);
@@ -261,7 +266,7 @@ void MockScheduler::endStep()
             s.prefilled = true;
             if (s.slot >= 0) // the slot's cache is now this prompt
                 m_slots[size_t(s.slot)].chain = s.blocks;
-            if (m_slots.empty() || m_cfg.cacheRamMiB > 0)
+            if ((m_slots.empty() && !cachesWhenScheduled()) || (!m_slots.empty() && m_cfg.cacheRamMiB > 0))
                 m_cache.insert(s.blocks);
             if (m_prefillFn)
                 prefilled.push_back({id, s.cachedTokens});

@@ -453,6 +453,15 @@ private Q_SLOTS:
         QCOMPARE(p->idealShare, 16.0 / 200.0);
         QCOMPARE(p->blockTokens, 8);
         in.blockTokens = 1;
+        // vLLM caches at scheduling: r2, sent while r0 still runs, already finds prefix 0.
+        for (RequestRecord &r : records)
+            r.cachedTokens = r.sendNs == 150 ? 10 : (r.sendNs >= 300 ? 10 : 0);
+        in.cachedWhenScheduled = true;
+        p = prefixCacheStats(in);
+        QCOMPARE(p->idealShare, 30.0 / 200.0);
+        QCOMPARE(p->reportedShare, 30.0 / 200.0);
+        QVERIFY(prefixCacheWarnings(*p, true).isEmpty());
+        in.cachedWhenScheduled = false;
         // Later turns of sessions: their history is cacheable.
         std::vector<RequestRecord> turns = {rec(100, 200, 50, 0, -1, 1), rec(300, 400, 120, 60, -1, 2, 60)};
         in.records = &turns;
@@ -461,6 +470,32 @@ private Q_SLOTS:
         p = prefixCacheStats(in);
         QCOMPARE(p->idealShare, 60.0 / 170.0);
         QCOMPARE(p->reportedShare, 60.0 / 170.0);
+    }
+
+    // The embedded vLLM mock caches like vLLM, at scheduling: the seven requests sent beside a
+    // prefix's first carrier already hit it, and the engine's ideal counts them so (its counters
+    // match the ideal; no cell warns that the cache was not empty).
+    void mockVllmCachesWhenItSchedules()
+    {
+        const QByteArray yaml = "name: mock-prefix\n"
+                                "servers:\n"
+                                "  - {name: m, mock: vllm, model: tiny, reset_kv_cache: true, metrics: {interval_s: 0.2}}\n"
+                                "workload: {input_tokens: 512, output_tokens: 4, requests_per_cell: 8, warmup_requests: 0,"
+                                " prompts: shared_prefix, shared_prefix_tokens: 384, shared_prefix_count: 1}\n"
+                                "sweep: {concurrency: [8]}\n";
+        const SpecLoadResult spec = loadSpecText(yaml);
+        QVERIFY2(spec.spec && spec.diagnostics.isEmpty(), qPrintable(spectest::dump(spec.diagnostics)));
+        QTemporaryDir dir;
+        const auto r = sbtest::runSweep(*spec.spec, dir.path());
+        QCOMPARE(r.exitCode, 0);
+        const CellResult &cell = r.results.cells.at(0);
+        QCOMPARE(cell.status, CellStatus::Completed);
+        QVERIFY(cell.prefixCache);
+        const PrefixCacheStats &p = *cell.prefixCache;
+        QVERIFY2(p.idealShare > 0.5 && std::abs(p.metricsShare - p.idealShare) <= 0.1 * p.idealShare,
+                 qPrintable(QStringLiteral("ideal %1, counters %2").arg(p.idealShare).arg(p.metricsShare)));
+        for (const QString &w : cell.warnings)
+            QVERIFY2(!w.contains(QLatin1String("prefix cache")), qPrintable(w));
     }
 
     void vllmBlockSizeComesFromItsMetrics()

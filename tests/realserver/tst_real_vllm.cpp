@@ -412,7 +412,7 @@ private Q_SLOTS:
                                  + QStringLiteral("workload: {input_tokens: 640, output_tokens: 8, requests_per_cell: 16, warmup_requests: %1,"
                                                   " request_timeout_s: 120, prompts: shared_prefix, shared_prefix_tokens: 448,"
                                                   " shared_prefix_count: 4}\n"
-                                                  "sweep: {concurrency: [2, 2]}\n")
+                                                  "sweep: {concurrency: [2, 4]}\n")
                                        .arg(warmup))
                                     .toUtf8();
         const QString out = m_work.filePath(tag);
