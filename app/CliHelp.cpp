@@ -17,7 +17,8 @@ const CommandHelp kCommands[] = {
      "Opens the desktop workbench. A sweep YAML opens in Design; a results folder or zip opens in\n"
      "Results. --demo loads the built-in demo sweep (three embedded mock servers) and runs it;\n"
      "with --screenshot FILE it saves a PNG of the window (the Results tab, or --tab design|run|\n"
-     "results|compare) when the run ends, or once SPEC / RESULTS is open, and exits. --theme picks the palette (screenshots default\n"
+     "results|compare|trace, trace: Results with the first profiled cell's Trace tab) when the run\n"
+     "ends, or once SPEC / RESULTS is open, and exits. --theme picks the palette (screenshots default\n"
      "to light), --size the window size in pixels.\n"
      "Without a display (no DISPLAY / WAYLAND_DISPLAY), --demo runs the headless demo instead."},
     {"run", "sweepbench run SPEC [--out DIR] [--resume [--force]] [--shard K/N]",
