@@ -13,7 +13,7 @@ namespace sb::ui {
 
 namespace {
 constexpr double kMinSpanUs = 1;
-constexpr int kMaxLaneHeight = 30;
+constexpr int kMaxLaneHeight = 40;
 constexpr int kMinLaneHeight = 6;
 constexpr int kDragThreshold = 4;   // pixels before a press becomes a drag
 constexpr int kHoverSlack = 3;      // pixels around a bar that still hover it
@@ -34,6 +34,15 @@ double tickStep(double span, int wanted)
         if (m * decade >= raw)
             return m * decade;
     return 10 * decade;
+}
+// A tick's label: in the unit of the tick spacing, with just the decimals the spacing needs
+// ("0 s", "2 s"; "10.5 ms", "11 ms").
+QString tickLabel(double us, double step)
+{
+    const double unit = step >= 1e6 ? 1e6 : step >= 1e3 ? 1e3 : 1;
+    const char *name = step >= 1e6 ? "s" : step >= 1e3 ? "ms" : "µs";
+    const int decimals = std::max(0, int(std::ceil(-std::log10(step / unit) - 1e-9)));
+    return QStringLiteral("%1 %2").arg(us / unit, 0, 'f', decimals).arg(QString::fromUtf8(name));
 }
 } // namespace
 
@@ -268,7 +277,7 @@ void StepTimelineView::paintAxis(QPainter &p, const QRect &plot)
         p.setPen(mix(base, text, 0.15));
         p.drawLine(x, plot.top(), x, std::min(plot.bottom(), lanesBottom));
         p.setPen(text);
-        const QString label = formatTraceTime(t);
+        const QString label = tickLabel(t, step);
         const int w = fontMetrics().horizontalAdvance(label);
         p.drawText(QRect(std::min(x - w / 2, plot.right() - w), 2, w + 2, plot.top() - 4), Qt::AlignLeft | Qt::AlignVCenter, label);
     }

@@ -55,39 +55,50 @@ QString row(const QStringList &cells, bool header = false)
     return h + QStringLiteral("</tr>");
 }
 
+// One column per kind, one row per figure: a narrow pane has room for four kinds, not for
+// eight figures side by side.
 QString kindsTable(const TraceStats &stats, bool dark)
 {
     if (stats.stepKinds.isEmpty())
         return QStringLiteral("<p><i>No engine steps in the trace.</i></p>");
-    QString h = QStringLiteral("<table cellspacing=\"0\" cellpadding=\"3\">");
-    h += row({QStringLiteral("kind"), QStringLiteral("steps"), QStringLiteral("p50 ms"), QStringLiteral("p90 ms"), QStringLiteral("p99 ms"),
-              QStringLiteral("max ms"), QStringLiteral("batch mean / max"), QStringLiteral("tokens mean / max")},
-             true);
-    for (const StepKindStats &k : stats.stepKinds) {
-        const QString swatch = QStringLiteral("<span style=\"color:%1\">■</span> ").arg(stepKindColor(k.kind, dark).name());
-        h += row({swatch + QLatin1String(stepKindName(k.kind)), QString::number(k.count), ms(k.p50Ms), ms(k.p90Ms), ms(k.p99Ms), ms(k.maxMs),
-                  meanMax(k.batchMean, k.batchMax), meanMax(k.tokensMean, k.tokensMax)});
-    }
+    QStringList head{QString()};
+    for (const StepKindStats &k : stats.stepKinds)
+        head << QStringLiteral("<span style=\"color:%1\">■</span> %2").arg(stepKindColor(k.kind, dark).name(), QLatin1String(stepKindName(k.kind)));
+    QString h = QStringLiteral("<table cellspacing=\"0\" cellpadding=\"3\">") + row(head, true);
+    const auto figure = [&](const QString &name, const auto &value) {
+        QStringList cells{name};
+        for (const StepKindStats &k : stats.stepKinds)
+            cells << value(k);
+        h += row(cells);
+    };
+    figure(QStringLiteral("steps"), [](const StepKindStats &k) { return QString::number(k.count); });
+    figure(QStringLiteral("p50 ms"), [](const StepKindStats &k) { return ms(k.p50Ms); });
+    figure(QStringLiteral("p90 ms"), [](const StepKindStats &k) { return ms(k.p90Ms); });
+    figure(QStringLiteral("p99 ms"), [](const StepKindStats &k) { return ms(k.p99Ms); });
+    figure(QStringLiteral("max ms"), [](const StepKindStats &k) { return ms(k.maxMs); });
+    figure(QStringLiteral("batch mean / max"), [](const StepKindStats &k) { return meanMax(k.batchMean, k.batchMax); });
+    figure(QStringLiteral("tokens mean / max"), [](const StepKindStats &k) { return meanMax(k.tokensMean, k.tokensMax); });
     return h + QStringLiteral("</table>");
 }
 
-QString filesTable(const TraceSummary &summary, const QColor &warn)
+QString filesList(const TraceSummary &summary, const QColor &warn)
 {
-    QString h = QStringLiteral("<h4>Files</h4><table cellspacing=\"0\" cellpadding=\"3\">");
-    h += row({QStringLiteral("file"), QStringLiteral("rank"), QStringLiteral("steps"), QStringLiteral("events"), QStringLiteral("span"),
-              QStringLiteral("host"), QStringLiteral("version")},
-             true);
+    QString h = QStringLiteral("<h4>Files</h4><ul>");
     for (const TraceFileSummary &f : summary.files) {
-        QString rank = f.rank < 0 ? QStringLiteral("–") : QString::number(f.rank);
+        QStringList facts{QStringLiteral("%1 steps").arg(f.stats.steps), QStringLiteral("%1 events").arg(f.stats.events),
+                          QStringLiteral("span %1").arg(formatTraceTime(f.stats.spanMs * 1000))};
         if (f.worldSize > 0)
-            rank += QStringLiteral(" of %1").arg(f.worldSize);
-        h += row({esc(QFileInfo(f.path).fileName()), rank, QString::number(f.stats.steps), QString::number(f.stats.events),
-                  esc(formatTraceTime(f.stats.spanMs * 1000)), f.hostName.isEmpty() ? QStringLiteral("–") : esc(f.hostName),
-                  f.version.isEmpty() ? QStringLiteral("–") : esc(f.version)});
+            facts << QStringLiteral("world size %1").arg(f.worldSize);
+        if (!f.hostName.isEmpty())
+            facts << QStringLiteral("host %1").arg(displaySafe(f.hostName, DisplayLines::Single));
+        if (!f.version.isEmpty())
+            facts << QStringLiteral("version %1").arg(displaySafe(f.version, DisplayLines::Single));
+        h += QStringLiteral("<li><b>%1</b><br>%2").arg(traceFileTitle(f).toHtmlEscaped(), facts.join(QStringLiteral(" · ")).toHtmlEscaped());
         if (!f.error.isEmpty())
-            h += QStringLiteral("<tr><td colspan=\"7\" style=\"color:%1\">⚠ not read to the end: %2</td></tr>").arg(warn.name(), esc(f.error));
+            h += QStringLiteral("<br><span style=\"color:%1\">⚠ not read to the end: %2</span>").arg(warn.name(), esc(f.error));
+        h += QStringLiteral("</li>");
     }
-    return h + QStringLiteral("</table>");
+    return h + QStringLiteral("</ul>");
 }
 } // namespace
 
@@ -115,7 +126,7 @@ QString traceStepsHtml(const TraceSummary &summary, int file, const QPalette &pa
     }
     QStringList facts{QStringLiteral("%1 steps").arg(stats.steps), QStringLiteral("%1 events").arg(stats.events),
                       QStringLiteral("span %1").arg(formatTraceTime(stats.spanMs * 1000))};
-    facts << (stats.gpuBusyShare >= 0 ? QStringLiteral("GPU busy %1 %").arg(stats.gpuBusyShare * 100, 0, 'f', 1)
+    facts << (stats.gpuBusyShare >= 0 ? QStringLiteral("GPU busy %1\u00a0%").arg(stats.gpuBusyShare * 100, 0, 'f', 1)
                                       : QStringLiteral("no GPU events (GPU busy share unknown)"));
     h += QStringLiteral("<p>") + facts.join(QStringLiteral(" · ")).toHtmlEscaped() + QStringLiteral("</p>");
     h += kindsTable(stats, dark);
@@ -142,7 +153,7 @@ QString traceStepsHtml(const TraceSummary &summary, int file, const QPalette &pa
                  .arg(summary.filesNotRead)
                  .arg(TraceLimits().maxFiles);
     if (!summary.files.isEmpty())
-        h += filesTable(summary, warn);
+        h += filesList(summary, warn);
     return h;
 }
 

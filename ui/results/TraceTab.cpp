@@ -111,11 +111,18 @@ TraceTab::TraceTab(QWidget *parent) : QWidget(parent), m_reader(&readStepTimelin
     m_sections->addTab(m_steps, tr("Steps"));
     m_sections->addTab(m_cpuOps, tr("CPU ops"));
     m_sections->addTab(m_kernels, tr("Kernels"));
-    m_sections->setCornerWidget(m_scope);
 
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
     layout->addLayout(top);
+    // Which figures the Steps and op tables show; only there when the cell has several files (a
+    // corner widget of the section tabs would squeeze them into scroll arrows at 1024 px).
+    m_scopeRow = new QWidget(this);
+    auto *scopeRow = new QHBoxLayout(m_scopeRow);
+    scopeRow->setContentsMargins(0, 0, 0, 0);
+    scopeRow->addWidget(new QLabel(tr("Figures of:"), m_scopeRow));
+    scopeRow->addWidget(m_scope, 1);
+    layout->addWidget(m_scopeRow);
     layout->addWidget(m_sections, 1);
 
     m_poll = new QTimer(this);
@@ -288,7 +295,7 @@ void TraceTab::finishLoad(std::shared_ptr<const StepTimeline> timeline)
     QString head = count(timeline->lanes.size(), tr("lane"), tr("lanes")) + QStringLiteral(" · ")
                    + count(timeline->keptSteps(), tr("step"), tr("steps"));
     if (timeline->keptSteps() > 0)
-        head += tr(" · %1 from the first step to the last").arg(formatTraceTime(timeline->endUs));
+        head += tr(" over %1").arg(formatTraceTime(timeline->endUs));
     else
         head += tr(": no engine steps in these files (docs/traces.md \"Steps\")");
     notes.prepend(head);
@@ -327,7 +334,7 @@ void TraceTab::showSummary()
                 m_scope->addItem(traceFileTitle(m_summary->files.at(i)), i);
             m_scope->setCurrentIndex(std::clamp(previous, 0, int(m_scope->count()) - 1));
         }
-        m_scope->setVisible(m_summary && m_summary->files.size() > 1);
+        m_scopeRow->setVisible(m_summary && m_summary->files.size() > 1);
     }
     if (!m_summary) {
         const QString none = m_traces.isEmpty() ? tr("No trace summary: the cell has no trace files.")

@@ -88,6 +88,7 @@ private:
     QToolButton *m_resetZoom;
     StepTimelineView *m_timeline;
     QComboBox *m_scope;
+    QWidget *m_scopeRow;
     QTextBrowser *m_steps;
     QTableWidget *m_cpuOps;
     QTableWidget *m_kernels;
