@@ -66,6 +66,7 @@ StepTimelineView::StepTimelineView(QWidget *parent) : QWidget(parent)
 void StepTimelineView::setTimeline(std::shared_ptr<const StepTimeline> timeline)
 {
     m_timeline = std::move(timeline);
+    m_namesWidth = -1;
     m_hover = {};
     m_hoverText.clear();
     m_drag = Drag::None;
@@ -113,10 +114,12 @@ int StepTimelineView::gutterWidth() const
 {
     if (!m_timeline)
         return 0;
-    int w = 0;
-    for (int i = 0; i < m_timeline->lanes.size(); ++i)
-        w = std::max(w, fontMetrics().horizontalAdvance(laneName(i)));
-    return std::clamp(w + 12, 48, std::max(48, width() / 4));
+    if (m_namesWidth < 0) {
+        m_namesWidth = 0;
+        for (int i = 0; i < m_timeline->lanes.size(); ++i)
+            m_namesWidth = std::max(m_namesWidth, fontMetrics().horizontalAdvance(laneName(i)));
+    }
+    return std::clamp(m_namesWidth + 12, 48, std::max(48, width() / 4));
 }
 
 QRect StepTimelineView::plotRect() const
@@ -292,36 +295,50 @@ void StepTimelineView::paintLane(QPainter &p, int lane, const QRect &row, bool d
     const int h = std::max(2, row.height() - 2 * std::max(1, row.height() / 6));
     const auto first = std::lower_bound(l.steps.begin(), l.steps.end(), m_view0 - l.maxDurUs,
                                         [](const TimelineStep &s, double v) { return s.startUs < v; });
-    // A run: neighbouring steps of one kind that share pixels, drawn as one bar.
-    int runStart = 0, runEnd = -1, runSteps = 0;
-    StepKind runKind = StepKind::Unknown;
-    const auto flush = [&] {
-        if (runSteps == 0)
+    // A run: steps of one kind that share pixels, drawn as one bar. Each kind keeps its own run,
+    // so a prefill step amid thousands of decodes does not split them into thousands of bars:
+    // at most one bar per kind and pixel column, whatever the lane holds.
+    struct Run {
+        int start = 0, end = -1, steps = 0;
+    };
+    Run runs[4];
+    QList<QRect> bars[4];
+    const auto flush = [&](int kind) {
+        Run &r = runs[kind];
+        if (r.steps == 0)
             return;
-        int w = runEnd - runStart;
-        if (runSteps == 1 && w >= 4)
+        int w = r.end - r.start;
+        if (r.steps == 1 && w >= 4)
             w -= 1; // a gap between steps that touch, once they are wide enough to show one
-        p.fillRect(QRect(runStart, top, std::max(1, w), h), stepKindColor(runKind, dark));
-        ++m_paintedBars;
-        runSteps = 0;
+        bars[kind].append(QRect(r.start, top, std::max(1, w), h));
+        r.steps = 0;
     };
     const double left = row.left() - 1.0, right = row.right() + 2.0;
+    const double scale = row.width() / (m_view1 - m_view0); // xOf(), without its geometry per step
     for (auto it = first; it != l.steps.end() && it->startUs <= m_view1; ++it) {
-        const double x0 = std::max(left, xOf(it->startUs));
-        const double x1 = std::min(right, xOf(it->startUs + it->durUs));
+        const double x0 = std::max(left, row.left() + (it->startUs - m_view0) * scale);
+        const double x1 = std::min(right, row.left() + (it->startUs + it->durUs - m_view0) * scale);
         if (x1 < left)
             continue;
         const int ix0 = int(std::floor(x0));
         const int ix1 = std::max(ix0 + 1, int(std::ceil(x1)));
-        if (runSteps > 0 && it->kind == runKind && ix0 <= runEnd) {
-            runEnd = std::max(runEnd, ix1);
-            ++runSteps;
+        Run &r = runs[int(it->kind)];
+        if (r.steps > 0 && ix0 <= r.end) {
+            r.end = std::max(r.end, ix1);
+            ++r.steps;
             continue;
         }
-        flush();
-        runStart = ix0, runEnd = ix1, runKind = it->kind, runSteps = 1;
+        flush(int(it->kind));
+        r = Run{ix0, ix1, 1};
     }
-    flush();
+    // The common kinds first, so the rarer prefill and mixed steps stay visible on top.
+    for (StepKind k : {StepKind::Unknown, StepKind::Decode, StepKind::Mixed, StepKind::Prefill}) {
+        flush(int(k));
+        const QColor color = stepKindColor(k, dark);
+        for (const QRect &b : std::as_const(bars[int(k)]))
+            p.fillRect(b, color);
+        m_paintedBars += bars[int(k)].size();
+    }
     if (m_hover.lane == lane && m_hover.step >= 0 && m_hover.step < qsizetype(l.steps.size())) {
         const TimelineStep &s = l.steps.at(std::size_t(m_hover.step));
         const int x0 = int(std::floor(xOf(s.startUs)));
@@ -438,6 +455,13 @@ void StepTimelineView::keyPressEvent(QKeyEvent *event)
     default:
         QWidget::keyPressEvent(event);
     }
+}
+
+void StepTimelineView::changeEvent(QEvent *event)
+{
+    QWidget::changeEvent(event);
+    if (event->type() == QEvent::FontChange)
+        m_namesWidth = -1;
 }
 
 void StepTimelineView::leaveEvent(QEvent *)

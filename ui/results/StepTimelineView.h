@@ -59,6 +59,7 @@ protected:
     void mouseDoubleClickEvent(QMouseEvent *event) override;
     void keyPressEvent(QKeyEvent *event) override;
     void leaveEvent(QEvent *event) override;
+    void changeEvent(QEvent *event) override;
 
 private:
     struct Hit {
@@ -78,6 +79,8 @@ private:
     void changed();
 
     std::shared_ptr<const StepTimeline> m_timeline;
+    // The lane names' width, measured once per timeline and font: xOf() runs per step painted.
+    mutable int m_namesWidth = -1;
     QString m_emptyText;
     double m_view0 = 0, m_view1 = 1;
     Hit m_hover;

@@ -74,8 +74,6 @@ TraceTab::TraceTab(QWidget *parent) : QWidget(parent), m_reader(&readStepTimelin
 
     m_timeline = new StepTimelineView(this);
     m_timeline->setObjectName(QStringLiteral("stepTimeline"));
-    m_timeline->setToolTip(tr("Wheel: zoom around the cursor · drag: zoom to the span · Shift+drag or middle drag: pan · "
-                              "double-click, 0 or Home: the whole window"));
     m_legend = new QLabel(this);
     m_legend->setObjectName(QStringLiteral("traceLegend"));
     m_legend->setTextFormat(Qt::RichText);
@@ -83,6 +81,11 @@ TraceTab::TraceTab(QWidget *parent) : QWidget(parent), m_reader(&readStepTimelin
     m_resetZoom->setObjectName(QStringLiteral("traceResetZoom"));
     m_resetZoom->setText(tr("Reset zoom"));
     m_resetZoom->setEnabled(false);
+    // Not on the timeline itself: a tooltip there would cover the hovered step's read-out.
+    const QString help = tr("Wheel: zoom around the cursor · drag: zoom to the span · Shift+drag or middle drag: pan · "
+                            "double-click, 0 or Home: the whole window");
+    m_resetZoom->setToolTip(help);
+    m_legend->setToolTip(help);
     auto *timelinePage = new QWidget(this);
     auto *timelineLayout = new QVBoxLayout(timelinePage);
     timelineLayout->setContentsMargins(0, 4, 0, 0);
