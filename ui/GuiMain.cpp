@@ -9,6 +9,7 @@
 #include <QFileDialog>
 #include <algorithm>
 #include <QMessageBox>
+#include "results/ResultsView.h"
 #include "run/RunTab.h"
 #include "spec/SpecIO.h"
 #include "style/Theme.h"
@@ -88,6 +89,8 @@ void saveScreenshotAndQuit(ui::MainWindow &window, const GuiOptions &opts)
 {
     const QString path = opts.screenshotPath;
     window.tabs()->setCurrentIndex(tabIndex(opts.tab));
+    if (opts.tab == QLatin1String("trace"))
+        window.resultsView()->showTraceTab();
     // By default wide enough that the per-cell table shows every column, hook icons and trace
     // links included; --size asks for exactly that size (the README's small-screen pictures).
     if (opts.size.isValid())

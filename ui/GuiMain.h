@@ -16,7 +16,8 @@ struct GuiOptions {
     QString outDir;         // results folder for the demo run (default: a new temp folder)
     QString theme;          // "light" | "dark": overrides the saved choice (screenshots default to light)
     QSize size;             // window size (screenshots: exactly this); invalid = the default
-    QString tab;            // with --screenshot: design | run | results (default) | compare
+    QString tab;            // with --screenshot: design | run | results (default) | compare | trace
+                            // (Results with a profiled cell's Trace tab open)
     QStringList comparePaths; // result sets added to the Compare tab (--compare PATH, repeatable)
     QString chart;          // the left chart of Results and Compare: latency (default) | pareto | pareto-ttft
 };

@@ -9,7 +9,7 @@ bool parseGuiOption(const QString &option, const QString &value, ui::GuiOptions 
         opts->theme = value;
         return true;
     }
-    if (option == QLatin1String("--tab") && QStringList{QStringLiteral("design"), QStringLiteral("run"), QStringLiteral("results"), QStringLiteral("compare")}.contains(value)) {
+    if (option == QLatin1String("--tab") && QStringList{QStringLiteral("design"), QStringLiteral("run"), QStringLiteral("results"), QStringLiteral("compare"), QStringLiteral("trace")}.contains(value)) {
         opts->tab = value;
         return true;
     }
@@ -30,7 +30,7 @@ bool parseGuiOption(const QString &option, const QString &value, ui::GuiOptions 
     }
     *error = option == QLatin1String("--theme")   ? QStringLiteral("--theme: expected light or dark, got %1").arg(value)
              : option == QLatin1String("--chart") ? QStringLiteral("--chart: expected latency, pareto or pareto-ttft, got %1").arg(value)
-                                                  : QStringLiteral("--tab: expected design, run, results or compare, got %1").arg(value);
+                                                  : QStringLiteral("--tab: expected design, run, results, compare or trace, got %1").arg(value);
     return false;
 }
 

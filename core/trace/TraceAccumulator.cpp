@@ -162,8 +162,20 @@ bool TraceAccumulator::collect(StepSource rule, const TraceEvent &e, const StepL
         *error = QStringLiteral("more than %1 engine steps (the cap on a trace)").arg(m_limits.maxSteps);
         return false;
     }
-    steps.push_back(TraceStep{e.ts, e.dur, e.pid, e.tid, label.kind, label.batch, label.tokens});
+    steps.push_back(TraceStep{e.ts, e.dur, e.pid, e.tid, label.kind, label.batch, label.tokens, m_keepLabels ? labelOf(e.name) : -1});
     return true;
+}
+
+int TraceAccumulator::labelOf(std::string_view name)
+{
+    name = name.substr(0, std::size_t(m_limits.maxNameChars));
+    if (auto it = m_labelIndex.find(name); it != m_labelIndex.end())
+        return it->second;
+    if (int(m_labels.size()) >= m_limits.maxNames)
+        return -1;
+    m_labels.emplace_back(name);
+    m_labelIndex.try_emplace(m_labels.back(), int(m_labels.size()) - 1);
+    return int(m_labels.size()) - 1;
 }
 
 void TraceAccumulator::close(Frame &f)

@@ -17,6 +17,7 @@ struct TraceStep {
     qint64 pid = 0, tid = 0;
     StepKind kind = StepKind::Unknown;
     int batch = -1, tokens = -1;
+    int label = -1; // into TraceAccumulator::labels() when it keeps them; -1 otherwise
 };
 
 // Time per name, at most limits.maxNames names (later names pooled under "(other names)").
@@ -34,11 +35,12 @@ public:
     QList<OpTime> top(int n) const;
     bool empty() const { return m_entries.empty(); }
 
-private:
     struct Hash {
         using is_transparent = void;
         std::size_t operator()(std::string_view s) const { return std::hash<std::string_view>()(s); }
     };
+
+private:
     int m_maxNames, m_maxChars;
     std::unordered_map<std::string, Entry, Hash, std::equal_to<>> m_entries;
 };
@@ -64,6 +66,11 @@ class TraceAccumulator : public TraceEventSink
 {
 public:
     explicit TraceAccumulator(const TraceLimits &limits);
+    // Each step also keeps its event's name (a timeline's hover), pooled: a server repeats a few
+    // labels thousands of times. At most limits.maxNames distinct ones (cut to maxNameChars); a
+    // step past that has label -1. Off for summaries, which never show a single step.
+    void keepLabels() { m_keepLabels = true; }
+    const std::vector<std::string> &labels() const { return m_labels; }
     bool event(const TraceEvent &e, QString *error) override;
     // After the read (complete or not): folds what is still open and picks the steps.
     void finish();
@@ -110,6 +117,10 @@ private:
     std::unordered_map<std::pair<qint64, qint64>, std::vector<Frame>, PairHash> m_stacks;
     std::unordered_map<qint64, Busy> m_devices;
     std::unordered_map<std::pair<qint64, qint64>, BeginStack, PairHash> m_begins;
+    bool m_keepLabels = false;
+    std::vector<std::string> m_labels;
+    std::unordered_map<std::string, int, OpTable::Hash, std::equal_to<>> m_labelIndex;
+    int labelOf(std::string_view name);
 };
 
 } // namespace sb

@@ -25,7 +25,10 @@ struct TraceInput::Zlib {
     }
 };
 
-TraceInput::TraceInput(const TraceLimits &limits, const std::atomic<bool> *cancel) : m_limits(limits), m_cancel(cancel) {}
+TraceInput::TraceInput(const TraceLimits &limits, const std::atomic<bool> *cancel, std::atomic<qint64> *rawBytesRead)
+    : m_limits(limits), m_cancel(cancel), m_rawBytesRead(rawBytesRead)
+{
+}
 
 TraceInput::~TraceInput()
 {
@@ -57,12 +60,17 @@ qint64 TraceInput::readRaw(char *to, qint64 max)
         const qint64 n = std::min(max, qint64(m_buffer.size()) - m_bufferAt);
         std::memcpy(to, m_buffer.constData() + m_bufferAt, std::size_t(n));
         m_bufferAt += n;
+        if (m_rawBytesRead)
+            m_rawBytesRead->fetch_add(n, std::memory_order_relaxed);
         return n;
     }
     for (;;) {
         const ssize_t n = ::read(m_fd, to, std::size_t(max));
-        if (n >= 0)
+        if (n >= 0) {
+            if (m_rawBytesRead)
+                m_rawBytesRead->fetch_add(qint64(n), std::memory_order_relaxed);
             return qint64(n);
+        }
         if (errno != EINTR)
             return -1;
     }

@@ -20,7 +20,9 @@ class TraceInput
 public:
     using Ch = char; // RapidJSON's stream concept
 
-    TraceInput(const TraceLimits &limits, const std::atomic<bool> *cancel);
+    // `rawBytesRead`, when given, follows the bytes taken from the file or buffer (compressed ones
+    // for gzip), a block at a time: another thread shows it as the read's progress.
+    TraceInput(const TraceLimits &limits, const std::atomic<bool> *cancel, std::atomic<qint64> *rawBytesRead = nullptr);
     ~TraceInput();
     TraceInput(const TraceInput &) = delete;
     TraceInput &operator=(const TraceInput &) = delete;
@@ -64,6 +66,7 @@ private:
 
     TraceLimits m_limits;
     const std::atomic<bool> *m_cancel;
+    std::atomic<qint64> *m_rawBytesRead;
     int m_fd = -1;
     QByteArray m_buffer;   // openBuffer's bytes
     qint64 m_bufferAt = 0;

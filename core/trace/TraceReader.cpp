@@ -285,9 +285,10 @@ TraceReadResult readFrom(TraceInput &in, TraceEventSink &sink, const TraceLimits
 }
 } // namespace
 
-TraceReadResult readTraceFile(const QString &path, TraceEventSink &sink, const TraceLimits &limits, const std::atomic<bool> *cancel)
+TraceReadResult readTraceFile(const QString &path, TraceEventSink &sink, const TraceLimits &limits, const std::atomic<bool> *cancel,
+                              std::atomic<qint64> *rawBytesRead)
 {
-    TraceInput in(limits, cancel);
+    TraceInput in(limits, cancel, rawBytesRead);
     TraceReadResult result;
     if (QString error; !in.openFile(path, &error)) {
         result.error = error;

@@ -46,8 +46,10 @@ struct TraceReadResult {
     bool ok() const { return error.isEmpty(); }
 };
 
+// `cancel` is polled before each block (256 KiB) is read; `rawBytesRead`, when given, grows by the
+// bytes taken from the file as they are read (TraceInput), for a progress bar on another thread.
 TraceReadResult readTraceFile(const QString &path, TraceEventSink &sink, const TraceLimits &limits = {},
-                              const std::atomic<bool> *cancel = nullptr);
+                              const std::atomic<bool> *cancel = nullptr, std::atomic<qint64> *rawBytesRead = nullptr);
 // The same from bytes in memory (plain or gzip).
 TraceReadResult readTraceData(const QByteArray &data, TraceEventSink &sink, const TraceLimits &limits = {},
                               const std::atomic<bool> *cancel = nullptr);

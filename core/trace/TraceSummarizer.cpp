@@ -30,6 +30,11 @@ TraceNameInfo traceNameInfo(const QString &path)
     return info;
 }
 
+int traceRank(const TraceMetadata &meta, const QString &path)
+{
+    return meta.rank >= 0 ? meta.rank : traceNameInfo(path).rank;
+}
+
 RankCheck checkRanks(const QList<TraceFileSummary> &files)
 {
     QSet<int> ranks;
@@ -72,7 +77,7 @@ TraceSummary summarizeTraces(const QStringList &paths, const TraceLimits &limits
         f.stepSource = acc.stepSource();
         f.stats = acc.totals().stats();
         const TraceNameInfo named = traceNameInfo(path);
-        f.rank = read.meta.rank >= 0 ? read.meta.rank : named.rank;
+        f.rank = traceRank(read.meta, path);
         f.worldSize = read.meta.worldSize;
         f.profileId = named.profileId;
         f.version = read.meta.version;

@@ -4,6 +4,7 @@
 // compared (the same profile id and step count; docs/traces.md "Ranks").
 #include "results/TraceSummary.h"
 #include "trace/TraceLimits.h"
+#include "trace/TraceReader.h"
 #include <QStringList>
 #include <atomic>
 
@@ -20,6 +21,8 @@ struct TraceNameInfo {
     QString profileId;
 };
 TraceNameInfo traceNameInfo(const QString &path);
+// A file's rank: the trace's distributedInfo.rank, else its file name's; -1 when neither says.
+int traceRank(const TraceMetadata &meta, const QString &path);
 
 // Reads every trace file among `paths` (at most limits.maxFiles); a file that cannot be read
 // fully is summarised as far as it was read, with its error.

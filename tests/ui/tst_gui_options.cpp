@@ -41,6 +41,8 @@ private Q_SLOTS:
         QCOMPARE(o.size, QSize(1024, 700));
         QVERIFY(parseGuiOption(QStringLiteral("--tab"), QStringLiteral("design"), &o, &error));
         QCOMPARE(o.tab, QStringLiteral("design"));
+        QVERIFY(parseGuiOption(QStringLiteral("--tab"), QStringLiteral("trace"), &o, &error)); // Results with the Trace tab
+        QCOMPARE(o.tab, QStringLiteral("trace"));
         QVERIFY(!parseGuiOption(QStringLiteral("--theme"), QStringLiteral("blue"), &o, &error));
         QVERIFY2(error.contains(QStringLiteral("light or dark")), qPrintable(error));
         for (const char *bad : {"1024", "1024x", "x700", "10x10", "99999x700", "wide x tall"}) {

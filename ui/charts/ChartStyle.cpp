@@ -16,6 +16,21 @@ QColor serverColor(int serverIndex)
     return serverIndex >= n ? base.darker(100 + 40 * (serverIndex / n)) : base;
 }
 
+QColor stepKindColor(StepKind kind, bool dark)
+{
+    switch (kind) {
+    case StepKind::Prefill:
+        return dark ? QColor(0xE8, 0x7A, 0x2A) : QColor(0xD5, 0x5E, 0x00);
+    case StepKind::Decode:
+        return dark ? QColor(0x56, 0xB4, 0xE9) : QColor(0x00, 0x72, 0xB2);
+    case StepKind::Mixed:
+        return QColor(0xCC, 0x79, 0xA7);
+    case StepKind::Unknown:
+        break;
+    }
+    return dark ? QColor(0x9A, 0x9A, 0x9A) : QColor(0x80, 0x80, 0x80);
+}
+
 Qt::PenStyle setPenStyle(int styleIndex)
 {
     static const Qt::PenStyle styles[] = {Qt::SolidLine, Qt::DashLine, Qt::DotLine, Qt::DashDotLine, Qt::DashDotDotLine};

@@ -11,6 +11,7 @@
 #include "results/SweepAxis.h"
 #include "results/TimeSlicesPane.h"
 #include "results/CachePane.h"
+#include "results/TraceTab.h"
 #include "style/Theme.h"
 #include "style/WindowMemory.h"
 #include "results/TraceActions.h"
@@ -45,6 +46,8 @@ ResultsView::ResultsView(QWidget *parent)
     m_slices->setObjectName(QStringLiteral("timeSlicesPane"));
     m_cache = new CachePane(this);
     m_cache->setObjectName(QStringLiteral("cachePane"));
+    m_trace = new TraceTab(this);
+    m_trace->setObjectName(QStringLiteral("traceTab"));
     m_summary = new QLabel(this);
     m_summary->setObjectName(QStringLiteral("resultsSummary"));
     m_summary->setTextFormat(Qt::RichText);
@@ -53,12 +56,13 @@ ResultsView::ResultsView(QWidget *parent)
 
     m_side = new QTabWidget(this);
     m_side->setObjectName(QStringLiteral("cellTabs"));
-    // Short tab names: four tabs fit the side pane at 1024 px wide.
+    // Short tab names: the five tabs fit the side pane at 1024 px wide.
     m_side->addTab(m_detail, tr("Cell"));
     m_side->addTab(m_distribution, tr("Distribution"));
     m_side->addTab(m_slices, tr("Over time"));
     m_side->addTab(m_server, tr("Server"));
     m_side->addTab(m_cache, tr("Cache"));
+    m_side->addTab(m_trace, tr("Trace"));
     // Any two servers of the set side by side, on the metric the right chart shows.
     m_differences = new DifferencePanel(this);
     m_differences->setObjectName(QStringLiteral("resultsDifferences"));
@@ -197,6 +201,7 @@ void ResultsView::showDetail(bool reloadFiles)
     else
         m_distribution->setRecordsFile(QString(), QString());
     m_server->setCell(c, m_folder);
+    m_trace->setCell(c);
 }
 
 void ResultsView::changeEvent(QEvent *event)
@@ -253,6 +258,17 @@ void ResultsView::updateCell(const CellResult &cell)
     updateSummary();
     if (cell.index == m_currentCell)
         showDetail(cell.status != CellStatus::Pending);
+}
+
+void ResultsView::showTraceTab()
+{
+    if (!cell(m_currentCell))
+        for (const CellResult &c : std::as_const(m_results->cells))
+            if (!c.traces.isEmpty() || c.traceSummary) {
+                selectCell(c.index);
+                break;
+            }
+    m_side->setCurrentWidget(m_trace);
 }
 
 void ResultsView::selectCell(int cellIndex)

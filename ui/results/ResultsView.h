@@ -24,6 +24,7 @@ class ResultsTableView;
 class ServerMetricsPane;
 class TimeSlicesPane;
 class CachePane;
+class TraceTab;
 
 class ResultsView : public QWidget
 {
@@ -49,6 +50,10 @@ public:
     // Selects the row of the cell with this cell.index (-1 clears the selection).
     void selectCell(int cellIndex);
     int selectedCell() const { return m_currentCell; } // cell.index or -1
+    // Opens the cell pane's Trace tab, selecting the first cell with traces when none is selected
+    // (the `--tab trace` screenshot).
+    void showTraceTab();
+    TraceTab *traceTab() const { return m_trace; }
 
 Q_SIGNALS:
     void cellSelected(int cellIndex);
@@ -75,6 +80,7 @@ private:
     ServerMetricsPane *m_server = nullptr;
     TimeSlicesPane *m_slices = nullptr;
     CachePane *m_cache = nullptr;
+    TraceTab *m_trace = nullptr;
     QStackedWidget *m_pages = nullptr; // the empty state, or the results
     QLabel *m_empty = nullptr;
     QTabWidget *m_side = nullptr;
