@@ -13,15 +13,6 @@
 using namespace sb;
 using namespace sbtest;
 
-namespace {
-qint64 countKind(const StepLane &l, StepKind k)
-{
-    qint64 n = 0;
-    for (const TimelineStep &s : l.steps)
-        n += s.kind == k;
-    return n;
-}
-} // namespace
 
 class TestTraceSteps : public QObject
 {

@@ -3,6 +3,7 @@
 // `extend` step[EXTEND bs=4 toks=512] steps then `decode` step[DECODE bs=4] steps, each 10 ms
 // apart from 1000 µs on, step k lasting (k+1) ms, every annotation copied onto the GPU stream as
 // Kineto does (never a second step), and optionally `filler` cpu_op events to make the file big.
+#include "trace/TraceSteps.h"
 #include <QByteArray>
 #include <QFile>
 #include <QString>
@@ -49,6 +50,15 @@ inline bool writeTrace(const QString &path, const QByteArray &bytes)
 {
     QFile f(path);
     return f.open(QIODevice::WriteOnly | QIODevice::Truncate) && f.write(bytes) == bytes.size() && f.flush();
+}
+
+// How many of a lane's steps are of kind k.
+inline qint64 countKind(const sb::StepLane &l, sb::StepKind k)
+{
+    qint64 n = 0;
+    for (const sb::TimelineStep &s : l.steps)
+        n += s.kind == k;
+    return n;
 }
 
 } // namespace sbtest

@@ -348,6 +348,7 @@ private Q_SLOTS:
         // A real server: 10 requests × (50 ms + 10 tokens × 20 ms), plus 1 s of hooks.
         QCOMPARE(estimateSweep(spec).seconds, 3.5);
         QVERIFY(estimateText(spec).contains(QStringLiteral("50 tok/s")));
+        QVERIFY2(estimateText(spec).startsWith(QStringLiteral("1 cell (1 server × 1 level)")), qPrintable(estimateText(spec)));
         // The vLLM mock: step 4 ms + 0.12 ms per running sequence; a 100-token prefill adds
         // 0.04 ms per token to its step; 10 decode steps.
         ServerSpec mock;

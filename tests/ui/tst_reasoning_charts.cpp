@@ -3,6 +3,7 @@
 // sets of plain answers, where they would be empty charts.
 #include "TestSupport.h"
 #include "charts/ChartsPanel.h"
+#include "MetricMenu.h"
 #include "metrics/MetricCatalogue.h"
 #include "metrics/Stats.h"
 #include <QComboBox>
@@ -32,14 +33,6 @@ SweepResults sweep(bool reasoned)
     return r;
 }
 
-QStringList menu(const ChartsPanel &panel)
-{
-    QStringList keys;
-    auto *combo = panel.findChild<QComboBox *>(QStringLiteral("metricChoice"));
-    for (int i = 0; i < combo->count(); ++i)
-        keys.append(combo->itemData(i).toString());
-    return keys;
-}
 } // namespace
 
 class TstReasoningCharts : public QObject
@@ -55,18 +48,18 @@ private Q_SLOTS:
         panel.show();
         panel.setInputs({ChartSeriesInput{QString(), sweep(true), 0}});
         panel.flush();
-        QVERIFY(menu(panel).contains(tag::ttfo));
-        QVERIFY(menu(panel).contains(tag::reasoningTokens));
-        QVERIFY(!menu(panel).contains(tag::imageCount));
+        QVERIFY(sbtest::metricMenu(panel).contains(tag::ttfo));
+        QVERIFY(sbtest::metricMenu(panel).contains(tag::reasoningTokens));
+        QVERIFY(!sbtest::metricMenu(panel).contains(tag::imageCount));
         panel.setMetric(tag::ttfo, Stat::P50);
         panel.flush();
         QCOMPARE(panel.metric(), tag::ttfo);
 
         panel.setInputs({ChartSeriesInput{QString(), sweep(false), 0}});
         panel.flush();
-        QVERIFY(!menu(panel).contains(tag::ttfo));
-        QVERIFY(!menu(panel).contains(tag::reasoningTokens));
-        QVERIFY(menu(panel).contains(tag::ttft));
+        QVERIFY(!sbtest::metricMenu(panel).contains(tag::ttfo));
+        QVERIFY(!sbtest::metricMenu(panel).contains(tag::reasoningTokens));
+        QVERIFY(sbtest::metricMenu(panel).contains(tag::ttft));
     }
 };
 

@@ -11,6 +11,7 @@
 #include "designer/WorkloadForm.h"
 #include "mainwindow/MainWindow.h"
 #include "mainwindow/SpecTemplates.h"
+#include <QValueAxis>
 #include <QAction>
 #include <QApplication>
 #include <QStandardPaths>
@@ -202,6 +203,14 @@ private Q_SLOTS:
         auto *chart = pane->findChild<InteractiveChartView *>(QStringLiteral("turnsChart"))->chart();
         QCOMPARE(chart->series().size(), 3); // TTFT, history, cached
         QCOMPARE(static_cast<QXYSeries *>(chart->series().first())->points().at(0), QPointF(1, 31));
+        // Turns are whole numbers: one tick per turn, labelled without decimals (a narrow pane
+        // elided the nice-number ticks 1.5, 2.5… to "…").
+        const auto *turnAxis = qobject_cast<QValueAxis *>(chart->axes(Qt::Horizontal).value(0));
+        QVERIFY(turnAxis);
+        QCOMPARE(turnAxis->tickCount(), 4);
+        QCOMPARE(turnAxis->labelFormat(), QStringLiteral("%d"));
+        QCOMPARE(turnAxis->min(), 1.0);
+        QCOMPARE(turnAxis->max(), 4.0);
         QVERIFY(!pane->turnTable()->isHidden());
 
         view.selectCell(2); // shared prefixes, no sessions: the line, no table

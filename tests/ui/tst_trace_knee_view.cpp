@@ -3,6 +3,7 @@
 // menu; without traces neither appears. The same panel serves Results and Compare.
 #include "TestSupport.h"
 #include "charts/ChartsPanel.h"
+#include "MetricMenu.h"
 #include "metrics/MetricCatalogue.h"
 #include "metrics/Stats.h"
 #include "report/ReportCharts.h"
@@ -39,14 +40,6 @@ SweepResults profiledSweep(const QString &server)
     return r;
 }
 
-QStringList menu(const ChartsPanel &panel)
-{
-    QStringList keys;
-    auto *combo = panel.findChild<QComboBox *>(QStringLiteral("metricChoice"));
-    for (int i = 0; i < combo->count(); ++i)
-        keys.append(combo->itemData(i).toString());
-    return keys;
-}
 } // namespace
 
 class TstTraceKneeView : public QObject
@@ -67,8 +60,8 @@ private Q_SLOTS:
         QVERIFY(knee->isVisible());
         QCOMPARE(knee->textFormat(), Qt::PlainText); // a server-named string is never rich text
         QVERIFY2(knee->text().startsWith(QStringLiteral("<b>vllm</b>: the batch stops growing at concurrency 8")), qPrintable(knee->text()));
-        QVERIFY(menu(panel).contains(tag::engineStepTime));
-        QVERIFY(menu(panel).contains(tag::engineBatchSize));
+        QVERIFY(sbtest::metricMenu(panel).contains(tag::engineStepTime));
+        QVERIFY(sbtest::metricMenu(panel).contains(tag::engineBatchSize));
         panel.setMetric(tag::engineStepTime, Stat::P50);
         panel.flush();
         QCOMPARE(panel.metric(), tag::engineStepTime);
@@ -89,7 +82,7 @@ private Q_SLOTS:
         panel.setInputs({ChartSeriesInput{QString(), plain, 0}});
         panel.flush();
         QVERIFY(!knee->isVisible());
-        QVERIFY(!menu(panel).contains(tag::engineStepTime));
+        QVERIFY(!sbtest::metricMenu(panel).contains(tag::engineStepTime));
     }
 
     // report.html's charts: step time and batch size against the load beside the sentence, only

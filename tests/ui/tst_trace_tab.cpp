@@ -34,15 +34,7 @@ using namespace sb::ui;
 using sbtest::syntheticStepDur;
 using sbtest::syntheticStepStart;
 
-namespace {
-qint64 countKind(const StepLane &l, StepKind k)
-{
-    qint64 n = 0;
-    for (const TimelineStep &s : l.steps)
-        n += s.kind == k;
-    return n;
-}
-} // namespace
+using sbtest::countKind;
 
 class TestTraceTab : public QObject
 {

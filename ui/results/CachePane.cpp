@@ -7,6 +7,7 @@
 #include <QChart>
 #include <QHeaderView>
 #include <QLabel>
+#include <QSplitter>
 #include <QTableWidget>
 #include <QVBoxLayout>
 
@@ -46,7 +47,9 @@ CachePane::CachePane(QWidget *parent)
     m_status->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred); // never widens the pane
     m_view->setObjectName(QStringLiteral("turnsChart"));
     m_view->setExportName(QStringLiteral("cell-turns"));
-    m_view->setMinimumSize(200, 150); // shares the pane's height with the table below
+    // Below ~180 px Qt Charts elides the turn labels and axis titles to "…"; the splitter lets
+    // the table take the room back.
+    m_view->setMinimumSize(200, 180);
     m_table->setObjectName(QStringLiteral("turnTable"));
     const QStringList headers = {tr("Turn"), tr("OK"), tr("Failed"), tr("TTFT p50 ms"), tr("TTFT avg ms"), tr("Latency p50 ms"),
                                  tr("Prompt tok"), tr("History tok"), tr("Cached tok")};
@@ -59,8 +62,15 @@ CachePane::CachePane(QWidget *parent)
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(m_status);
-    layout->addWidget(m_view, 3);
-    layout->addWidget(m_table, 2);
+    auto *split = new QSplitter(Qt::Vertical, this);
+    split->setObjectName(QStringLiteral("cacheSplit"));
+    split->setChildrenCollapsible(false);
+    split->addWidget(m_view);
+    split->addWidget(m_table);
+    split->setStretchFactor(0, 3);
+    split->setStretchFactor(1, 2);
+    m_table->setMinimumHeight(m_table->horizontalHeader()->sizeHint().height() + m_table->verticalHeader()->defaultSectionSize());
+    layout->addWidget(split, 1);
     setCell(nullptr);
 }
 
@@ -69,9 +79,10 @@ QString CachePane::statusText() const { return m_status->text(); }
 void CachePane::setCell(const CellResult *cell)
 {
     m_table->setRowCount(0);
-    LineChartSeries ttft{tr("TTFT p50 (ms)"), {}, 0, false, true};
-    LineChartSeries history{tr("history tokens"), {}, 1, true, true};
-    LineChartSeries cached{tr("cached tokens"), {}, 2, true, true};
+    // Short names: the legend shares a narrow pane; the axis titles carry the units.
+    LineChartSeries ttft{tr("TTFT p50"), {}, 0, false, true};
+    LineChartSeries history{tr("history"), {}, 1, true, true};
+    LineChartSeries cached{tr("cached"), {}, 2, true, true};
     if (cell) {
         for (const TurnStats &t : cell->byTurn) {
             const int row = m_table->rowCount();
@@ -111,7 +122,7 @@ void CachePane::setCell(const CellResult *cell)
     for (const LineChartSeries &s : {ttft, history, cached})
         if (!s.points.isEmpty())
             lines << s;
-    m_view->replaceChart(buildLineChart(lines, {tr("turn"), tr("TTFT p50 (ms)"), tr("tokens")}, palette()));
+    m_view->replaceChart(buildLineChart(lines, {tr("turn"), tr("TTFT p50 (ms)"), tr("tokens"), false, true}, palette()));
 }
 
 } // namespace sb::ui

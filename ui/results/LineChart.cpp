@@ -58,6 +58,13 @@ QChart *buildLineChart(const QList<LineChartSeries> &series, const LineChartAxes
         made << line;
     }
     QValueAxis *x = axisFor(axes.x, xLo, xHi, false);
+    if (axes.wholeX && xLo <= xHi) {
+        // Nice numbers would put ticks at 1.5, 2.5…, whose labels a narrow pane elides to "…".
+        const int lo = int(std::floor(xLo)), hi = std::max(lo + 1, int(std::ceil(xHi)));
+        x->setRange(lo, hi);
+        x->setTickCount(hi - lo <= 12 ? hi - lo + 1 : 2);
+        x->setLabelFormat(QStringLiteral("%d"));
+    }
     QValueAxis *left = axisFor(axes.yLeft, lLo, lHi, true);
     chart->addAxis(x, Qt::AlignBottom);
     chart->addAxis(left, Qt::AlignLeft);

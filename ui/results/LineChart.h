@@ -24,6 +24,7 @@ struct LineChartSeries {
 struct LineChartAxes {
     QString x, yLeft, yRight; // titles with units
     bool namedSeries = false; // the legend shows even one line's name (a server's, not a quantity's)
+    bool wholeX = false;      // x counts (turns): a tick per whole number, labels without decimals
 };
 
 QChart *buildLineChart(const QList<LineChartSeries> &series, const LineChartAxes &axes, const QPalette &palette);

@@ -43,11 +43,16 @@ QString estimateText(const SweepSpec &spec)
     if (e.cells == 0)
         return QObject::tr("No cells yet: add a server and a concurrency level or request rate");
     // The lengths asked for and how prompts are sized (engine/CalibrationReport).
-    return QObject::tr("%1 cells (%2 servers × %3 %4) · roughly %5 (%6) · %7")
+    const int servers = int(spec.servers.size()), points = spec.pointCount();
+    const QString pointWord = spec.openLoop.active() ? (points == 1 ? QObject::tr("rate") : QObject::tr("rates"))
+                                                     : (points == 1 ? QObject::tr("level") : QObject::tr("levels"));
+    return QObject::tr("%1 %2 (%3 %4 × %5 %6) · roughly %7 (%8) · %9")
         .arg(e.cells)
-        .arg(spec.servers.size())
-        .arg(spec.pointCount())
-        .arg(spec.openLoop.active() ? QObject::tr("rates") : QObject::tr("levels"))
+        .arg(e.cells == 1 ? QObject::tr("cell") : QObject::tr("cells"))
+        .arg(servers)
+        .arg(servers == 1 ? QObject::tr("server") : QObject::tr("servers"))
+        .arg(points)
+        .arg(pointWord)
         .arg(formatDuration(e.seconds), e.assumption, workloadEstimateLine(spec.workload));
 }
 
