@@ -4,6 +4,7 @@
 #include "TestSupport.h"
 #include "charts/ChartsPanel.h"
 #include "MetricMenu.h"
+#include "charts/InteractiveChartView.h"
 #include "metrics/MetricCatalogue.h"
 #include "metrics/Stats.h"
 #include <QComboBox>
@@ -54,12 +55,23 @@ private Q_SLOTS:
         panel.setMetric(tag::ttfo, Stat::P50);
         panel.flush();
         QCOMPARE(panel.metric(), tag::ttfo);
+        // TTFO is a latency axis choice too: throughput against it.
+        auto *latency = panel.findChild<QComboBox *>(QStringLiteral("latencyChoice"));
+        QVERIFY(latency);
+        QVERIFY(latency->findData(int(LatencyChoice::TtfoP50)) >= 0 && latency->findData(int(LatencyChoice::TtfoP99)) >= 0);
+        panel.setLatencyChoice(LatencyChoice::TtfoP50);
+        panel.flush();
+        QCOMPARE(latency->currentText(), QStringLiteral("TTFO p50"));
+        QVERIFY2(panel.throughputView()->chart()->title().contains(QLatin1String("TTFO p50")), qPrintable(panel.throughputView()->chart()->title()));
 
         panel.setInputs({ChartSeriesInput{QString(), sweep(false), 0}});
         panel.flush();
         QVERIFY(!sbtest::metricMenu(panel).contains(tag::ttfo));
         QVERIFY(!sbtest::metricMenu(panel).contains(tag::reasoningTokens));
         QVERIFY(sbtest::metricMenu(panel).contains(tag::ttft));
+        // Without TTFO in any cell the choice goes, and the chart falls back to TTFT p99.
+        QCOMPARE(latency->findData(int(LatencyChoice::TtfoP50)), -1);
+        QCOMPARE(latency->currentText(), QStringLiteral("TTFT p99"));
     }
 };
 

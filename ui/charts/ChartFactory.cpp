@@ -350,14 +350,19 @@ LatencyChoiceInfo latencyChoiceInfo(LatencyChoice choice)
     case LatencyChoice::ItlP99: return info(tag::itl, Stat::P99);
     case LatencyChoice::LatencyP50: return info(tag::latency, Stat::P50);
     case LatencyChoice::LatencyP99: return info(tag::latency, Stat::P99);
+    case LatencyChoice::TtfoP50: return info(tag::ttfo, Stat::P50);
+    case LatencyChoice::TtfoP99: return info(tag::ttfo, Stat::P99);
     }
     return info(tag::ttft, Stat::P50);
 }
 
-QList<LatencyChoice> allLatencyChoices()
+QList<LatencyChoice> allLatencyChoices(bool ttfo)
 {
-    return {LatencyChoice::TtftP50, LatencyChoice::TtftP90, LatencyChoice::TtftP99,   LatencyChoice::ItlAvg,
-            LatencyChoice::ItlP50,  LatencyChoice::ItlP99,  LatencyChoice::LatencyP50, LatencyChoice::LatencyP99};
+    QList<LatencyChoice> choices = {LatencyChoice::TtftP50, LatencyChoice::TtftP90, LatencyChoice::TtftP99,   LatencyChoice::ItlAvg,
+                                    LatencyChoice::ItlP50,  LatencyChoice::ItlP99,  LatencyChoice::LatencyP50, LatencyChoice::LatencyP99};
+    if (ttfo)
+        choices << LatencyChoice::TtfoP50 << LatencyChoice::TtfoP99;
+    return choices;
 }
 
 QChart *makeThroughputVsLatencyChart(const QList<ChartSeriesInput> &sets, LatencyChoice choice, bool logLatency)

@@ -34,7 +34,7 @@ QString curveLegend(const ChartSeriesInput &set, const QString &server);
 QChart *newSweepChart(const QString &title, const QString &shortTitle);
 
 // The latency on the x axis of the throughput/latency chart.
-enum class LatencyChoice { TtftP50, TtftP90, TtftP99, ItlAvg, ItlP50, ItlP99, LatencyP50, LatencyP99 };
+enum class LatencyChoice { TtftP50, TtftP90, TtftP99, ItlAvg, ItlP50, ItlP99, LatencyP50, LatencyP99, TtfoP50, TtfoP99 };
 
 struct LatencyChoiceInfo {
     QString metric; // AIPerf tag, e.g. time_to_first_token
@@ -42,7 +42,8 @@ struct LatencyChoiceInfo {
     QString label;  // "TTFT p99"
 };
 LatencyChoiceInfo latencyChoiceInfo(LatencyChoice choice);
-QList<LatencyChoice> allLatencyChoices();
+// With ttfo: the time to the first answer token too (reasoning models' cells store it).
+QList<LatencyChoice> allLatencyChoices(bool ttfo = false);
 
 // Output token throughput (avg) on y against the chosen latency on x: one line + scatter per
 // server and set, points labelled "c=<concurrency>". Cells lacking either number are skipped.

@@ -142,6 +142,7 @@ void ChartsPanel::refillMetrics()
             return std::any_of(in.results.cells.cbegin(), in.results.cells.cend(), [&key](const CellResult &c) { return c.metrics.contains(key); });
         });
     };
+    refillLatency(stored(tag::ttfo));
     for (const MetricInfo &m : allMetrics())
         if ((openLoop || !m.openLoopOnly) && (traces || !m.traceOnly) && (!m.onlyWhenStored || stored(m.key)))
             keys.append(m.key);
@@ -159,6 +160,21 @@ void ChartsPanel::refillMetrics()
         m_metricCombo->setCurrentIndex(keep >= 0 ? keep : 0);
     }
     refillStats();
+}
+
+void ChartsPanel::refillLatency(bool ttfo)
+{
+    // TTFO (time to the first answer token) only where cells stored it: elsewhere an empty chart.
+    const QList<LatencyChoice> choices = allLatencyChoices(ttfo);
+    if (m_latencyCombo->count() == choices.size())
+        return;
+    const QVariant current = m_latencyCombo->currentData();
+    const QSignalBlocker block(m_latencyCombo); // setInputs rebuilds the charts anyway
+    m_latencyCombo->clear();
+    for (LatencyChoice c : choices)
+        m_latencyCombo->addItem(latencyChoiceInfo(c).label, int(c));
+    const int keep = m_latencyCombo->findData(current);
+    m_latencyCombo->setCurrentIndex(keep >= 0 ? keep : m_latencyCombo->findData(int(LatencyChoice::TtftP99)));
 }
 
 void ChartsPanel::refillStats()

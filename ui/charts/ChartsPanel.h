@@ -64,6 +64,7 @@ private:
     void scheduleRebuild();
     void rebuild();
     void refillMetrics(); // the metric menu: request-rate figures only when a set has request-rate cells
+    void refillLatency(bool ttfo);
     void refillStats();
 
     QList<ChartSeriesInput> m_inputs;
