@@ -206,17 +206,17 @@ void MockScheduler::beginStep(qint64 startNs)
                 hits = std::max(hits, m_cache.lookup(s.blocks));
         } else {
             hits = m_cache.lookup(s.blocks);
-            // vLLM caches a prompt's full blocks when it schedules the request, so a request
-            // scheduled after it, even in the same step, already hits them; SGLang and
-            // TensorRT-LLM reuse a prompt only once its prefill has run.
-            if (cachesWhenScheduled())
-                m_cache.insert(s.blocks);
         }
         // The last prompt token is always evaluated again (its logits start the answer).
         const int cached = std::min(hits * m_cfg.blockTokens, s.promptTokens - 1);
         const int fresh = s.promptTokens - cached;
         if (rec.prefillSeqs > 0 && rec.prefillTokens + fresh > m_cfg.maxPrefillTokens)
             break;
+        // Admitted. vLLM caches a prompt's full blocks when it schedules the request, so a
+        // request scheduled after it, even in the same step, already hits them; SGLang and
+        // TensorRT-LLM reuse a prompt only once its prefill has run (endStep).
+        if (m_slots.empty() && cachesWhenScheduled())
+            m_cache.insert(s.blocks);
         if (m_cacheFn)
             m_cacheFn(hits, int(s.blocks.size()) - hits);
         const quint64 id = m_waiting.front();

@@ -8,6 +8,7 @@
 #include "engine/CacheEffectStats.h"
 #include "engine/ServerIdentity.h"
 #include "load/RequestFactory.h"
+#include "mock/MockServer.h"
 #include "spec/SpecIO.h"
 #include "workload/WorkloadPlan.h"
 #include "tst_spec_helpers.h"
@@ -496,6 +497,28 @@ private Q_SLOTS:
                  qPrintable(QStringLiteral("ideal %1, counters %2").arg(p.idealShare).arg(p.metricsShare)));
         for (const QString &w : cell.warnings)
             QVERIFY2(!w.contains(QLatin1String("prefix cache")), qPrintable(w));
+    }
+
+    // A request the step's prefill budget leaves waiting was not scheduled: its blocks are not
+    // cached yet, so when it is admitted later it must not hit its own prompt.
+    void mockVllmCachesOnlyWhatItAdmitted()
+    {
+        MockConfig cfg = mockDefaults(Flavor::Vllm);
+        cfg.maxPrefillTokens = 600; // one 512-token prompt per step: seven of eight wait
+        QString error;
+        auto mock = MockServer::start(cfg, &error);
+        QVERIFY2(mock, qPrintable(error));
+        SweepSpec spec = sbtest::smallSpec({sbtest::serverAt(mock->url().toString(), QStringLiteral("m"))}, {8}, 8);
+        spec.workload.inputTokens = 512;
+        spec.workload.outputTokens = 4;
+        spec.workload.warmupRequests = 0;
+        QTemporaryDir dir;
+        const auto r = sbtest::runSweep(spec, dir.path());
+        QCOMPARE(r.exitCode, 0);
+        QCOMPARE(r.results.cells.at(0).completed, 8);
+        const MockStats stats = mock->stats();
+        QVERIFY(stats.cacheMissBlocks >= 8 * 31);
+        QCOMPARE(stats.cacheHitBlocks, 0); // unique prompts
     }
 
     void vllmBlockSizeComesFromItsMetrics()
