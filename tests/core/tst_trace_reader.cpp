@@ -2,6 +2,7 @@
 // family (TensorRT-LLM/SGLang step labels, vLLM annotations and execute_model, generic user
 // annotations) with their kinds and percentiles, CPU self time, GPU busy share and kernels, rank
 // consistency, gzip, and every hostile or cut-short input stopped with a named error.
+#include "SyntheticTraces.h"
 #include "TestSupport.h"
 #include "engine/CellValidity.h"
 #include "results/Results.h"
@@ -16,13 +17,10 @@
 
 using namespace sb;
 
-namespace {
-bool writeBytes(const QString &path, const QByteArray &bytes)
-{
-    QFile f(path);
-    return f.open(QIODevice::WriteOnly | QIODevice::Truncate) && f.write(bytes) == bytes.size() && f.flush();
-}
+using sbtest::traceEvent;
+using sbtest::writeTrace;
 
+namespace {
 QByteArray gzip(const QByteArray &plain)
 {
     z_stream z{};
@@ -37,17 +35,6 @@ QByteArray gzip(const QByteArray &plain)
     out.resize(qsizetype(z.total_out));
     deflateEnd(&z);
     return rc == Z_STREAM_END ? out : QByteArray();
-}
-
-QByteArray complete(const QString &name, const QString &cat, double ts, double dur, int tid = 1, int pid = 1)
-{
-    return QStringLiteral(R"({"ph":"X","cat":"%1","name":"%2","pid":%3,"tid":%4,"ts":%5,"dur":%6,"args":{"External id":7}})")
-        .arg(cat, name)
-        .arg(pid)
-        .arg(tid)
-        .arg(ts, 0, 'f', 3)
-        .arg(dur, 0, 'f', 3)
-        .toUtf8();
 }
 
 QByteArray kineto(const QList<QByteArray> &events, const QByteArray &meta = {})
@@ -68,9 +55,9 @@ QByteArray trtllmRank(int extend, int decode)
     double ts = 1000;
     for (int k = 0; k < extend + decode; ++k, ts += 10000) {
         const QString label = k < extend ? QStringLiteral("step[EXTEND bs=4 toks=512]") : QStringLiteral("step[DECODE bs=4]");
-        events.append(complete(label, QStringLiteral("user_annotation"), ts, (k + 1) * 1000.0));
+        events.append(traceEvent(label, QStringLiteral("user_annotation"), ts, (k + 1) * 1000.0));
         // Kineto copies the annotation onto the GPU stream: never a second step.
-        events.append(complete(label, QStringLiteral("gpu_user_annotation"), ts + 50, (k + 1) * 1000.0, 7, 0));
+        events.append(traceEvent(label, QStringLiteral("gpu_user_annotation"), ts + 50, (k + 1) * 1000.0, 7, 0));
     }
     return kineto(events);
 }
@@ -105,8 +92,8 @@ private Q_SLOTS:
         QTemporaryDir dir;
         const QString r0 = dir.filePath(QStringLiteral("trtllm-trace-7-rank-0.json"));
         const QString r1 = dir.filePath(QStringLiteral("trtllm-trace-7-rank-1.json"));
-        QVERIFY(writeBytes(r0, trtllmRank(2, 10)));
-        QVERIFY(writeBytes(r1, trtllmRank(2, 9)));
+        QVERIFY(writeTrace(r0, trtllmRank(2, 10)));
+        QVERIFY(writeTrace(r1, trtllmRank(2, 9)));
         const TraceSummary s = summarizeTraces({r0, r1, dir.filePath(QStringLiteral("notes.profiler_out.txt"))});
         QCOMPARE(s.files.size(), 2); // the text summary beside the traces is not a trace
         for (const TraceFileSummary &f : s.files)
@@ -134,14 +121,14 @@ private Q_SLOTS:
         QCOMPARE(w.size(), 1);
         QVERIFY2(w[0].contains(QStringLiteral("rank 0: 12 steps, profile 7; rank 1: 11 steps, profile 7")), qPrintable(w[0]));
 
-        QVERIFY(writeBytes(r1, trtllmRank(2, 10)));
+        QVERIFY(writeTrace(r1, trtllmRank(2, 10)));
         const TraceSummary same = summarizeTraces({r0, r1});
         QCOMPARE(same.rankCheck, RankCheck::Consistent);
         QVERIFY(traceWarnings(same, 64).isEmpty());
 
         // Rank traces of different windows: the profile ids differ.
         const QString other = dir.filePath(QStringLiteral("trtllm-trace-8-rank-1.json"));
-        QVERIFY(writeBytes(other, trtllmRank(2, 10)));
+        QVERIFY(writeTrace(other, trtllmRank(2, 10)));
         const TraceSummary mixed = summarizeTraces({r0, other});
         QCOMPARE(mixed.rankCheck, RankCheck::Mismatch);
         QVERIFY(traceWarnings(mixed, 64).value(0).contains(QStringLiteral("rank 0: 12 steps, profile 7; rank 1: 12 steps, profile 8")));
@@ -158,14 +145,14 @@ private Q_SLOTS:
         QList<QByteArray> events;
         for (int k = 1; k <= 100; ++k) {
             const double ts = k * 200000.0, dur = k * 1000.0;
-            events.append(complete(QStringLiteral("vllm/v1/worker/worker_base.py(365): execute_model"), QStringLiteral("python_function"), ts, dur));
-            events.append(complete(QStringLiteral("vllm/v1/worker/gpu_worker.py(1300): execute_model"), QStringLiteral("python_function"), ts + 1, dur - 2));
-            events.append(complete(QStringLiteral("vllm/v1/worker/gpu_model_runner.py(3939): execute_model"), QStringLiteral("python_function"), ts + 2, dur - 4));
+            events.append(traceEvent(QStringLiteral("vllm/v1/worker/worker_base.py(365): execute_model"), QStringLiteral("python_function"), ts, dur));
+            events.append(traceEvent(QStringLiteral("vllm/v1/worker/gpu_worker.py(1300): execute_model"), QStringLiteral("python_function"), ts + 1, dur - 2));
+            events.append(traceEvent(QStringLiteral("vllm/v1/worker/gpu_model_runner.py(3939): execute_model"), QStringLiteral("python_function"), ts + 2, dur - 4));
         }
         const QByteArray meta = "  \"vllm_version\": \"0.32.0\", \"host_name\": \"node7\",\n  \"distributedInfo\": {\"backend\": \"nccl\", \"rank\": 1, \"world_size\": 2, \"pg_config\": [{\"ranks\": [0, 1]}]},\n";
         QTemporaryDir dir;
         const QString path = dir.filePath(QStringLiteral("vm.async.pt.trace.json"));
-        QVERIFY(writeBytes(path, kineto(events, meta)));
+        QVERIFY(writeTrace(path, kineto(events, meta)));
         const TraceSummary s = summarizeTraces({path});
         QCOMPARE(s.files.size(), 1);
         const TraceFileSummary &f = s.files[0];
@@ -196,8 +183,8 @@ private Q_SLOTS:
         const char *labels[] = {"execute_context_1(127)_generation_0(0)", "execute_context_0(0)_generation_3(3)",
                                 "execute_context_2(300)_generation_2(2)", "execute_context_0(0)_generation_0(0)"};
         for (int k = 0; k < 4; ++k) {
-            events.append(complete(QStringLiteral("vllm/v1/worker/worker_base.py(365): execute_model"), QStringLiteral("python_function"), k * 1e5, 9000));
-            events.append(complete(QString::fromLatin1(labels[k]), QStringLiteral("user_annotation"), k * 1e5 + 10, 8000 - k * 1000));
+            events.append(traceEvent(QStringLiteral("vllm/v1/worker/worker_base.py(365): execute_model"), QStringLiteral("python_function"), k * 1e5, 9000));
+            events.append(traceEvent(QString::fromLatin1(labels[k]), QStringLiteral("user_annotation"), k * 1e5 + 10, 8000 - k * 1000));
         }
         TraceAccumulator acc({});
         const TraceReadResult r = readTraceData(kineto(events), acc);
@@ -224,8 +211,8 @@ private Q_SLOTS:
     {
         QList<QByteArray> events;
         for (int k = 0; k < 5; ++k) {
-            events.append(complete(QStringLiteral("ProfilerStep#%1").arg(k), QStringLiteral("user_annotation"), k * 1e4, 5000));
-            events.append(complete(QStringLiteral("inner"), QStringLiteral("user_annotation"), k * 1e4 + 10, 100));
+            events.append(traceEvent(QStringLiteral("ProfilerStep#%1").arg(k), QStringLiteral("user_annotation"), k * 1e4, 5000));
+            events.append(traceEvent(QStringLiteral("inner"), QStringLiteral("user_annotation"), k * 1e4 + 10, 100));
         }
         TraceAccumulator acc({});
         QVERIFY(readTraceData(kineto(events), acc).ok());
@@ -293,13 +280,13 @@ private Q_SLOTS:
     void cpuSelfTimeAndGpu()
     {
         const QList<QByteArray> events = {
-            complete(QStringLiteral("aten::linear"), QStringLiteral("cpu_op"), 0, 10000),
-            complete(QStringLiteral("aten::matmul"), QStringLiteral("cpu_op"), 1000, 4000),
-            complete(QStringLiteral("aten::add"), QStringLiteral("cpu_op"), 20000, 1000),
-            complete(QStringLiteral("gemm"), QStringLiteral("kernel"), 0, 40000, 7, 0),
-            complete(QStringLiteral("gemm"), QStringLiteral("kernel"), 30000, 20000, 8, 0), // overlaps: busy 0..50 ms
-            complete(QStringLiteral("softmax"), QStringLiteral("kernel"), 60000, 5000, 7, 0),
-            complete(QStringLiteral("Memcpy HtoD"), QStringLiteral("gpu_memcpy"), 90000, 10000, 9, 0),
+            traceEvent(QStringLiteral("aten::linear"), QStringLiteral("cpu_op"), 0, 10000),
+            traceEvent(QStringLiteral("aten::matmul"), QStringLiteral("cpu_op"), 1000, 4000),
+            traceEvent(QStringLiteral("aten::add"), QStringLiteral("cpu_op"), 20000, 1000),
+            traceEvent(QStringLiteral("gemm"), QStringLiteral("kernel"), 0, 40000, 7, 0),
+            traceEvent(QStringLiteral("gemm"), QStringLiteral("kernel"), 30000, 20000, 8, 0), // overlaps: busy 0..50 ms
+            traceEvent(QStringLiteral("softmax"), QStringLiteral("kernel"), 60000, 5000, 7, 0),
+            traceEvent(QStringLiteral("Memcpy HtoD"), QStringLiteral("gpu_memcpy"), 90000, 10000, 9, 0),
         };
         TraceAccumulator acc({});
         QVERIFY(readTraceData(kineto(events), acc).ok());
@@ -330,7 +317,7 @@ private Q_SLOTS:
         const QByteArray plain = trtllmRank(3, 30);
         QTemporaryDir dir;
         const QString gz = dir.filePath(QStringLiteral("trtllm-trace-1-rank-0.json.gz"));
-        QVERIFY(writeBytes(gz, gzip(plain)));
+        QVERIFY(writeTrace(gz, gzip(plain)));
         const TraceSummary s = summarizeTraces({gz});
         QVERIFY2(s.files.value(0).error.isEmpty(), qPrintable(s.files.value(0).error));
         QCOMPARE(s.files[0].stats.steps, qint64(33));
@@ -355,7 +342,7 @@ private Q_SLOTS:
     {
         QTest::addColumn<QByteArray>("bytes");
         QTest::addColumn<QString>("error");
-        const QByteArray ev = complete(QStringLiteral("a"), QStringLiteral("cpu_op"), 1, 1);
+        const QByteArray ev = traceEvent(QStringLiteral("a"), QStringLiteral("cpu_op"), 1, 1);
         QTest::newRow("huge string") << ("{\"traceEvents\":[{\"name\":\"" + QByteArray(3 << 20, 'x') + "\"}]}")
                                      << QStringLiteral("bytes without a complete JSON token");
         QTest::newRow("huge number") << ("[{\"ts\":0." + QByteArray(3 << 20, '1') + "}]") << QStringLiteral("bytes without a complete JSON token");
@@ -416,7 +403,7 @@ private Q_SLOTS:
         limits.maxNames = 3;
         QList<QByteArray> events;
         for (int i = 0; i < 10; ++i)
-            events.append(complete(QStringLiteral("op%1").arg(i), QStringLiteral("cpu_op"), i * 10.0, 1));
+            events.append(traceEvent(QStringLiteral("op%1").arg(i), QStringLiteral("cpu_op"), i * 10.0, 1));
         TraceAccumulator acc(limits);
         QVERIFY(readTraceData(kineto(events), acc, limits).ok());
         acc.finish();
@@ -430,7 +417,7 @@ private Q_SLOTS:
         limits.maxFiles = 2;
         for (int i = 0; i < 4; ++i) {
             paths.append(dir.filePath(QStringLiteral("t%1.json").arg(i)));
-            QVERIFY(writeBytes(paths.last(), trtllmRank(1, 1)));
+            QVERIFY(writeTrace(paths.last(), trtllmRank(1, 1)));
         }
         const TraceSummary s = summarizeTraces(paths, limits);
         QCOMPARE(s.files.size(), 2);
@@ -458,9 +445,9 @@ private Q_SLOTS:
         QTemporaryDir dir;
         const QString r0 = dir.filePath(QStringLiteral("trtllm-trace-7-rank-0.json"));
         const QString r1 = dir.filePath(QStringLiteral("trtllm-trace-7-rank-1.json"));
-        QVERIFY(writeBytes(r0, trtllmRank(2, 10)));
-        QVERIFY(writeBytes(r1, kineto({complete(QStringLiteral("gemm"), QStringLiteral("kernel"), 0, 10, 7, 0),
-                                       complete(QStringLiteral("aten::mm"), QStringLiteral("cpu_op"), 0, 20)})));
+        QVERIFY(writeTrace(r0, trtllmRank(2, 10)));
+        QVERIFY(writeTrace(r1, kineto({traceEvent(QStringLiteral("gemm"), QStringLiteral("kernel"), 0, 10, 7, 0),
+                                       traceEvent(QStringLiteral("aten::mm"), QStringLiteral("cpu_op"), 0, 20)})));
         CellResult cell;
         cell.server = QStringLiteral("s");
         cell.traceSummary = summarizeTraces({r0, r1});
