@@ -27,9 +27,9 @@ struct PrefixCacheInput {
     // Tokens per KV cache block when the server says (vLLM block_size, SGLang page_size): a
     // cache serves whole blocks only, so the ideal rounds each request's cacheable part down.
     int blockTokens = 1;
-    // vLLM caches a prompt's full blocks when it schedules the request: a request sent after a
-    // prefix's first carrier hits it even while that carrier is still being prefilled. Other
-    // servers hold a prompt only once its prefill has run.
+    // The server caches a prompt when it schedules the request (spec/PrefixCaching.h): a
+    // request sent after a prefix's first carrier hits it even while that carrier is still
+    // being prefilled. Otherwise the prefix counts from when that carrier ended.
     bool cachedWhenScheduled = false;
 };
 

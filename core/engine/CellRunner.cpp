@@ -9,6 +9,7 @@
 #include "engine/ResetProof.h"
 #include "hooks/TraceListing.h"
 #include "engine/CacheEffectStats.h"
+#include "spec/PrefixCaching.h"
 #include "load/RequestFactory.h"
 #include "engine/CellMetrics.h"
 #include "engine/TimeSlices.h"
@@ -75,7 +76,7 @@ void recordCacheEffect(const CellContext &ctx, CellResult &cell, const PhaseOutc
     in.sessions = w.sessions.has_value();
     in.warmPrefixes = warmPrefixes;
     in.serverMetrics = &cell.serverMetrics;
-    in.cachedWhenScheduled = ctx.server && (ctx.server->flavor == Flavor::Vllm || ctx.server->flavor == Flavor::Openai);
+    in.cachedWhenScheduled = ctx.server && cachesPromptWhenScheduled(ctx.server->flavor);
     for (const char *key : {"block_size", "page_size"})
         if (const int b = cell.serverInfo.args.value(QLatin1String(key)).toInt(); b > 1 && b <= 1 << 20)
             in.blockTokens = b;

@@ -1,4 +1,5 @@
 #include "mock/MockScheduler.h"
+#include "spec/PrefixCaching.h"
 #include <QSocketNotifier>
 #include <QTimer>
 #include <algorithm>
@@ -212,10 +213,9 @@ void MockScheduler::beginStep(qint64 startNs)
         const int fresh = s.promptTokens - cached;
         if (rec.prefillSeqs > 0 && rec.prefillTokens + fresh > m_cfg.maxPrefillTokens)
             break;
-        // Admitted. vLLM caches a prompt's full blocks when it schedules the request, so a
-        // request scheduled after it, even in the same step, already hits them; SGLang and
-        // TensorRT-LLM reuse a prompt only once its prefill has run (endStep).
-        if (m_slots.empty() && cachesWhenScheduled())
+        // Admitted: a server that caches at scheduling holds the prompt from now on; the
+        // others once its prefill has run (endStep).
+        if (m_slots.empty() && cachesPromptWhenScheduled(m_cfg.flavor))
             m_cache.insert(s.blocks);
         if (m_cacheFn)
             m_cacheFn(hits, int(s.blocks.size()) - hits);
@@ -266,7 +266,7 @@ void MockScheduler::endStep()
             s.prefilled = true;
             if (s.slot >= 0) // the slot's cache is now this prompt
                 m_slots[size_t(s.slot)].chain = s.blocks;
-            if ((m_slots.empty() && !cachesWhenScheduled()) || (!m_slots.empty() && m_cfg.cacheRamMiB > 0))
+            if ((m_slots.empty() && !cachesPromptWhenScheduled(m_cfg.flavor)) || (!m_slots.empty() && m_cfg.cacheRamMiB > 0))
                 m_cache.insert(s.blocks);
             if (m_prefillFn)
                 prefilled.push_back({id, s.cachedTokens});

@@ -66,7 +66,6 @@ public:
     qint64 nextWakeNs() const { return m_inStep || m_armedForPause ? m_armedNs : 0; }
 
 private:
-    bool cachesWhenScheduled() const { return m_cfg.flavor == Flavor::Vllm || m_cfg.flavor == Flavor::Openai; }
     struct Seq {
         int promptTokens = 0;
         std::vector<quint64> blocks;
