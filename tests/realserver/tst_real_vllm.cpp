@@ -15,10 +15,12 @@
 #include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
+#include <QScopeGuard>
 #include <QSet>
 #include <QTcpSocket>
 #include <cerrno>
 #include <csignal>
+#include <functional>
 #include <memory>
 #include <vector>
 
@@ -290,32 +292,48 @@ private Q_SLOTS:
     }
 
     // vLLM refuses a reset with 200 {"success": false} while running requests hold KV blocks. The
-    // test holds them itself (long requests it sent), so the sweep's reset is refused at first and
-    // must be retried until vLLM says {"success": true}.
+    // test holds them itself with long requests, and replaces each one that ends until the sweep's
+    // own first reset has reached vLLM (its access log says so): however long the CLI takes to get
+    // there, that first attempt meets a busy engine, is refused, and must be retried until vLLM
+    // says {"success": true} once the last long request has drained.
     void resetRefusedWhileBusyIsRetriedUntilTrue()
     {
-        std::vector<std::unique_ptr<QTcpSocket>> load;
+        const QByteArray resetLine = "POST /reset_prefix_cache";
         const QByteArray stamp = QByteArray::number(QDateTime::currentMSecsSinceEpoch());
-        for (int i = 0; i < 12; ++i) {
+        bool keepBusy = true;
+        int sent = 0;
+        std::vector<std::unique_ptr<QTcpSocket>> load;
+        std::function<void()> sendLong = [&] {
             // Distinct prompts: each request holds its own blocks for its ~1900-token life.
-            const QByteArray body = completionBody("busy engine " + stamp + " " + QByteArray::number(i), 1900);
+            const QByteArray body = completionBody("busy engine " + stamp + " " + QByteArray::number(sent++), 1900);
             auto s = std::make_unique<QTcpSocket>();
-            s->connectToHost(QHostAddress::LocalHost, m_server.port());
-            QVERIFY(s->waitForConnected(10000));
             QTcpSocket *raw = s.get();
             connect(raw, &QTcpSocket::readyRead, raw, [raw] { raw->readAll(); });
+            connect(raw, &QTcpSocket::disconnected, raw, [&] {
+                if (keepBusy)
+                    sendLong();
+            });
+            raw->connectToHost(QHostAddress::LocalHost, m_server.port());
             raw->write("POST /v1/completions HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n"
                        "Content-Type: application/json\r\nContent-Length: "
                        + QByteArray::number(body.size()) + "\r\n\r\n" + body);
-            raw->flush();
             load.push_back(std::move(s));
-        }
+        };
+        // Whatever way the test ends, no socket torn down with it may send another request.
+        const auto quiet = qScopeGuard([&] {
+            keepBusy = false;
+            for (const auto &s : load)
+                s->disconnect();
+        });
+        for (int i = 0; i < 12; ++i)
+            sendLong();
         QVERIFY2(QTest::qWaitFor([&] { return metricsValue("vllm:num_requests_running") > 0; }, 60000),
                  "the long requests never showed as running");
         const HttpReply direct = http(m_server.port(), "POST", "/reset_prefix_cache");
         QVERIFY2(direct.status == 200 && direct.json().value("success") == QJsonValue(false),
                  qPrintable("precondition: vLLM should refuse a reset while busy, answered "
                             + QString::number(direct.status) + " " + QString::fromUtf8(direct.body)));
+        const int resetsBefore = m_server.logTail(1 << 30).count(QString::fromUtf8(resetLine));
 
         const QByteArray spec = (QStringLiteral("name: busy-reset\n")
                                  + serverBlock("    reset_kv_cache: {max_retry_seconds: 240}\n")
@@ -325,9 +343,16 @@ private Q_SLOTS:
         const QString out = m_work.filePath("busy");
         QProcess cli;
         cli.start(cliBinary(), {"run", writeFile(m_work.path(), "busy.yaml", spec), "--out", out});
-        // The event loop keeps draining the long answers while the sweep retries its reset.
+        // The event loop keeps draining (and replacing) the long answers while the sweep gets to its reset.
+        QVERIFY2(QTest::qWaitFor([&] {
+                     return m_server.logTail(1 << 30).count(QString::fromUtf8(resetLine)) > resetsBefore
+                         || cli.state() == QProcess::NotRunning;
+                 }, 600000),
+                 "the sweep's reset never reached vLLM");
+        keepBusy = false;
         QVERIFY2(QTest::qWaitFor([&] { return cli.state() == QProcess::NotRunning; }, 600000), "sweep did not finish");
         QVERIFY2(cli.exitCode() == 0, qPrintable(QString::fromUtf8(cli.readAllStandardOutput() + cli.readAllStandardError())));
+        qInfo("%d long requests kept the engine busy until the sweep's first reset", sent);
         const QJsonArray cells = readJsonFile(QDir(out).filePath("results.json")).value("cells").toArray();
         QCOMPARE(cells.size(), 1);
         const QJsonObject reset = hookOf(cells.first().toObject(), "reset_kv_cache");
