@@ -87,6 +87,32 @@ std::optional<double> nextSloPoint(const SloFinding &f, const SloSearchSpec &sea
     return mid;
 }
 
+int sloSearchCellsAtMost(const SweepSpec &spec)
+{
+    if (!spec.sloSearch.enabled || !spec.workload.slo.any() || !(spec.sloSearch.resolution > 0))
+        return 0;
+    const bool open = spec.openLoop.active();
+    QList<double> points;
+    if (open)
+        points = spec.openLoop.rates;
+    else
+        for (int c : spec.concurrency)
+            points.append(c);
+    std::sort(points.begin(), points.end());
+    double gap = 0;
+    for (qsizetype i = 1; i < points.size(); ++i)
+        gap = std::max(gap, points[i] - points[i - 1]);
+    int cells = 0;
+    // nextSloPoint's bisection, taking the wider half each time.
+    while (gap > spec.sloSearch.resolution) {
+        if (!open && gap < 2)
+            break;
+        gap = open ? gap / 2 : std::ceil(gap / 2);
+        ++cells;
+    }
+    return cells;
+}
+
 SloSearchResult sloSearchResult(const SweepResults &results, const SweepSpec &spec)
 {
     const SloSpec &slo = spec.workload.slo;

@@ -18,6 +18,11 @@ SloFinding findSlo(const SweepResults &results, const QString &server, const Slo
 // The point to measure next for `server`, or none when the bracket is resolved (or there is none).
 // Concurrency points are whole numbers.
 std::optional<double> nextSloPoint(const SloFinding &f, const SloSearchSpec &search);
+// At most how many cells the search appends per server: the widest gap between neighbouring
+// points of the sweep, halved (whole levels for concurrency) until within the resolution. The
+// bracket the search narrows is two neighbouring points, so no server needs more. 0 when the
+// search is off or has no SLO to judge.
+int sloSearchCellsAtMost(const SweepSpec &spec);
 // "TTFT p99 ≤ 200 ms and ITL p99 ≤ 20 ms"
 QString sloText(const SloSpec &slo, int percentile);
 // results.json "slo_search" (results/SweepFacts.h): the SLOs, the percentile and one finding per

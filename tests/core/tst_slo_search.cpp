@@ -68,6 +68,30 @@ private Q_SLOTS:
         QCOMPARE(findSlo(allMiss, QStringLiteral("a"), slo, 99).sentence, QStringLiteral("a misses TTFT p99 ≤ 50 ms even at 1 concurrent"));
     }
 
+    // The designer's summary promises at most this many search cells; the bisection never needs more.
+    void searchCellsAreBounded()
+    {
+        SweepSpec spec;
+        spec.concurrency = {1, 4, 16, 32};
+        spec.sloSearch.enabled = true;
+        QCOMPARE(sloSearchCellsAtMost(spec), 0); // no SLO to judge: no search
+        spec.workload.slo.ttftMs = 50;
+        QCOMPARE(sloSearchCellsAtMost(spec), 4); // 16..32: 16 -> 8 -> 4 -> 2 -> 1
+        spec.sloSearch.resolution = 12;
+        QCOMPARE(sloSearchCellsAtMost(spec), 1); // 16 -> 8
+        spec.sloSearch.resolution = 1;
+        spec.concurrency = {8, 3};
+        QCOMPARE(sloSearchCellsAtMost(spec), 3); // 3..8 tries 5, then 6 of 5..8, then 7 of 6..8
+        spec.concurrency = {8};
+        QCOMPARE(sloSearchCellsAtMost(spec), 0);
+        spec.concurrency.clear();
+        spec.openLoop.rates = {2, 8};
+        spec.sloSearch.resolution = 0.5;
+        QCOMPARE(sloSearchCellsAtMost(spec), 4); // 6 -> 3 -> 1.5 -> 0.75 -> 0.375
+        spec.sloSearch.enabled = false;
+        QCOMPARE(sloSearchCellsAtMost(spec), 0);
+    }
+
     // results.json's slo_search reads back to the findings that wrote it (the charts mark them).
     void findingsReadBack()
     {
@@ -114,6 +138,7 @@ private Q_SLOTS:
             if (c.sloSearch)
                 searched.append(c.concurrency);
         QCOMPARE(searched, (QList<int>{10, 7, 8, 9})); // bisection between 4 (met) and 16 (missed)
+        QVERIFY(searched.size() <= sloSearchCellsAtMost(spec));
         QCOMPARE(r.results.cells.last().recordsPath, QStringLiteral("cells/007-a-c9-slo/records.jsonl"));
         const QJsonObject found = toJson(r.results.sloSearch.value_or(SloSearchResult())).value("servers").toArray().first().toObject();
         QCOMPARE(found.value("sustained").toDouble(), 8.0);

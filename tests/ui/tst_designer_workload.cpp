@@ -7,14 +7,17 @@
 #include "designer/DesignTab.h"
 #include "designer/FieldErrors.h"
 #include "designer/LengthEditor.h"
+#include "designer/SweepRunsEditor.h"
 #include "designer/WorkloadForm.h"
 #include "designer/WorkloadPreview.h"
 #include "text/SweepEstimate.h"
 #include "spec/SpecIO.h"
 #include "workload/WorkloadPlan.h"
+#include <QCheckBox>
 #include <QComboBox>
 #include <QDoubleSpinBox>
 #include <QFile>
+#include <QLabel>
 #include <QLineEdit>
 #include <QPlainTextEdit>
 #include <QSignalSpy>
@@ -72,6 +75,78 @@ private Q_SLOTS:
         input->fixedBox()->setValue(99);
         QCOMPARE(tab.spec().workload.inputTokens, 99);
         QVERIFY(!tab.spec().workload.inputLengths);
+    }
+
+    // Repeats, the error rate, the SLO search and prompt calibration are fields of the form: a
+    // file's values show in them (an error rate finer than the box's two decimals is kept), edits
+    // are what is saved, the validator's words appear beside them, and the summary counts runs
+    // and search cells.
+    void runsAndSearchAreFields()
+    {
+        const SpecLoadResult loaded = loadSpecText("servers: [{name: a, mock: vllm}, {name: b, mock: sglang}]\n"
+                                                   "workload: {calibrate_prompts: false, slo: {time_to_first_token: 200}}\n"
+                                                   "sweep: {concurrency: [1, 4, 16], repeats: 3, max_error_rate: 0.00005}\n");
+        QVERIFY(loaded.ok());
+        DesignTab tab;
+        tab.setSpec(*loaded.spec);
+        QCOMPARE(QString::fromUtf8(saveSpecYaml(tab.spec())).split('\n'), QString::fromUtf8(saveSpecYaml(*loaded.spec)).split('\n'));
+        SweepRunsEditor *runs = tab.workloadForm()->runsEditor();
+        QCOMPARE(runs->repeatsBox()->value(), 3);
+        QCOMPARE(tab.spec().maxErrorRate, 0.00005);
+        QVERIFY(!tab.findChild<QCheckBox *>(QStringLiteral("calibratePrompts"))->isChecked());
+        QVERIFY2(estimateText(tab.spec()).startsWith(QStringLiteral("18 cells (2 servers × 3 levels × 3 runs)")), qPrintable(estimateText(tab.spec())));
+
+        runs->errorRateBox()->setValue(5);
+        QCOMPARE(tab.spec().maxErrorRate, 0.05);
+        tab.findChild<QCheckBox *>(QStringLiteral("calibratePrompts"))->setChecked(true);
+        QVERIFY(tab.spec().workload.calibratePrompts);
+        // The search runs each point once: with repeats it is refused, beside its switch.
+        QVERIFY(!runs->percentileChoice()->isEnabled());
+        runs->searchBox()->setChecked(true);
+        QVERIFY(runs->percentileChoice()->isEnabled());
+        tab.validateNow();
+        QVERIFY(!tab.isValid());
+        QVERIFY2(tab.workloadForm()->errors().message(QStringLiteral("sweep.slo_search")).contains(QStringLiteral("repeats")),
+                 qPrintable(tab.workloadForm()->errors().message(QStringLiteral("sweep.slo_search"))));
+        runs->repeatsBox()->setValue(1);
+        pick(runs->percentileChoice(), runs->percentileChoice()->findData(90));
+        runs->resolutionBox()->setValue(2);
+        tab.validateNow();
+        QVERIFY(tab.isValid());
+        const SweepSpec edited = tab.spec();
+        QCOMPARE(edited.repeats, 1);
+        QVERIFY(edited.sloSearch.enabled);
+        QCOMPARE(edited.sloSearch.percentile, 90);
+        QCOMPARE(edited.sloSearch.resolution, 2.0);
+        // 4..16 halved to within 2: 12 -> 6 -> 3 -> 2, three cells per server at most.
+        QVERIFY2(estimateText(edited).startsWith(QStringLiteral("6 cells (2 servers × 3 levels) + up to 6 SLO search cells")),
+                 qPrintable(estimateText(edited)));
+        const QByteArray saved = yaml(edited);
+        QVERIFY2(saved.contains("slo_search: {percentile: 90, resolution: 2}") || saved.contains("percentile: 90"), saved.constData());
+        QCOMPARE(saveSpecYaml(*loadSpecText(saved).spec), saved);
+
+        // A resolution below one level is the validator's to name, beside the field.
+        runs->resolutionBox()->setValue(0.5);
+        tab.validateNow();
+        QVERIFY(!tab.workloadForm()->errors().message(QStringLiteral("sweep.slo_search.resolution")).isEmpty());
+    }
+
+    // Switching to request rates and entering none: the field asks for rates, not for the
+    // concurrency levels the spec then lacks, and so does the status line.
+    void emptyRatesAskForRates()
+    {
+        DesignTab tab;
+        tab.setSpec(*loadSpecText("servers: [{name: a, mock: vllm}]\nsweep: {concurrency: [1]}\n").spec);
+        pick(tab.findChild<QComboBox *>(QStringLiteral("sweepAxis")), 1);
+        tab.validateNow();
+        QVERIFY(!tab.isValid());
+        const QString shown = tab.workloadForm()->errors().message(QStringLiteral("sweep")); // the Points row
+        QVERIFY2(shown.contains(QStringLiteral("request rate")) && !shown.contains(QStringLiteral("concurrency")), qPrintable(shown));
+        QVERIFY2(!tab.problemsLabel()->text().contains(QStringLiteral("concurrency")), qPrintable(tab.problemsLabel()->text()));
+        // Back to concurrency with its level: valid again.
+        pick(tab.findChild<QComboBox *>(QStringLiteral("sweepAxis")), 0);
+        tab.validateNow();
+        QVERIFY(tab.isValid());
     }
 
     void datasetSurvivesTheForm()

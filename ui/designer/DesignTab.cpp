@@ -245,7 +245,7 @@ void DesignTab::validateNow()
 {
     m_validateTimer->stop();
     const SweepSpec s = spec();
-    m_diagnostics = validateSpec(s);
+    m_diagnostics = m_form->inFormTerms(validateSpec(s));
     showDiagnostics();
     m_estimate->setText(estimateText(s));
     const bool valid = !hasErrors(m_diagnostics) && !m_form->hasLocalErrors() && !m_editor->hasLocalErrors();

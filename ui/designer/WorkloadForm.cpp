@@ -6,6 +6,7 @@
 #include "designer/ImagesEditor.h"
 #include "designer/LengthEditor.h"
 #include "designer/SessionEditor.h"
+#include "designer/SweepRunsEditor.h"
 #include "engine/CalibrationReport.h"
 #include "designer/WorkloadPreview.h"
 #include "report/DisplayText.h"
@@ -103,6 +104,8 @@ QWidget *WorkloadForm::buildSweep()
     form->addRow(tr("Description"), m_errors.bind(QStringLiteral("description"), m_description));
     form->addRow(tr("Sweep over"), FieldErrors::pad(m_axis));
     form->addRow(tr("Points"), m_errors.bind(QStringLiteral("sweep"), m_axisStack));
+    m_runs = new SweepRunsEditor(this);
+    m_runs->addRunRows(form, m_errors);
     form->addRow(tr("On hook failure"), m_errors.bind(QStringLiteral("on_hook_failure"), m_policy));
 
     for (auto *edit : {m_name, m_description})
@@ -115,6 +118,7 @@ QWidget *WorkloadForm::buildSweep()
         changed();
     });
     connect(m_policy, &QComboBox::activated, this, &WorkloadForm::changed);
+    connect(m_runs, &SweepRunsEditor::edited, this, &WorkloadForm::changed);
     return group;
 }
 
@@ -134,6 +138,11 @@ QWidget *WorkloadForm::buildWorkload()
     m_ignoreEos = new QCheckBox(tr("Ignore EOS"));
     m_ignoreEos->setObjectName(QStringLiteral("ignoreEos"));
     m_ignoreEos->setToolTip(tr("Keep generating to max_tokens so output lengths are fixed"));
+    m_calibrate = new QCheckBox(tr("Size prompts on the server's tokenizer"));
+    m_calibrate->setObjectName(QStringLiteral("calibratePrompts"));
+    m_calibrate->setToolTip(tr("workload.calibrate_prompts: probe each model's tokenizer (/tokenize, or usage.prompt_tokens) before the "
+                               "sweep so synthetic prompts are exactly the input length; off sends one word per token, which a "
+                               "real tokenizer counts differently"));
     m_lengthMode = new QComboBox;
     m_lengthMode->setObjectName(QStringLiteral("lengthMode"));
     m_lengthMode->addItems({tr("Requests per cell"), tr("Duration per cell")});
@@ -170,6 +179,7 @@ QWidget *WorkloadForm::buildWorkload()
     form->addRow(tr("Images"), m_errors.bind(QStringLiteral("workload.images"), m_images));
     connect(m_images, &ImagesEditor::edited, this, &WorkloadForm::changed);
     form->addRow(QString(), m_errors.bind(QStringLiteral("workload.ignore_eos"), m_ignoreEos));
+    form->addRow(QString(), m_errors.bind(QStringLiteral("workload.calibrate_prompts"), m_calibrate));
     form->addRow(tr("Cell length"), FieldErrors::pad(m_lengthMode));
     QWidget *lengthBox = m_errors.bind(QStringLiteral("workload.requests_per_cell"), m_lengthStack);
     m_errors.bindLabel(QStringLiteral("workload.duration_s"), lengthBox->findChild<QLabel *>(), m_duration);
@@ -191,7 +201,7 @@ QWidget *WorkloadForm::buildWorkload()
     form->addRow(general);
     m_errors.bindLabel(QStringLiteral("workload"), general);
 
-    for (auto *check : {m_streaming, m_ignoreEos})
+    for (auto *check : {m_streaming, m_ignoreEos, m_calibrate})
         connect(check, &QCheckBox::toggled, this, &WorkloadForm::changed);
     connect(m_sessions, &SessionEditor::edited, this, &WorkloadForm::changed);
     for (auto *box : {m_seed, m_requests, m_warmup, m_sharedPrefix, m_prefixCount})
@@ -243,6 +253,7 @@ QWidget *WorkloadForm::buildSlo()
     auto *general = FieldErrors::messageLine();
     form->addRow(general);
     m_errors.bindLabel(QStringLiteral("workload.slo"), general);
+    m_runs->addSearchRows(form, m_errors);
     for (auto *box : {m_sloTtft, m_sloItl, m_sloLatency})
         connect(box, &QDoubleSpinBox::valueChanged, this, &WorkloadForm::changed);
     return group;
@@ -317,6 +328,19 @@ void WorkloadForm::updatePreview()
     m_promptPreview->setPlainText(prompt.isEmpty() ? why : displaySafe(prompt)); // dataset text: shown, not obeyed
 }
 
+QList<SpecDiagnostic> WorkloadForm::inFormTerms(QList<SpecDiagnostic> diags) const
+{
+    // With the rate axis chosen and no rate entered, the spec has no open-loop points and the
+    // validator asks for concurrency levels: the user is missing rates, so say that.
+    if (m_axis->currentIndex() == 1)
+        for (SpecDiagnostic &d : diags)
+            if (d.keyPath == QLatin1String("sweep.concurrency") && m_rates->openLoop().rates.isEmpty()) {
+                d.keyPath = QStringLiteral("sweep.request_rate");
+                d.message = tr("expected at least one request rate (requests/s), e.g. 2, 8, 16");
+            }
+    return diags;
+}
+
 QList<SpecDiagnostic> WorkloadForm::localDiagnostics() const
 {
     QList<SpecDiagnostic> out;
@@ -372,6 +396,8 @@ void WorkloadForm::setSpec(const SweepSpec &spec)
     m_axisStack->setCurrentIndex(axis);
     fitStackToCurrent(m_axisStack);
     m_policy->setCurrentIndex(m_policy->findData(int(spec.onHookFailure)));
+    m_runs->setSpec(spec);
+    m_calibrate->setChecked(w.calibratePrompts);
     m_streaming->setChecked(w.streaming);
     m_input->setLengths(w.inputTokens, w.inputLengths);
     m_output->setLengths(w.outputTokens, w.outputLengths);
@@ -413,6 +439,8 @@ void WorkloadForm::applyTo(SweepSpec &spec) const
         spec.openLoop = OpenLoopSpec();
     }
     spec.onHookFailure = HookFailurePolicy(m_policy->currentData().toInt());
+    m_runs->applyTo(spec);
+    w.calibratePrompts = m_calibrate->isChecked();
     w.streaming = m_streaming->isChecked();
     m_input->applyTo(w.inputTokens, w.inputLengths);
     m_output->applyTo(w.outputTokens, w.outputLengths);

@@ -24,6 +24,7 @@ class LengthEditor;
 class LengthHistogramView;
 class RateSweepEditor;
 class SessionEditor;
+class SweepRunsEditor;
 
 class WorkloadForm : public QWidget
 {
@@ -46,10 +47,14 @@ public:
     LengthHistogramView *outputHistogram() const { return m_outputHist; }
     QPlainTextEdit *promptPreview() const { return m_promptPreview; }
     SessionEditor *sessionEditor() const { return m_sessions; }
+    SweepRunsEditor *runsEditor() const { return m_runs; }
     QLabel *cacheShape() const { return m_cacheShape; }
     // Problems the validator cannot see (a dataset file that does not load), as diagnostics for
     // the fields they belong to.
     QList<SpecDiagnostic> localDiagnostics() const;
+    // The validator's diagnostics in the words of what the form shows (an empty rate list is
+    // missing rates, though the spec then asks for concurrency levels).
+    QList<SpecDiagnostic> inFormTerms(QList<SpecDiagnostic> diags) const;
     void updatePreview(); // now (it also runs throttled after each edit)
 
 Q_SIGNALS:
@@ -89,6 +94,8 @@ private:
     QTimer *m_previewTimer = nullptr;
     SweepSpec m_previewBase; // the servers (the first one's endpoint shapes the prompt) and source path
     QCheckBox *m_ignoreEos = nullptr;
+    QCheckBox *m_calibrate = nullptr;
+    SweepRunsEditor *m_runs = nullptr; // repeats, max error rate, SLO search
     QComboBox *m_lengthMode = nullptr;
     QStackedWidget *m_lengthStack = nullptr;
     QLabel *m_lengthLabel = nullptr;

@@ -6,7 +6,9 @@
 namespace sb::ui {
 
 struct SweepEstimate {
-    int cells = 0;
+    int cells = 0;       // planned: servers (each launch variant one) × points × repeats
+    int servers = 0;     // launch variants counted as the servers they run as
+    int searchCells = 0; // at most this many more when an SLO search follows the points
     double seconds = 0; // rough wall time; assumptions are in `assumption`
     QString assumption;
 };
