@@ -148,14 +148,18 @@ public:
         }
     }
 
-    JsonCheck run()
+    std::size_t skipSpace(std::size_t i) const { return space(i); }
+    // Takes a resume point at the first resume member's value (the checker's state there).
+    void takeResumePoint(JsonResumePoint *point) { m_take = point; }
+
+    // From the start, or from a resume point's value: `objects` and `depth` are the containers
+    // open there, and the members found before it are already in m_members.
+    JsonCheck run(std::size_t start = 0, std::uint64_t objects = 0, int depth = 0)
     {
         const unsigned char *const p = m_p;
         const std::size_t n = m_n;
         // The open containers are a stack of bits (1 = object), so a depth bomb costs nothing.
-        std::uint64_t objects = 0;
-        int depth = 0;
-        std::size_t i = space(0);
+        std::size_t i = space(start);
         for (;;) {
             // A value starts at i.
             if (i >= n)
@@ -177,6 +181,8 @@ public:
                 }
                 if (object && (i = member(i)) == npos)
                     return m_result;
+                if (m_atResumeMember) [[unlikely]]
+                    keepResumePoint(i, objects, depth);
                 continue; // the first value inside
             }
             case '"':
@@ -206,6 +212,8 @@ public:
                     i = space(i + 1);
                     if (object && (i = member(i)) == npos)
                         return m_result;
+                    if (m_atResumeMember) [[unlikely]]
+                        keepResumePoint(i, objects, depth);
                     break; // the next value
                 }
                 if (i < n && p[i] == (object ? '}' : ']')) {
@@ -219,6 +227,22 @@ public:
     }
 
 private:
+    void keepResumePoint(std::size_t at, std::uint64_t objects, int depth)
+    {
+        m_atResumeMember = false;
+        JsonResumePoint *point = m_take;
+        m_take = nullptr; // the first resume member only
+        if (at == 0 || at > JsonResumePoint::kMaxPrefix)
+            return;
+        std::memcpy(point->prefix.data(), m_p, at);
+        point->offset = at;
+        point->objects = objects;
+        point->depth = depth;
+        point->maxDepth = m_maxDepth;
+        point->names = m_members->names.size();
+        point->member = m_resumeMember;
+        std::copy(m_members->valueAt.begin(), m_members->valueAt.end(), point->valueAt.begin());
+    }
     JsonCheck fail(std::size_t at, const char *expected)
     {
         m_result = JsonCheck{false, std::min(at, m_n), expected};
@@ -268,7 +292,7 @@ private:
         return key.empty() ? 0 : (unsigned(key.size()) + unsigned(static_cast<unsigned char>(key.front())) * 7
                                   + unsigned(static_cast<unsigned char>(key.back())) * 3) & 63;
     }
-    void note(std::string_view key, std::size_t valueAt) const
+    void note(std::string_view key, std::size_t valueAt)
     {
         if (!((m_nameHashes >> keyHash(key)) & 1))
             return;
@@ -280,8 +304,13 @@ private:
             std::size_t c = 0; // keys are short: a loop here beats a call to memcmp
             while (c < key.size() && name[c] == key[c])
                 ++c;
-            if (c == key.size())
+            if (c == key.size()) {
                 m_members->valueAt[k] = valueAt;
+                if (m_take && ((m_members->resumeNames >> k) & 1)) {
+                    m_atResumeMember = true;
+                    m_resumeMember = k;
+                }
+            }
         }
     }
     // Past a run of string bytes that need no look (most of every string): eight at a time,
@@ -422,6 +451,9 @@ private:
     std::uint64_t m_nameHashes = 0; // bit keyHash(name) set for every name of m_members
     const int m_maxDepth;
     JsonCheck m_result;
+    JsonResumePoint *m_take = nullptr; // where to keep a resume point, until one is taken
+    bool m_atResumeMember = false;     // note() just found the first resume member
+    std::size_t m_resumeMember = 0;    // its index in m_members->names
 };
 
 } // namespace
@@ -429,6 +461,24 @@ private:
 JsonCheck checkJson(std::string_view text, const JsonMembers *members, int maxDepth)
 {
     return JsonChecker(text, members, maxDepth).run();
+}
+
+JsonCheck checkJson(std::string_view text, const JsonMembers &members, JsonResumePoint &resume, int maxDepth)
+{
+    JsonChecker checker(text, &members, maxDepth);
+    const std::size_t names = members.names.size();
+    if (resume.offset > 0 && resume.offset <= text.size() && resume.names == names && names <= JsonResumePoint::kMaxNames
+        && resume.maxDepth == std::clamp(maxDepth, 1, kMaxJsonDepth) && std::memcmp(text.data(), resume.prefix.data(), resume.offset) == 0) {
+        std::copy_n(resume.valueAt.begin(), names, members.valueAt.begin());
+        // The resume member's value starts past any whitespace this text has there.
+        const std::size_t start = checker.skipSpace(resume.offset);
+        members.valueAt[resume.member] = start;
+        return checker.run(start, resume.objects, resume.depth);
+    }
+    resume.offset = 0;
+    if (names <= JsonResumePoint::kMaxNames && members.resumeNames != 0)
+        checker.takeResumePoint(&resume);
+    return checker.run();
 }
 
 } // namespace sb

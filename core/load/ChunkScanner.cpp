@@ -122,7 +122,7 @@ std::string_view jsonStringBody(std::string_view fromQuote)
     return {};
 }
 
-ChunkInfo scanChunk(std::string_view data)
+ChunkInfo scanChunk(std::string_view data, JsonResumePoint *resume)
 {
     const std::string_view t = trim(data);
     ChunkInfo info;
@@ -136,8 +136,10 @@ ChunkInfo scanChunk(std::string_view data)
     static constexpr std::string_view kNames[] = {"error", "object", "content", "text", "usage", "timings", "reasoning_content", "reasoning"};
     enum { Error, Object, Content, Text, Usage, Timings, ReasoningContent, Reasoning };
     std::array<std::size_t, std::size(kNames)> at{};
-    const JsonMembers members{kNames, at};
-    info.json = checkJson(t, &members);
+    // Events of one answer differ from the first text member on: the check resumes there.
+    constexpr std::uint64_t kResumeAt = 1u << Content | 1u << Text | 1u << ReasoningContent | 1u << Reasoning;
+    const JsonMembers members{kNames, at, kResumeAt};
+    info.json = resume ? checkJson(t, members, *resume) : checkJson(t, &members);
     if (info.json.ok && t.front() != '{')
         info.json = JsonCheck{false, 0, "a JSON object"};
     if (!info.json.ok) {

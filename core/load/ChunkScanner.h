@@ -37,7 +37,9 @@ struct ChunkInfo {
 
 inline constexpr std::size_t kMaxTimingsBytes = 4096;
 
-ChunkInfo scanChunk(std::string_view data);
+// `resume`, kept per connection, lets the JSON check skip the part of an event that repeats the
+// previous one byte for byte (io/JsonScan.h JsonResumePoint); the result is the same without it.
+ChunkInfo scanChunk(std::string_view data, JsonResumePoint *resume = nullptr);
 
 // The escaped characters of the JSON string whose opening quote starts `fromQuote`, without the
 // quotes (still JSON-escaped, so they can be sent back inside another JSON string as they are);

@@ -11,6 +11,7 @@
 // max=/timeout=` are honoured, and a request whose *reused* connection dies before any response
 // byte is re-sent once on a fresh connection, its clocks restarted at that send
 // (docs/ARCHITECTURE.md §11).
+#include "io/JsonScan.h"
 #include "load/HttpResponseParser.h"
 #include "load/PhaseState.h"
 #include "load/SessionRun.h"
@@ -84,6 +85,7 @@ private:
     std::unique_ptr<DueTimer> m_due; // open loop only
     HttpResponseParser m_parser;
     SseParser m_sse;
+    JsonResumePoint m_jsonResume; // the JSON check of this connection's previous event (load/ChunkScanner.h)
     bool m_busy = false;      // a request is outstanding
     bool m_retired = false;
     bool m_connected = false;

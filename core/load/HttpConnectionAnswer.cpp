@@ -78,7 +78,7 @@ void HttpConnection::handleEvent(std::string_view data)
                                                    .arg(m_rec.requestedOutputTokens));
         return;
     }
-    const ChunkInfo info = scanChunk(data);
+    const ChunkInfo info = scanChunk(data, &m_jsonResume);
     if (info.done) {
         m_sawDone = true;
         return;

@@ -204,6 +204,58 @@ private Q_SLOTS:
         QCOMPARE(at[2], std::string_view::npos);
     }
 
+    // A connection's events are checked from where they stop repeating the previous one: the
+    // verdict, where a bad event stopped being JSON and the members found are exactly those of a
+    // check from the start, whatever came before (same prefix then a break, a prefix that differs
+    // in one byte, whitespace or the end of the text at the resume point, a cut string).
+    void resumedCheckIsTheFullCheck()
+    {
+        const std::string head = "{\"id\":\"chatcmpl-7\",\"object\":\"chat.completion.chunk\",\"created\":1733140000,\"model\":\"m\",\"choices\":[{\"index\":0,\"delta\":{\"content\":";
+        const std::vector<std::string> events = {
+            head + "\" the\"},\"logprobs\":null,\"finish_reason\":null}]}",
+            head + "\" cat\"},\"logprobs\":null,\"finish_reason\":null}]}",
+            head + "\" sat\"},\"logprobs\":null,\"finish_reason\":null}]}",
+            head + "\" on\"}, \"logprobs\":null,\"finish_reason\":null}]}",
+            head + "  \" x\"},\"logprobs\":null,\"finish_reason\":null}]}",    // whitespace where the value began
+            head + "\" broken},\"logprobs\":null,\"finish_reason\":null}]}", // a string that never closes
+            head + "\" y\"}}]} trailing",                                  // bytes after the value
+            head,                                                           // the text ends at the point
+            head + "null},\"usage\":{\"prompt_tokens\":3}}]}",              // content null, usage after it
+            head + "\" z\",\"error\":{\"m\":1}},\"finish_reason\":null}]}",      // a member found only after the point
+            "{\"id\":\"chatcmpl-8\",\"object\":\"chat.completion.chunk\",\"created\":1733140000,\"model\":\"m\",\"choices\":[{\"index\":0,\"delta\":{\"content\":\" a\"}}]}",
+            head.substr(0, head.size() - 12) + "{\"reasoning_content\":\" hmm\"}}]}",
+            head + "\" {\"}}]}",
+            "{\"choices\":[],\"usage\":{\"prompt_tokens\":16,\"completion_tokens\":64}}",
+            head + "\" end\"},\"finish_reason\":\"length\"}]}",
+        };
+        JsonResumePoint point;
+        int resumed = 0;
+        for (int round = 0; round < 2; ++round)
+            for (std::size_t k = 0; k < events.size(); ++k) {
+                const std::string &e = events[(k * (round + 1)) % events.size()];
+                const bool samePrefix = point.offset > 0 && e.size() >= point.offset && e.compare(0, point.offset, point.prefix.data(), point.offset) == 0;
+                resumed += samePrefix;
+                const ChunkInfo full = scanChunk(e);
+                const ChunkInfo fast = scanChunk(e, &point);
+                const QByteArray what = QByteArray::fromStdString(e);
+                QCOMPARE(fast.malformed, full.malformed);
+                QCOMPARE(fast.json.ok, full.json.ok);
+                QVERIFY2(fast.json.offset == full.json.offset, what.constData());
+                QCOMPARE(QByteArray(fast.json.expected), QByteArray(full.json.expected));
+                QCOMPARE(fast.error, full.error);
+                QVERIFY2(fast.hasContent == full.hasContent, what.constData());
+                QCOMPARE(fast.contentFrom.data(), full.contentFrom.data());
+                QCOMPARE(fast.hasReasoning, full.hasReasoning);
+                QCOMPARE(fast.hasUsage, full.hasUsage);
+                QCOMPARE(fast.promptTokens, full.promptTokens);
+            }
+        QVERIFY2(resumed >= 8, qPrintable(QString::number(resumed))); // the point was really used
+        // The point sits at the first content value, with the members found before it.
+        scanChunk(events[0], &point);
+        QCOMPARE(point.offset, head.size());
+        QCOMPARE(std::string(point.prefix.data(), point.offset), head);
+    }
+
     void chunkedResponseSplitAnywhere()
     {
         const std::string resp = "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nTransfer-Encoding: chunked\r\n\r\n"

@@ -2,7 +2,8 @@
 // -> SseParser events -> scanChunk on every event's data. Oracle beyond "no crash": the events
 // must not depend on how the bytes were split into reads, and a token count the scanner reports
 // is -1 (unknown) or within [0, 2^31-1], never a wrapped number; an event read as a chunk is JSON,
-// and one refused says where it stopped being JSON.
+// and one refused says where it stopped being JSON; a connection's check resuming from its
+// previous event (JsonResumePoint) reads every event exactly as a check from the start does.
 #include "FuzzSupport.h"
 #include "load/ChunkScanner.h"
 #include "load/SseParser.h"
@@ -46,6 +47,26 @@ void scan(const std::string &data)
     }
 }
 
+// The events in order through one resume point, as a connection reads them, against each
+// event scanned alone.
+void resumeMatchesFull(const std::vector<std::string> &all)
+{
+    sb::JsonResumePoint point;
+    for (const std::string &e : all) {
+        const sb::ChunkInfo full = sb::scanChunk(e);
+        const sb::ChunkInfo fast = sb::scanChunk(e, &point);
+        const bool same = fast.done == full.done && fast.malformed == full.malformed && fast.json.ok == full.json.ok
+            && fast.json.offset == full.json.offset && std::string_view(fast.json.expected) == full.json.expected
+            && fast.error == full.error && fast.hasContent == full.hasContent && fast.contentFrom.data() == full.contentFrom.data()
+            && fast.hasReasoning == full.hasReasoning && fast.hasUsage == full.hasUsage && fast.badUsage == full.badUsage
+            && fast.promptTokens == full.promptTokens && fast.completionTokens == full.completionTokens
+            && fast.cachedTokens == full.cachedTokens && fast.reasoningTokens == full.reasoningTokens
+            && fast.timings.data() == full.timings.data() && fast.timings.size() == full.timings.size();
+        if (!same)
+            sbfuzz::broken("an event checked from the previous event's resume point reads differently from a full check");
+    }
+}
+
 } // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *data, std::size_t size)
@@ -59,6 +80,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *data, std::size_t size
         sbfuzz::broken("the events depend on how the bytes were split into reads");
     for (const std::string &e : whole)
         scan(e);
+    resumeMatchesFull(whole);
     scan(bytes); // the scanner also sees whatever a single read holds
     return 0;
 }
