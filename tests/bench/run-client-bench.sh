@@ -8,6 +8,10 @@
 # Environment: BUILD_DIR (default build-bench), BENCH_REQUESTS (default 100000 per
 # nginx run), BENCH_SECONDS (wrk duration and per-run time cap, default 15 / 120),
 # BENCH_JSON (default $BUILD_DIR/client-bench.json), BENCH_SKIP_BUILD=1.
+# A/B mode: BENCH_AB_BASELINE=<another build's app/sweepbench> runs only the streaming C=64 sweep
+# against nginx, alternating the baseline and this build (ABBA, BENCH_AB_ROUNDS pairs, default 2),
+# and prints each build's SSE events/s and their ratio: a change to the client's hot path is judged
+# by the same requests on the same nginx in one run, not against figures from another day.
 # Traffic goes to 127.0.0.1 only: an unprivileged nginx on a free port, and in-process mocks.
 set -euo pipefail
 
@@ -83,6 +87,7 @@ answer = {"id": "chatcmpl-bench", "object": "chat.completion", "created": 170000
           "usage": {"prompt_tokens": 16, "completion_tokens": 64, "total_tokens": 80}}
 open(os.path.join(work, "www/json/v1/chat/completions"), "w").write(json.dumps(answer, separators=(",", ":")))
 print(len(sse), file=open(os.path.join(work, "sse-bytes"), "w"))
+print(len(events), file=open(os.path.join(work, "sse-events"), "w"))
 EOF
 PORT=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
 cat >"$WORK/nginx.conf" <<EOF
@@ -203,6 +208,42 @@ run_cb() { # args... (one JSON line per run on stdout)
   timeout $((CAP_SECONDS + 120)) "$CB" "$@" --max-seconds "$CAP_SECONDS" 2>>"$WORK/clientbench.log" >>"$RESULTS" \
     || log "clientbench $1 exited $?"
 }
+
+if [ -n "${BENCH_AB_BASELINE:-}" ]; then
+  [ -x "$BENCH_AB_BASELINE" ] || { log "BENCH_AB_BASELINE=$BENCH_AB_BASELINE is not an executable"; exit 2; }
+  CURRENT=$SB
+  for round in $(seq "${BENCH_AB_ROUNDS:-2}"); do
+    if [ $((round % 2)) -eq 1 ]; then order="base current"; else order="current base"; fi
+    for who in $order; do
+      if [ "$who" = base ]; then SB=$BENCH_AB_BASELINE; else SB=$CURRENT; fi
+      run_ours "sse-$who-$round" "http://127.0.0.1:$PORT/sse" true
+    done
+  done
+  SB=$CURRENT
+  run_wrk sse "$SSE_URL" text/event-stream
+  python3 - "$RESULTS" "$WORK/sse-events" "$BENCH_AB_BASELINE" "$CURRENT" <<'EOF'
+import json, statistics, sys
+rows = [json.loads(l) for l in open(sys.argv[1]) if l.strip()]
+events = int(open(sys.argv[2]).read())
+per = {"base": [], "current": []}
+print("SSE events/s, streaming C=64 against nginx (%d events per answer)" % events)
+print("  baseline: %s\n  current:  %s" % (sys.argv[3], sys.argv[4]))
+for r in rows:
+    if r.get("bench") == "ours":
+        who = r["name"].split("-")[1]
+        if r.get("error") or r.get("failed"):
+            print("  %-16s FAILED %s" % (r["name"], r.get("error") or "%d failed" % r["failed"]))
+            continue
+        per[who].append(r["rps"] * events)
+        print("  %-16s %10.0f events/s  (%.0f req/s, client CPU max %s)" % (r["name"], r["rps"] * events, r["rps"], r["client_cpu_max"]))
+    elif r.get("bench") == "wrk":
+        print("  %-16s %10.0f events/s  (%.0f req/s)" % ("wrk", r["rps"] * events, r["rps"]))
+if per["base"] and per["current"]:
+    b, c = statistics.median(per["base"]), statistics.median(per["current"])
+    print("median: baseline %.0f, current %.0f events/s: current/baseline = %.3f" % (b, c, c / b))
+EOF
+  exit 0
+fi
 
 run_ours sse "http://127.0.0.1:$PORT/sse" true
 run_wrk sse "$SSE_URL" text/event-stream
