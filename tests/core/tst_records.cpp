@@ -11,6 +11,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 #include <cmath>
+#include <random>
 
 using namespace sb;
 
@@ -99,6 +100,50 @@ private Q_SLOTS:
         o = QJsonDocument::fromJson(line).object();
         QCOMPARE(o.value(QStringLiteral("inter_chunk_omitted")).toInt(), 903);
         QCOMPARE(o.value(QStringLiteral("inter_chunk_us")).toArray().size(), 2);
+    }
+
+    // Numbers are written as Qt writes them (times in fixed decimals, rounded exactly), lines are
+    // JSON, and lines appended to one buffer stay intact however long it grows.
+    void numbersAreWrittenExactly()
+    {
+        std::mt19937_64 rng(7);
+        std::uniform_int_distribution<std::int64_t> ns(1, 900'000'000'000LL);
+        QByteArray text;
+        std::vector<QByteArray> expected;
+        for (int k = 0; k < 3000; ++k) {
+            RequestRecord r;
+            r.ticket = k;
+            r.sendNs = kBase + ns(rng) % 1'000'000'000;
+            r.firstTokenNs = k % 7 == 0 ? -1 : r.sendNs + ns(rng) % 5'000'000'000;
+            r.endNs = std::max(r.firstTokenNs, r.sendNs) + ns(rng) % 90'000'000'000;
+            r.status = k % 11 == 0 ? 503 : 200;
+            r.error = k % 11 == 0 ? ErrorKind::Http : ErrorKind::None;
+            r.outputTokens = int(ns(rng) % 4000);
+            r.inputTokens = int(ns(rng) % 100000);
+            r.cachedTokens = k % 3 == 0 ? -1 : int(ns(rng) % 100);
+            const std::vector<std::uint32_t> gaps{std::uint32_t(ns(rng) % 4'000'000'000u), 0, 17};
+            RecordLineInput in;
+            in.record = &r;
+            in.phaseStartNs = kBase - 123;
+            in.requestId = "req-" + QByteArray::number(k);
+            in.gapsUs = &gaps;
+            appendRecordLine(text, in);
+            const auto fixed = [](double v, int d) { return std::isnan(v) ? QByteArray("null") : QByteArray::number(v, 'f', d); };
+            expected.push_back("\"ttft_ms\":" + fixed(r.ttftMs(), 3) + ",\"ttfo_ms\":" + fixed(r.ttfoMs(), 3) + ",\"latency_ms\":"
+                               + fixed(r.latencyMs(), 3) + ",\"itl_ms\":" + fixed(r.itlMs(), 4) + ",\"status\":" + QByteArray::number(r.status));
+            expected.push_back(",\"inter_chunk_us\":[" + QByteArray::number(gaps[0]) + ",0,17]}");
+            expected.push_back("\"send_ns\":" + QByteArray::number(r.sendNs - in.phaseStartNs) + ",");
+        }
+        const QList<QByteArray> lines = text.split('\n');
+        QCOMPARE(lines.size(), 3001);
+        for (int k = 0; k < 3000; ++k) {
+            QJsonParseError error;
+            const QJsonObject o = QJsonDocument::fromJson(lines[k], &error).object();
+            QVERIFY2(error.error == QJsonParseError::NoError, lines[k].constData());
+            QCOMPARE(o.value(QStringLiteral("i")).toInt(), k);
+            for (int e = 0; e < 3; ++e)
+                QVERIFY2(lines[k].contains(expected[std::size_t(k * 3 + e)]), qPrintable(lines[k] + "\nwants " + expected[std::size_t(k * 3 + e)]));
+        }
     }
 
     void unreadableFileSaysSo()
