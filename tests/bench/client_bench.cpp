@@ -15,6 +15,7 @@
 //                                          on its own thread (comparison only, not in the product)
 //
 // Every run is bounded by its request count and by --max-seconds.
+#include "MockRoutes.h"
 #include "engine/SweepEngine.h"
 #include "load/ChunkScanner.h"
 #include "load/LoadGenerator.h"
@@ -44,6 +45,8 @@
 #include <sys/resource.h>
 
 using namespace sb;
+using sbbench::mockRoute;
+using sbbench::remoteTimings;
 
 namespace {
 
@@ -220,39 +223,6 @@ int runConcurrency(const Args &a)
 // ---------------------------------------------------------------- client-added TTFT
 // A mock in another process (`sweepbench mock-server`, e.g. at a lower priority or on its own
 // core), reached through its introspection routes.
-QByteArray mockRoute(const QString &baseUrl, const char *method, const QString &path)
-{
-    QNetworkAccessManager nam;
-    nam.setProxy(QNetworkProxy::NoProxy);
-    QNetworkRequest req(QUrl(baseUrl + path));
-    QNetworkReply *reply = nam.sendCustomRequest(req, method);
-    QEventLoop loop;
-    QObject::connect(reply, &QNetworkReply::finished, &loop, &QEventLoop::quit);
-    loop.exec();
-    const QByteArray body = reply->readAll();
-    if (reply->error() != QNetworkReply::NoError)
-        std::fprintf(stderr, "%s %s: %s\n", method, qPrintable(path), qPrintable(reply->errorString()));
-    reply->deleteLater();
-    return body;
-}
-
-QList<MockTiming> remoteTimings(const QString &baseUrl)
-{
-    QList<MockTiming> out;
-    const QJsonArray arr = QJsonDocument::fromJson(mockRoute(baseUrl, "GET", QStringLiteral("/mock/timings"))).object().value("timings").toArray();
-    for (const auto &v : arr) {
-        const QJsonObject o = v.toObject();
-        MockTiming t;
-        t.requestId = o.value("request_id").toString().toUtf8();
-        t.arrivalNs = qint64(o.value("arrival_ns").toDouble());
-        t.readNs = qint64(o.value("read_ns").toDouble());
-        t.kernelArrival = o.value("kernel_arrival").toBool();
-        t.firstTokenWriteNs = qint64(o.value("first_token_write_ns").toDouble());
-        out.append(t);
-    }
-    return out;
-}
-
 int runTtft(const Args &a)
 {
     const QList<int> levels = a.levels.isEmpty() ? QList<int>{1, 64, 256} : a.levels;
@@ -306,7 +276,7 @@ int runTtft(const Args &a)
                 ++failed;
                 continue;
             }
-            const auto it = byId.constFind(tag + '-' + QByteArray::number(r.ticket));
+            const auto it = byId.constFind(factory.requestId(r.ticket)); // the X-Request-Id it was sent with
             if (it == byId.cend() || it->firstTokenWriteNs <= 0) {
                 ++unmatched;
                 continue;

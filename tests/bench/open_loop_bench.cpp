@@ -12,12 +12,18 @@
 // its own core with taskset: tests/bench/run-openloop-bench.sh), so the lag is the client's and
 // not the in-process mock's competition for the same CPUs.
 //
+// The gaps between arrivals as the server saw them (`cv_server`, `gap_sd_server_ms`, and the share
+// of arrivals more than 1 ms off the ideal grid for constant arrivals) come from the mock's kernel
+// receive stamps of the measured requests (/mock/timings), so what the client's sends look like
+// after its sockets and the kernel is measured, not assumed.
+//
 // The reference beside each figure is the machine's own floor: while the cell runs, a bare thread
 // in this process sleeps to an arrival schedule of the same rate (clock_nanosleep to an absolute
 // time, nothing else to do) and records how late it wakes (`floor_lag_*`). No client can send
 // earlier than a thread that only waits; on a virtual machine whose vCPUs the host preempts, that
 // floor alone can exceed 1 ms at p99, and `steal_ms` (from /proc/stat) shows how much CPU time the
 // host took during the cell.
+#include "MockRoutes.h"
 #include "engine/SweepEngine.h"
 #include "load/HostSteal.h"
 #include "metrics/Stats.h"
@@ -25,6 +31,7 @@
 #include "results/ResultsStore.h"
 #include <QCoreApplication>
 #include <QEventLoop>
+#include <QSet>
 #include <QFile>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -46,6 +53,40 @@ namespace {
 struct Gaps {
     double mean = 0, cv = 0;
 };
+
+struct ServerGaps {
+    Gaps gaps;
+    double sdMs = NAN;        // standard deviation of the gaps
+    double offGridShare = NAN; // constant arrivals: share of gaps more than 1 ms from 1/rate
+    int matched = 0;           // measured requests the server stamped
+};
+
+Gaps gapsOf(std::vector<double> t);
+
+// Arrival stamps (ns) of the requests in `ids` as the mock's kernel took them.
+ServerGaps serverGaps(const QList<MockTiming> &timings, const QSet<QByteArray> &ids, double rate, bool constant)
+{
+    std::vector<double> at;
+    for (const MockTiming &t : timings)
+        if (t.kernelArrival && ids.contains(t.requestId))
+            at.push_back(double(t.arrivalNs));
+    ServerGaps g;
+    g.matched = int(at.size());
+    g.gaps = gapsOf(at);
+    if (at.size() < 3)
+        return g;
+    std::sort(at.begin(), at.end());
+    double sum2 = 0;
+    int off = 0;
+    for (std::size_t i = 1; i < at.size(); ++i) {
+        const double gapMs = (at[i] - at[i - 1]) / 1e6;
+        sum2 += (gapMs - g.gaps.mean * 1e3) * (gapMs - g.gaps.mean * 1e3);
+        off += std::abs(gapMs - 1e3 / rate) > 1.0;
+    }
+    g.sdMs = std::sqrt(sum2 / double(at.size() - 1));
+    g.offGridShare = constant ? double(off) / double(at.size() - 1) : NAN;
+    return g;
+}
 
 Gaps gapsOf(std::vector<double> t)
 {
@@ -206,6 +247,7 @@ int main(int argc, char **argv)
                 continue;
             QFile f(out.filePath(cell.recordsPath));
             std::vector<double> scheduled, sent;
+            QSet<QByteArray> ids;
             if (f.open(QIODevice::ReadOnly)) {
                 for (const QByteArray &line : f.readAll().split('\n')) {
                     const QJsonObject o = QJsonDocument::fromJson(line).object();
@@ -213,9 +255,11 @@ int main(int argc, char **argv)
                         continue;
                     scheduled.push_back(o.value("scheduled_ns").toDouble());
                     sent.push_back(o.value("send_ns").toDouble());
+                    ids.insert(o.value("request_id").toString().toUtf8());
                 }
             }
             const Gaps s = gapsOf(scheduled), a = gapsOf(sent);
+            const ServerGaps seen = serverGaps(mock ? mock->timings() : sbbench::remoteTimings(url), ids, rate, arrival == Arrival::Constant);
             const OpenLoopResult &o = *cell.openLoop;
             const QJsonObject row{
                 {"target_rate", o.targetRate},
@@ -228,6 +272,10 @@ int main(int argc, char **argv)
                 {"cv_target", expectedCv},
                 {"cv_scheduled", s.cv},
                 {"cv_sent", a.cv},
+                {"cv_server", seen.gaps.cv},
+                {"gap_sd_server_ms", seen.sdMs},
+                {"off_grid_1ms_server", seen.offGridShare},
+                {"server_stamped", seen.matched},
                 {"lag_p50_ms", o.lagP50Ms},
                 {"lag_p99_ms", o.lagP99Ms},
                 {"lag_max_ms", o.lagMaxMs},

@@ -146,7 +146,22 @@ RESULTS=$WORK/results.jsonl
 record() { printf '%s\n' "$1" >>"$RESULTS"; }
 record "{\"bench\":\"env\",\"loadavg\":\"$(cut -d' ' -f1-3 /proc/loadavg)\",\"nproc\":$(nproc),\"requests\":$REQUESTS,\"sse_bytes\":$(cat "$WORK/sse-bytes")}"
 
+# Runs a command and writes "user_s sys_s max_rss_kib" of it and its descendants to $1: the
+# CPU a run costs and the memory it peaks at are benchmark columns, so a regression shows in the
+# next release's table instead of in a comparison run.
+rusage() { # out-file command...
+  local out=$1; shift
+  python3 - "$out" "$@" <<'EOF'
+import resource, subprocess, sys
+code = subprocess.call(sys.argv[2:])
+ru = resource.getrusage(resource.RUSAGE_CHILDREN)
+open(sys.argv[1], "w").write("%f %f %d\n" % (ru.ru_utime, ru.ru_stime, ru.ru_maxrss))
+sys.exit(code)
+EOF
+}
+
 # ---- ours: sweepbench run, C=64, $REQUESTS requests against nginx
+WARMUP=2000
 run_ours() { # name base-url streaming
   local name=$1 url=$2 streaming=$3 dir=$WORK/run-$1
   cat >"$WORK/$name.yaml" <<EOF
@@ -155,17 +170,20 @@ servers:
   - name: nginx-$name
     url: $url
     model: bench
-workload: {streaming: $streaming, input_tokens: 16, output_tokens: 64, requests_per_cell: $REQUESTS, warmup_requests: 2000, request_timeout_s: 30}
+workload: {streaming: $streaming, input_tokens: 16, output_tokens: 64, requests_per_cell: $REQUESTS, warmup_requests: $WARMUP, request_timeout_s: 30}
 sweep: {concurrency: [64]}
 EOF
   log "sweepbench run $name: C=64, $REQUESTS requests"
   local t0 t1
   t0=$(date +%s.%N)
-  timeout "$CAP_SECONDS" "$SB" run "$WORK/$name.yaml" --out "$dir" >"$WORK/$name.log" 2>&1 || log "sweepbench run $name exited $? (see below)"
+  rusage "$WORK/$name.rusage" timeout "$CAP_SECONDS" "$SB" run "$WORK/$name.yaml" --out "$dir" >"$WORK/$name.log" 2>&1 \
+    || log "sweepbench run $name exited $? (see below)"
   t1=$(date +%s.%N)
-  python3 - "$dir/results.json" "$name" "$t0" "$t1" >>"$RESULTS" <<'EOF'
+  python3 - "$dir/results.json" "$name" "$t0" "$t1" "$WORK/$name.rusage" "$WARMUP" >>"$RESULTS" <<'EOF'
 import json, sys
 path, name, t0, t1 = sys.argv[1], sys.argv[2], float(sys.argv[3]), float(sys.argv[4])
+warmup = int(sys.argv[6])
+user, system, rss_kib = (float(x) for x in open(sys.argv[5]).read().split())
 try:
     cell = json.load(open(path))["cells"][0]
 except Exception as e:
@@ -176,7 +194,10 @@ print(json.dumps({"bench": "ours", "name": name, "status": cell["status"], "comp
                   "output_tokens_per_s": m["output_token_throughput"]["avg"], "token_source": cell.get("token_source"),
                   "max_in_flight": cell["max_in_flight"], "mean_in_flight": cell["mean_in_flight"],
                   "client_cpu_max": cell["client_cpu_max"], "duration_s": cell["duration_s"],
-                  "process_wall_s": t1 - t0, "warnings": cell.get("warnings", [])}))
+                  "process_wall_s": t1 - t0, "warnings": cell.get("warnings", []),
+                  # the whole process (start and calibration included) per request sent, warmup too
+                  "cpu_us_per_request": (user + system) * 1e6 / max(1, cell["requests"]["completed"] + warmup),
+                  "user_s": user, "sys_s": system, "max_rss_mib": rss_kib / 1024}))
 EOF
 }
 
@@ -297,6 +318,47 @@ if start_mock "$MOCK_PORT" 10 --step-base-ms 2 --step-per-seq-ms 0; then
   run_cb ttft --levels 256 --url "http://127.0.0.1:$MOCK_PORT" --label stress-nice
   stop_mock "$MOCK_PORT"
 fi
+
+# CPU per request against the mock as users run it (`sweepbench mock-server`, vLLM timing): 512
+# streaming requests of 64 in / 64 out tokens, the mock pinned to one core and the client to the
+# other, so every token arrives as its own event and the client's per-event cost (one read, one
+# kernel timestamp, one ACK) shows. Whole process, startup included: what a user's run costs.
+run_mock_cpu() { # concurrency
+  local c=$1 port name=mock-cpu-c$1 pin_mock=() pin_client=()
+  if [ "$(nproc)" -ge 2 ]; then pin_mock=(taskset -c 0); pin_client=(taskset -c 1); fi
+  port=$(free_port)
+  "${pin_mock[@]}" "$SB" mock-server --flavor vllm --host 127.0.0.1 --port "$port" >>"$WORK/mock-$port.log" 2>&1 &
+  echo $! >"$WORK/mock-$port.pid"
+  for _ in $(seq 100); do
+    python3 -c "import socket; socket.create_connection(('127.0.0.1',$port),0.2)" 2>/dev/null && break
+    sleep 0.1
+  done
+  cat >"$WORK/$name.yaml" <<EOF
+name: $name
+servers:
+  - {name: mock, url: "http://127.0.0.1:$port", model: demo-model, flavor: vllm, reset_kv_cache: false}
+workload: {streaming: true, input_tokens: 64, output_tokens: 64, requests_per_cell: 512, calibrate_prompts: false}
+sweep: {concurrency: [$c]}
+EOF
+  log "sweepbench run $name: 512 requests against mock-server"
+  rusage "$WORK/$name.rusage" "${pin_client[@]}" timeout "$CAP_SECONDS" "$SB" run "$WORK/$name.yaml" --out "$WORK/run-$name" \
+    >"$WORK/$name.log" 2>&1 || log "sweepbench run $name exited $?"
+  stop_mock "$port"
+  python3 - "$WORK/run-$name/results.json" "$WORK/$name.rusage" "$c" >>"$RESULTS" <<'EOF'
+import json, sys
+user, system, rss_kib = (float(x) for x in open(sys.argv[2]).read().split())
+try:
+    cell = json.load(open(sys.argv[1]))["cells"][0]
+    done, failed = cell["requests"]["completed"], cell["requests"]["failed"]
+except Exception as e:
+    done, failed = 0, -1
+print(json.dumps({"bench": "mock_cpu", "concurrency": int(sys.argv[3]), "completed": done, "failed": failed,
+                  "cpu_ms_per_request": (user + system) * 1e3 / 512, "user_s": user, "sys_s": system,
+                  "max_rss_mib": rss_kib / 1024}))
+EOF
+}
+run_mock_cpu 64
+run_mock_cpu 256
 
 # UI stall: the real main window running a C=1024 sweep, offscreen.
 log "uistall: C=1024"
