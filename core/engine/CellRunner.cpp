@@ -437,7 +437,7 @@ std::optional<PhaseOutcome> CellRunner::measure(const CellContext &ctx, CellResu
         cell.openLoop = openLoopStats(out.records, repeatArrivals(ctx.spec->openLoop, cell.repeat), cell.openLoop->targetRate);
         if (ctx.spec->openLoop.arrival == Arrival::Trace && ctx.plan && ctx.plan->dataset())
             cell.openLoop->traceSpeed = cell.openLoop->targetRate / ArrivalSchedule::traceRate(ctx.plan->dataset()->timestampsMs());
-        cell.warnings.append(openLoopWarnings(*cell.openLoop, out.hostStealMs));
+        cell.warnings.append(openLoopWarnings(*cell.openLoop, out.hostStealMs, out.maxThreadWait));
         cell.warnings.append(validityWarnings(out, m, cell.concurrency, /*closedLoop=*/false));
     } else {
         // Sessions that think between turns hold fewer requests in flight than sessions by design.

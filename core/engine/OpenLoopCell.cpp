@@ -84,7 +84,7 @@ OpenLoopResult openLoopStats(const std::vector<RequestRecord> &records, const Op
     return r;
 }
 
-QStringList openLoopWarnings(const OpenLoopResult &r, double hostStealMs)
+QStringList openLoopWarnings(const OpenLoopResult &r, double hostStealMs, double clientWaitMax)
 {
     QStringList w;
     if (r.lagP99Ms > kMaxLagP99Ms) {
@@ -97,6 +97,10 @@ QStringList openLoopWarnings(const OpenLoopResult &r, double hostStealMs)
             late += QStringLiteral(" (the hypervisor took %1 ms of this machine's CPU time meanwhile: steal delays any client, "
                                    "a dedicated machine keeps the schedule better)")
                         .arg(hostStealMs, 0, 'f', 0);
+        if (clientWaitMax >= kNotableClientWait)
+            late += QStringLiteral(" (a client IO thread waited for a CPU %1 % of the cell: other work on the client's cores "
+                                   "delays its sends; give the client cores of its own, e.g. with taskset)")
+                        .arg(clientWaitMax * 100, 0, 'f', 1);
         w.append(late);
     }
     if (r.capHit)

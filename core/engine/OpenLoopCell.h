@@ -28,7 +28,11 @@ OpenLoopResult openLoopStats(const std::vector<RequestRecord> &records, const Op
 // Validity warnings: the client sent late (lag p99 above kMaxLagP99Ms), or the cap made a queue.
 // `hostStealMs`, the hypervisor's steal during the phase (-1 unknown), is named beside late sends:
 // a preempted vCPU delays any client, so it points at the machine rather than the client.
-QStringList openLoopWarnings(const OpenLoopResult &r, double hostStealMs = -1);
+// `clientWaitMax`, the largest share of the phase a client IO thread spent runnable but waiting
+// for a CPU, is named too when it is at least kNotableClientWait: other work on the client's
+// cores (a build, the server itself) delays its sends.
+QStringList openLoopWarnings(const OpenLoopResult &r, double hostStealMs = -1, double clientWaitMax = 0);
+inline constexpr double kNotableClientWait = 0.01;
 inline constexpr double kMaxLagP99Ms = 5;
 
 } // namespace sb

@@ -61,9 +61,14 @@ private Q_SLOTS:
         // Unknown or none: the warning says nothing about a hypervisor.
         QVERIFY(!openLoopWarnings(r, -1).value(0).contains(QStringLiteral("hypervisor")));
         QVERIFY(!openLoopWarnings(r, 0).value(0).contains(QStringLiteral("hypervisor")));
-        // On schedule: no warning at all, whatever the steal.
+        // The client's own threads waiting for a CPU are named when they did, with their share.
+        QVERIFY(!late.contains(QStringLiteral("waited for a CPU")));
+        const QString busy = openLoopWarnings(r, 0, 0.237).value(0);
+        QVERIFY2(busy.contains(QStringLiteral("a client IO thread waited for a CPU 23.7 % of the cell")), qPrintable(busy));
+        QVERIFY(!openLoopWarnings(r, 0, 0.004).value(0).contains(QStringLiteral("waited for a CPU")));
+        // On schedule: no warning at all, whatever the steal or the wait.
         r.lagP99Ms = 0.4;
-        QVERIFY(openLoopWarnings(r, 420).isEmpty());
+        QVERIFY(openLoopWarnings(r, 420, 0.5).isEmpty());
     }
 
     void heavyStealIsAValidityWarning()
