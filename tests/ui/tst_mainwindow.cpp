@@ -71,7 +71,7 @@ private Q_SLOTS:
         QStringList menus;
         for (QAction *m : w.menuBar()->actions())
             menus << m->text().remove(QLatin1Char('&'));
-        QCOMPARE(menus, (QStringList{QStringLiteral("File"), QStringLiteral("Run"), QStringLiteral("View"), QStringLiteral("Help")}));
+        QCOMPARE(menus, (QStringList{QStringLiteral("File"), QStringLiteral("Edit"), QStringLiteral("Run"), QStringLiteral("View"), QStringLiteral("Help")}));
         // The window fits the screen it opens on (the offscreen screen is small).
         const QRect screen = w.screen()->availableGeometry();
         QVERIFY2(w.width() <= screen.width() && w.height() <= screen.height(), qPrintable(QStringLiteral("%1x%2").arg(w.width()).arg(w.height())));

@@ -3,9 +3,12 @@
 #include "designer/FormScrollArea.h"
 #include "designer/HookCheckModel.h"
 #include "designer/HookEditor.h"
+#include "designer/LaunchEditor.h"
+#include "help/SpecHelp.h"
 #include "designer/ServerEditor.h"
 #include "designer/ServerListDelegate.h"
 #include "designer/ServerTableModel.h"
+#include "designer/SpecHistory.h"
 #include "text/SweepEstimate.h"
 #include "designer/WorkloadForm.h"
 #include "engine/HookPreflight.h"
@@ -36,6 +39,11 @@ DesignTab::DesignTab(QWidget *parent)
     m_checkModel = new HookCheckModel(this);
     m_editor = new ServerEditor;
     m_form = new WorkloadForm;
+    // Shift+F1 on a field shows the spec reference's text for its key.
+    describeFields(m_form->errors(), SpecHelp::Scope::Spec);
+    describeFields(m_editor->errors(), SpecHelp::Scope::Server);
+    describeFields(m_editor->hookEditor()->errors(), SpecHelp::Scope::Server);
+    describeFields(m_editor->launchEditor()->errors(), SpecHelp::Scope::Server);
 
     auto *formScroll = new FormScrollArea(m_form);
     formScroll->setObjectName(QStringLiteral("workloadScroll"));
@@ -74,6 +82,7 @@ DesignTab::DesignTab(QWidget *parent)
     });
     connect(m_form, &WorkloadForm::edited, this, &DesignTab::scheduleValidation);
     connect(m_serverView->selectionModel(), &QItemSelectionModel::currentRowChanged, this, &DesignTab::onSelectionChanged);
+    m_history = new SpecHistory([this](const SweepSpec &s) { restoreSpec(s); }, this);
     setSpec(newSpec());
 }
 
@@ -206,6 +215,19 @@ void DesignTab::setSpec(const SweepSpec &spec)
         selectServer(0);
     onSelectionChanged();
     validateNow();
+    m_history->reset(this->spec()); // a new document: nothing to undo
+}
+
+void DesignTab::restoreSpec(const SweepSpec &spec)
+{
+    const int row = currentRow();
+    m_base = spec;
+    m_servers->setServers(spec.servers);
+    m_form->setSpec(spec);
+    if (m_servers->rowCount() > 0)
+        selectServer(std::clamp(row, 0, m_servers->rowCount() - 1));
+    onSelectionChanged();
+    validateNow();
 }
 
 SweepSpec DesignTab::spec() const
@@ -245,6 +267,7 @@ void DesignTab::validateNow()
 {
     m_validateTimer->stop();
     const SweepSpec s = spec();
+    m_history->record(s);
     m_diagnostics = m_form->inFormTerms(validateSpec(s));
     showDiagnostics();
     m_estimate->setText(estimateText(s));
@@ -336,6 +359,7 @@ void DesignTab::addServer()
     s.urls = {QStringLiteral("http://localhost:8000")};
     s.model = QStringLiteral("model");
     s.flavor = Flavor::Vllm;
+    m_history->nameNextStep(tr("Add server"));
     const int row = m_servers->addServer(s);
     selectServer(row);
     // The new server's URL is what is most likely to need typing.
@@ -345,6 +369,7 @@ void DesignTab::addServer()
 
 void DesignTab::duplicateServer()
 {
+    m_history->nameNextStep(tr("Duplicate server"));
     const int row = m_servers->duplicateServer(currentRow());
     if (row >= 0)
         selectServer(row);
@@ -355,6 +380,8 @@ void DesignTab::removeServer()
     const int row = currentRow();
     if (row < 0)
         return;
+    const QString name = m_servers->server(row).name;
+    m_history->nameNextStep(tr("Remove server “%1”").arg(name));
     m_servers->removeServer(row);
     QStringList remaining; // as the check names them: a launch variant's row is SERVER[VARIANT]
     for (const ServerSpec &s : withLaunchVariantsExpanded(spec()).servers)
@@ -363,6 +390,8 @@ void DesignTab::removeServer()
     if (m_servers->rowCount() > 0)
         selectServer(std::min(row, m_servers->rowCount() - 1));
     onSelectionChanged();
+    validateNow(); // the step is recorded now, under its name
+    Q_EMIT statusMessage(tr("Removed server “%1” (Edit › Undo, Ctrl+Z, brings it back)").arg(displaySafe(name, DisplayLines::Single)));
 }
 
 void DesignTab::checkHooks()

@@ -23,6 +23,7 @@ namespace sb::ui {
 
 class HookCheckModel;
 class ServerEditor;
+class SpecHistory;
 class ServerTableModel;
 class WorkloadForm;
 
@@ -51,6 +52,7 @@ public:
     int currentServer() const { return currentRow(); }
     ServerEditor *serverEditor() const { return m_editor; }
     WorkloadForm *workloadForm() const { return m_form; }
+    SpecHistory *history() const { return m_history; } // undo and redo of every edit
     bool isCheckingHooks() const;
 
 public Q_SLOTS:
@@ -68,12 +70,14 @@ Q_SIGNALS:
 private:
     QWidget *buildServersPane();
     void scheduleValidation();
+    void restoreSpec(const SweepSpec &spec); // an undo or redo step: like setSpec, keeping the history and the selection
     void onSelectionChanged();
     void showDiagnostics();
     int currentRow() const;
     QString fieldName(const QString &keyPath) const; // a diagnostic's key path as the user sees it
 
     SweepSpec m_base; // non-server fields not edited anywhere (e.g. sourcePath)
+    SpecHistory *m_history = nullptr;
     ServerTableModel *m_servers = nullptr;
     HookCheckModel *m_checkModel = nullptr;
     QListView *m_serverView = nullptr;

@@ -193,6 +193,13 @@ QList<SpecDiagnostic> FieldErrors::show(const QList<SpecDiagnostic> &diags, cons
     return unmatched;
 }
 
+void FieldErrors::forEachField(const std::function<void(const QString &key, QWidget *field)> &visit) const
+{
+    for (const Entry &e : m_entries)
+        if (e.field)
+            visit(e.key, e.field.data());
+}
+
 QString FieldErrors::message(const QString &keyPath) const
 {
     for (const Entry &e : m_entries)

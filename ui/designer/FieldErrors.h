@@ -7,6 +7,7 @@
 // beneath it. That line's height is reserved even while empty, and the frame is drawn in a margin
 // that is always there, so an appearing error never moves the fields around it.
 // A message too long for the line is elided; the whole text is the field's and the line's tooltip.
+#include <functional>
 #include "spec/SpecDiagnostic.h"
 #include <QFrame>
 #include <QLabel>
@@ -70,6 +71,8 @@ public:
     QList<SpecDiagnostic> show(const QList<SpecDiagnostic> &diags, const QString &prefix = QString());
 
     QString message(const QString &keyPath) const; // what is shown for this key now ("" = none)
+    // Every bound field with its key, in binding order (help texts are attached this way).
+    void forEachField(const std::function<void(const QString &key, QWidget *field)> &visit) const;
     // "" | "error" | "warning": the frame state of the field bound to this key.
     QString state(const QString &keyPath) const;
 

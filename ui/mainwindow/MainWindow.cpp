@@ -3,6 +3,8 @@
 #include "compare/CompareView.h"
 #include "designer/ClusterJobDialog.h"
 #include "designer/DesignTab.h"
+#include "designer/SpecHistory.h"
+#include "help/HelpBrowser.h"
 #include "text/SweepEstimate.h"
 #include "io/DurableWrite.h"
 #include "mainwindow/PathKind.h"
@@ -28,6 +30,8 @@
 #include <QStatusBar>
 #include <QTabWidget>
 #include <QToolBar>
+#include <QUndoStack>
+#include <QWhatsThis>
 
 namespace sb::ui {
 
@@ -128,6 +132,20 @@ void MainWindow::buildActions()
     dark->setCheckable(true);
     dark->setChecked(currentTheme() == ThemeMode::Dark);
     make("actionAbout", tr("&About SweepBench"), QString(), {}, [this] { about(); });
+    make("actionUserGuide", tr("&User guide"), QString(), QKeySequence::HelpContents, [this] { showHelp(); });
+    QAction *whatsThis = QWhatsThis::createAction(this);
+    whatsThis->setObjectName(QStringLiteral("actionWhatsThis"));
+    whatsThis->setToolTip(tr("Then click a field of the designer: what its spec key means, its type and default (Shift+F1)"));
+    m_actions << whatsThis;
+    // Every designer edit is a step (designer/SpecHistory): a removed server comes back.
+    QUndoStack *history = m_design->history()->stack();
+    QAction *undo = history->createUndoAction(this, tr("&Undo"));
+    undo->setObjectName(QStringLiteral("actionUndo"));
+    undo->setShortcut(QKeySequence::Undo);
+    QAction *redo = history->createRedoAction(this, tr("&Redo"));
+    redo->setObjectName(QStringLiteral("actionRedo"));
+    redo->setShortcut(QKeySequence::Redo);
+    m_actions << undo << redo;
     action(QStringLiteral("actionRun"))->setToolTip(tr("Run the sweep designed in the Design tab (Ctrl+R)"));
     action(QStringLiteral("actionCancel"))->setToolTip(tr("Cancel the running sweep; profilers are still stopped (Esc)"));
     refreshIcons();
@@ -154,11 +172,15 @@ void MainWindow::buildMenusAndToolbar()
     file->addActions({a("actionAddToCompare"), a("actionExportReport")});
     file->addSeparator();
     file->addAction(a("actionQuit"));
+    QMenu *edit = menuBar()->addMenu(tr("&Edit"));
+    edit->addActions({a("actionUndo"), a("actionRedo")});
     QMenu *run = menuBar()->addMenu(tr("&Run"));
     run->addActions({a("actionRun"), a("actionCancel"), a("actionCheckHooks")});
     QMenu *view = menuBar()->addMenu(tr("&View"));
     view->addAction(a("actionDarkTheme"));
     QMenu *help = menuBar()->addMenu(tr("&Help"));
+    help->addActions({a("actionUserGuide"), a("actionWhatsThis")});
+    help->addSeparator();
     help->addAction(a("actionAbout"));
 
     QToolBar *bar = addToolBar(tr("Main"));
@@ -455,6 +477,23 @@ void MainWindow::exportClusterJob()
         return;
     ClusterJobDialog dialog(m_design->spec(), m_specPath, this);
     dialog.exec();
+}
+
+HelpBrowser *MainWindow::helpBrowser() const
+{
+    return m_help;
+}
+
+void MainWindow::showHelp()
+{
+    if (!m_help) {
+        m_help = new HelpBrowser(this);
+        m_help->setAttribute(Qt::WA_DeleteOnClose);
+    }
+    // The designer's fields are the spec's keys; every other tab is the user guide's.
+    m_help->showDocument(m_tabs->currentWidget() == m_design ? QStringLiteral("docs/spec-reference.md") : QStringLiteral("README.md"));
+    m_help->show();
+    m_help->activateWindow(); // F1 again brings an open guide forward
 }
 
 void MainWindow::about()

@@ -3,6 +3,7 @@
 // recent files and drag-and-drop. It only wires the tabs together; each tab is its own class.
 #include "spec/SweepSpec.h"
 #include <QMainWindow>
+#include <QPointer>
 
 class QAction;
 class QLabel;
@@ -14,6 +15,7 @@ class CompareView;
 class ResultsView;
 
 class DesignTab;
+class HelpBrowser;
 class ElidedLabel;
 class RecentFiles;
 class RunTab;
@@ -44,6 +46,9 @@ public:
     CompareView *compareView() const { return m_compare; }
     QTabWidget *tabs() const { return m_tabs; }
     QAction *action(const QString &objectName) const; // "actionRun", "actionSave", ...
+    // Help › User guide (F1): the bundled docs, at the document that explains the current tab.
+    void showHelp();
+    HelpBrowser *helpBrowser() const; // null until F1
 
 Q_SIGNALS:
     // File > Export report…: the app wires the exporter (sweepbench export) to this.
@@ -78,6 +83,7 @@ private:
     ResultsView *m_results = nullptr;
     CompareView *m_compare = nullptr;
     RecentFiles *m_recent = nullptr;
+    QPointer<HelpBrowser> m_help;
     ElidedLabel *m_specState = nullptr; // the sweep estimate, elided at small widths
     QString m_specPath;
     bool m_modified = false;

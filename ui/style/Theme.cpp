@@ -13,6 +13,7 @@ static void initSweepResources()
     // Q_INIT_RESOURCE must be called from the global namespace.
     Q_INIT_RESOURCE(ui);
     Q_INIT_RESOURCE(resources);
+    Q_INIT_RESOURCE(docs);
 }
 
 namespace sb::ui {
