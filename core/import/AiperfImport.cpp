@@ -242,6 +242,8 @@ bool loadAiperfFolder(const QString &dir, LoadedResults *out, QString *error)
         }
         if (r.toolVersion.isEmpty())
             r.toolVersion = run.value(QStringLiteral("aiperf_version")).toString();
+        if (r.sourceCommand.isEmpty()) // every run of a sweep records its own command: the first says how it began
+            r.sourceCommand = importedCommand(run.value(QStringLiteral("run_info")).toObject().value(QStringLiteral("cli_command")).toString());
         r.cells.append(cellFromRun(run, file, QDir(dir).relativeFilePath(QFileInfo(file).path())));
     }
     if (r.cells.isEmpty()) {

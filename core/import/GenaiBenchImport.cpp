@@ -144,6 +144,7 @@ bool loadGenaiBenchFolder(const QString &dir, LoadedResults *out, QString *error
     r.toolName = QStringLiteral("genai-bench");
     r.sourceTool = QStringLiteral("genai-bench");
     r.toolVersion = meta.value(QStringLiteral("benchmark_version")).toString().left(40);
+    r.sourceCommand = importedCommand(meta.value(QStringLiteral("cmd")).toString());
     r.sweepName = QFileInfo(dir).fileName();
     QString model = meta.value(QStringLiteral("api_model_name")).toString().left(200);
     if (model.isEmpty())

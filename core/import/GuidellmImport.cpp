@@ -247,6 +247,12 @@ bool loadGuidellmReport(const QString &file, LoadedResults *out, QString *error)
     r.sourceTool = QStringLiteral("guidellm");
     r.toolVersion = o.value(QStringLiteral("metadata")).toObject().value(QStringLiteral("guidellm_version")).toString().left(40);
     r.sweepName = QFileInfo(file).completeBaseName();
+    // guidellm keeps no command line: the backend it was pointed at says what it measured.
+    r.sourceCommand = importedSettings({{QStringLiteral("backend"), backend.value(QStringLiteral("kind")).toString()},
+                                        {QStringLiteral("target"), backend.value(QStringLiteral("target")).toString()},
+                                        {QStringLiteral("model"), backend.value(QStringLiteral("model")).toString()},
+                                        {QStringLiteral("request_format"), backend.value(QStringLiteral("request_format")).toString()}});
+    r.host.os = o.value(QStringLiteral("metadata")).toObject().value(QStringLiteral("platform")).toString().left(200);
     for (int i = 0; i < benchmarks.size(); ++i) {
         CellResult c;
         if (!readBenchmark(src, benchmarks.at(i), i, backend, &c))

@@ -1,4 +1,5 @@
 #include "import/ImportCommon.h"
+#include <QRegularExpression>
 #include "io/BoundedJson.h"
 #include <algorithm>
 #include <cmath>
@@ -163,6 +164,30 @@ void publishImport(LoadedResults *out, SweepResults r, const QString &folder, co
     out->results = std::move(r);
     out->folder = folder;
     out->displayName = displayName;
+}
+
+QString importedCommand(const QString &command)
+{
+    QString out = command.left(2000);
+    // --api-key VALUE, --api_key=VALUE, --hf-token 'VALUE', ...: the value, quoted or not.
+    static const QRegularExpression option(
+        QStringLiteral("(--?[A-Za-z0-9_-]*(?:api[-_]?key|token|password|secret))(=|\\s+)('[^']*'|\"[^\"]*\"|\\S+)"),
+        QRegularExpression::CaseInsensitiveOption);
+    out.replace(option, QStringLiteral("\\1\\2[redacted]"));
+    // A header given on the command line: "Authorization: Bearer sk-...", "x-api-key: ..."
+    static const QRegularExpression header(QStringLiteral("((?:authorization|[a-z-]*api-key)\\s*:\\s*)[^'\"\\n]+"),
+                                           QRegularExpression::CaseInsensitiveOption);
+    out.replace(header, QStringLiteral("\\1[redacted]"));
+    return out;
+}
+
+QString importedSettings(const QList<QPair<QString, QString>> &settings)
+{
+    QStringList parts;
+    for (const auto &[key, value] : settings)
+        if (!value.isEmpty() && value != QLatin1String("None") && value != QLatin1String("null"))
+            parts << key + QLatin1Char(' ') + value.left(200);
+    return importedCommand(parts.join(QStringLiteral(", ")));
 }
 
 } // namespace sb

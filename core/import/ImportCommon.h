@@ -47,6 +47,14 @@ bool importFlatStats(const ImportSource &src, const QJsonValue &v, const QString
 // them (sorted, each once, at most kMaxListedFields named and the rest counted), so the Results
 // summary and the report show what was left out rather than dropping it silently.
 constexpr int kMaxListedFields = 40;
+// What another tool recorded of its invocation, fit to show and keep: the value after a
+// credential option (--api-key, --token, ...) or an Authorization/API-key header becomes
+// [redacted], and the text is cut at 2,000 characters. Another tool's command line may carry a
+// key that no spec of ours names, so this does not rely on knowing the key.
+QString importedCommand(const QString &command);
+// "backend openai-chat, model m, max_concurrency 1" from the recorded settings, in the order given.
+QString importedSettings(const QList<QPair<QString, QString>> &settings);
+
 void noteUnmappedFields(CellResult *cell, const QString &tool, QStringList fields);
 
 // The cells of an import in the order every view expects (server, then concurrency, then

@@ -226,6 +226,11 @@ bool loadSglangJsonl(const QString &path, LoadedResults *out, QString *error)
         CellResult c;
         if (!readLine(src, o, &c))
             return false;
+        if (r.sourceCommand.isEmpty()) // bench_serving keeps its arguments, not its command line
+            r.sourceCommand = importedSettings({{QStringLiteral("backend"), o.value(QStringLiteral("backend")).toVariant().toString()},
+                                                {QStringLiteral("dataset"), o.value(QStringLiteral("dataset_name")).toVariant().toString()},
+                                                {QStringLiteral("random_input_len"), o.value(QStringLiteral("random_input_len")).toVariant().toString()},
+                                                {QStringLiteral("random_output_len"), o.value(QStringLiteral("random_output_len")).toVariant().toString()}});
         c.reason = QStringLiteral("line %1").arg(number);
         r.cells.append(c);
         return true;

@@ -146,6 +146,11 @@ bool loadVllmResults(const QString &path, LoadedResults *out, QString *error)
             *error = QStringLiteral("%1 is not a vLLM bench serve result").arg(QDir::toNativeSeparators(file));
             return false;
         }
+        if (r.sourceCommand.isEmpty()) // no command line in the file: the settings every point shares
+            r.sourceCommand = importedSettings({{QStringLiteral("backend"), o.value(QStringLiteral("backend")).toVariant().toString()},
+                                                {QStringLiteral("model"), o.value(QStringLiteral("model_id")).toVariant().toString()},
+                                                {QStringLiteral("num_prompts"), o.value(QStringLiteral("num_prompts")).toVariant().toString()},
+                                                {QStringLiteral("burstiness"), o.value(QStringLiteral("burstiness")).toVariant().toString()}});
         CellResult c = vllmCell(o);
         c.reason = QFileInfo(file).fileName();
         r.cells.append(c);

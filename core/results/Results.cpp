@@ -339,6 +339,8 @@ QJsonObject toJson(const SweepResults &r)
         {QStringLiteral("host"), toJson(r.host)},
         {QStringLiteral("cells"), cells},
     };
+    if (!r.sourceCommand.isEmpty()) // imports: what the other tool was asked to do
+        o.insert(QStringLiteral("source_command"), r.sourceCommand);
     if (!r.specFingerprint.isEmpty())
         o.insert(QStringLiteral("spec_fingerprint"), toJson(r.specFingerprint));
     // Derived from the cells (readers recompute it): mean and 95 % CI per point over its repeats.
@@ -376,6 +378,7 @@ bool sweepResultsFromJson(const QJsonObject &o, SweepResults *out, QString *erro
     r.toolName = tool.value(QStringLiteral("name")).toString();
     r.toolVersion = tool.value(QStringLiteral("version")).toString();
     r.sourceTool = o.value(QStringLiteral("source_tool")).toString(QStringLiteral("sweepbench"));
+    r.sourceCommand = o.value(QStringLiteral("source_command")).toString().left(4096);
     r.sweepName = o.value(QStringLiteral("sweep")).toString();
     r.startedAt = fromIso(o.value(QStringLiteral("started_at")));
     r.finishedAt = fromIso(o.value(QStringLiteral("finished_at")));

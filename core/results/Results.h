@@ -145,6 +145,10 @@ struct SweepResults {
     QString toolName = QStringLiteral("sweepbench");
     QString toolVersion;
     QString sourceTool = QStringLiteral("sweepbench"); // for imports: aiperf | vllm-bench | guidellm | inference-perf | genai-bench
+    // What the source tool was asked to do, as it recorded it: its command line (AIPerf, genai-bench)
+    // or the settings it kept (guidellm, vLLM and SGLang bench); empty for sets measured here,
+    // whose spec is in sweep.yaml (results/Provenance.h).
+    QString sourceCommand;
     QString sweepName;
     QDateTime startedAt, finishedAt;
     HostInfo host;               // hostname, os, cpu count, qt version

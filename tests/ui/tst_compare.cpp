@@ -198,6 +198,17 @@ private Q_SLOTS:
                                                "--max-num-seqs 256 in run-a and 128 in run-b."));
         view.removeResultSet(2);
         QVERIFY(!label->isVisible());
+
+        // Sets from different tools: the label says where each came from (results/Provenance.h),
+        // and the set list's tooltip carries the other tool's command.
+        QVERIFY2(view.addResultSet(sbtest::sourcePath(QStringLiteral("tests/fixtures/aiperf-0.13.0/plain")), &error), qPrintable(error));
+        QVERIFY(label->isVisible());
+        QVERIFY2(label->text().startsWith(QStringLiteral("The sets differ in where they came from:\nTool: sweepbench")), qPrintable(label->text()));
+        QVERIFY2(label->text().contains(QStringLiteral(" | aiperf 0.13.0")), qPrintable(label->text()));
+        auto *list = view.findChild<QListView *>(QStringLiteral("resultSets"));
+        QVERIFY(list && list->model()->rowCount() == 3);
+        const QString tip = list->model()->index(2, 0).data(Qt::ToolTipRole).toString();
+        QVERIFY2(tip.contains(QStringLiteral("Command or settings: aiperf profile --model")), qPrintable(tip));
     }
 
     // The series are listed in a table under the charts with their full names, not in a legend

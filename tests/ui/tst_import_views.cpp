@@ -10,6 +10,7 @@
 #include "mainwindow/PathKind.h"
 #include "results/ResultsTableModel.h"
 #include "results/ResultsView.h"
+#include <QLabel>
 #include <QChart>
 #include <QTabWidget>
 #include <QTableView>
@@ -68,6 +69,13 @@ private Q_SLOTS:
         view.selectCell(view.results().cells.first().index);
         const QString detail = view.findChild<QTextBrowser *>(QStringLiteral("cellDetail"))->toPlainText();
         QVERIFY2(detail.contains(tool + QStringLiteral(" fields not mapped: ")), qPrintable(detail));
+        // Where the set came from: the tool in the summary, every field (its command or
+        // settings too) in the summary's tooltip.
+        auto *summary = view.findChild<QLabel *>(QStringLiteral("resultsSummary"));
+        QVERIFY2(summary->text().contains(QStringLiteral("imported from ") + tool), qPrintable(summary->text()));
+        QVERIFY2(summary->toolTip().contains(QStringLiteral("<b>Tool</b>: ") + tool), qPrintable(summary->toolTip()));
+        if (tool != QLatin1String("inference-perf")) // its report keeps neither a command line nor settings
+            QVERIFY2(summary->toolTip().contains(QStringLiteral("<b>Command or settings</b>: ")), qPrintable(summary->toolTip()));
     }
 
     void compareTab()

@@ -11,6 +11,7 @@
 #include <QFileInfo>
 #include <QHBoxLayout>
 #include <QHeaderView>
+#include "results/Provenance.h"
 #include <QLabel>
 #include <QListView>
 #include <QMessageBox>
@@ -197,6 +198,12 @@ void CompareView::refresh()
     const QList<ChartSeriesInput> inputs = m_model->chartInputs();
     m_charts->setInputs(inputs);
     QStringList serverDifferences; // each set against the first (results/ServerInfo.h)
+    // Where the sets came from, when that differs: tool, command, host (results/Provenance.h).
+    QList<const SweepResults *> sets;
+    for (const ChartSeriesInput &in : inputs)
+        sets << &in.results;
+    if (const QStringList origin = provenanceDifferences(sets); !origin.isEmpty())
+        serverDifferences << tr("The sets differ in where they came from:") << origin;
     for (qsizetype i = 1; i < inputs.size(); ++i)
         if (const QString d = serverDifferenceSentence(inputs.first().results, inputs.at(i).results, inputs.first().name, inputs.at(i).name); !d.isEmpty())
             serverDifferences.append(d);

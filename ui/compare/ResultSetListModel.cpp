@@ -1,4 +1,6 @@
 #include "compare/ResultSetListModel.h"
+#include "results/Provenance.h"
+#include "report/DisplayText.h"
 #include "charts/ChartFactory.h"
 #include "compare/SeriesSwatch.h"
 #include <QDir>
@@ -71,11 +73,14 @@ QVariant ResultSetListModel::data(const QModelIndex &index, int role) const
     case Qt::EditRole: return s.name;
     case Qt::DecorationRole: return seriesSwatch(s.styleIndex, QColor(0x44, 0x44, 0x44)); // sets are grey: colours belong to servers
     case Qt::ToolTipRole:
-        return tr("%1\n%2 cells, %3 servers, from %4")
-            .arg(QDir::toNativeSeparators(s.path))
-            .arg(s.loaded.results.cells.size())
-            .arg(s.loaded.results.serverNames().size())
-            .arg(s.loaded.results.sourceTool);
+    {
+        QString tip = tr("%1\n%2 cells, %3 servers").arg(QDir::toNativeSeparators(s.path)).arg(s.loaded.results.cells.size())
+                          .arg(s.loaded.results.serverNames().size());
+        for (const ProvenanceField &f : provenanceOf(s.loaded.results)) // results/Provenance.h
+            if (!f.value.isEmpty())
+                tip += QStringLiteral("\n%1: %2").arg(f.label, displaySafe(f.value, DisplayLines::Single));
+        return tip;
+    }
     case PathRole: return s.path;
     case StyleIndexRole: return s.styleIndex;
     }

@@ -1,4 +1,6 @@
 #include "results/ResultsView.h"
+#include "results/Provenance.h"
+#include "report/DisplayText.h"
 #include "charts/ChartsPanel.h"
 #include "charts/DifferencePanel.h"
 #include "report/ResultsLoader.h"
@@ -180,8 +182,16 @@ void ResultsView::updateSummary()
                     .arg(degraded);
     if (cancelled > 0) // a cancelled run says so here too, not only in the Status column
         text += tr(", %1 cancelled").arg(cancelled);
+    // Where the set came from (results/Provenance.h); the tooltip has every field, the command too.
     if (m_results->sourceTool != QLatin1String("sweepbench"))
-        text += tr(" · imported from %1").arg(m_results->sourceTool.toHtmlEscaped());
+        text += tr(" · imported from %1").arg(displaySafe(provenanceLine(*m_results), DisplayLines::Single).toHtmlEscaped());
+    else if (const QString origin = provenanceLine(*m_results); !origin.isEmpty())
+        text += QStringLiteral(" · ") + displaySafe(origin, DisplayLines::Single).toHtmlEscaped();
+    QString tip;
+    for (const ProvenanceField &f : provenanceOf(*m_results))
+        if (!f.value.isEmpty())
+            tip += QStringLiteral("<b>%1</b>: %2<br>").arg(f.label.toHtmlEscaped(), displaySafe(f.value, DisplayLines::Single).toHtmlEscaped());
+    m_summary->setToolTip(tip);
     if (!m_folder.isEmpty())
         text += QStringLiteral(" · ") + linkHtml(QUrl::fromLocalFile(m_folder).toString(), QDir::toNativeSeparators(m_folder), palette());
     m_summary->setText(text);
