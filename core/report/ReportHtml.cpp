@@ -33,6 +33,7 @@ h1{font-size:22px;margin:0 0 4px} h2{font-size:17px;margin:28px 0 8px;border-bot
 h3{font-size:15px;margin:16px 0 4px}
 table{border-collapse:collapse;font-variant-numeric:tabular-nums} th,td{border:1px solid #d9dde5;padding:3px 7px;vertical-align:top}
 th{background:#f1f3f7;text-align:left} td.n{text-align:right;white-space:nowrap}
+table.main{font-size:13px;width:100%} .origin{word-break:break-all} td.server{min-width:8.5em} td.tokens{min-width:9em}
 .meta th{width:12em} .ok{color:#1b7f3b} .bad{color:#b3261e} .warn{color:#8a5a00} .muted{color:#667085}
 figure{display:block;margin:8px 0 20px;max-width:1000px} figure img{width:100%;height:auto;border:1px solid #d9dde5}
 figcaption{font-size:13px;color:#667085} code{font-size:12px;word-break:break-all} ul{margin:2px 0;padding-left:18px}
@@ -220,23 +221,25 @@ QString cellTable(const ReportHtmlInput &in)
         anyNotes = anyNotes || !notes.last().isEmpty();
     }
     QString html = QStringLiteral(
-        "<table class=\"cells\"><thead><tr><th>#</th><th>Server</th><th>%1</th><th>Status</th><th>ok / failed</th>").arg(e(axisShort(axisOf(in.results))));
+        "<table class=\"cells main\"><thead><tr><th>#</th><th>Server</th><th>%1</th><th>Status</th><th>ok / failed</th>").arg(e(axisShort(axisOf(in.results))));
     for (const MetricGroup &g : metricGroups())
         html += QStringLiteral("<th>%1</th>").arg(groupHeading(g));
     html += QStringLiteral("<th>Tokens</th><th>Hooks</th><th>Records &amp; traces</th>%1</tr></thead>\n<tbody>\n")
                 .arg(anyNotes ? QStringLiteral("<th>Notes</th>") : QString());
     for (int i = 0; i < in.results.cells.size(); ++i) {
         const CellResult &c = in.results.cells.at(i);
-        html += QStringLiteral("<tr><td class=\"n\">%1</td><td>%2<br><span class=\"muted\">%3</span></td><td class=\"n\">%4</td>"
+        html += QStringLiteral("<tr><td class=\"n\">%1</td><td class=\"server\">%2<br><span class=\"muted origin\">%3</span></td><td class=\"n\">%4</td>"
                                "<td class=\"%5\">%6</td><td class=\"n\">%7 / %8</td>")
                     .arg(QString::number(c.index), e(c.server), e(c.origin), pointNumber(c), statusClass(c.status),
                          e(cellStatusName(c.status)), QString::number(c.completed), QString::number(c.failed));
         for (const MetricGroup &g : metricGroups())
             html += groupCell(c, g);
-        html += QStringLiteral("<td>%1</td>").arg(e(tokenSourceName(c.tokenSource)) + QStringLiteral("<br><span class=\"muted\">%1</span>").arg(e(requestedVsMeasured(c))));
+        // Short in the table (asked → measured); percentiles in the tooltip, so rows stay one or two lines.
+        html += QStringLiteral("<td class=\"tokens\" title=\"%1\">%2<br><span class=\"muted\">%3</span></td>")
+                    .arg(e(requestedVsMeasured(c)), e(tokenSourceName(c.tokenSource)), e(requestedVsMeasuredShort(c)));
         html += QStringLiteral("<td>%1</td><td>%2</td>").arg(hookCell(c), filesCell(c, in));
         if (anyNotes)
-            html += QStringLiteral("<td>%1</td>").arg(notes.at(i));
+            html += QStringLiteral("<td class=\"notes\">%1</td>").arg(notes.at(i));
         html += QStringLiteral("</tr>\n");
     }
     return html + QStringLiteral("</tbody></table>\n");
@@ -252,7 +255,10 @@ QString summarySection(const ReportHtmlInput &in)
     QString axis = axisTitle(sum.axis);
     axis[0] = axis[0].toUpper();
     html += QStringLiteral("<li><b>%1</b>: %2</li>").arg(e(axis), e(sum.pointsText()));
-    html += QStringLiteral("<li><b>Cells</b>: %1</li></ul>\n").arg(e(sum.cellsText()));
+    html += QStringLiteral("<li><b>Cells</b>: %1</li>").arg(e(sum.cellsText()));
+    if (!sum.sloLimits.isEmpty()) // each finding about goodput is against these
+        html += QStringLiteral("<li><b>SLO</b>: %1 per request (goodput counts the requests that meet it)</li>").arg(e(sum.sloLimits));
+    html += QStringLiteral("</ul>\n");
     if (!sum.best.isEmpty()) {
         html += QStringLiteral("<h3>Best server per metric</h3>\n<p>Best only where the runs show it: Welch&rsquo;s t-test "
                                "on the runs&rsquo; values against every other server at the point, two-sided, &alpha; = 0.05.</p>\n"

@@ -2,6 +2,7 @@
 #include "report/BestSeries.h"
 #include "metrics/MetricCatalogue.h"
 #include "results/HookSeverity.h"
+#include "spec/SweepSpec.h"
 #include <QJsonArray>
 #include <QJsonObject>
 #include <QMap>
@@ -20,6 +21,21 @@ const Headline kHeadlines[] = {
     {tag::outputThroughput, Stat::Avg}, {tag::requestThroughput, Stat::Avg}, {tag::goodput, Stat::Avg},
     {tag::ttft, Stat::P99},             {tag::itl, Stat::Avg},               {tag::latency, Stat::P99},
 };
+
+// The SLO limits the run was measured against, from its spec fingerprint (results/SweepFacts.h).
+QString sloLimitsOf(const SweepResults &r)
+{
+    QStringList parts;
+    for (const SloLimit &l : kSloLimits) {
+        const QVariant v = r.specFingerprint.workload.value(QStringLiteral("slo.") + QLatin1String(l.key));
+        if (!v.isValid())
+            continue;
+        const QString key = QString::fromLatin1(l.key);
+        const MetricInfo *m = findMetric(key);
+        parts << QStringLiteral("%1 ≤ %2 ms").arg(m ? m->label : key, QString::number(v.toDouble(), 'g', 6));
+    }
+    return parts.join(QStringLiteral(" and "));
+}
 
 QString headlineLabel(const MetricInfo &m, Stat stat)
 {
@@ -122,11 +138,15 @@ ReportSummary summarizeReport(const SweepResults &r)
     }
     std::sort(s.points.begin(), s.points.end());
 
+    s.sloLimits = sloLimitsOf(r);
     if (s.servers.size() >= 2)
         for (const Headline &h : kHeadlines)
             if (const MetricInfo *m = findMetric(h.metric); m && m->better != Better::Neither)
-                if (const QString b = bestSentence(r, *m, h.stat); !b.isEmpty())
+                if (QString b = bestSentence(r, *m, h.stat); !b.isEmpty()) {
+                    if (h.metric == tag::goodput && !s.sloLimits.isEmpty()) // goodput means nothing without its SLO
+                        b += QStringLiteral(" (requests meeting %1)").arg(s.sloLimits);
                     s.best.append(b);
+                }
 
     if (r.sloSearch)
         for (const SloFinding &f : r.sloSearch->findings)
@@ -135,7 +155,7 @@ ReportSummary summarizeReport(const SweepResults &r)
 
     // Warnings: cells that did not measure cleanly, hooks that did not do their job, and the
     // validity warnings cells carry (each distinct text once, with how many cells said it).
-    QMap<QString, int> validity;
+    QMap<QString, QStringList> validity; // warning -> the cells that gave it
     QMap<QString, int> hookProblems; // "server: profiler_stop failed" -> cells
     for (const CellResult &c : r.cells) {
         if (c.status == CellStatus::Degraded || c.status == CellStatus::Failed || c.status == CellStatus::Cancelled)
@@ -147,14 +167,25 @@ ReportSummary summarizeReport(const SweepResults &r)
                 ++hookProblems[QStringLiteral("%1: %2 %3 (%4)").arg(c.server, hookKindName(h.hook), hookSeverityName(sev), hookVerdictText(h))];
         }
         for (const QString &w : c.warnings)
-            ++validity[w];
+            validity[w].append(cellName(c));
     }
     if (const int skipped = s.cellsByStatus.value(cellStatusName(CellStatus::Skipped)); skipped > 0)
         s.warnings.append(QStringLiteral("%1 cell(s) skipped: not run after an earlier cell aborted the sweep").arg(skipped));
     for (auto it = hookProblems.cbegin(); it != hookProblems.cend(); ++it)
         s.warnings.append(QStringLiteral("hook %1 in %2 cell(s)").arg(it.key()).arg(it.value()));
-    for (auto it = validity.cbegin(); it != validity.cend(); ++it)
-        s.warnings.append(it.value() > 1 ? QStringLiteral("%1 (%2 cells)").arg(it.key()).arg(it.value()) : it.key());
+    // Each names its cells, so a reader can find them (the first few, when many said the same).
+    constexpr int kNamed = 4;
+    for (auto it = validity.cbegin(); it != validity.cend(); ++it) {
+        const QStringList &cells = it.value();
+        QString where;
+        if (cells.size() > kNamed)
+            where = cells.mid(0, kNamed).join(QStringLiteral(", ")) + QStringLiteral(" and %1 more").arg(cells.size() - kNamed);
+        else if (cells.size() > 1)
+            where = cells.mid(0, cells.size() - 1).join(QStringLiteral(", ")) + QStringLiteral(" and ") + cells.last();
+        else
+            where = cells.first();
+        s.warnings.append(QStringLiteral("%1: %2").arg(where, it.key()));
+    }
     return s;
 }
 

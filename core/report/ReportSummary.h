@@ -23,6 +23,9 @@ struct ReportSummary {
     // difference at 2 of 3 points" (report/BestSeries.h decides each point)
     QStringList best;
     QStringList slo;                    // the SLO search's sentences
+    // The workload's SLOs, per request ("TTFT ≤ 60 ms and ITL ≤ 20 ms"): what goodput and
+    // good_request_fraction count; empty when the spec set none (or an import does not say).
+    QString sloLimits;
     QStringList warnings;
     QString pointsText() const;         // "1, 4, 16" or "2 req/s, 8 req/s"
     QString cellsText() const;          // "10 cells: 8 completed, 1 degraded, 1 failed"

@@ -21,6 +21,19 @@ QString requestedVsMeasured(const CellResult &cell)
     return parts.join(QStringLiteral("; "));
 }
 
+QString requestedVsMeasuredShort(const CellResult &cell)
+{
+    QStringList parts;
+    const auto one = [&](const char *name, const QString &asked, const QString &got) {
+        if (cell.metrics.contains(asked) && cell.metrics.contains(got))
+            parts.append(QStringLiteral("%1 %2 → %3").arg(QLatin1String(name), formatFixed(cellValue(cell, asked, Stat::Avg), 1, QStringLiteral("–")),
+                                                           formatFixed(cellValue(cell, got, Stat::Avg), 1, QStringLiteral("–"))));
+    };
+    one("ISL", tag::requestedIsl, tag::isl);
+    one("OSL", tag::requestedOsl, tag::osl);
+    return parts.join(QStringLiteral(" · "));
+}
+
 QString formatFixed(double v, int decimals, const QString &empty)
 {
     return std::isfinite(v) ? QString::number(v, 'f', decimals) : empty;

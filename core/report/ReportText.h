@@ -19,5 +19,8 @@ QString htmlEscape(const QString &s);
 // p99) of what the cell's requests asked for beside what the server counted; empty when the
 // cell has no requested lengths (results written before they were recorded).
 QString requestedVsMeasured(const CellResult &cell);
+// The same, short enough for a table column: "ISL 64.0 → 64.0 · OSL 32.0 → 32.0" (asked → measured,
+// means); the long form goes in the cell's tooltip.
+QString requestedVsMeasuredShort(const CellResult &cell);
 
 } // namespace sb

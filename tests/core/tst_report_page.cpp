@@ -4,6 +4,7 @@
 // and significance, the SLO search's sentences, and traces linked relatively when the export
 // copies them (plain file names otherwise).
 #include "TestSupport.h"
+#include "metrics/MetricCatalogue.h"
 #include "../fixtures/ReportTestData.h"
 #include "report/BestSeries.h"
 #include "report/BundleWriter.h"
@@ -103,9 +104,46 @@ private Q_SLOTS:
         QVERIFY(head.contains(QStringLiteral("cell #1 (&lt;b&gt;alpha&lt;/b&gt; &amp; co, c=4) degraded: 3 of 8 requests failed")));
         QVERIFY(head.contains(QStringLiteral("hook beta: profiler_start failed (route_missing) in 2 cell(s)")));
         QVERIFY(head.contains(QStringLiteral("prefix cache was warm")));
+        // a validity warning names the cell that gave it, server and point
+        QVERIFY2(head.contains(QStringLiteral("cell #2 (beta, c=1): prefix cache was warm")), qPrintable(head));
+        SweepResults many = r;
+        for (CellResult &c : many.cells)
+            c.warnings = {QStringLiteral("host steal")};
+        many.cells.append(many.cells.first());
+        many.cells.last().index = 4;
+        const QString manyLine = summarizeReport(many).warnings.filter(QStringLiteral("host steal")).value(0);
+        QVERIFY2(manyLine.startsWith(QStringLiteral("cell #0 (")) && manyLine.contains(QStringLiteral(" and 1 more: host steal")),
+                 qPrintable(manyLine));
 
         const ReportSummary clean = summarizeReport(sbtest::sampleResults());
         QVERIFY(clean.warnings.filter(QStringLiteral("degraded")).isEmpty());
+    }
+
+    // The SLO the run was measured against is stated once in the summary and with every finding
+    // about goodput, which means nothing without it.
+    void sloStatedWithItsFindings()
+    {
+        SweepResults r;
+        r.specFingerprint.workload.insert(QStringLiteral("slo.time_to_first_token"), 60);
+        r.specFingerprint.workload.insert(QStringLiteral("slo.inter_token_latency"), 12.5);
+        int index = 0;
+        for (const QString &server : {QStringLiteral("a"), QStringLiteral("b")}) {
+            CellResult c;
+            c.index = index++;
+            c.server = server;
+            c.concurrency = 4;
+            c.status = CellStatus::Completed;
+            c.metrics.insert(tag::goodput, sbtest::stats(QStringLiteral("req/s"), server == QLatin1String("a") ? 9 : 7));
+            r.cells.append(c);
+        }
+        const ReportSummary s = summarizeReport(r);
+        QCOMPARE(s.sloLimits, QStringLiteral("TTFT ≤ 60 ms and ITL ≤ 12.5 ms"));
+        const QString goodput = s.best.filter(QStringLiteral("Goodput")).value(0);
+        QVERIFY2(goodput.endsWith(QStringLiteral("(requests meeting TTFT ≤ 60 ms and ITL ≤ 12.5 ms)")), qPrintable(goodput));
+        QVERIFY2(page(r).contains(QStringLiteral("<li><b>SLO</b>: TTFT ≤ 60 ms and ITL ≤ 12.5 ms per request")), "no SLO line in the summary");
+        r.specFingerprint.workload.clear();
+        QVERIFY(summarizeReport(r).sloLimits.isEmpty());
+        QVERIFY(!page(r).contains(QStringLiteral("<b>SLO</b>")));
     }
 
     // A best claim carries its significance: a clear difference (a ~40 ms vs b ~60 ms over three

@@ -1,5 +1,6 @@
 // The chart-bearing export: `sweepbench export` and File → Export report, rendered offscreen.
 #include "TestSupport.h"
+#include "charts/ChartExport.h"
 #include "../fixtures/ReportTestData.h"
 #include "commands/ExportCli.h"
 #include "report/ExportFlow.h"
@@ -65,6 +66,15 @@ private Q_SLOTS:
         for (const QString &s : svgs) {
             QVERIFY2(files.value(s).contains("<svg"), qPrintable(s));
             QVERIFY2(!files.value(s).contains(sbtest::kEvilServer.toUtf8()), "raw server name in an SVG"); // QSvgGenerator escapes text
+            // Every text of a chart is a document's size, in a family every SVG reader knows.
+            static const QRegularExpression text(QStringLiteral("<text [^>]*font-family=\"([^\"]*)\" font-size=\"([^\"]*)\""));
+            int texts = 0;
+            for (auto it = text.globalMatch(QString::fromUtf8(files.value(s))); it.hasNext(); ++texts) {
+                const auto m = it.next();
+                QCOMPARE(m.captured(1), QStringLiteral("sans-serif"));
+                QVERIFY2(m.captured(2).toDouble() >= kDocumentChartMinPixelSize, qPrintable(s + QStringLiteral(": font-size ") + m.captured(2)));
+            }
+            QVERIFY2(texts >= 5, qPrintable(s)); // title, axis titles, ticks, legend
         }
         for (const QString &p : pngs) {
             QImage img;

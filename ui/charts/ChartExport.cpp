@@ -2,6 +2,8 @@
 #include "io/DurableWrite.h"
 #include <QBuffer>
 #include <QChart>
+#include <QLegend>
+#include <QXYSeries>
 #include <QFileInfo>
 #include <QGraphicsScene>
 #include <QImage>
@@ -44,6 +46,29 @@ void renderChart(QChart *chart, QPainter *painter, QSize size)
     chart->setAnimationOptions(oldAnimation);
 }
 } // namespace
+
+void styleChartForDocument(QChart *chart)
+{
+    const auto font = [](int px, bool bold) {
+        QFont f(QStringLiteral("sans-serif"));
+        f.setStyleHint(QFont::SansSerif);
+        f.setPixelSize(px);
+        f.setBold(bold);
+        return f;
+    };
+    chart->setTitleFont(font(18, true));
+    for (QAbstractAxis *axis : chart->axes()) {
+        axis->setLabelsFont(font(kDocumentChartMinPixelSize, false));
+        axis->setTitleFont(font(15, true));
+    }
+    if (QLegend *legend = chart->legend())
+        legend->setFont(font(14, false));
+    for (QAbstractSeries *s : chart->series())
+        if (auto *xy = qobject_cast<QXYSeries *>(s))
+            xy->setPointLabelsFont(font(kDocumentChartMinPixelSize, false));
+    // The labels the charts draw themselves (charts/PointLabelLayer) take 80 % of the chart's font.
+    chart->setFont(font(17, false));
+}
 
 bool saveChart(QChart *chart, const QString &path, QSize size, QString *error)
 {

@@ -1,4 +1,6 @@
 #include "charts/PointLabelLayer.h"
+#include <algorithm>
+#include <cmath>
 #include "charts/ChartColors.h"
 #include <QAbstractAxis>
 #include <QChart>
@@ -15,7 +17,10 @@ namespace {
 QFont labelFont(const QChart *chart)
 {
     QFont font = chart->font();
-    font.setPointSizeF(font.pointSizeF() * 0.8);
+    if (font.pixelSize() > 0) // a document's chart (charts/ChartExport styleChartForDocument) sizes in pixels
+        font.setPixelSize(std::max(1, int(std::lround(font.pixelSize() * 0.8))));
+    else
+        font.setPointSizeF(font.pointSizeF() * 0.8);
     return font;
 }
 } // namespace

@@ -17,6 +17,8 @@ namespace {
 QByteArray renderPng(QChart *chart, const QTemporaryDir &tmp, const QString &stem, QString *error)
 {
     const QString file = tmp.filePath(stem + QStringLiteral(".png"));
+    if (chart)
+        styleChartForDocument(chart);
     if (!chart || !saveChart(chart, file, QSize(1000, 640), error))
         return {};
     QFile f(file);

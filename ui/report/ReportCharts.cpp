@@ -73,6 +73,8 @@ RenderedCharts renderReportCharts(const SweepResults &results)
     const QSize size(1000, 640);
     for (const ChartJob &job : jobs(results)) {
         const std::unique_ptr<QChart> chart(job.build(sets));
+        if (chart)
+            styleChartForDocument(chart.get());
         ReportChart rc{job.title, QStringLiteral("charts/%1.svg").arg(job.name), QStringLiteral("charts/%1.png").arg(job.name)};
         bool ok = true;
         for (const QString &rel : {rc.svgPath, rc.pngPath}) {
