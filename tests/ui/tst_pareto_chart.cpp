@@ -223,6 +223,23 @@ private Q_SLOTS:
             c.metrics.remove(tag::itl);
         const RenderedCharts without = renderReportCharts(noItl);
         QVERIFY(std::none_of(without.charts.cbegin(), without.charts.cend(), [&](const ReportChart &c) { return c.svgPath == svg; }));
+        // Captions name the sweep's axis: a rate sweep's charts are "vs request rate".
+        const auto titles = [](const RenderedCharts &rc) {
+            QStringList out;
+            for (const ReportChart &c : rc.charts)
+                out << c.title;
+            return out.join(QLatin1Char('\n'));
+        };
+        QVERIFY2(titles(with).contains(QStringLiteral("TTFT p99 vs concurrency")), qPrintable(titles(with)));
+        SweepResults rates = sample();
+        for (CellResult &c : rates.cells) {
+            c.openLoop = OpenLoopResult{};
+            c.openLoop->targetRate = c.concurrency / 2.0;
+        }
+        const QString rateTitles = titles(renderReportCharts(rates));
+        QVERIFY2(rateTitles.contains(QStringLiteral("TTFT p99 vs request rate")) && rateTitles.contains(QStringLiteral("throughput vs request rate"))
+                     && !rateTitles.contains(QStringLiteral("concurrency")),
+                 qPrintable(rateTitles));
     }
 
     void compareShowsTheFrontierOfEverySet()

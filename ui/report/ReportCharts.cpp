@@ -29,14 +29,16 @@ bool anyCellHas(const SweepResults &results, const QString &metric, Stat stat)
 
 QList<ChartJob> jobs(const SweepResults &results)
 {
+    // Captions name the sweep's own axis: a rate sweep's charts are "vs request rate".
+    const QString load = axisOf(results) == SweepAxis::RequestRate ? QStringLiteral("request rate") : QStringLiteral("concurrency");
     QList<ChartJob> out = {
         {QStringLiteral("throughput_vs_ttft_p99"), QStringLiteral("Output token throughput vs TTFT p99"),
          [](const QList<ChartSeriesInput> &s) { return makeThroughputVsLatencyChart(s, LatencyChoice::TtftP99); }},
         {QStringLiteral("throughput_vs_itl_avg"), QStringLiteral("Output token throughput vs ITL avg"),
          [](const QList<ChartSeriesInput> &s) { return makeThroughputVsLatencyChart(s, LatencyChoice::ItlAvg); }},
-        {QStringLiteral("ttft_p99_vs_concurrency"), QStringLiteral("TTFT p99 vs concurrency"),
+        {QStringLiteral("ttft_p99_vs_concurrency"), QStringLiteral("TTFT p99 vs %1").arg(load),
          [](const QList<ChartSeriesInput> &s) { return makeMetricVsConcurrencyChart(s, tag::ttft, Stat::P99); }},
-        {QStringLiteral("output_throughput_vs_concurrency"), QStringLiteral("Output token throughput vs concurrency"),
+        {QStringLiteral("output_throughput_vs_concurrency"), QStringLiteral("Output token throughput vs %1").arg(load),
          [](const QList<ChartSeriesInput> &s) { return makeMetricVsConcurrencyChart(s, tag::outputThroughput, Stat::Avg); }},
     };
     // The Pareto view (report/ParetoFrontier.h), beside report.html's section naming the frontier.
