@@ -42,6 +42,7 @@ const Flag kValueFlags[] = {
     {"first-byte-delay-ms", "Every completion request is held this long before it is seen.", "ms"},
     {"loop-block-ms", "Every completion request blocks the server thread this long when read.", "ms"},
     {"seed", "Seed of the fault draws (default 1).", "n"},
+    {"dcgm-gpus", "Serve GET /dcgm/metrics as dcgm-exporter would for n GPUs driven by the load (default 0: 404).", "n"},
 };
 
 void addOptions(QCommandLineParser &p)
@@ -61,6 +62,8 @@ void addOptions(QCommandLineParser &p)
                                    QStringLiteral("llamacpp: slot actions (erase) answer 501, as without --slot-save-path.")));
     p.addOption(QCommandLineOption(QStringLiteral("metrics"),
                                    QStringLiteral("llamacpp: serve GET /metrics, as llama-server --metrics (the other personalities always do).")));
+    p.addOption(QCommandLineOption(QStringLiteral("dcgm-no-energy"),
+                                   QStringLiteral("With --dcgm-gpus: leave out DCGM_FI_DEV_TOTAL_ENERGY_CONSUMPTION (energy then comes from power).")));
     p.addOption(QCommandLineOption(QStringLiteral("no-profiler"),
                                    QStringLiteral("vllm: serve no /start_profile, /stop_profile (404), as without a profiler.")));
 }
@@ -135,6 +138,7 @@ bool configFromArgs(const QCommandLineParser &p, MockConfig *cfg, QString *error
                     && integer(p, "stall-ms", 0, 3.6e6, &c.stallMs, error)
                     && integer(p, "first-byte-delay-ms", 0, 3.6e6, &c.firstByteDelayMs, error)
                     && integer(p, "loop-block-ms", 0, 60000, &c.loopBlockMs, error)
+                    && integer(p, "dcgm-gpus", 0, 512, &c.dcgmGpus, error)
                     && number(p, "seed", 0, 9e15, &seed, error);
     if (!ok)
         return false;
@@ -145,6 +149,7 @@ bool configFromArgs(const QCommandLineParser &p, MockConfig *cfg, QString *error
     c.slotSavePath = !p.isSet(QStringLiteral("no-slot-save-path"));
     if (p.isSet(QStringLiteral("metrics")))
         c.metrics = true;
+    c.dcgmEnergyCounter = !p.isSet(QStringLiteral("dcgm-no-energy"));
     *cfg = c;
     return true;
 }

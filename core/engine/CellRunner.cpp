@@ -5,6 +5,7 @@
 #include "io/DurableWrite.h"
 #include "engine/CellVerdict.h"
 #include "engine/CellServerMetrics.h"
+#include "engine/CellTelemetry.h"
 #include "servermetrics/ServerMetricCatalogue.h"
 #include "engine/ResetProof.h"
 #include "hooks/TraceListing.h"
@@ -404,7 +405,13 @@ std::optional<PhaseOutcome> CellRunner::measure(const CellContext &ctx, CellResu
     const std::int64_t targetCount = cfg.requests;
     if (!serverMetrics.started()) // unprofiled: scrapes from just before the first send
         startServerMetrics(ctx, cell, cb, serverMetrics);
+    // The GPUs' energy window is the phase itself: a baseline right before the first send, the
+    // last scrape right after the last answer (a profiler window does not matter to an exporter).
+    CellTelemetry telemetry(&m_telemetryMissing);
+    const QString cellFolder = cell.recordsPath.section(QLatin1Char('/'), 0, -2);
+    telemetry.start(telemetryFor(*ctx.spec, *ctx.server), m_store.absolute(cellFolder), ctx.secrets);
     PhaseOutcome out = m_load.runPhase(cfg, [&](const LiveCounters &live) { cb.live(live, targetCount); });
+    telemetry.stop();
     if (!publishRecords(cfg.recordsPath, recordsFinal, out.recordsError, cell))
         return std::nullopt; // the cell failed and m_writeError says why: the sweep stops
 
@@ -445,6 +452,15 @@ std::optional<PhaseOutcome> CellRunner::measure(const CellContext &ctx, CellResu
         cell.warnings.append(validityWarnings(out, m, cell.concurrency, /*closedLoop=*/!thinking));
     }
     cell.warnings.append(lengthWarnings(m, w));
+    const QString telemetrySeries = cellFolder + QStringLiteral("/gpu_telemetry.jsonl");
+    if (QString error; !telemetry.finish(out.startNs, telemetrySeries, m_store.absolute(telemetrySeries), cell, &error)) {
+        m_writeError = error; // a series that could not be written stops the sweep like the records
+        cell.status = CellStatus::Failed;
+        cell.reason = error;
+        return std::nullopt;
+    }
+    if (const std::optional<CostSpec> cost = costFor(*ctx.spec, *ctx.server))
+        cell.cost = CellCost{cost->gpuHour, cost->gpus};
     return out;
 }
 

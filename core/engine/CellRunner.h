@@ -91,6 +91,7 @@ private:
     const std::atomic<bool> &m_cancel;
     QString m_writeError;
     QSet<QString> m_metricsMissing; // "server origin" pairs without a metrics endpoint (engine/CellServerMetrics)
+    QSet<QString> m_telemetryMissing; // GPU exporter URLs that answered no metrics (engine/CellTelemetry)
 };
 
 } // namespace sb

@@ -72,6 +72,35 @@ const QList<MetricInfo> &allMetrics()
         {tag::engineStepRate, QStringLiteral("Engine step rate"), QStringLiteral("Steps/s"), QStringLiteral("engine_step_rate"),
          unit::stepsPerS, QStringLiteral("Engine steps per second in the busiest trace file of the cell's profiler window"),
          true, Better::Neither, 1, {}, false, true},
+        // GPU telemetry (docs/gpu-telemetry.md) and cost: energy and dollars over the phase, per token.
+        {tag::energyPerOutputToken, QStringLiteral("Energy per output token"), QStringLiteral("J/tok"), QStringLiteral("energy_per_output_token"),
+         unit::joulesPerToken,
+         QStringLiteral("GPU energy over the measured phase (the exporters' energy counter, else their power integrated), summed over "
+                        "the GPUs, per output token of the successful requests"),
+         true, Better::Lower, 3, {}, false, false, false, true},
+        {tag::energyPerRequest, QStringLiteral("Energy per request"), QStringLiteral("J/req"), QStringLiteral("energy_per_request"),
+         unit::joulesPerRequest, QStringLiteral("GPU energy over the measured phase, summed over the GPUs, per successful request"),
+         true, Better::Lower, 1, {}, false, false, false, true},
+        {tag::gpuPower, QStringLiteral("GPU power"), QStringLiteral("Power"), QStringLiteral("gpu_power"), unit::watts,
+         QStringLiteral("Power drawn by the GPUs, summed (DCGM_FI_DEV_POWER_USAGE), over the measured phase's scrapes"),
+         false, Better::Neither, 0, {Stat::Avg, Stat::Max}, false, false, false, true},
+        {tag::gpuUtilization, QStringLiteral("GPU utilization"), QStringLiteral("GPU util"), QStringLiteral("gpu_utilization"), unit::percent,
+         QStringLiteral("Share of time a kernel ran (DCGM_FI_DEV_GPU_UTIL), mean over the GPUs, over the measured phase's scrapes"),
+         false, Better::Neither, 1, {Stat::Avg, Stat::Max}, false, false, false, true},
+        {tag::smActive, QStringLiteral("SM activity"), QStringLiteral("SM active"), QStringLiteral("gpu_sm_active"), unit::fraction,
+         QStringLiteral("Share of SMs with work (DCGM_FI_PROF_SM_ACTIVE), mean over the GPUs, over the measured phase's scrapes"),
+         false, Better::Neither, 3, {Stat::Avg, Stat::Max}, false, false, false, true},
+        {tag::gpuMemoryUsed, QStringLiteral("GPU memory used"), QStringLiteral("GPU mem"), QStringLiteral("gpu_memory_used"), unit::mib,
+         QStringLiteral("Frame buffer in use (DCGM_FI_DEV_FB_USED), summed over the GPUs, over the measured phase's scrapes"),
+         false, Better::Neither, 0, {Stat::Avg, Stat::Max}, false, false, false, true},
+        {tag::costPerMillionInput, QStringLiteral("Cost per million input tokens"), QStringLiteral("$/M in"),
+         QStringLiteral("cost_per_million_input_tokens"), unit::dollarsPerMillionTokens,
+         QStringLiteral("The measured phase's wall time at cost.gpu_hour × cost.gpus, per million input tokens of the successful requests"),
+         true, Better::Lower, 3, {}, false, false, false, false, true},
+        {tag::costPerMillionOutput, QStringLiteral("Cost per million output tokens"), QStringLiteral("$/M out"),
+         QStringLiteral("cost_per_million_output_tokens"), unit::dollarsPerMillionTokens,
+         QStringLiteral("The measured phase's wall time at cost.gpu_hour × cost.gpus, per million output tokens of the successful requests"),
+         true, Better::Lower, 3, {}, false, false, false, false, true},
     };
     return metrics;
 }
@@ -149,6 +178,9 @@ QString metricCsvHeader(const MetricInfo &metric, Stat stat)
     // A fraction has no unit to name: "error_rate", not "error_rate_fraction".
     QString suffix = metric.unit == unit::fraction ? QString() : shortUnit(metric.unit);
     suffix.replace(QLatin1Char('/'), QLatin1Char('_'));
+    // Column names stay plain identifiers: "gpu_utilization_avg_pct", "…_usd_Mtok".
+    suffix.replace(QLatin1Char('%'), QLatin1String("pct"));
+    suffix.replace(QLatin1Char('$'), QLatin1String("usd"));
     QString h = metric.csvStem;
     if (!metric.singleValued)
         h += QLatin1Char('_') + statName(stat);
@@ -189,6 +221,50 @@ double traceValue(const CellResult &cell, const QString &metric, Stat stat)
     }
 }
 
+double gauge(const GaugeSummary &g, Stat stat)
+{
+    return stat == Stat::Avg ? g.avg : stat == Stat::Max ? g.max : kNaN;
+}
+
+// Energy and the DCGM gauges (cell.gpuTelemetry), cost per million tokens (cell.cost): the one
+// place they are derived (docs/gpu-telemetry.md).
+double telemetryValue(const CellResult &cell, const QString &metric, Stat stat)
+{
+    const bool avg = stat == Stat::Avg;
+    if (metric == tag::costPerMillionInput || metric == tag::costPerMillionOutput) {
+        if (!avg || !cell.cost || !(cell.durationS > 0))
+            return kNaN;
+        const double dollars = cell.cost->gpuHour * cell.cost->gpus * cell.durationS / 3600;
+        const double tokens = phaseTokens(cell, metric == tag::costPerMillionInput ? tag::inputLength : tag::outputLength);
+        return tokens > 0 ? dollars / tokens * 1e6 : kNaN;
+    }
+    if (!cell.gpuTelemetry)
+        return kNaN;
+    const GpuTelemetryResult &t = *cell.gpuTelemetry;
+    if (metric == tag::energyPerOutputToken) {
+        const double tokens = phaseTokens(cell, tag::outputLength);
+        return avg && tokens > 0 ? t.energyJ / tokens : kNaN; // NaN energy stays NaN
+    }
+    if (metric == tag::energyPerRequest)
+        return avg && cell.completed > 0 ? t.energyJ / cell.completed : kNaN;
+    if (metric == tag::gpuPower)
+        return gauge(t.powerW, stat);
+    if (metric == tag::gpuUtilization)
+        return gauge(t.utilizationPct, stat);
+    if (metric == tag::smActive)
+        return gauge(t.smActive, stat);
+    return gauge(t.memoryUsedMib, stat); // gpuMemoryUsed
+}
+
+bool isTelemetryOrCost(const QString &metric)
+{
+    for (const QString *key : {&tag::energyPerOutputToken, &tag::energyPerRequest, &tag::gpuPower, &tag::gpuUtilization, &tag::smActive,
+                               &tag::gpuMemoryUsed, &tag::costPerMillionInput, &tag::costPerMillionOutput})
+        if (metric == *key)
+            return true;
+    return false;
+}
+
 // The figures results.json keeps beside `metrics` (tag:: errorRate ... queueTime) and those
 // derived from its metrics (tag::tokensPerUser); false when
 // `metric` is not one of them.
@@ -211,6 +287,8 @@ bool fieldValue(const CellResult &cell, const QString &metric, Stat stat, double
         *out = avg && itl > 0 && std::isfinite(itl) ? 1000.0 / itl : kNaN;
     } else if (metric == tag::engineStepTime || metric == tag::engineBatchSize || metric == tag::engineStepRate)
         *out = traceValue(cell, metric, stat);
+    else if (isTelemetryOrCost(metric))
+        *out = telemetryValue(cell, metric, stat);
     else
         return false;
     return true;
@@ -224,6 +302,14 @@ const StepKindStats *dominantStepKind(const TraceSummary &summary)
         if (k.count > 0 && (!best || k.count > best->count))
             best = &k;
     return best;
+}
+
+double phaseTokens(const CellResult &cell, const QString &lengthTag)
+{
+    const auto it = cell.metrics.constFind(lengthTag);
+    if (it == cell.metrics.cend() || it->count <= 0)
+        return std::numeric_limits<double>::quiet_NaN();
+    return it->avg * double(it->count);
 }
 
 double cellValue(const CellResult &cell, const QString &metric, Stat stat)

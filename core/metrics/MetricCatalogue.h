@@ -42,6 +42,17 @@ inline const QString queueTime = QStringLiteral("client_queue_time");
 inline const QString engineStepTime = QStringLiteral("engine_step_time");
 inline const QString engineBatchSize = QStringLiteral("engine_batch_size");
 inline const QString engineStepRate = QStringLiteral("engine_step_rate");
+// From the cell's GPU telemetry (gpu_telemetry; docs/gpu-telemetry.md): energy per output token
+// and per request, and the DCGM gauges over the measured phase.
+inline const QString energyPerOutputToken = QStringLiteral("energy_per_output_token");
+inline const QString energyPerRequest = QStringLiteral("energy_per_request");
+inline const QString gpuPower = QStringLiteral("gpu_power");
+inline const QString gpuUtilization = QStringLiteral("gpu_utilization");
+inline const QString smActive = QStringLiteral("gpu_sm_active");
+inline const QString gpuMemoryUsed = QStringLiteral("gpu_memory_used");
+// From the cell's cost (the spec's gpu_hour × gpus over the measured phase's wall time).
+inline const QString costPerMillionInput = QStringLiteral("cost_per_million_input_tokens");
+inline const QString costPerMillionOutput = QStringLiteral("cost_per_million_output_tokens");
 // Short names some code uses for the same keys.
 inline const QString &isl = inputLength;
 inline const QString &osl = outputLength;
@@ -65,6 +76,12 @@ inline const QString requests = QStringLiteral("requests");
 inline const QString stepsPerS = QStringLiteral("steps/s");
 inline const QString images = QStringLiteral("images");
 inline const QString bytes = QStringLiteral("bytes");
+inline const QString joulesPerToken = QStringLiteral("J/token");
+inline const QString joulesPerRequest = QStringLiteral("J/request");
+inline const QString watts = QStringLiteral("W");
+inline const QString percent = QStringLiteral("%");
+inline const QString mib = QStringLiteral("MiB");
+inline const QString dollarsPerMillionTokens = QStringLiteral("$/Mtok");
 } // namespace unit
 
 enum class Better { Lower, Higher, Neither };
@@ -84,6 +101,8 @@ struct MetricInfo {
     bool traceOnly = false;    // a figure only cells with profiler traces have (NaN elsewhere)
     // Stored only by cells whose requests had it (reasoning, images): menus list it only then.
     bool onlyWhenStored = false;
+    bool telemetryOnly = false; // a figure only cells with GPU telemetry have (NaN elsewhere)
+    bool costOnly = false;      // a figure only cells with a cost have (NaN elsewhere)
 };
 
 // Every metric, in menu order.
@@ -108,6 +127,11 @@ QString metricColumnTitle(const MetricInfo &metric, Stat stat, bool withUnit);
 QString metricColumnToolTip(const MetricInfo &metric, Stat stat);
 // results.csv heading: "ttft_p50_ms", "output_token_throughput_tok_s".
 QString metricCsvHeader(const MetricInfo &metric, Stat stat);
+
+// The tokens of a cell's successful measured requests (their output_sequence_length or
+// input_sequence_length summed: the server's usage where it gave it); NaN without them. What
+// energy and cost per token divide by.
+double phaseTokens(const CellResult &cell, const QString &lengthTag);
 
 // metric.stat of a cell; NaN when the metric or the stat is missing (error_rate of a cell that
 // measured nothing, open-loop figures of a closed-loop cell).

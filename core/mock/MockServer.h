@@ -54,6 +54,12 @@ struct MockConfig {
     // GET /metrics (mock/MockMetrics). llama-server serves it only with --metrics (else 501):
     // mockDefaults(Llamacpp) turns it off, `mock-server --metrics` and embedded mocks on.
     bool metrics = true;
+    // GET /dcgm/metrics (mock/MockDcgm): this many GPUs as dcgm-exporter shows them, driven by
+    // the scheduler; 0 = the route answers 404. `dcgmEnergyCounter` false leaves out
+    // DCGM_FI_DEV_TOTAL_ENERGY_CONSUMPTION (exporters configured without it).
+    int dcgmGpus = 0;
+    bool dcgmEnergyCounter = true;
+    QString dcgmModel = QStringLiteral("NVIDIA H100 80GB HBM3");
 
     // Fault injection, drawn per completion request from one generator seeded with `seed`, in
     // arrival order, so a run with the same requests in the same order fails the same way.

@@ -88,7 +88,10 @@ bool MockWorker::listen(QString *error, quint16 *port)
     m_scheduler = new MockScheduler(m_cfg, this);
     m_scheduler->setCallbacks(
         [this](quint64 seq, int index, bool last) { onToken(seq, index, last); },
-        [this](const MockStepRecord &step) { m_profiler->onStep(step); },
+        [this](const MockStepRecord &step) {
+            m_profiler->onStep(step);
+            m_dcgm.onStep(step);
+        },
         [this](int hits, int misses) {
             QMutexLocker lock(&m_shared->mutex);
             m_shared->stats.cacheHitBlocks += hits;
@@ -354,6 +357,11 @@ void MockWorker::dispatch(Connection *c, MockHttpRequest &&req)
             QMutexLocker lock(&m_shared->mutex);
             ++m_shared->stats.metricsInWindow;
         }
+        return respond(c, status, type, body);
+    }
+    if (p == "/dcgm/metrics" && req.method == "GET") {
+        QByteArray type, body;
+        const int status = m_dcgm.answer(m_cfg, *m_scheduler, &type, &body);
         return respond(c, status, type, body);
     }
     if (routeIntrospection(c, req) || routeControl(c, req))

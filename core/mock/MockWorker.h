@@ -8,6 +8,7 @@
 // kernel's queue before it says readyRead, which loses the kernel's receive timestamps that
 // MockTiming::arrivalNs is taken from (load/RxStamp.h). Output goes out with ::send() directly.
 #include "mock/MockHttp.h"
+#include "mock/MockDcgm.h"
 #include "mock/MockMetrics.h"
 #include "mock/MockOpenAi.h"
 #include "mock/MockProfiler.h"
@@ -141,6 +142,7 @@ private:
     MockScheduler *m_scheduler = nullptr;
     std::unique_ptr<MockProfiler> m_profiler;
     MockMetrics m_metrics;
+    MockDcgm m_dcgm;
     QTimer *m_flushPoll = nullptr;
     std::unordered_map<quint64, std::unique_ptr<Connection>> m_connections;
     std::unordered_map<quint64, quint64> m_bySeq; // scheduler sequence -> connection id

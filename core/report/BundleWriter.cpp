@@ -84,8 +84,8 @@ void addRecords(const LoadedResults &loaded, QList<BundleFile> *files, QSet<QStr
 {
     qint64 total = 0;
     for (const CellResult &c : loaded.results.cells) {
-        // The cell's records and, when its server was scraped, its server metrics series.
-        for (const QString &relPath : {c.recordsPath, c.serverMetricsInfo.series}) {
+        // The cell's records and, when its server or GPUs were scraped, their series.
+        for (const QString &relPath : {c.recordsPath, c.serverMetricsInfo.series, c.gpuTelemetry ? c.gpuTelemetry->series : QString()}) {
             if (relPath.isEmpty() || bundled->contains(relPath))
                 continue;
             if (!acceptableRecordsPath(relPath)) {

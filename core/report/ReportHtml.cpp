@@ -362,6 +362,40 @@ QString serverTable(const ReportHtmlInput &in)
                           "<th>Values</th></tr></thead>\n<tbody>\n")
            + rows + QStringLiteral("</tbody></table>\n");
 }
+// The GPUs' side of each cell (docs/gpu-telemetry.md) and its cost per token: one row per cell
+// that has either. Model names come from the exporters: escaped like every other peer string.
+QString gpuTable(const ReportHtmlInput &in)
+{
+    QString rows;
+    for (const CellResult &c : in.results.cells) {
+        if (!c.gpuTelemetry && !c.cost)
+            continue;
+        const auto v = [&c](const QString &key, Stat stat = Stat::Avg) { return num(cellValue(c, key, stat), findMetric(key)->decimals); };
+        QString gpus = QStringLiteral("&mdash;"), energy = gpus;
+        if (const auto &t = c.gpuTelemetry) {
+            gpus = QStringLiteral("%1 × %2").arg(t->gpus).arg(e(t->models.join(QStringLiteral(", "))));
+            energy = QStringLiteral("%1 J (%2)").arg(num(t->energyJ, 1), e(t->energySource == EnergySource::Counter ? QStringLiteral("energy counter")
+                                                                          : t->energySource == EnergySource::PowerIntegral ? QStringLiteral("power integral")
+                                                                                                                           : QStringLiteral("none")));
+        }
+        rows += QStringLiteral("<tr><td class=\"n\">%1</td><td>%2</td><td class=\"n\">%3</td><td>%4</td><td class=\"n\">%5</td>"
+                               "<td class=\"n\">%6</td><td class=\"n\">%7</td><td class=\"n\">%8 / %9</td><td class=\"n\">%10 / %11</td>"
+                               "<td class=\"n\">%12 / %13</td><td class=\"n\">%14 / %15</td></tr>\n")
+                    .arg(QString::number(c.index), e(c.server), pointNumber(c), gpus, energy, v(tag::energyPerOutputToken),
+                         v(tag::energyPerRequest), v(tag::gpuPower), v(tag::gpuPower, Stat::Max), v(tag::gpuUtilization),
+                         v(tag::smActive))
+                    .arg(v(tag::gpuMemoryUsed), v(tag::gpuMemoryUsed, Stat::Max), v(tag::costPerMillionInput), v(tag::costPerMillionOutput));
+    }
+    if (rows.isEmpty())
+        return {};
+    return QStringLiteral("<h2>GPU energy and cost</h2>\n<p class=\"muted\">From the GPU exporters scraped during each measured phase "
+                          "(energy summed over the GPUs, per output token and per request of the successful requests) and the spec's "
+                          "cost (the phase's wall time at gpu_hour × gpus, per million tokens); the series is in cells/*/gpu_telemetry.jsonl.</p>\n"
+                          "<table class=\"cells\"><thead><tr><th>#</th><th>Server</th><th>Point</th><th>GPUs</th><th>Energy</th><th>J/tok</th>"
+                          "<th>J/req</th><th>Power avg / max W</th><th>GPU util % / SM active</th><th>GPU mem avg / max MiB</th>"
+                          "<th>$/M tokens in / out</th></tr></thead>\n<tbody>\n")
+           + rows + QStringLiteral("</tbody></table>\n");
+}
 } // namespace
 
 QString htmlEscapeNoUrls(const QString &s)
@@ -415,6 +449,7 @@ QByteArray reportHtml(const ReportHtmlInput &in)
     html += repeatsSection(in);
     html += QStringLiteral("<h2>Cells</h2>\n") + cellTable(in);
     html += serverTable(in);
+    html += gpuTable(in);
     html += QStringLiteral("<p class=\"muted\">Metric names and definitions follow AIPerf: TTFT counts the first chunk with content; "
                            "ITL = (latency &minus; TTFT) / (output tokens &minus; 1). Files: results.json (all numbers), results.csv, "
                            "cells/*/records.jsonl (per request), sweep.yaml (secrets removed), manifest.json (sha256 of every file)%1.</p>\n"

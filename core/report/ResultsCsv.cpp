@@ -44,6 +44,14 @@ QByteArray resultsCsv(const SweepResults &results)
     for (const Column &c : openLoopCols)
         header.append(metricCsvHeader(*c.metric, c.stat));
     header << QStringLiteral("cap_hit") << metricCsvHeader(*findMetric(tag::errorRate), Stat::Avg);
+    // GPU telemetry and cost (empty without them); after the rest, so older readers' columns stay put.
+    const QList<Column> energyCols{{findMetric(tag::energyPerOutputToken), Stat::Avg},
+                                   {findMetric(tag::energyPerRequest), Stat::Avg},
+                                   {findMetric(tag::gpuPower), Stat::Avg},
+                                   {findMetric(tag::costPerMillionInput), Stat::Avg},
+                                   {findMetric(tag::costPerMillionOutput), Stat::Avg}};
+    for (const Column &c : energyCols)
+        header.append(metricCsvHeader(*c.metric, c.stat));
 
     QString out = header.join(QLatin1Char(',')) + QLatin1String("\r\n");
     for (const CellResult &cell : results.cells) {
@@ -58,6 +66,8 @@ QByteArray resultsCsv(const SweepResults &results)
             row.append(formatFixed(cellValue(cell, c.metric->key, c.stat), kCsvDecimals));
         row << (cell.openLoop ? (cell.openLoop->capHit ? QStringLiteral("true") : QStringLiteral("false")) : QString())
             << formatFixed(cellValue(cell, tag::errorRate, Stat::Avg), kCsvDecimals);
+        for (const Column &c : energyCols)
+            row.append(formatFixed(cellValue(cell, c.metric->key, c.stat), kCsvDecimals));
         out += row.join(QLatin1Char(',')) + QLatin1String("\r\n");
     }
     return out.toUtf8();

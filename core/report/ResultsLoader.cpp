@@ -78,6 +78,8 @@ bool loadShardSet(const QString &dir, const QStringList &shards, LoadedResults *
         // The server metrics series lies beside the records (docs/server-metrics.md).
         if (QString &series = c.serverMetricsInfo.series; !merged.cellSource[i].isEmpty() && !series.isEmpty())
             series = root.relativeFilePath(QDir(merged.cellSource[i]).filePath(series));
+        if (c.gpuTelemetry && !merged.cellSource[i].isEmpty() && !c.gpuTelemetry->series.isEmpty()) // so does the GPU telemetry's
+            c.gpuTelemetry->series = root.relativeFilePath(QDir(merged.cellSource[i]).filePath(c.gpuTelemetry->series));
     }
     // Missing shards need no extra note: each of their cells is pending with "shard K/N is missing".
     sanitizeRecordPaths(&merged.results);

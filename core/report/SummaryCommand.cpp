@@ -6,6 +6,7 @@
 #include "report/ReportText.h"
 #include "report/ResultsLoader.h"
 #include <QJsonArray>
+#include <algorithm>
 #include <QTextStream>
 #include <cstdio>
 
@@ -27,12 +28,18 @@ const QString kDash = QStringLiteral("-");
 
 QString formatSummaryTable(const SweepResults &results)
 {
-    const QList<std::pair<QString, Stat>> metrics{{tag::ttft, Stat::P50},
-                                                  {tag::ttft, Stat::P99},
-                                                  {tag::itl, Stat::Avg},
-                                                  {tag::latency, Stat::P50},
-                                                  {tag::outputThroughput, Stat::Avg},
-                                                  {tag::requestThroughput, Stat::Avg}};
+    QList<std::pair<QString, Stat>> metrics{{tag::ttft, Stat::P50},
+                                            {tag::ttft, Stat::P99},
+                                            {tag::itl, Stat::Avg},
+                                            {tag::latency, Stat::P50},
+                                            {tag::outputThroughput, Stat::Avg},
+                                            {tag::requestThroughput, Stat::Avg}};
+    // Energy and cost per token only for result sets that have them (docs/gpu-telemetry.md).
+    const auto any = [&results](auto has) { return std::any_of(results.cells.cbegin(), results.cells.cend(), has); };
+    if (any([](const CellResult &c) { return c.gpuTelemetry.has_value(); }))
+        metrics.append({{tag::energyPerOutputToken, Stat::Avg}, {tag::gpuPower, Stat::Avg}});
+    if (any([](const CellResult &c) { return c.cost.has_value(); }))
+        metrics.append({{tag::costPerMillionInput, Stat::Avg}, {tag::costPerMillionOutput, Stat::Avg}});
     QStringList header{QStringLiteral("server"), axisShort(axisOf(results)), QStringLiteral("status"), QStringLiteral("ok/failed")};
     QList<bool> rightAligned{false, true, false, true};
     for (const auto &[key, stat] : metrics) {

@@ -213,6 +213,24 @@ QStringList storedCellProblems(const QJsonObject &cell, int position)
     c.object(cell, top, "server_metrics");
     c.object(cell, top, "trace_summary");
     c.cellFile(c.object(cell, top, "server_scrape"), QStringLiteral("server_scrape."), "series", QStringLiteral("server_metrics.jsonl"));
+    const QJsonObject gpu = c.object(cell, top, "gpu_telemetry");
+    const QString gpuAt = QStringLiteral("gpu_telemetry.");
+    c.cellFile(gpu, gpuAt, "series", QStringLiteral("gpu_telemetry.jsonl"));
+    c.strings(gpu, gpuAt, "exporters");
+    c.strings(gpu, gpuAt, "models");
+    for (const char *key : {"scrapes", "failed_scrapes", "gpus"})
+        c.count(gpu, gpuAt, QString::fromLatin1(key));
+    c.number(gpu, gpuAt, QStringLiteral("window_s"), 0, kMaxCellSeconds, false, true);
+    c.number(gpu, gpuAt, QStringLiteral("energy_j"), 0, kHuge, false, true);
+    c.string(gpu, gpuAt, "energy_source");
+    for (const char *key : {"gpu_util_pct", "sm_active", "memory_used_mib", "power_w"}) {
+        const QJsonObject g = c.object(gpu, gpuAt, key);
+        for (const char *stat : {"avg", "max"})
+            c.number(g, gpuAt + QLatin1String(key) + QLatin1Char('.'), QString::fromLatin1(stat), 0, kHuge, false, true);
+    }
+    const QJsonObject cost = c.object(cell, top, "cost");
+    c.number(cost, QStringLiteral("cost."), QStringLiteral("gpu_hour"), 0, kHuge);
+    c.count(cost, QStringLiteral("cost."), QStringLiteral("gpus"));
     const QJsonObject window = c.object(cell, top, "profiler_window");
     const QString windowAt = QStringLiteral("profiler_window.");
     for (const char *key : {"stop_s", "settle_s"})

@@ -245,6 +245,10 @@ QJsonObject toJson(const CellResult &c)
         cell.insert(QStringLiteral("server_scrape"), toJson(c.serverMetricsInfo));
     if (!c.serverInfo.isEmpty())
         cell.insert(QStringLiteral("server_info"), toJson(c.serverInfo));
+    if (c.gpuTelemetry)
+        cell.insert(QStringLiteral("gpu_telemetry"), toJson(*c.gpuTelemetry));
+    if (c.cost)
+        cell.insert(QStringLiteral("cost"), toJson(*c.cost));
     return cell;
 }
 
@@ -321,6 +325,8 @@ CellResult cellResultFromJson(const QJsonObject &o)
     c.serverMetricsInfo = serverScrapeInfoFromJson(o.value(QStringLiteral("server_scrape")).toObject());
     c.traceSummary = traceSummaryFromJson(o.value(QStringLiteral("trace_summary")));
     c.serverInfo = serverInfoFromJson(o.value(QStringLiteral("server_info")).toObject());
+    c.gpuTelemetry = gpuTelemetryFromJson(o.value(QStringLiteral("gpu_telemetry")));
+    c.cost = cellCostFromJson(o.value(QStringLiteral("cost")));
     return c;
 }
 

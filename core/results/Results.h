@@ -3,6 +3,7 @@
 // Plain data shared by the engine (writer), the GUI, reports and importers (readers).
 #include "results/CellStatus.h"
 #include "results/HookVocabulary.h"
+#include "results/GpuTelemetryResult.h"
 #include "results/OpenLoopResult.h"
 #include "results/ServerMetricsResult.h"
 #include "results/ServerInfo.h"
@@ -138,6 +139,10 @@ struct CellResult : CellMetricsOutput {
     ServerMetricAggregates serverMetrics;
     ServerScrapeInfo serverMetricsInfo;
     ServerInfo serverInfo;                // what the server was (results/ServerInfo.h; "server_info")
+    // The GPU exporters' side of the measured phase (results/GpuTelemetryResult.h; "gpu_telemetry"),
+    // and the price of the server's GPUs the spec gave ("cost"); none without `telemetry:` / `cost:`.
+    std::optional<GpuTelemetryResult> gpuTelemetry;
+    std::optional<CellCost> cost;
 };
 
 struct SweepResults {

@@ -1,6 +1,7 @@
 // results.json's mapping for the parts a cell or the sweep holds beside its plain fields (time
-// slices, server metrics, host, spec fingerprint, merged shards, SLO search); results/Results.cpp maps the cells and the sweep themselves. The keys
+// slices, server metrics, GPU telemetry and cost, host, spec fingerprint, merged shards, SLO search); results/Results.cpp maps the cells and the sweep themselves. The keys
 // are spelled here and nowhere else.
+#include "results/GpuTelemetryResult.h"
 #include "results/ServerMetricsResult.h"
 #include "results/SweepAxis.h"
 #include "results/SweepFacts.h"
@@ -326,6 +327,100 @@ SloSearchResult sloSearchResultFromJson(const QJsonObject &o)
         s.findings.append(f);
     }
     return s;
+}
+
+QString energySourceName(EnergySource s)
+{
+    switch (s) {
+    case EnergySource::Counter: return QStringLiteral("counter");
+    case EnergySource::PowerIntegral: return QStringLiteral("power_integral");
+    case EnergySource::None: break;
+    }
+    return {};
+}
+
+EnergySource energySourceFromString(QStringView s)
+{
+    if (s == QLatin1String("counter"))
+        return EnergySource::Counter;
+    if (s == QLatin1String("power_integral"))
+        return EnergySource::PowerIntegral;
+    return EnergySource::None;
+}
+
+bool GaugeSummary::operator==(const GaugeSummary &o) const { return same(avg, o.avg) && same(max, o.max); }
+
+bool GpuTelemetryResult::operator==(const GpuTelemetryResult &o) const
+{
+    return series == o.series && exporters == o.exporters && scrapes == o.scrapes && failedScrapes == o.failedScrapes
+           && same(windowS, o.windowS) && gpus == o.gpus && models == o.models && utilizationPct == o.utilizationPct
+           && smActive == o.smActive && memoryUsedMib == o.memoryUsedMib && powerW == o.powerW && same(energyJ, o.energyJ)
+           && energySource == o.energySource;
+}
+
+namespace {
+QJsonObject gaugeJson(const GaugeSummary &g) { return QJsonObject{{QStringLiteral("avg"), num(g.avg)}, {QStringLiteral("max"), num(g.max)}}; }
+GaugeSummary gaugeFromJson(const QJsonValue &v)
+{
+    const QJsonObject o = v.toObject();
+    return GaugeSummary{numFrom(o.value(QStringLiteral("avg"))), numFrom(o.value(QStringLiteral("max")))};
+}
+} // namespace
+
+QJsonObject toJson(const GpuTelemetryResult &t)
+{
+    QJsonObject o{{QStringLiteral("series"), t.series},
+                  {QStringLiteral("exporters"), QJsonArray::fromStringList(t.exporters)},
+                  {QStringLiteral("scrapes"), t.scrapes},
+                  {QStringLiteral("failed_scrapes"), t.failedScrapes},
+                  {QStringLiteral("window_s"), num(t.windowS)},
+                  {QStringLiteral("gpus"), t.gpus},
+                  {QStringLiteral("models"), QJsonArray::fromStringList(t.models)},
+                  {QStringLiteral("gpu_util_pct"), gaugeJson(t.utilizationPct)},
+                  {QStringLiteral("sm_active"), gaugeJson(t.smActive)},
+                  {QStringLiteral("memory_used_mib"), gaugeJson(t.memoryUsedMib)},
+                  {QStringLiteral("power_w"), gaugeJson(t.powerW)},
+                  {QStringLiteral("energy_j"), num(t.energyJ)}};
+    if (t.energySource != EnergySource::None)
+        o.insert(QStringLiteral("energy_source"), energySourceName(t.energySource));
+    return o;
+}
+
+std::optional<GpuTelemetryResult> gpuTelemetryFromJson(const QJsonValue &v)
+{
+    if (!v.isObject())
+        return std::nullopt;
+    const QJsonObject o = v.toObject();
+    GpuTelemetryResult t;
+    t.series = o.value(QStringLiteral("series")).toString();
+    for (const QJsonValue &e : o.value(QStringLiteral("exporters")).toArray())
+        t.exporters.append(e.toString());
+    t.scrapes = o.value(QStringLiteral("scrapes")).toInt();
+    t.failedScrapes = o.value(QStringLiteral("failed_scrapes")).toInt();
+    t.windowS = numFrom(o.value(QStringLiteral("window_s")));
+    t.gpus = o.value(QStringLiteral("gpus")).toInt();
+    for (const QJsonValue &m : o.value(QStringLiteral("models")).toArray())
+        t.models.append(m.toString());
+    t.utilizationPct = gaugeFromJson(o.value(QStringLiteral("gpu_util_pct")));
+    t.smActive = gaugeFromJson(o.value(QStringLiteral("sm_active")));
+    t.memoryUsedMib = gaugeFromJson(o.value(QStringLiteral("memory_used_mib")));
+    t.powerW = gaugeFromJson(o.value(QStringLiteral("power_w")));
+    t.energyJ = numFrom(o.value(QStringLiteral("energy_j")));
+    t.energySource = energySourceFromString(o.value(QStringLiteral("energy_source")).toString());
+    return t;
+}
+
+QJsonObject toJson(const CellCost &c)
+{
+    return QJsonObject{{QStringLiteral("gpu_hour"), c.gpuHour}, {QStringLiteral("gpus"), c.gpus}};
+}
+
+std::optional<CellCost> cellCostFromJson(const QJsonValue &v)
+{
+    if (!v.isObject())
+        return std::nullopt;
+    const QJsonObject o = v.toObject();
+    return CellCost{o.value(QStringLiteral("gpu_hour")).toDouble(), o.value(QStringLiteral("gpus")).toInt()};
 }
 
 } // namespace sb

@@ -212,9 +212,12 @@ void MetricsScraper::scrapeOne(int index, bool inWindow)
             line.insert(QStringLiteral("truncated"), true);
         p.keySamples.families = all.families;
         p.keySamples.json = all.json;
-        for (MetricSample &s : all.samples)
-            if (isKeySample(all, s))
+        for (MetricSample &s : all.samples) {
+            if (m_maxKept >= 0 && p.keySamples.samples.size() >= std::size_t(m_maxKept))
+                break;
+            if (m_keep ? m_keep(all, s) : isKeySample(all, s))
                 p.keySamples.samples.push_back(std::move(s));
+        }
     }
     // t_ns leads the line (QJsonObject sorts its keys) and is the steady clock here; publish()
     // rewrites it relative to the phase start, which is known only once the phase has run.

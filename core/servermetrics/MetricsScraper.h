@@ -66,6 +66,11 @@ public:
     // Does the baseline scrape of every origin (on the scraper thread, waited for) and starts
     // the periodic ones. Returns when the baseline is in.
     void start();
+    // Which samples of a scrape stay in memory (ScrapePoint::keySamples), at most `maxKept` of
+    // them; the default is the server metrics' key samples, unbounded beyond the answer's own
+    // bounds. Before start().
+    using KeepFn = std::function<bool(const MetricsScrape &, const MetricSample &)>;
+    void setKeep(KeepFn keep, int maxKept) { m_keep = std::move(keep); m_maxKept = maxKept; }
     // Called on the scraper thread after each scrape that parsed (before start()): keep it short.
     void setOnScrape(std::function<void(const ScrapePoint &)> onScrape) { m_onScrape = std::move(onScrape); }
     // Scrapes on for `tailS` seconds, does one last scrape of each origin and stops.
@@ -99,6 +104,8 @@ private:
     QList<MissingEndpoint> m_missing;
     int m_failed = 0;
     std::function<void(const ScrapePoint &)> m_onScrape;
+    KeepFn m_keep;
+    int m_maxKept = -1;
     QString m_firstFailure;
 
     std::unique_ptr<QThread> m_thread;

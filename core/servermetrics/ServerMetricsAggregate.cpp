@@ -28,16 +28,6 @@ double bucketQuantile(const std::vector<std::pair<double, double>> &cumulative, 
     return lowerBound;
 }
 
-namespace {
-QByteArray labelValue(const MetricSample &s, const char *name)
-{
-    for (const auto &l : s.labels)
-        if (l.first == name)
-            return l.second;
-    return {};
-}
-
-// Increase of a counter over the values it took, in order; a drop means it restarted from zero.
 double counterIncrease(const std::vector<double> &values)
 {
     double inc = 0;
@@ -47,6 +37,15 @@ double counterIncrease(const std::vector<double> &values)
             inc += d >= 0 ? d : values[i];
     }
     return inc;
+}
+
+namespace {
+QByteArray labelValue(const MetricSample &s, const char *name)
+{
+    for (const auto &l : s.labels)
+        if (l.first == name)
+            return l.second;
+    return {};
 }
 
 } // namespace

@@ -29,6 +29,10 @@ struct ServerMetricsSummary {
 // `points` in scrape order; `phaseStartNs` on their clock; `durationS` the measured phase.
 ServerMetricsSummary aggregateServerMetrics(const std::vector<ScrapePoint> &points, std::int64_t phaseStartNs, double durationS);
 
+// Increase of a counter over the values it took, in order; a drop means it restarted from zero
+// (a server or a GPU driver restarted), and its new value counts.
+double counterIncrease(const std::vector<double> &values);
+
 // Quantile q of cumulative buckets (upper bound -> cumulative count, +Inf last), as Prometheus'
 // histogram_quantile; NaN when empty.
 double bucketQuantile(const std::vector<std::pair<double, double>> &cumulative, double q);

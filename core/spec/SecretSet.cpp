@@ -54,6 +54,7 @@ SecretSet SecretSet::fromSpec(const SweepSpec &spec)
     SecretSet s;
     for (const ServerSpec &server : spec.servers)
         s.addServer(server);
+    s.addTelemetry(spec.telemetry);
     return s;
 }
 
@@ -111,6 +112,18 @@ void SecretSet::addServer(const ServerSpec &server)
     for (const LaunchMatrixAxis &axis : server.launch.matrix)
         if (isCredentialHeader(axis.key))
             for (const QString &value : axis.values)
+                addValue(value);
+    if (server.telemetry)
+        addTelemetry(*server.telemetry);
+    rebuild();
+}
+
+void SecretSet::addTelemetry(const QList<TelemetrySpec> &telemetry)
+{
+    // An exporter's headers follow the servers' rule: credential names hold secrets.
+    for (const TelemetrySpec &t : telemetry)
+        for (const auto &[name, value] : t.headers)
+            if (isCredentialHeader(name))
                 addValue(value);
     rebuild();
 }

@@ -4,6 +4,7 @@
 // from every stored message: hook messages, error samples, records, results, logs, exports.
 // One type so every writer applies the same rule (docs/spec-reference.md, "Secrets").
 #include <QByteArray>
+#include <QList>
 #include <QString>
 #include <QStringList>
 #include <memory>
@@ -13,6 +14,7 @@ namespace sb {
 class SecretMatcher;
 struct ServerSpec;
 struct SweepSpec;
+struct TelemetrySpec;
 
 // Secrets shorter than this are not searched for: a text search for them would mangle ordinary
 // content (exports warn when one is configured).
@@ -38,6 +40,8 @@ public:
     // bare X too; a Cookie value adds each cookie's value.
     void add(const QString &value);
     void addServer(const ServerSpec &server);
+    // Credential header values of GPU exporters (`telemetry:`, top level or a server's).
+    void addTelemetry(const QList<TelemetrySpec> &telemetry);
     void merge(const SecretSet &other);
 
     bool isEmpty() const { return m_values.isEmpty(); }

@@ -173,6 +173,10 @@ void parseRoot(Context &ctx, const YAML::Node &root, SweepSpec &spec)
         parseWorkload(ctx, n, QStringLiteral("workload"), spec.workload);
     });
     section(QStringLiteral("sweep"), [&](const YAML::Node &n) { parseSweep(ctx, n, QStringLiteral("sweep"), spec); });
+    if (const YAML::Node *t = m.find(QStringLiteral("telemetry")))
+        parseTelemetry(ctx, *t, QStringLiteral("telemetry"), spec.telemetry);
+    if (const YAML::Node *c = m.find(QStringLiteral("cost")))
+        parseCost(ctx, *c, QStringLiteral("cost"), spec.cost.emplace());
     if (!m.has(QStringLiteral("servers")))
         ctx.error(ctx.locate(QString()), QStringLiteral("servers"), QStringLiteral("missing required key; expected a list of servers"));
     if (!m.has(QStringLiteral("sweep")))

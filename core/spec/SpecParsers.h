@@ -6,7 +6,7 @@
 namespace sb::specparse {
 
 // Known keys per section. Also used for "'concurrency' belongs under sweep" hints.
-extern const QStringList kRootKeys, kServerKeys, kLaunchKeys, kLaunchReadyKeys, kLaunchStopKeys, kLaunchVariantKeys, kResetKeys, kProfilerKeys, kMetricsKeys, kWorkloadKeys, kSessionKeys, kSloKeys, kSweepKeys;
+extern const QStringList kRootKeys, kServerKeys, kLaunchKeys, kLaunchReadyKeys, kLaunchStopKeys, kLaunchVariantKeys, kResetKeys, kProfilerKeys, kMetricsKeys, kTelemetryKeys, kCostKeys, kWorkloadKeys, kSessionKeys, kSloKeys, kSweepKeys;
 
 // Hint for a key that is unknown where it was written but known in another section.
 QString placeHint(const QString &key);
@@ -45,6 +45,11 @@ ServerSpec parseServer(yaml::Context &ctx, const YAML::Node &node, const QString
 void parseResetHook(yaml::Context &ctx, const YAML::Node &node, const QString &path, ResetHookSpec &out);
 void parseProfilerHook(yaml::Context &ctx, const YAML::Node &node, const QString &path, ProfilerHookSpec &out);
 void parseMetrics(yaml::Context &ctx, const YAML::Node &node, const QString &path, MetricsSpec &out);
+// `headers: {Name: value}` of a server or a telemetry entry.
+void parseHeaders(yaml::Context &ctx, const YAML::Node &node, const QString &path, QList<QPair<QString, QString>> &out);
+// `telemetry: [{url, headers}]` and `cost: {gpu_hour, gpus}`, top level or per server. SpecTelemetryParser.cpp.
+void parseTelemetry(yaml::Context &ctx, const YAML::Node &node, const QString &path, QList<TelemetrySpec> &out);
+void parseCost(yaml::Context &ctx, const YAML::Node &node, const QString &path, CostSpec &out);
 void parseLaunch(yaml::Context &ctx, const YAML::Node &node, const QString &path, LaunchSpec &out); // SpecLaunchParser.cpp
 
 } // namespace sb::specparse

@@ -52,6 +52,12 @@ inline QString expectSloPercentile() { return QStringLiteral("one of 50, 75, 90,
 inline constexpr int kMaxRepeats = 100;
 inline QString expectRepeats() { return QStringLiteral("an integer from 1 to %1").arg(kMaxRepeats); }
 inline QString expectSeed() { return QStringLiteral("an integer ≥ 0"); }
+// `cost:` — a GPU count past this is a typo; a price per GPU-hour past this too (the dearest
+// cloud GPUs rent for tens of dollars an hour).
+inline constexpr int kMaxCostGpus = 65536;
+inline constexpr double kMaxGpuHourPrice = 10000;
+inline QString expectGpus() { return QStringLiteral("an integer from 1 to %1 (the GPUs the server occupies)").arg(kMaxCostGpus); }
+inline QString expectGpuHour() { return QStringLiteral("dollars per GPU-hour, a number > 0 and ≤ %1").arg(kMaxGpuHourPrice); }
 inline QString expectConcurrency() { return QStringLiteral("an integer from 1 to %1").arg(kMaxConcurrency); }
 
 } // namespace sb::spec

@@ -10,10 +10,10 @@ namespace sb::specparse {
 
 using namespace sb::yaml;
 
-const QStringList kRootKeys = {"name", "description", "servers", "workload", "sweep"};
+const QStringList kRootKeys = {"name", "description", "servers", "workload", "sweep", "telemetry", "cost"};
 const QStringList kServerKeys = {"name",    "url",         "mock",    "model",          "endpoint",       "flavor",
                                  "api_key", "api_key_env", "headers", "reset_kv_cache", "server_profiler",
-                                 "metrics", "launch"};
+                                 "metrics", "launch", "telemetry", "cost"};
 const QStringList kMetricsKeys = {"enabled", "path", "interval_s", "window_interval_s"};
 const QStringList kResetKeys = {"enabled", "path", "timeout_seconds", "max_retry_seconds", "placement"};
 const QStringList kProfilerKeys = {"enabled",    "start_path", "stop_path", "timeout_seconds", "stop_timeout_seconds",
@@ -39,7 +39,7 @@ QString placeHint(const QString &key)
         {&kWorkloadKeys, "workload"},           {&kSloKeys, "workload.slo"},
         {&kSweepKeys, "sweep"},                 {&kResetKeys, "a server's reset_kv_cache mapping"},
         {&kProfilerKeys, "a server's server_profiler mapping"}, {&kMetricsKeys, "a server's metrics mapping"},
-        {&kLaunchKeys, "a server's launch mapping"}, {&kLaunchReadyKeys, "launch.ready"}, {&kLaunchStopKeys, "launch.stop"}, {&kLaunchVariantKeys, "a launch variant"}};
+        {&kLaunchKeys, "a server's launch mapping"}, {&kTelemetryKeys, "a telemetry entry"}, {&kCostKeys, "cost"}, {&kLaunchReadyKeys, "launch.ready"}, {&kLaunchStopKeys, "launch.stop"}, {&kLaunchVariantKeys, "a launch variant"}};
     for (const auto &[keys, where] : sections)
         if (keys->contains(key))
             return QStringLiteral("'%1' belongs under %2").arg(key, QLatin1String(where));
@@ -85,6 +85,8 @@ HookForm hookForm(Context &ctx, const YAML::Node &node, const QString &path, boo
     return HookForm::Invalid;
 }
 
+} // namespace
+
 void parseHeaders(Context &ctx, const YAML::Node &node, const QString &path, QList<QPair<QString, QString>> &out)
 {
     if (!node.IsMap()) {
@@ -104,8 +106,6 @@ void parseHeaders(Context &ctx, const YAML::Node &node, const QString &path, QLi
             out.append({scalarText(k), value});
     }
 }
-} // namespace
-
 void parseResetHook(Context &ctx, const YAML::Node &node, const QString &path, ResetHookSpec &out)
 {
     if (node.IsScalar() && scalarText(node) == QLatin1String("restart")) { // needs launch: (validator)
@@ -228,6 +228,14 @@ ServerSpec parseServer(Context &ctx, const YAML::Node &node, const QString &path
         parseMetrics(ctx, *mt, m.path(QStringLiteral("metrics")), s.metrics);
     if (const YAML::Node *l = m.find(QStringLiteral("launch")))
         parseLaunch(ctx, *l, m.path(QStringLiteral("launch")), s.launch);
+    if (const YAML::Node *t = m.find(QStringLiteral("telemetry"))) {
+        s.telemetry.emplace();
+        parseTelemetry(ctx, *t, m.path(QStringLiteral("telemetry")), *s.telemetry);
+    }
+    if (const YAML::Node *c = m.find(QStringLiteral("cost"))) {
+        s.cost.emplace();
+        parseCost(ctx, *c, m.path(QStringLiteral("cost")), *s.cost);
+    }
     return s;
 }
 

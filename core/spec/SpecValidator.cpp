@@ -125,7 +125,7 @@ void checkNameCharacters(Checker &c, const QString &path, const QString &name)
     }
 }
 
-void checkUrl(Checker &c, const QString &path, const QString &url)
+void checkUrl(Checker &c, const QString &path, const QString &url, const QString &what = QStringLiteral("base URL such as http://10.0.0.5:8000"))
 {
     // Never echo the URL itself: it may carry user:password.
     // A port QUrl refuses (0, or past 65535) is named as such, not as a malformed URL.
@@ -140,7 +140,7 @@ void checkUrl(Checker &c, const QString &path, const QString &url)
     }
     const QUrl u(url, QUrl::StrictMode);
     if (!u.isValid() || u.isRelative()) {
-        c.error(path, QStringLiteral("expected an http or https base URL such as http://10.0.0.5:8000"));
+        c.error(path, QStringLiteral("expected an http or https %1").arg(what));
         return;
     }
     if (u.scheme() != QLatin1String("http") && u.scheme() != QLatin1String("https")) {
@@ -153,11 +153,12 @@ void checkUrl(Checker &c, const QString &path, const QString &url)
         c.error(path, QStringLiteral("expected a base URL without query or fragment; the API path is appended to it"));
 }
 
-void checkHeaders(Checker &c, const QString &path, const ServerSpec &s)
+// Header names and values of a server or a telemetry entry.
+void checkHeaderList(Checker &c, const QString &path, const QList<QPair<QString, QString>> &headers)
 {
     static const QRegularExpression token(QStringLiteral("^[!#$%&'*+.^_`|~0-9A-Za-z-]+\\z"));
     QSet<QString> seen;
-    for (const auto &[name, value] : s.headers) {
+    for (const auto &[name, value] : headers) {
         const QString p = path + QLatin1Char('.') + name;
         if (!token.match(name).hasMatch())
             c.error(p, QStringLiteral("expected an HTTP header name (letters, digits, '-'), got '%1'").arg(name));
@@ -168,8 +169,50 @@ void checkHeaders(Checker &c, const QString &path, const ServerSpec &s)
         if (value.contains(QLatin1Char('\n')) || value.contains(QLatin1Char('\r')))
             c.error(p, QStringLiteral("expected a single-line header value"));
     }
-    if (seen.contains(QStringLiteral("authorization")) && (!s.apiKey.isEmpty() || !s.apiKeyEnv.isEmpty()))
+}
+
+void checkHeaders(Checker &c, const QString &path, const ServerSpec &s)
+{
+    checkHeaderList(c, path, s.headers);
+    const bool authorization = std::any_of(s.headers.cbegin(), s.headers.cend(), [](const auto &h) {
+        return h.first.compare(QLatin1String("authorization"), Qt::CaseInsensitive) == 0;
+    });
+    if (authorization && (!s.apiKey.isEmpty() || !s.apiKeyEnv.isEmpty()))
         c.warning(path + QStringLiteral(".Authorization"), QStringLiteral("an Authorization header overrides api_key / api_key_env"));
+}
+
+// `telemetry:` (top level or a server's): each exporter's metrics URL once, with its path, no
+// credentials in the URL (they would be sent nowhere and shown everywhere; headers carry them).
+void checkTelemetry(Checker &c, const QString &path, const QList<TelemetrySpec> &telemetry)
+{
+    QSet<QString> seen;
+    for (qsizetype i = 0; i < telemetry.size(); ++i) {
+        const TelemetrySpec &t = telemetry[i];
+        const QString item = QStringLiteral("%1[%2]").arg(path).arg(i);
+        const QString urlPath = at(item, "url");
+        const QUrl u(t.url, QUrl::StrictMode);
+        const int before = int(c.diags.size());
+        if (!u.userInfo().isEmpty())
+            c.error(urlPath, QStringLiteral("expected a URL without user:password (never echoed); send credentials with headers: {Authorization: ...}"));
+        else
+            checkUrl(c, urlPath, t.url, QStringLiteral("metrics URL such as http://gpu-node:9400/metrics"));
+        if (c.diags.size() == before && (u.path().isEmpty() || u.path() == QLatin1String("/")))
+            c.error(urlPath, QStringLiteral("expected the exporter's metrics path in the URL, e.g. http://gpu-node:9400/metrics"));
+        else if (seen.contains(t.url))
+            c.error(urlPath, QStringLiteral("this exporter is already listed; its GPUs' energy would be counted twice"));
+        seen.insert(t.url);
+        checkHeaderList(c, at(item, "headers"), t.headers);
+    }
+}
+
+void checkCost(Checker &c, const QString &path, const std::optional<CostSpec> &cost)
+{
+    if (!cost)
+        return;
+    if (!(cost->gpuHour > 0 && cost->gpuHour <= spec::kMaxGpuHourPrice))
+        c.error(at(path, "gpu_hour"), QStringLiteral("expected %1, got %2").arg(spec::expectGpuHour()).arg(cost->gpuHour));
+    if (cost->gpus < 1 || cost->gpus > spec::kMaxCostGpus)
+        c.error(at(path, "gpus"), QStringLiteral("expected %1, got %2").arg(spec::expectGpus()).arg(cost->gpus));
 }
 
 void checkHooks(Checker &c, const QString &p, const ServerSpec &s)
@@ -341,6 +384,9 @@ void checkServer(Checker &c, const QString &p, const ServerSpec &s)
     checkHeaders(c, at(p, "headers"), s);
     checkHooks(c, p, s);
     checkMetrics(c, p, s);
+    if (s.telemetry)
+        checkTelemetry(c, at(p, "telemetry"), *s.telemetry);
+    checkCost(c, at(p, "cost"), s.cost);
 }
 
 void checkWorkload(Checker &c, const WorkloadSpec &w)
@@ -472,6 +518,8 @@ QList<SpecDiagnostic> validateSpec(const SweepSpec &spec)
             c.warning(at(p, "url"), QStringLiteral("%1 URLs share each point's in-flight requests: at concurrency %2 some of them get "
                                                    "no traffic").arg(s.urls.size()).arg(*lowest));
     }
+    checkTelemetry(c, QStringLiteral("telemetry"), spec.telemetry);
+    checkCost(c, QStringLiteral("cost"), spec.cost);
     checkWorkload(c, spec.workload);
     checkSweepAxis(c, spec);
     if (const SloSearchSpec &s = spec.sloSearch; s.enabled) {

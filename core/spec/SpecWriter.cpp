@@ -204,6 +204,34 @@ void writeMetrics(YAML::Emitter &out, const MetricsSpec &m)
     out << YAML::EndMap;
 }
 
+// `telemetry: [{url, headers}]`; credential header values only when secrets are kept.
+void writeTelemetry(YAML::Emitter &out, const QList<TelemetrySpec> &telemetry, SecretPolicy secrets)
+{
+    key(out, "telemetry");
+    if (telemetry.isEmpty()) { // a server's own empty list turns the top level's off for it
+        out << YAML::Flow << YAML::BeginSeq << YAML::EndSeq;
+        return;
+    }
+    out << YAML::BeginSeq;
+    for (const TelemetrySpec &t : telemetry) {
+        out << YAML::BeginMap;
+        str(out, "url", t.url);
+        credentialMap(out, "headers", t.headers, secrets);
+        out << YAML::EndMap;
+    }
+    out << YAML::EndSeq;
+}
+
+void writeCost(YAML::Emitter &out, const CostSpec &c)
+{
+    key(out, "cost");
+    out << YAML::Flow << YAML::BeginMap;
+    num(out, "gpu_hour", c.gpuHour);
+    key(out, "gpus");
+    out << c.gpus;
+    out << YAML::EndMap;
+}
+
 void writeServer(YAML::Emitter &out, const ServerSpec &s, SecretPolicy secrets)
 {
     out << YAML::BeginMap;
@@ -233,6 +261,10 @@ void writeServer(YAML::Emitter &out, const ServerSpec &s, SecretPolicy secrets)
     writeProfiler(out, s.profiler);
     writeMetrics(out, s.metrics);
     writeLaunch(out, s.launch, secrets);
+    if (s.telemetry)
+        writeTelemetry(out, *s.telemetry, secrets);
+    if (s.cost)
+        writeCost(out, *s.cost);
     out << YAML::EndMap;
 }
 
@@ -396,6 +428,10 @@ QByteArray saveSpecYaml(const SweepSpec &spec, SecretPolicy secrets)
     if (spec.maxErrorRate != SweepSpec().maxErrorRate)
         num(out, "max_error_rate", spec.maxErrorRate);
     out << YAML::EndMap;
+    if (!spec.telemetry.isEmpty())
+        writeTelemetry(out, spec.telemetry, secrets);
+    if (spec.cost)
+        writeCost(out, *spec.cost);
     out << YAML::EndMap;
     QByteArray text(out.c_str(), qsizetype(out.size()));
     text.append('\n');

@@ -94,4 +94,14 @@ QString resolveApiKey(const ServerSpec &server)
     return {};
 }
 
+const QList<TelemetrySpec> &telemetryFor(const SweepSpec &spec, const ServerSpec &server)
+{
+    return server.telemetry ? *server.telemetry : spec.telemetry;
+}
+
+std::optional<CostSpec> costFor(const SweepSpec &spec, const ServerSpec &server)
+{
+    return server.cost ? server.cost : spec.cost;
+}
+
 } // namespace sb

@@ -86,6 +86,22 @@ struct MetricsSpec {
     double windowIntervalS = 0;
 };
 
+// One entry of `telemetry: [{url, headers}]`: a GPU exporter (NVIDIA's dcgm-exporter, Prometheus
+// text) scraped during each measured phase by the server-metrics scraper (docs/gpu-telemetry.md).
+struct TelemetrySpec {
+    QString url;                 // the full metrics URL: http://gpu-node:9400/metrics
+    QList<QPair<QString, QString>> headers; // sent with every scrape; credential values are secrets
+    bool operator==(const TelemetrySpec &) const = default;
+};
+
+// `cost: {gpu_hour, gpus}` (top level, or per server replacing it): what the GPUs serving a cell
+// cost, for dollars per million tokens (docs/gpu-telemetry.md "Cost per token").
+struct CostSpec {
+    double gpuHour = 0;          // dollars per GPU-hour
+    int gpus = 1;                // GPUs the server occupies
+    bool operator==(const CostSpec &) const = default;
+};
+
 // One configuration of a launched server (`launch.variants`): its own series, SERVER[NAME], with
 // these args appended to the command and this env added (replacing a variable of the same name).
 struct LaunchVariant {
@@ -141,6 +157,9 @@ struct ServerSpec {
     ProfilerHookSpec profiler;
     MetricsSpec metrics;
     LaunchSpec launch;
+    // Set when the server names its own (`telemetry: []` turns the top level's off for it).
+    std::optional<QList<TelemetrySpec>> telemetry;
+    std::optional<CostSpec> cost;
     // Set only on the entries spec/LaunchVariants.h expands a server's variants into (never
     // parsed or written): the spec's server name and the variant's.
     QString variantOf;
@@ -230,10 +249,16 @@ struct SweepSpec {
     // `sweep.max_error_rate`: the share of failed measured requests above which a cell is
     // `degraded` rather than `completed` (a fraction, 0 = any failure degrades).
     double maxErrorRate = 0.01;
+    QList<TelemetrySpec> telemetry; // every server's, unless a server names its own
+    std::optional<CostSpec> cost;   // every server's, unless a server names its own
     QString sourcePath;           // file it was loaded from (not serialized)
     // Points per server: request rates for an open-loop sweep, else concurrency levels.
     qsizetype pointCount() const { return openLoop.active() ? openLoop.rates.size() : concurrency.size(); }
     qsizetype cellsPerServer() const { return pointCount() * std::max(1, repeats); }
 };
+
+// The one rule for which telemetry and cost apply to a server: its own, else the top level's.
+const QList<TelemetrySpec> &telemetryFor(const SweepSpec &spec, const ServerSpec &server);
+std::optional<CostSpec> costFor(const SweepSpec &spec, const ServerSpec &server);
 
 } // namespace sb

@@ -160,7 +160,9 @@ private Q_SLOTS:
             for (const MetricInfo &m : allMetrics())
                 for (const Stat stat : metricStats(m))
                     metricColumns += h == metricCsvHeader(m, stat);
-        QCOMPARE(metricColumns, 19); // TTFT, ITL, latency x 4 stats; three rates; achieved rate, lag p99, queue p99, error rate
+        // TTFT, ITL, latency x 4 stats; three rates; achieved rate, lag p99, queue p99, error rate;
+        // energy per output token and per request, GPU power, cost per million input and output tokens.
+        QCOMPARE(metricColumns, 24);
         // The CLI summary and report.html name their columns the catalogue's way.
         const QString summary = formatSummaryTable(results);
         ReportHtmlInput in;

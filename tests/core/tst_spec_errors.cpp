@@ -137,6 +137,34 @@ void TstSpecErrors::located_data()
     QTest::newRow("concurrency empty") << QByteArray(srv + "sweep:\n  concurrency: []\n") << "sweep.concurrency" << 6 << 3
                                        << "expected a non-empty list";
 
+    // GPU telemetry and cost (docs/gpu-telemetry.md), at the top level and per server.
+    const auto withTop = [&](const char *extra) { return srv + sweep + extra; };
+    QTest::newRow("cost price negative") << withTop("cost: {gpu_hour: -2.5, gpus: 8}\n") << "cost.gpu_hour" << 7 << 18
+                                         << "expected dollars per GPU-hour, a number > 0 and ≤ 10000, got -2.5";
+    QTest::newRow("cost gpus zero") << withTop("cost:\n  gpu_hour: 2.5\n  gpus: 0\n") << "cost.gpus" << 9 << 9
+                                    << "expected an integer from 1 to 65536 (the GPUs the server occupies), got 0";
+    QTest::newRow("cost gpus text") << withServerKey("    cost: {gpu_hour: 2, gpus: many}\n") << "servers[0].cost.gpus" << 5 << 31
+                                    << "expected an integer from 1 to 65536 (the GPUs the server occupies), got 'many'";
+    QTest::newRow("cost without price") << withTop("cost: {gpus: 8}\n") << "cost.gpu_hour" << 7 << 1 << "missing required key; expected dollars per GPU-hour";
+    QTest::newRow("cost scalar") << withTop("cost: 2.5\n") << "cost" << 7 << 7 << "expected a mapping {gpu_hour, gpus}";
+    QTest::newRow("cost unknown key") << withTop("cost: {gpu_hours: 2.5}\n") << "cost.gpu_hours" << 7 << 8 << "did you mean 'gpu_hour'?";
+    QTest::newRow("telemetry mapping") << withTop("telemetry: {url: 'http://g:9400/metrics'}\n") << "telemetry" << 7 << 12
+                                       << "expected a list of GPU exporters";
+    QTest::newRow("telemetry without url") << withTop("telemetry:\n  - headers: {X-A: b}\n") << "telemetry[0].url" << 8 << 5
+                                           << "missing required key; expected the exporter's metrics URL";
+    QTest::newRow("telemetry scheme") << withTop("telemetry:\n  - url: ftp://g:9400/metrics\n") << "telemetry[0].url" << 8 << 10
+                                      << "expected an http or https URL, got scheme 'ftp'";
+    QTest::newRow("telemetry no path") << withTop("telemetry:\n  - url: http://g:9400\n") << "telemetry[0].url" << 8 << 10
+                                       << "expected the exporter's metrics path in the URL";
+    QTest::newRow("telemetry credentials") << withTop("telemetry:\n  - url: 'http://u:pw@g:9400/metrics'\n") << "telemetry[0].url" << 8 << 10
+                                           << "expected a URL without user:password";
+    QTest::newRow("telemetry twice") << withTop("telemetry:\n  - url: http://g:9400/metrics\n  - url: http://g:9400/metrics\n")
+                                     << "telemetry[1].url" << 9 << 10 << "this exporter is already listed";
+    QTest::newRow("telemetry unknown key") << withTop("telemetry:\n  - url: http://g:9400/metrics\n    interval_s: 1\n")
+                                           << "telemetry[0].interval_s" << 9 << 5 << "unknown key; 'interval_s' belongs under a server's metrics mapping";
+    QTest::newRow("server telemetry header") << withServerKey("    telemetry: [{url: 'http://g:9400/metrics', headers: {'Bad Name': x}}]\n")
+                                             << "servers[0].telemetry[0].headers.Bad Name" << 5 << 58 << "expected an HTTP header name";
+
     // Mutually exclusive keys.
     QTest::newRow("url and mock") << withServerKey("    mock: vllm\n") << "servers[0].mock" << 5 << 11
                                   << "url and mock are mutually exclusive";

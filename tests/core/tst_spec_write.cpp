@@ -60,7 +60,11 @@ static void compareSpecs(const SweepSpec &a, const SweepSpec &b)
         QCOMPARE(x.launch.stopSignal, y.launch.stopSignal);
         QCOMPARE(x.launch.graceS, y.launch.graceS);
         QCOMPARE(x.launch.logKeepMib, y.launch.logKeepMib);
+        QVERIFY(x.telemetry == y.telemetry);
+        QVERIFY(x.cost == y.cost);
     }
+    QVERIFY(a.telemetry == b.telemetry);
+    QVERIFY(a.cost == b.cost);
     const WorkloadSpec &w = a.workload, &v = b.workload;
     QCOMPARE(w.streaming, v.streaming);
     QCOMPARE(w.inputTokens, v.inputTokens);
@@ -149,6 +153,14 @@ static SweepSpec everyKeySpec()
     d.launch.stopSignal = QStringLiteral("INT");
     d.launch.graceS = 0;
     d.launch.logKeepMib = 0.5;
+    // GPU telemetry and cost: the top level's for every server, a server's own replacing them
+    // (an empty list turns telemetry off for it).
+    s.telemetry = {TelemetrySpec{QStringLiteral("http://gpu-node:9400/metrics"), {}},
+                   TelemetrySpec{QStringLiteral("https://gpu-node-2:9400/dcgm/metrics"), {{"Authorization", "Bearer dcgm-secret"}, {"X-Team", "infra"}}}};
+    s.cost = CostSpec{2.5, 8};
+    b.telemetry = QList<TelemetrySpec>();
+    c.telemetry = QList<TelemetrySpec>{{QStringLiteral("http://10.0.0.7:9400/metrics"), {}}};
+    c.cost = CostSpec{1.25, 2};
     s.servers = {a, b, c, d};
     s.workload.streaming = false;
     s.workload.inputTokens = 1024;
@@ -217,6 +229,9 @@ void TstSpecWrite::stripSecrets()
     QVERIFY2(!stripped.contains("sk-secret-value"), stripped.constData());
     QVERIFY(!stripped.contains("api_key:"));
     QVERIFY(!stripped.contains("Bearer tok")); // credential-carrying headers go too
+    QVERIFY(kept.contains("dcgm-secret"));
+    QVERIFY2(!stripped.contains("dcgm-secret"), stripped.constData()); // a GPU exporter's too
+    QVERIFY(stripped.contains("https://gpu-node-2:9400/dcgm/metrics"));
     QVERIFY(stripped.contains("api_key_env: SGLANG_KEY"));
     QVERIFY(stripped.contains("X-Team: infra"));
     const SweepSpec back = reload(s, SecretPolicy::Strip);

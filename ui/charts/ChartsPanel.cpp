@@ -142,9 +142,18 @@ void ChartsPanel::refillMetrics()
             return std::any_of(in.results.cells.cbegin(), in.results.cells.cend(), [&key](const CellResult &c) { return c.metrics.contains(key); });
         });
     };
+    // GPU telemetry and cost figures only when some cell has telemetry or a cost.
+    const auto anyCell = [this](auto has) {
+        return std::any_of(m_inputs.cbegin(), m_inputs.cend(), [&has](const ChartSeriesInput &in) {
+            return std::any_of(in.results.cells.cbegin(), in.results.cells.cend(), has);
+        });
+    };
+    const bool telemetry = anyCell([](const CellResult &c) { return c.gpuTelemetry.has_value(); });
+    const bool cost = anyCell([](const CellResult &c) { return c.cost.has_value(); });
     refillLatency(stored(tag::ttfo));
     for (const MetricInfo &m : allMetrics())
-        if ((openLoop || !m.openLoopOnly) && (traces || !m.traceOnly) && (!m.onlyWhenStored || stored(m.key)))
+        if ((openLoop || !m.openLoopOnly) && (traces || !m.traceOnly) && (!m.onlyWhenStored || stored(m.key))
+            && (telemetry || !m.telemetryOnly) && (cost || !m.costOnly))
             keys.append(m.key);
     QStringList listed;
     for (int i = 0; i < m_metricCombo->count(); ++i)
