@@ -1,5 +1,6 @@
 #include "designer/DesignTab.h"
 #include "spec/LaunchVariants.h"
+#include "designer/FieldErrors.h"
 #include "designer/FormScrollArea.h"
 #include "designer/HookCheckModel.h"
 #include "designer/HookEditor.h"
@@ -31,6 +32,17 @@
 #include <QVBoxLayout>
 
 namespace sb::ui {
+
+namespace {
+// Gives every field bound in `errors` its key's text from the spec reference as "What's this?".
+void describeFields(const FieldErrors &errors, SpecHelp::Scope scope)
+{
+    errors.forEachField([scope](const QString &key, QWidget *field) {
+        if (field->whatsThis().isEmpty())
+            field->setWhatsThis(SpecHelp::bundled().whatsThis(scope, key));
+    });
+}
+} // namespace
 
 DesignTab::DesignTab(QWidget *parent)
     : QWidget(parent)

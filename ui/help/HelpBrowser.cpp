@@ -78,6 +78,7 @@ QList<HelpBrowser::Document> HelpBrowser::documents()
             {tr("Spec reference"), QStringLiteral("docs/spec-reference.md")},
             {tr("Server metrics"), QStringLiteral("docs/server-metrics.md")},
             {tr("Profiler traces"), QStringLiteral("docs/traces.md")},
+            {tr("GPU telemetry and cost"), QStringLiteral("docs/gpu-telemetry.md")},
             {tr("Cluster runs"), QStringLiteral("docs/CLUSTER.md")},
             {tr("Architecture"), QStringLiteral("docs/ARCHITECTURE.md")}};
 }

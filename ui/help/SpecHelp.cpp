@@ -1,10 +1,8 @@
 #include "help/SpecHelp.h"
-#include "designer/FieldErrors.h"
 #include "style/Theme.h"
 #include <QFile>
 #include <QRegularExpression>
 #include <QStringList>
-#include <QWidget>
 
 namespace sb::ui {
 
@@ -106,14 +104,6 @@ QString SpecHelp::whatsThis(Scope scope, const QString &key) const
     html += QStringLiteral("<p><i>%1</i> %2 &nbsp; <i>%3</i> %4</p>")
                 .arg(QObject::tr("Type:"), it->type, QObject::tr("Default:"), it->defaultValue);
     return html + QObject::tr("<p>From the spec reference (Help › User guide).</p>");
-}
-
-void describeFields(const FieldErrors &errors, SpecHelp::Scope scope)
-{
-    errors.forEachField([scope](const QString &key, QWidget *field) {
-        if (field->whatsThis().isEmpty())
-            field->setWhatsThis(SpecHelp::bundled().whatsThis(scope, key));
-    });
 }
 
 } // namespace sb::ui

@@ -31,8 +31,4 @@ private:
     QHash<QString, Entry> m_entries; // "spec:workload.input_tokens", "server:reset_kv_cache.path"
 };
 
-class FieldErrors;
-// Gives every field bound in `errors` its key's text as "What's this?" help.
-void describeFields(const FieldErrors &errors, SpecHelp::Scope scope);
-
 } // namespace sb::ui
