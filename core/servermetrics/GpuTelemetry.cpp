@@ -8,22 +8,14 @@
 namespace sb {
 
 namespace {
-QByteArray label(const MetricSample &s, const char *name)
-{
-    for (const auto &l : s.labels)
-        if (l.first == name)
-            return l.second;
-    return {};
-}
-
 // One GPU's identity: its UUID, else (several exporters may each have a gpu="0") its exporter,
 // host and index.
 QString gpuKey(const QString &origin, const MetricSample &s)
 {
-    const QByteArray uuid = label(s, dcgm::kUuidLabel);
+    const QByteArray uuid = labelValue(s, dcgm::kUuidLabel);
     if (!uuid.isEmpty())
         return QString::fromUtf8(uuid);
-    return origin + QLatin1Char(' ') + QString::fromUtf8(label(s, dcgm::kHostLabel)) + QLatin1Char('/') + QString::fromUtf8(label(s, dcgm::kGpuLabel));
+    return origin + QLatin1Char(' ') + QString::fromUtf8(labelValue(s, dcgm::kHostLabel)) + QLatin1Char('/') + QString::fromUtf8(labelValue(s, dcgm::kGpuLabel));
 }
 
 // The exporter names the models: a cell keeps a few names of bounded length.
@@ -110,7 +102,7 @@ GpuTelemetrySummary aggregateGpuTelemetry(const std::vector<ScrapePoint> &points
                 continue;
             const QString key = gpuKey(p.origin, s);
             GpuSeries &g = gpus[key];
-            if (const QByteArray model = label(s, dcgm::kModelLabel); !model.isEmpty() && models.size() < kMaxModelNames)
+            if (const QByteArray model = labelValue(s, dcgm::kModelLabel); !model.isEmpty() && models.size() < kMaxModelNames)
                 models.insert(QString::fromUtf8(model.left(kMaxModelNameBytes)));
             if (f == Energy) {
                 g.energy.push_back(s.value);

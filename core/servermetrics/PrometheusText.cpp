@@ -9,6 +9,14 @@
 
 namespace sb {
 
+QByteArray labelValue(const MetricSample &s, const char *name)
+{
+    for (const auto &l : s.labels)
+        if (l.first == name)
+            return l.second;
+    return {};
+}
+
 std::optional<MetricType> metricTypeFromName(const QByteArray &name)
 {
     for (MetricType t : {MetricType::Counter, MetricType::Gauge, MetricType::Histogram, MetricType::Summary, MetricType::Untyped})

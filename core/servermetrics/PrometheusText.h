@@ -25,6 +25,9 @@ struct MetricSample {
     std::optional<qint64> timestampMs;
 };
 
+// The value of a sample's label `name` ("le", "gpu", "UUID"), empty when it has none.
+QByteArray labelValue(const MetricSample &s, const char *name);
+
 struct MetricFamily {
     MetricType type = MetricType::Untyped;
     QByteArray help;                                  // unescaped

@@ -39,17 +39,6 @@ double counterIncrease(const std::vector<double> &values)
     return inc;
 }
 
-namespace {
-QByteArray labelValue(const MetricSample &s, const char *name)
-{
-    for (const auto &l : s.labels)
-        if (l.first == name)
-            return l.second;
-    return {};
-}
-
-} // namespace
-
 ServerMetricsSummary aggregateServerMetrics(const std::vector<ScrapePoint> &points, std::int64_t phaseStartNs, double durationS)
 {
     ServerMetricsSummary out;
