@@ -35,7 +35,11 @@ QString sloText(const SloSpec &slo, int percentile)
     QStringList parts;
     for (const SloLimit &l : kSloLimits)
         if (slo.*l.limit)
-            parts.append(QStringLiteral("%1 p%2 ≤ %3 %4").arg(findMetric(QString::fromLatin1(l.key))->shortLabel).arg(percentile).arg(*(slo.*l.limit)).arg(unit::ms));
+            parts.append(QStringLiteral("%1%2 ≤ %3 %4")
+                             .arg(findMetric(QString::fromLatin1(l.key))->shortLabel,
+                                  percentile > 0 ? QStringLiteral(" p%1").arg(percentile) : QString())
+                             .arg(*(slo.*l.limit))
+                             .arg(unit::ms));
     return parts.join(QStringLiteral(" and "));
 }
 

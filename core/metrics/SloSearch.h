@@ -23,7 +23,8 @@ std::optional<double> nextSloPoint(const SloFinding &f, const SloSearchSpec &sea
 // bracket the search narrows is two neighbouring points, so no server needs more. 0 when the
 // search is off or has no SLO to judge.
 int sloSearchCellsAtMost(const SweepSpec &spec);
-// "TTFT p99 ≤ 200 ms and ITL p99 ≤ 20 ms"
+// "TTFT p99 ≤ 200 ms and ITL p99 ≤ 20 ms"; with percentile 0 the limits as each request must
+// meet them (goodput): "TTFT ≤ 200 ms and ITL ≤ 20 ms".
 QString sloText(const SloSpec &slo, int percentile);
 // results.json "slo_search" (results/SweepFacts.h): the SLOs, the percentile and one finding per
 // server, so every reader (charts, summaries) takes the sentence findSlo wrote.

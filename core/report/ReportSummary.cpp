@@ -1,6 +1,7 @@
 #include "report/ReportSummary.h"
 #include "report/BestSeries.h"
 #include "metrics/MetricCatalogue.h"
+#include "metrics/SloSearch.h"
 #include "results/HookSeverity.h"
 #include "spec/SweepSpec.h"
 #include <QJsonArray>
@@ -22,19 +23,15 @@ const Headline kHeadlines[] = {
     {tag::ttft, Stat::P99},             {tag::itl, Stat::Avg},               {tag::latency, Stat::P99},
 };
 
-// The SLO limits the run was measured against, from its spec fingerprint (results/SweepFacts.h).
+// The SLO limits the run was measured against, from its spec fingerprint (results/SweepFacts.h),
+// in the SLO search's words (metrics/SloSearch sloText) as each request must meet them.
 QString sloLimitsOf(const SweepResults &r)
 {
-    QStringList parts;
-    for (const SloLimit &l : kSloLimits) {
-        const QVariant v = r.specFingerprint.workload.value(QStringLiteral("slo.") + QLatin1String(l.key));
-        if (!v.isValid())
-            continue;
-        const QString key = QString::fromLatin1(l.key);
-        const MetricInfo *m = findMetric(key);
-        parts << QStringLiteral("%1 ≤ %2 ms").arg(m ? m->label : key, QString::number(v.toDouble(), 'g', 6));
-    }
-    return parts.join(QStringLiteral(" and "));
+    SloSpec slo;
+    for (const SloLimit &l : kSloLimits)
+        if (const QVariant v = r.specFingerprint.workload.value(QStringLiteral("slo.") + QLatin1String(l.key)); v.isValid())
+            slo.*l.limit = v.toDouble();
+    return sloText(slo, 0);
 }
 
 QString headlineLabel(const MetricInfo &m, Stat stat)
