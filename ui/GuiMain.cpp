@@ -18,6 +18,7 @@
 #include <QDir>
 #include <QFile>
 #include <QSettings>
+#include <QTemporaryDir>
 #include <QTabWidget>
 #include <QTimer>
 #include <cstdio>
@@ -125,6 +126,13 @@ int runGui(int argc, char **argv, const GuiOptions &opts)
     QApplication::setApplicationVersion(QStringLiteral(SWEEPBENCH_VERSION));
     QApplication::setDesktopFileName(QStringLiteral("io.github.sweepbench.SweepBench"));
     ui::initResources();
+    // A screenshot shows the defaults (docks, splitters, window size), whatever this machine
+    // remembers, and leaves the remembered settings alone: its settings live in a folder that
+    // goes away with it.
+    QTemporaryDir screenshotSettings;
+    if (!opts.screenshotPath.isEmpty() && screenshotSettings.isValid())
+        for (QSettings::Format format : {QSettings::NativeFormat, QSettings::IniFormat})
+            QSettings::setPath(format, QSettings::UserScope, screenshotSettings.path());
     QApplication::setWindowIcon(QIcon(QStringLiteral(":/ui/app.svg")));
     // Screenshots use the light palette unless --theme says otherwise, so README pictures do not
     // depend on a setting.

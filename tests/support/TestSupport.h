@@ -1,6 +1,6 @@
 #pragma once
 // Helpers shared by the tests. Call sbtest::failOnQtWarnings() from init() so that any Qt
-// warning fails the test (the offscreen plugin's propagateSizeHints notice excepted).
+// warning fails the test (the offscreen plugin's propagateSizeHints and raise notices excepted).
 #include <QByteArray>
 #include <QJsonObject>
 #include <QList>

@@ -8,6 +8,9 @@
 #include "mainwindow/MainWindow.h"
 #include "mainwindow/PathKind.h"
 #include "results/ResultsView.h"
+#include "results/ResultsWorkspace.h"
+#include "charts/ChartsPanel.h"
+#include <QDockWidget>
 #include "spec/SpecIO.h"
 #include "style/Theme.h"
 #include <QAction>
@@ -326,37 +329,60 @@ private Q_SLOTS:
         QCOMPARE(again.pos(), QPoint(screen.x() + 10, screen.y() + 20));
     }
 
-    // Where the user drags the Results splitters is where a new window puts them.
-    void splittersRemembered()
+    // Where the user puts the Results docks is where a new window puts them; "Reset layout"
+    // brings back the default, a closed dock comes back from the View menu.
+    void docksRemembered()
     {
-        QList<int> chartsSizes, tableSizes;
-        {
-            MainWindow w;
+        auto open = [](MainWindow &w) {
             w.resize(1400, 900);
             w.tabs()->setCurrentWidget(w.resultsView());
             w.resultsView()->setResults(sbtest::makeSweepResults(), QString());
             w.show();
-            QVERIFY(QTest::qWaitForWindowExposed(&w));
-            auto *charts = w.resultsView()->findChild<QSplitter *>(QStringLiteral("chartsSplitter"));
-            auto *table = w.resultsView()->findChild<QSplitter *>(QStringLiteral("tableSplitter"));
-            QVERIFY(charts && table);
-            const int total = charts->sizes().at(0) + charts->sizes().at(1);
-            charts->setSizes({total / 3, total - total / 3});
-            Q_EMIT charts->splitterMoved(total / 3, 1); // what a drag of the handle emits
-            const int width = table->sizes().at(0) + table->sizes().at(1);
-            table->setSizes({width - 350, 350});
-            Q_EMIT table->splitterMoved(width - 350, 1);
-            chartsSizes = charts->sizes();
-            tableSizes = table->sizes();
+            return QTest::qWaitForWindowExposed(&w);
+        };
+        QSettings().remove(QStringLiteral("results/docks"));
+        int tableHeight = 0, cellWidth = 0;
+        {
+            MainWindow w;
+            QVERIFY(open(w));
+            ResultsWorkspace *ws = w.resultsView()->workspace();
+            auto *charts = w.resultsView()->findChild<ChartsPanel *>(QStringLiteral("chartsPanel"));
+            // The default gives the charts most of the height.
+            QVERIFY2(charts->height() >= ws->height() / 2, qPrintable(QStringLiteral("%1 of %2").arg(charts->height()).arg(ws->height())));
+            QVERIFY(!ws->tableDock()->isFloating() && !ws->cellDock()->isFloating());
+            QCOMPARE(ws->dockWidgetArea(ws->tableDock()), Qt::BottomDockWidgetArea);
+            // What a drag of the separators does.
+            QTRY_VERIFY(charts->height() > ws->height() / 2); // the deferred default has been applied
+            ws->resizeDocks({ws->tableDock()}, {ws->height() / 2}, Qt::Vertical);
+            ws->resizeDocks({ws->cellDock()}, {300}, Qt::Horizontal);
+            QTRY_VERIFY(qAbs(ws->tableDock()->height() - ws->height() / 2) < 20);
+            tableHeight = ws->tableDock()->height();
+            cellWidth = ws->cellDock()->width();
+            QVERIFY(w.close()); // saved on close
         }
         MainWindow w;
-        w.resize(1400, 900);
-        w.tabs()->setCurrentWidget(w.resultsView());
-        w.resultsView()->setResults(sbtest::makeSweepResults(), QString());
-        w.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&w));
-        QCOMPARE(w.resultsView()->findChild<QSplitter *>(QStringLiteral("chartsSplitter"))->sizes(), chartsSizes);
-        QCOMPARE(w.resultsView()->findChild<QSplitter *>(QStringLiteral("tableSplitter"))->sizes(), tableSizes);
+        QVERIFY(open(w));
+        ResultsWorkspace *ws = w.resultsView()->workspace();
+        QTRY_COMPARE(ws->tableDock()->height(), tableHeight);
+        QCOMPARE(ws->cellDock()->width(), cellWidth);
+
+        // Closed with its ×: the View menu's toggle brings it back.
+        ws->cellDock()->close();
+        QVERIFY(!ws->cellDock()->isVisible());
+        ws->cellDock()->toggleViewAction()->trigger();
+        QVERIFY(ws->cellDock()->isVisible());
+
+        // Floated and shrunk, then reset: docked again at the default shares.
+        ws->cellDock()->setFloating(true);
+        ws->resizeDocks({ws->tableDock()}, {100}, Qt::Vertical);
+        w.action(QStringLiteral("actionResetLayout"))->trigger();
+        QVERIFY(!ws->cellDock()->isFloating());
+        QCOMPARE(ws->dockWidgetArea(ws->cellDock()), Qt::BottomDockWidgetArea);
+        auto *charts = w.resultsView()->findChild<ChartsPanel *>(QStringLiteral("chartsPanel"));
+        QTRY_VERIFY2(charts->height() >= ws->height() / 2, qPrintable(QString::number(charts->height())));
+        QTRY_VERIFY(ws->tableDock()->height() > 200);
+        QVERIFY2(ws->tableDock()->width() > ws->cellDock()->width(),
+                 qPrintable(QStringLiteral("%1 vs %2").arg(ws->tableDock()->width()).arg(ws->cellDock()->width())));
     }
 
     void paletteToggle()

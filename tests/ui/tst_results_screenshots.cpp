@@ -45,12 +45,14 @@ private Q_SLOTS:
         QTemporaryDir dir;
         const SweepResults r = sbtest::makeRateSweepResults();
         QVERIFY(sbtest::writeRecords(dir.path(), r.cells.at(2).recordsPath, 2000));
+        QSettings().remove(QStringLiteral("results/docks")); // each size starts from the default arrangement
         MainWindow w;
         w.resize(size);
         w.resultsView()->setResults(r, dir.path());
         w.tabs()->setCurrentWidget(w.resultsView());
         w.show();
         QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QTest::qWait(0); // the docks take their default shares once the window is laid out
         const QString tag = QStringLiteral("%1x%2").arg(size.width()).arg(size.height());
         sbtest::saveScreenshot(&w, QStringLiteral("main-results-%1-none.png").arg(tag));
         // The charts get the room: at least half the window's height on a desktop screen.

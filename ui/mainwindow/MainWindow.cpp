@@ -10,6 +10,7 @@
 #include "mainwindow/PathKind.h"
 #include "mainwindow/RecentFiles.h"
 #include "results/ResultsView.h"
+#include "results/ResultsWorkspace.h"
 #include "run/RunTab.h"
 #include "spec/SpecIO.h"
 #include "style/ElidedLabel.h"
@@ -26,6 +27,7 @@
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QMimeData>
+#include <QDockWidget>
 #include <QSettings>
 #include <QStatusBar>
 #include <QTabWidget>
@@ -131,6 +133,12 @@ void MainWindow::buildActions()
     });
     dark->setCheckable(true);
     dark->setChecked(currentTheme() == ThemeMode::Dark);
+    make("actionResetLayout", tr("&Reset results layout"), QString(), {}, [this] {
+        m_tabs->setCurrentWidget(m_results);
+        m_results->workspace()->resetLayout();
+    });
+    action(QStringLiteral("actionResetLayout"))
+        ->setToolTip(tr("Charts on top, the cell table and the selected cell's pane docked beneath, at their default sizes"));
     make("actionAbout", tr("&About SweepBench"), QString(), {}, [this] { about(); });
     make("actionUserGuide", tr("&User guide"), QString(), QKeySequence::HelpContents, [this] { showHelp(); });
     QAction *whatsThis = QWhatsThis::createAction(this);
@@ -178,6 +186,10 @@ void MainWindow::buildMenusAndToolbar()
     run->addActions({a("actionRun"), a("actionCancel"), a("actionCheckHooks")});
     QMenu *view = menuBar()->addMenu(tr("&View"));
     view->addAction(a("actionDarkTheme"));
+    view->addSeparator();
+    // A dock closed with its × comes back here.
+    view->addActions({m_results->workspace()->tableDock()->toggleViewAction(), m_results->workspace()->cellDock()->toggleViewAction()});
+    view->addAction(a("actionResetLayout"));
     QMenu *help = menuBar()->addMenu(tr("&Help"));
     help->addActions({a("actionUserGuide"), a("actionWhatsThis")});
     help->addSeparator();
@@ -516,6 +528,7 @@ void MainWindow::closeEvent(QCloseEvent *event)
         return;
     }
     saveWindowGeometry(this, QStringLiteral("mainWindow/geometry"));
+    m_results->workspace()->saveLayout();
     event->accept();
 }
 

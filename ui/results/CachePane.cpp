@@ -49,7 +49,7 @@ CachePane::CachePane(QWidget *parent)
     m_view->setExportName(QStringLiteral("cell-turns"));
     // Below ~180 px Qt Charts elides the turn labels and axis titles to "…"; the splitter lets
     // the table take the room back.
-    m_view->setMinimumSize(200, 180);
+    m_view->setMinimumSize(200, 130); // with the table beneath, the cell pane stays short enough for the charts above it at 1024×700
     m_table->setObjectName(QStringLiteral("turnTable"));
     const QStringList headers = {tr("Turn"), tr("OK"), tr("Failed"), tr("TTFT p50 ms"), tr("TTFT avg ms"), tr("Latency p50 ms"),
                                  tr("Prompt tok"), tr("History tok"), tr("Cached tok")};

@@ -14,14 +14,13 @@
 #include "results/TimeSlicesPane.h"
 #include "results/CachePane.h"
 #include "results/TraceTab.h"
+#include "results/ResultsWorkspace.h"
 #include "style/Theme.h"
-#include "style/WindowMemory.h"
 #include "results/TraceActions.h"
 #include <QDesktopServices>
 #include <QDir>
 #include <QEvent>
 #include <QLabel>
-#include <QSplitter>
 #include <QStackedWidget>
 #include <QTabWidget>
 #include <QTextBrowser>
@@ -55,10 +54,16 @@ ResultsView::ResultsView(QWidget *parent)
     m_summary->setTextFormat(Qt::RichText);
     m_summary->setOpenExternalLinks(true);
     m_summary->setTextInteractionFlags(Qt::TextBrowserInteraction);
+    // Wraps rather than setting the table dock's minimum width to the length of a line that
+    // ends in a long folder path (the two docks then overlapped at 1024 px).
+    m_summary->setWordWrap(true);
 
     m_side = new QTabWidget(this);
     m_side->setObjectName(QStringLiteral("cellTabs"));
-    // Short tab names: the five tabs fit the side pane at 1024 px wide.
+    // Short tab names, and every tab in view: no scroll arrows hiding Trace at 1024 px; the pane
+    // asks for the width its tabs need instead.
+    m_side->setUsesScrollButtons(false);
+    m_side->setDocumentMode(true);
     m_side->addTab(m_detail, tr("Cell"));
     m_side->addTab(m_distribution, tr("Distribution"));
     m_side->addTab(m_slices, tr("Over time"));
@@ -76,29 +81,14 @@ ResultsView::ResultsView(QWidget *parent)
     // Repeated points: mean ± CI per server × point with its runs beneath (shown only then).
     m_repeats = new RepeatsTree(this);
     m_tableTabs->addTab(m_repeats, tr("By point"));
-    auto *bottom = new QSplitter(Qt::Horizontal, this);
     auto *tableBox = new QWidget(this);
     auto *tableLayout = new QVBoxLayout(tableBox);
     tableLayout->setContentsMargins(0, 0, 0, 0);
     tableLayout->addWidget(m_summary);
     tableLayout->addWidget(m_tableTabs, 1);
-    bottom->addWidget(tableBox);
-    bottom->addWidget(m_side);
-    bottom->setObjectName(QStringLiteral("tableSplitter"));
-    bottom->setStretchFactor(0, 3); // the table (with hook icons and trace links) gets most of the width
-    bottom->setStretchFactor(1, 2); // the cell pane keeps room for its charts' axis labels
-    bottom->setSizes({900, 500}); // initial split; the stretch factors share any extra width
-    auto *vertical = new QSplitter(Qt::Vertical, this);
-    vertical->setObjectName(QStringLiteral("chartsSplitter"));
-    vertical->addWidget(m_charts);
-    vertical->addWidget(bottom);
-    // The charts are what a result set is read by: they get the larger share of the height.
-    vertical->setStretchFactor(0, 3);
-    vertical->setStretchFactor(1, 2);
-    vertical->setSizes({600, 400});
-    // Where the user put the handles comes back in the next window and session.
-    rememberSplitter(vertical, QStringLiteral("results/chartsSplitter"));
-    rememberSplitter(bottom, QStringLiteral("results/tableSplitter"));
+    // The charts are what a result set is read by: they get the middle and most of the height;
+    // the table and the cell pane are docks a user can rearrange (results/ResultsWorkspace.h).
+    m_workspace = new ResultsWorkspace(m_charts, tableBox, m_side, QStringLiteral("results/docks"), this);
     // Nothing loaded: say what to do instead of showing empty 0–1.5 axes.
     m_empty = new QLabel(tr("<h3>No results yet</h3>"
                             "<p>Run a sweep (<b>Run → Run sweep</b>, Ctrl+R), open a results folder or zip "
@@ -112,7 +102,7 @@ ResultsView::ResultsView(QWidget *parent)
     m_empty->setMargin(24);
     m_pages = new QStackedWidget(this);
     m_pages->addWidget(m_empty);
-    m_pages->addWidget(vertical);
+    m_pages->addWidget(m_workspace);
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(m_pages);

@@ -25,6 +25,7 @@ class ServerMetricsPane;
 class TimeSlicesPane;
 class CachePane;
 class TraceTab;
+class ResultsWorkspace;
 
 class ResultsView : public QWidget
 {
@@ -54,6 +55,8 @@ public:
     // (the `--tab trace` screenshot).
     void showTraceTab();
     TraceTab *traceTab() const { return m_trace; }
+    // The docks' arrangement: View menu toggles and "Reset layout".
+    ResultsWorkspace *workspace() const { return m_workspace; }
 
 Q_SIGNALS:
     void cellSelected(int cellIndex);
@@ -82,6 +85,7 @@ private:
     CachePane *m_cache = nullptr;
     TraceTab *m_trace = nullptr;
     QStackedWidget *m_pages = nullptr; // the empty state, or the results
+    ResultsWorkspace *m_workspace = nullptr; // charts in the middle, table and cell pane docked
     QLabel *m_empty = nullptr;
     QTabWidget *m_side = nullptr;
     QTabWidget *m_tableTabs = nullptr; // the cells, and the differences between two servers
