@@ -145,13 +145,18 @@ QString paretoSentence(const ParetoSeries &series)
                           .arg(series.server, joinLabels(front))
                           .arg(front.size())
                           .arg(series.points.size());
+    if (const QString left = paretoLeftOut(series); !left.isEmpty())
+        s += QStringLiteral("; left out: ") + left;
+    return s;
+}
+
+QString paretoLeftOut(const ParetoSeries &series)
+{
     QStringList left;
     for (const ParetoExcluded &e : series.excluded)
         left.append(QStringLiteral("%1 (%2)").arg(e.label, e.reason));
     left.removeDuplicates();
-    if (!left.isEmpty())
-        s += QStringLiteral("; left out: ") + left.join(QStringLiteral(", "));
-    return s;
+    return left.join(QStringLiteral(", "));
 }
 
 } // namespace sb

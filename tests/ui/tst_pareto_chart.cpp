@@ -18,6 +18,7 @@
 #include <QApplication>
 #include <QChart>
 #include <QComboBox>
+#include <QLabel>
 #include <QLineSeries>
 #include <QScatterSeries>
 #include <QTemporaryDir>
@@ -137,13 +138,29 @@ private Q_SLOTS:
         QCOMPARE(sc.at(0)->count(), 4); // every point drawn, the dominated one too
         QCOMPARE(PointLabelLayer::of(chart)->labels(sc.at(0)),
                  (QStringList{QStringLiteral("c=1"), QStringLiteral("c=8"), QStringLiteral("c=16"), QStringLiteral("c=32")}));
-        // Faded: only the dominated point has its own, translucent colour.
+        // Faded: only the dominated point has its own, translucent colour and a smaller marker,
+        // and no marker has an opaque outline that would keep a faded point looking whole.
         const auto faded = [&](int i) {
             const QVariant c = sc.at(0)->pointConfiguration(i).value(QXYSeries::PointConfiguration::Color);
-            return c.isValid() && c.value<QColor>().alphaF() < 0.5;
+            const QVariant size = sc.at(0)->pointConfiguration(i).value(QXYSeries::PointConfiguration::Size);
+            return c.isValid() && c.value<QColor>().alphaF() < 0.5 && size.isValid() && size.toReal() < sc.at(0)->markerSize();
         };
         QVERIFY(faded(2));
         QVERIFY(!faded(0) && !faded(1) && !faded(3));
+        QCOMPARE(sc.at(0)->borderColor().alpha(), 0);
+        // Selecting the dominated point enlarges it; selecting another gives it back its own
+        // (smaller) size rather than the series' size.
+        const auto sizeOf = [&](int i) { return sc.at(0)->pointConfiguration(i).value(QXYSeries::PointConfiguration::Size).toReal(); };
+        const qreal dominatedSize = sizeOf(2);
+        panel.setHighlight({0, 2});
+        QVERIFY(sizeOf(2) > dominatedSize);
+        panel.setHighlight({0, 0});
+        QCOMPARE(sizeOf(2), dominatedSize);
+        QVERIFY(faded(2));
+        panel.setHighlight({});
+        QVERIFY(!sc.at(0)->pointConfiguration(0).contains(QXYSeries::PointConfiguration::Size));
+        // Every run is a point here: no "left out" note.
+        QVERIFY(!panel.findChild<QLabel *>(QStringLiteral("paretoLeftOut"))->isVisible());
         // The same colour per server as the throughput/latency chart.
         QCOMPARE(sc.at(0)->color(), latencyColors.at(0));
         QCOMPARE(sc.at(1)->color(), latencyColors.at(1));
@@ -168,6 +185,26 @@ private Q_SLOTS:
         // And back.
         kind->setCurrentIndex(0);
         QVERIFY(named(panel.throughputView()->chart(), QStringLiteral("paretoFrontier")).isEmpty());
+    }
+
+    // A failed or degraded run is not a point; the note under the charts says which and why,
+    // and only in the Pareto view.
+    void leftOutRunsAreNamedUnderTheChart()
+    {
+        SweepResults r = sample();
+        r.cells[2].status = CellStatus::Failed;
+        r.cells[5].status = CellStatus::Degraded;
+        ChartsPanel panel;
+        panel.setInputs({{QString(), r, 0}});
+        panel.setParetoView(true, ParetoX::TokensPerUser);
+        panel.flush();
+        show(panel, {1400, 700});
+        auto *note = panel.findChild<QLabel *>(QStringLiteral("paretoLeftOut"));
+        QVERIFY(note->isVisible());
+        QCOMPARE(note->text(), QStringLiteral("Not on the Pareto chart — a: c=16 (failed); b: c=8 (degraded)"));
+        QCOMPARE(scatters(panel.throughputView()->chart()).at(0)->count(), 3);
+        panel.setParetoView(false, ParetoX::TokensPerUser);
+        QVERIFY(!note->isVisible());
     }
 
     void repeatsDrawClippedWhiskersAndNameTheInterval()

@@ -11,6 +11,9 @@ constexpr char kSetIndex[] = "sbSetIndex";
 constexpr char kServer[] = "sbServer";
 constexpr char kCells[] = "sbCellIndices";
 constexpr char kToolTips[] = "sbToolTips";
+// The size configuration each highlighted point had before (invalid: none), so that the next
+// highlight restores a degraded or dominated point's own size instead of clearing it.
+constexpr char kSizesBeforeHighlight[] = "sbSizesBeforeHighlight";
 // How much bigger a highlighted marker is drawn.
 constexpr qreal kHighlightScale = 1.8;
 } // namespace
@@ -91,15 +94,28 @@ int highlightCell(QChart *chart, ChartPointRef ref)
                 if (cells.at(i) == ref.cellIndex)
                     select.append(i);
         series->deselectAllPoints();
-        series->clearPointsConfiguration(QXYSeries::PointConfiguration::Size);
+        const auto before = series->property(kSizesBeforeHighlight).value<QHash<int, QVariant>>();
+        for (auto it = before.cbegin(); it != before.cend(); ++it) {
+            if (it.value().isValid())
+                series->setPointConfiguration(it.key(), QXYSeries::PointConfiguration::Size, it.value());
+            else
+                series->clearPointConfiguration(it.key(), QXYSeries::PointConfiguration::Size);
+        }
+        series->setProperty(kSizesBeforeHighlight, QVariant());
         if (select.isEmpty())
             continue;
         series->selectPoints(select);
         // Colour alone is weak for small markers; the size change makes the selection visible.
-        if (auto *scatter = qobject_cast<QScatterSeries *>(series))
-            for (int i : select)
-                series->setPointConfiguration(i, QXYSeries::PointConfiguration::Size,
-                                              scatter->markerSize() * kHighlightScale);
+        if (auto *scatter = qobject_cast<QScatterSeries *>(series)) {
+            QHash<int, QVariant> sizes;
+            for (int i : select) {
+                const QVariant own = series->pointConfiguration(i).value(QXYSeries::PointConfiguration::Size);
+                sizes.insert(i, own);
+                const qreal base = own.isValid() ? own.toReal() : scatter->markerSize();
+                series->setPointConfiguration(i, QXYSeries::PointConfiguration::Size, base * kHighlightScale);
+            }
+            series->setProperty(kSizesBeforeHighlight, QVariant::fromValue(sizes));
+        }
         highlighted += int(select.size());
     }
     return highlighted;

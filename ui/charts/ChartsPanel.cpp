@@ -37,6 +37,7 @@ ChartsPanel::ChartsPanel(QWidget *parent)
     , m_throughput(new InteractiveChartView(this))
     , m_metric(new InteractiveChartView(this))
     , m_knee(new QLabel(this))
+    , m_paretoLeftOut(new QLabel(this))
     , m_timer(new QTimer(this))
 {
     // Where the engine's batch stopped growing, from the profiler traces (report/TraceKnee):
@@ -47,6 +48,14 @@ ChartsPanel::ChartsPanel(QWidget *parent)
     m_knee->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_knee->setContentsMargins(8, 4, 8, 4); // the panel's own margins are 0: the charts' frames line up with the tab
     m_knee->setVisible(false);
+    // A failed or degraded cell is not a point of the frontier: say which and why instead of
+    // leaving a reader to wonder where c=64 went. Plain text: server names come from the spec.
+    m_paretoLeftOut->setObjectName(QStringLiteral("paretoLeftOut"));
+    m_paretoLeftOut->setTextFormat(Qt::PlainText);
+    m_paretoLeftOut->setWordWrap(true);
+    m_paretoLeftOut->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_paretoLeftOut->setContentsMargins(8, 4, 8, 4);
+    m_paretoLeftOut->setVisible(false);
     m_throughput->setObjectName(QStringLiteral("throughputChart"));
     m_metric->setObjectName(QStringLiteral("metricChart"));
     m_latencyCombo->setObjectName(QStringLiteral("latencyChoice"));
@@ -92,6 +101,7 @@ ChartsPanel::ChartsPanel(QWidget *parent)
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addLayout(controls);
     layout->addWidget(splitter, 1);
+    layout->addWidget(m_paretoLeftOut);
     layout->addWidget(m_knee);
 
     m_timer->setSingleShot(true);
@@ -261,7 +271,16 @@ void ChartsPanel::rebuild()
         m_throughput->setLogScale(false);
         m_throughput->replaceChart(makeParetoChart(m_inputs, x));
         m_throughput->setExportName(slug(QStringLiteral("pareto-throughput-vs-") + paretoXAxis(x).label));
+        QStringList leftOut;
+        for (const ChartSeriesInput &in : std::as_const(m_inputs))
+            for (const ParetoSeries &s : paretoSeries(in.results, x))
+                if (const QString left = paretoLeftOut(s); !left.isEmpty())
+                    leftOut.append((in.name.isEmpty() || m_inputs.size() < 2 ? QString() : in.name + QStringLiteral(" · ")) + s.server
+                                   + QStringLiteral(": ") + left);
+        m_paretoLeftOut->setText(leftOut.isEmpty() ? QString() : tr("Not on the Pareto chart — %1").arg(leftOut.join(QStringLiteral("; "))));
+        m_paretoLeftOut->setVisible(!leftOut.isEmpty());
     } else {
+        m_paretoLeftOut->setVisible(false);
         m_throughput->setLogScale(m_logLatency->isChecked());
         m_throughput->replaceChart(makeThroughputVsLatencyChart(m_inputs, choice, m_logLatency->isChecked()));
         m_throughput->setExportName(slug(QStringLiteral("throughput-vs-") + latencyChoiceInfo(choice).label));

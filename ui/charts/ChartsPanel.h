@@ -79,6 +79,7 @@ private:
     InteractiveChartView *m_throughput;
     InteractiveChartView *m_metric;
     QLabel *m_knee;              // the knee explained from the traces; hidden without profiled cells
+    QLabel *m_paretoLeftOut;     // Pareto view: the runs not drawn and why; hidden when every run is a point
     QTimer *m_timer;
     int m_rebuilds = 0;
     bool m_legendVisible = true;

@@ -17,8 +17,10 @@ namespace sb::ui {
 
 namespace {
 
-// How much of its colour a dominated point keeps: visible, but clearly not the frontier.
+// How much of its colour a dominated point keeps, and of its size: visible, but clearly not the
+// frontier.
 constexpr qreal kDominatedAlpha = 0.3;
+constexpr qreal kDominatedSize = 0.75;
 
 void addToChart(QChart *chart, QXYSeries *s, QAbstractAxis *x, QAbstractAxis *y, bool inLegend)
 {
@@ -142,7 +144,10 @@ QChart *makeParetoChart(const QList<ChartSeriesInput> &sets, ParetoX choice)
             auto *scatter = new QScatterSeries;
             scatter->setName(legend);
             scatter->setColor(color);
-            scatter->setBorderColor(color.darker(140));
+            // No outline: Qt draws one border colour for every marker of a series, and a dark ring
+            // around a faded point would still read as a full point. The frontier line marks
+            // the points that count.
+            scatter->setBorderColor(Qt::transparent);
             scatter->setMarkerShape(setMarkerShape(set.styleIndex));
             scatter->setMarkerSize(setMarkerSize(set.styleIndex));
             scatter->setSelectedColor(color.darker(190));
@@ -151,7 +156,8 @@ QChart *makeParetoChart(const QList<ChartSeriesInput> &sets, ParetoX choice)
             faded.setAlphaF(kDominatedAlpha);
             for (int i = 0; i < s.points.size(); ++i)
                 if (!s.points.at(i).onFrontier)
-                    scatter->setPointConfiguration(i, {{QXYSeries::PointConfiguration::Color, faded}});
+                    scatter->setPointConfiguration(i, {{QXYSeries::PointConfiguration::Color, faded},
+                                                       {QXYSeries::PointConfiguration::Size, setMarkerSize(set.styleIndex) * kDominatedSize}});
             tagSeries(scatter, si, s.server, cells, tips);
             tagPointLabels(scatter, pointLabels);
             tagPointDetails(scatter, details);
