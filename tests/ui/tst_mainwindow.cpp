@@ -5,6 +5,7 @@
 #include "TestSupport.h"
 #include "../core/DiskFull.h"
 #include "designer/DesignTab.h"
+#include "designer/HookCheckModel.h"
 #include "mainwindow/MainWindow.h"
 #include "mainwindow/PathKind.h"
 #include "results/ResultsView.h"
@@ -14,6 +15,11 @@
 #include "spec/SpecIO.h"
 #include "style/Theme.h"
 #include <QAction>
+#include <QLineEdit>
+#include <QAbstractButton>
+#include <QSignalSpy>
+#include <QTimer>
+#include "run/RunTab.h"
 #include <cerrno>
 #include <QApplication>
 #include <QDir>
@@ -81,6 +87,66 @@ private Q_SLOTS:
         // Nothing running: cancel is off; the default spec is valid: run is on.
         QVERIFY(!w.action(QStringLiteral("actionCancel"))->isEnabled());
         QVERIFY(w.action(QStringLiteral("actionRun"))->isEnabled());
+    }
+
+    // After a hook check in which a server did not answer, Run asks first: the others only (the
+    // run then has no cell of the dead server), all, or nothing. A server whose URL changed
+    // since the check is not judged by it.
+    void runAfterAFailedCheckOffersToSkipTheDeadServer()
+    {
+        const quint16 port = sbtest::freePort(); // nothing listens there
+        QVERIFY(port);
+        SweepSpec spec = DesignTab::newSpec();
+        spec.concurrency = {1};
+        spec.workload.requestsPerCell = 4;
+        spec.workload.inputTokens = 16;
+        spec.workload.outputTokens = 4;
+        ServerSpec dead = spec.servers.at(0);
+        dead.name = QStringLiteral("dead-server");
+        dead.mock.clear();
+        dead.urls = {QStringLiteral("http://127.0.0.1:%1").arg(port)};
+        spec.servers << dead;
+        MainWindow w;
+        w.setSpec(spec);
+        QSignalSpy checked(w.designTab(), &DesignTab::hookCheckFinished);
+        w.designTab()->checkHooks();
+        QVERIFY(sbtest::waitForSignal(checked, 30000));
+        QCOMPARE(w.designTab()->serversThatDidNotAnswer(), QStringList{QStringLiteral("dead-server")});
+
+        // Cancel: nothing runs.
+        QString question;
+        const auto answer = [&question](const char *button) {
+            QTimer::singleShot(0, [&question, button] {
+                auto *box = qobject_cast<QMessageBox *>(QApplication::activeModalWidget());
+                QVERIFY(box && box->objectName() == QStringLiteral("unansweredServers"));
+                question = box->text() + QLatin1Char('\n') + box->informativeText();
+                for (QAbstractButton *b : box->buttons())
+                    if (b->objectName() == QLatin1String(button) || (qstrcmp(button, "cancel") == 0 && box->buttonRole(b) == QMessageBox::RejectRole))
+                        b->click();
+            });
+        };
+        answer("cancel");
+        QTemporaryDir out;
+        QVERIFY(!w.startRun(out.filePath(QStringLiteral("cancelled"))));
+        QVERIFY2(question.contains(QStringLiteral("dead-server did not answer")), qPrintable(question));
+        QVERIFY(!w.runTab()->isRunning());
+
+        // Run without it: only the mock's cell runs.
+        answer("runWithout");
+        QSignalSpy finished(w.runTab(), &RunTab::runFinished);
+        QVERIFY(w.startRun(out.filePath(QStringLiteral("without"))));
+        QVERIFY(sbtest::waitForSignal(finished, 60000));
+        QCOMPARE(w.runTab()->results().serverNames(), QStringList{QStringLiteral("mock-vllm")});
+
+        // Pointed elsewhere since the check: the old verdict no longer applies.
+        w.designTab()->selectServer(1);
+        auto *url = w.designTab()->findChild<QLineEdit *>(QStringLiteral("serverUrl"));
+        QVERIFY(url && url->text().endsWith(QString::number(port)));
+        url->selectAll();
+        QTest::keyClicks(url, QStringLiteral("http://127.0.0.1:%1").arg(port == 65535 ? 65534 : port + 1)); // as typed
+        QTRY_COMPARE(w.designTab()->spec().servers.at(1).urls.value(0), url->text());
+        QCOMPARE(w.designTab()->hookCheckModel()->rowCount(), 2); // the check's rows are still shown
+        QVERIFY(w.designTab()->serversThatDidNotAnswer().isEmpty());
     }
 
     void invalidSpecDisablesRun()

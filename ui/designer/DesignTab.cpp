@@ -406,6 +406,32 @@ void DesignTab::removeServer()
     Q_EMIT statusMessage(tr("Removed server “%1” (Edit › Undo, Ctrl+Z, brings it back)").arg(displaySafe(name, DisplayLines::Single)));
 }
 
+namespace {
+// Where a server is reached: a check of it says nothing once this changes.
+QString targetOf(const ServerSpec &server)
+{
+    return QStringList{server.urls.join(QLatin1Char(' ')), server.mock, server.launch.enabled ? server.launch.command.join(QLatin1Char(' ')) : QString()}
+        .join(QLatin1Char('\n'));
+}
+} // namespace
+
+QStringList DesignTab::serversThatDidNotAnswer() const
+{
+    QStringList out;
+    const SweepSpec s = spec();
+    for (const HookCheckModel::Row &row : m_checkModel->rows()) {
+        const bool unreachable = std::any_of(row.checks.cbegin(), row.checks.cend(), [](const HookOutcome &o) {
+            return o.hook == HookKind::Reachability && !o.ok;
+        });
+        if (!unreachable)
+            continue;
+        const auto server = std::find_if(s.servers.cbegin(), s.servers.cend(), [&](const ServerSpec &sv) { return sv.name == row.server; });
+        if (server != s.servers.cend() && m_checkedTargets.value(row.server) == targetOf(*server))
+            out << row.server;
+    }
+    return out;
+}
+
 void DesignTab::checkHooks()
 {
     if (m_preflight)
@@ -415,6 +441,9 @@ void DesignTab::checkHooks()
     for (const ServerSpec &server : s.servers)
         rows.append({server.name, server.reset.enabled, server.profiler.enabled, false, {}, {}, false, {}, {}});
     m_checkModel->begin(rows);
+    m_checkedTargets.clear();
+    for (const ServerSpec &server : s.servers)
+        m_checkedTargets.insert(server.name, targetOf(server));
     // Every server is checked, hooks or not: it must answer and serve its model.
     m_preflight = new HookPreflight(s, this);
     m_checkButton->setEnabled(false);

@@ -6,6 +6,7 @@
 #include "spec/SpecDiagnostic.h"
 #include "spec/SweepSpec.h"
 #include <QPointer>
+#include <QHash>
 #include <QWidget>
 
 class QLabel;
@@ -54,6 +55,10 @@ public:
     WorkloadForm *workloadForm() const { return m_form; }
     SpecHistory *history() const { return m_history; } // undo and redo of every edit
     bool isCheckingHooks() const;
+    // Servers the last hook check found not answering, as long as where they are reached (URLs,
+    // mock, launch command) is unchanged since: a run would spend the other servers' cells
+    // before failing theirs.
+    QStringList serversThatDidNotAnswer() const;
 
 public Q_SLOTS:
     void checkHooks();
@@ -91,6 +96,7 @@ private:
     QPushButton *m_checkButton = nullptr;
     QTimer *m_validateTimer = nullptr;
     QPointer<HookPreflight> m_preflight;
+    QHash<QString, QString> m_checkedTargets; // server → where the last check reached it
     QList<SpecDiagnostic> m_diagnostics;
     bool m_valid = false;
     bool m_pushingEditorEdit = false;

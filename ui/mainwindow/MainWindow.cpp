@@ -11,6 +11,7 @@
 #include "mainwindow/RecentFiles.h"
 #include "results/ResultsView.h"
 #include "results/ResultsWorkspace.h"
+#include "report/DisplayText.h"
 #include "run/RunTab.h"
 #include "spec/SpecIO.h"
 #include "style/ElidedLabel.h"
@@ -28,6 +29,7 @@
 #include <QMessageBox>
 #include <QMimeData>
 #include <QDockWidget>
+#include <QPushButton>
 #include <QSettings>
 #include <QStatusBar>
 #include <QTabWidget>
@@ -383,11 +385,48 @@ bool MainWindow::startRun(const QString &outDir)
         statusBar()->showMessage(tr("Fix the errors in the Design tab before running"), 8000);
         return false;
     }
+    SweepSpec spec = m_design->spec();
+    if (!confirmUnansweredServers(&spec))
+        return false;
     m_results->clear();
     m_tabs->setCurrentWidget(m_run);
-    const bool started = m_run->start(m_design->spec(), outDir);
+    const bool started = m_run->start(spec, outDir);
     updateActions();
     return started;
+}
+
+bool MainWindow::confirmUnansweredServers(SweepSpec *spec)
+{
+    const QStringList dead = m_design->serversThatDidNotAnswer();
+    if (dead.isEmpty())
+        return true;
+    const QString names = displaySafe(dead.join(QStringLiteral(", ")), DisplayLines::Single);
+    const bool others = dead.size() < spec->servers.size();
+    QMessageBox box(QMessageBox::Warning, tr("Servers not answering"),
+                    tr("The last hook check found that %1 did not answer.").arg(names), QMessageBox::NoButton, this);
+    box.setObjectName(QStringLiteral("unansweredServers"));
+    box.setInformativeText(others ? tr("A run would measure the other servers first and then fail every cell of %1. "
+                                       "Run the others only, run all anyway, or cancel and check again?").arg(names)
+                                  : tr("Every cell would fail. Run anyway, or cancel and check again?"));
+    QPushButton *skip = others ? box.addButton(tr("Run without %1").arg(names), QMessageBox::AcceptRole) : nullptr;
+    QPushButton *all = box.addButton(others ? tr("Run all") : tr("Run anyway"), QMessageBox::DestructiveRole);
+    QPushButton *cancel = box.addButton(QMessageBox::Cancel);
+    if (skip)
+        skip->setObjectName(QStringLiteral("runWithout"));
+    all->setObjectName(QStringLiteral("runAll"));
+    box.setDefaultButton(skip ? skip : cancel);
+    box.exec();
+    if (box.clickedButton() == all)
+        return true;
+    if (!skip || box.clickedButton() != skip) {
+        statusBar()->showMessage(tr("Run cancelled: %1 did not answer the hook check").arg(names), 8000);
+        return false;
+    }
+    spec->servers.erase(std::remove_if(spec->servers.begin(), spec->servers.end(),
+                                       [&](const ServerSpec &s) { return dead.contains(s.name); }),
+                        spec->servers.end());
+    statusBar()->showMessage(tr("Running without %1, which did not answer the hook check").arg(names), 8000);
+    return true;
 }
 
 bool MainWindow::maybeSave()

@@ -66,6 +66,9 @@ private:
     void updateTitle();
     void refreshIcons();
     bool maybeSave();
+    // When the last hook check found servers not answering: asks whether to run without them
+    // (removed from *spec), run all, or cancel (false).
+    bool confirmUnansweredServers(SweepSpec *spec);
     void newSpec();
     void newFromTemplate(const SpecTemplate &t);
     void open();
