@@ -10,6 +10,7 @@
 #include "mainwindow/PathKind.h"
 #include "results/ResultsTableModel.h"
 #include "results/ResultsView.h"
+#include "style/ElidedLabel.h"
 #include <QLabel>
 #include <QChart>
 #include <QTabWidget>
@@ -69,10 +70,10 @@ private Q_SLOTS:
         view.selectCell(view.results().cells.first().index);
         const QString detail = view.findChild<QTextBrowser *>(QStringLiteral("cellDetail"))->toPlainText();
         QVERIFY2(detail.contains(tool + QStringLiteral(" fields not mapped: ")), qPrintable(detail));
-        // Where the set came from: the tool in the summary, every field (its command or
-        // settings too) in the summary's tooltip.
-        auto *summary = view.findChild<QLabel *>(QStringLiteral("resultsSummary"));
-        QVERIFY2(summary->text().contains(QStringLiteral("imported from ") + tool), qPrintable(summary->text()));
+        // Where the set came from: the tool on the origin line under the summary, every field
+        // (its command or settings too) in its tooltip.
+        auto *summary = view.findChild<ElidedLabel *>(QStringLiteral("resultsOrigin"));
+        QVERIFY2(summary->fullText().startsWith(QStringLiteral("Imported from ") + tool), qPrintable(summary->fullText()));
         QVERIFY2(summary->toolTip().contains(QStringLiteral("<b>Tool</b>: ") + tool), qPrintable(summary->toolTip()));
         if (tool != QLatin1String("inference-perf")) // its report keeps neither a command line nor settings
             QVERIFY2(summary->toolTip().contains(QStringLiteral("<b>Command or settings</b>: ")), qPrintable(summary->toolTip()));

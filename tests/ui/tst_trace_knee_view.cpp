@@ -3,6 +3,7 @@
 // menu; without traces neither appears. The same panel serves Results and Compare.
 #include "TestSupport.h"
 #include "charts/ChartsPanel.h"
+#include "style/ElidedLines.h"
 #include "MetricMenu.h"
 #include "metrics/MetricCatalogue.h"
 #include "metrics/Stats.h"
@@ -53,13 +54,14 @@ private Q_SLOTS:
         ChartsPanel panel;
         panel.resize(900, 600);
         panel.show();
-        auto *knee = panel.findChild<QLabel *>(QStringLiteral("traceKnee"));
+        auto *knee = panel.findChild<ElidedLines *>(QStringLiteral("traceKnee"));
         QVERIFY(knee);
         panel.setInputs({ChartSeriesInput{QString(), profiledSweep(QStringLiteral("<b>vllm</b>")), 0}});
         panel.flush();
         QVERIFY(knee->isVisible());
         QCOMPARE(knee->textFormat(), Qt::PlainText); // a server-named string is never rich text
-        QVERIFY2(knee->text().startsWith(QStringLiteral("<b>vllm</b>: the batch stops growing at concurrency 8")), qPrintable(knee->text()));
+        QVERIFY2(knee->lines().value(0).startsWith(QStringLiteral("<b>vllm</b>: the batch stops growing at concurrency 8")),
+                 qPrintable(knee->lines().value(0)));
         QVERIFY(sbtest::metricMenu(panel).contains(tag::engineStepTime));
         QVERIFY(sbtest::metricMenu(panel).contains(tag::engineBatchSize));
         panel.setMetric(tag::engineStepTime, Stat::P50);
@@ -70,10 +72,27 @@ private Q_SLOTS:
         panel.setInputs({ChartSeriesInput{QStringLiteral("before"), profiledSweep(QStringLiteral("vllm")), 0},
                          ChartSeriesInput{QStringLiteral("after"), profiledSweep(QStringLiteral("vllm")), 1}});
         panel.flush();
-        const QStringList lines = knee->text().split(QLatin1Char('\n'));
+        const QStringList lines = knee->lines();
         QCOMPARE(lines.size(), 2);
         QVERIFY(lines[0].startsWith(QStringLiteral("before · vllm: ")));
         QVERIFY(lines[1].startsWith(QStringLiteral("after · vllm: ")));
+        // Each sentence one line, elided to the panel's width rather than wrapped.
+        QCOMPARE(knee->text().count(QLatin1Char('\n')), 1);
+        panel.resize(400, 600);
+        QTRY_VERIFY(knee->text().split(QLatin1Char('\n')).at(0).endsWith(QStringLiteral("…")));
+        QCOMPARE(knee->text().count(QLatin1Char('\n')), 1);
+
+        // Many sets: three lines at most, the last saying how many more; all in the tooltip.
+        QList<ChartSeriesInput> five;
+        for (int i = 0; i < 5; ++i)
+            five.append(ChartSeriesInput{QStringLiteral("set%1").arg(i), profiledSweep(QStringLiteral("vllm")), i});
+        panel.setInputs(five);
+        panel.flush();
+        QCOMPARE(knee->text().count(QLatin1Char('\n')), 2);
+        QVERIFY2(knee->text().split(QLatin1Char('\n')).at(2).startsWith(QStringLiteral("… and 3 more")), qPrintable(knee->text()));
+        QCOMPARE(knee->toolTip().count(QLatin1Char('\n')), 4);
+        QVERIFY(knee->toolTip().contains(QStringLiteral("set4 · vllm: ")));
+        panel.resize(900, 600);
 
         // No traces: no sentence, no engine-step figures in the menu.
         SweepResults plain = profiledSweep(QStringLiteral("vllm"));

@@ -2,6 +2,7 @@
 #include "charts/InteractiveChartView.h"
 #include "charts/ParetoChart.h"
 #include "report/TraceKnee.h"
+#include "style/ElidedLines.h"
 #include <algorithm>
 #include <QChart>
 #include <QCheckBox>
@@ -36,15 +37,13 @@ ChartsPanel::ChartsPanel(QWidget *parent)
     , m_logMetric(new QCheckBox(tr("Log"), this))
     , m_throughput(new InteractiveChartView(this))
     , m_metric(new InteractiveChartView(this))
-    , m_knee(new QLabel(this))
+    , m_knee(new ElidedLines(3, this))
     , m_paretoLeftOut(new QLabel(this))
     , m_timer(new QTimer(this))
 {
     // Where the engine's batch stopped growing, from the profiler traces (report/TraceKnee):
     // server-named plain text, never rich text.
     m_knee->setObjectName(QStringLiteral("traceKnee"));
-    m_knee->setTextFormat(Qt::PlainText);
-    m_knee->setWordWrap(true);
     m_knee->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_knee->setContentsMargins(8, 4, 8, 4); // the panel's own margins are 0: the charts' frames line up with the tab
     m_knee->setVisible(false);
@@ -292,7 +291,7 @@ void ChartsPanel::rebuild()
     for (const ChartSeriesInput &in : std::as_const(m_inputs))
         for (const QString &s : traceKneeSentences(in.results))
             knees.append(in.name.isEmpty() || m_inputs.size() < 2 ? s : in.name + QStringLiteral(" · ") + s);
-    m_knee->setText(knees.join(QLatin1Char('\n')));
+    m_knee->setLines(knees);
     m_knee->setVisible(!knees.isEmpty());
     Q_EMIT chartsRebuilt();
 }

@@ -17,6 +17,8 @@ QT_END_NAMESPACE
 
 namespace sb::ui {
 
+class ElidedLines;
+
 class InteractiveChartView;
 
 class ChartsPanel : public QWidget
@@ -78,7 +80,7 @@ private:
     QCheckBox *m_logMetric;
     InteractiveChartView *m_throughput;
     InteractiveChartView *m_metric;
-    QLabel *m_knee;              // the knee explained from the traces; hidden without profiled cells
+    ElidedLines *m_knee;         // the knee explained from the traces; hidden without profiled cells
     QLabel *m_paretoLeftOut;     // Pareto view: the runs not drawn and why; hidden when every run is a point
     QTimer *m_timer;
     int m_rebuilds = 0;

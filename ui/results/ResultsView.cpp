@@ -15,6 +15,7 @@
 #include "results/CachePane.h"
 #include "results/TraceTab.h"
 #include "results/ResultsWorkspace.h"
+#include "style/ElidedLabel.h"
 #include "style/Theme.h"
 #include "results/TraceActions.h"
 #include <QDesktopServices>
@@ -57,6 +58,8 @@ ResultsView::ResultsView(QWidget *parent)
     // Wraps rather than setting the table dock's minimum width to the length of a line that
     // ends in a long folder path (the two docks then overlapped at 1024 px).
     m_summary->setWordWrap(true);
+    m_origin = new ElidedLabel(this);
+    m_origin->setObjectName(QStringLiteral("resultsOrigin"));
 
     m_side = new QTabWidget(this);
     m_side->setObjectName(QStringLiteral("cellTabs"));
@@ -85,6 +88,7 @@ ResultsView::ResultsView(QWidget *parent)
     auto *tableLayout = new QVBoxLayout(tableBox);
     tableLayout->setContentsMargins(0, 0, 0, 0);
     tableLayout->addWidget(m_summary);
+    tableLayout->addWidget(m_origin);
     tableLayout->addWidget(m_tableTabs, 1);
     // The charts are what a result set is read by: they get the middle and most of the height;
     // the table and the cell pane are docks a user can rearrange (results/ResultsWorkspace.h).
@@ -172,19 +176,21 @@ void ResultsView::updateSummary()
                     .arg(degraded);
     if (cancelled > 0) // a cancelled run says so here too, not only in the Status column
         text += tr(", %1 cancelled").arg(cancelled);
-    // Where the set came from (results/Provenance.h); the tooltip has every field, the command too.
-    if (m_results->sourceTool != QLatin1String("sweepbench"))
-        text += tr(" · imported from %1").arg(displaySafe(provenanceLine(*m_results), DisplayLines::Single).toHtmlEscaped());
-    else if (const QString origin = provenanceLine(*m_results); !origin.isEmpty())
-        text += QStringLiteral(" · ") + displaySafe(origin, DisplayLines::Single).toHtmlEscaped();
+    if (!m_folder.isEmpty())
+        text += QStringLiteral(" · ") + linkHtml(QUrl::fromLocalFile(m_folder).toString(), QDir::toNativeSeparators(m_folder), palette());
+    m_summary->setText(text);
+    // Where the set came from (results/Provenance.h), on a line of its own that elides rather
+    // than wrapping into the table's height; the tooltip has every field, the command too.
+    QString origin = displaySafe(provenanceLine(*m_results), DisplayLines::Single);
+    if (m_results->sourceTool != QLatin1String("sweepbench") && !m_results->cells.isEmpty())
+        origin = tr("Imported from %1").arg(origin);
+    m_origin->setFullText(origin);
+    m_origin->setVisible(!origin.isEmpty() && !m_results->cells.isEmpty());
     QString tip;
     for (const ProvenanceField &f : provenanceOf(*m_results))
         if (!f.value.isEmpty())
             tip += QStringLiteral("<b>%1</b>: %2<br>").arg(f.label.toHtmlEscaped(), displaySafe(f.value, DisplayLines::Single).toHtmlEscaped());
-    m_summary->setToolTip(tip);
-    if (!m_folder.isEmpty())
-        text += QStringLiteral(" · ") + linkHtml(QUrl::fromLocalFile(m_folder).toString(), QDir::toNativeSeparators(m_folder), palette());
-    m_summary->setText(text);
+    m_origin->setToolTip(tip);
     m_pages->setCurrentIndex(m_results->cells.isEmpty() ? 0 : 1);
 }
 

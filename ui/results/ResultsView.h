@@ -26,6 +26,7 @@ class TimeSlicesPane;
 class CachePane;
 class TraceTab;
 class ResultsWorkspace;
+class ElidedLabel;
 
 class ResultsView : public QWidget
 {
@@ -92,6 +93,7 @@ private:
     DifferencePanel *m_differences = nullptr;
     RepeatsTree *m_repeats = nullptr; // repeated points grouped: mean ± CI with the runs beneath
     QLabel *m_summary = nullptr;
+    ElidedLabel *m_origin = nullptr; // where the set came from, one line; every field in its tooltip
 };
 
 } // namespace sb::ui
