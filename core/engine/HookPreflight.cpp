@@ -11,6 +11,7 @@
 #include "load/RequestFactory.h"
 #include "spec/LaunchVariants.h"
 #include <QDir>
+#include <QTemporaryDir>
 #include <QThread>
 
 namespace sb {
@@ -27,11 +28,18 @@ public:
 protected:
     void run() override
     {
-        const QString base = QDir::temp().filePath(QStringLiteral("sweepbench-preflight"));
+        // The check's own files (an embedded mock's trace of its one profiler window, launched
+        // servers' logs) go to a folder of its own that goes away with it: a check must leave
+        // nothing in the user's trace_dir beside the traces of real cells.
+        QTemporaryDir scratch(QDir::temp().filePath(QStringLiteral("sweepbench-preflight-XXXXXX")));
+        const QString base = scratch.isValid() ? scratch.path() : QDir::temp().filePath(QStringLiteral("sweepbench-preflight"));
         EmbeddedMocks mocks;
         LaunchedServers launches; // started one at a time, each stopped after its checks
         QString error;
-        if (!mocks.start(m_spec, [&](int i) { return resolvedTraceDir(m_spec.servers[i], base); }, &error)
+        const auto mockTraceDir = [&](int i) {
+            return QDir(base).filePath(QStringLiteral("traces/") + QString::number(i));
+        };
+        if (!mocks.start(m_spec, mockTraceDir, &error)
             || !launches.plan(m_spec, QDir(base).filePath(QStringLiteral("servers")), &error)) {
             m_owner->report(HookPreflight::Stage::Checked, QStringLiteral("(setup)"), {}, {error});
             Q_EMIT m_owner->finished();
@@ -108,10 +116,15 @@ protected:
                     outcomes.append(runner.reset(target, HookPlacement::Preflight));
                 }
                 if (server.profiler.enabled) {
-                    const QString traceDir = resolvedTraceDir(server, base);
+                    // A mock writes where it was started to (above); a real server where its body
+                    // or its own configuration says, which must exist.
+                    const QString traceDir = server.mock.isEmpty() ? resolvedTraceDir(server, base) : mockTraceDir(i);
                     if (!traceDir.isEmpty())
                         QDir().mkpath(traceDir);
-                    const HookOutcome start = runner.profilerStart(target, resolvedProfilerStartBody(server, base));
+                    std::optional<QJsonObject> body = resolvedProfilerStartBody(server, base);
+                    if (body && !server.mock.isEmpty() && body->contains(QStringLiteral("output_dir")))
+                        body->insert(QStringLiteral("output_dir"), traceDir); // a mock writes where the body says
+                    const HookOutcome start = runner.profilerStart(target, body);
                     outcomes.append(start);
                     if (start.ok) // close the window we opened
                         outcomes.append(runner.profilerStop(target));

@@ -5,6 +5,9 @@
 #include "EngineFixture.h"
 #include "HostileServer.h"
 #include "engine/HookPreflight.h"
+#include <algorithm>
+#include <QDir>
+#include <QTemporaryDir>
 #include "engine/ServerPreflight.h"
 #include "results/HookSeverity.h"
 
@@ -109,6 +112,34 @@ private Q_SLOTS:
             QCOMPARE(hookSeverity(o), HookSeverity::Ok);
         }
         QVERIFY(c.hints.isEmpty());
+    }
+
+    // The check opens and closes one profiler window on each embedded mock: its trace goes to a
+    // scratch folder, never into the user's trace_dir, which only real cells fill.
+    void checkingAMockLeavesTheTraceDirAlone()
+    {
+        const QList<QPair<Flavor, QString>> mocks{{Flavor::Vllm, QStringLiteral("vllm")}, {Flavor::Sglang, QStringLiteral("sglang")},
+                                                  {Flavor::Trtllm, QStringLiteral("trtllm")}};
+        for (const auto &[flavor, mockName] : mocks) {
+            QTemporaryDir dir;
+            ServerSpec server;
+            server.name = QStringLiteral("m");
+            server.mock = mockName;
+            server.flavor = flavor;
+            server.model = QStringLiteral("demo-model");
+            server.profiler.enabled = true;
+            server.profiler.traceDir = dir.filePath(QStringLiteral("traces"));
+            HookPreflight p(smallSpec({server}, {1}, 1));
+            QSignalSpy checked(&p, &HookPreflight::serverChecked);
+            QSignalSpy finished(&p, &HookPreflight::finished);
+            p.start();
+            QVERIFY(sbtest::waitForSignal(finished, 30000));
+            QCOMPARE(checked.size(), 1);
+            const auto outcomes = checked[0][1].value<QList<HookOutcome>>();
+            QVERIFY(std::any_of(outcomes.cbegin(), outcomes.cend(), [](const HookOutcome &o) { return o.hook == HookKind::ProfilerStop && o.ok; }));
+            QVERIFY2(!QDir(server.profiler.traceDir).exists() || QDir(server.profiler.traceDir).isEmpty(),
+                     qPrintable(QDir(server.profiler.traceDir).entryList(QDir::Files | QDir::Dirs | QDir::NoDotAndDotDot).join(' ')));
+        }
     }
 
     void aServerWithoutModelListWarns()
