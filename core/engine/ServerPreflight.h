@@ -20,7 +20,8 @@ namespace sb {
 // client's body limit anyway.
 inline constexpr int kMaxListedModels = 20;
 
-// `checkModel` = false for embedded mocks (they accept any model name). Appends advice to `hints`.
+// `checkModel` = false for embedded mocks: they accept any model name, which the model_list
+// outcome then says (ok, not asked). Appends advice to `hints`.
 QList<HookOutcome> checkServerAnswers(ControlClient &client, const HookTarget &target, bool checkModel,
                                       const std::atomic<bool> *cancel, QStringList *hints);
 

@@ -283,6 +283,26 @@ private Q_SLOTS:
         QVERIFY(!advice->isHidden());
     }
 
+    // An embedded mock is checked like any server: it answers and lists its model, and the
+    // Model column says so (it once said "not checked" while the status bar said it passed).
+    void checkingAMockFillsEveryColumn()
+    {
+        DesignTab tab;
+        SweepSpec spec = DesignTab::newSpec();
+        spec.servers[0].reset.enabled = true;
+        tab.setSpec(spec);
+        QSignalSpy finished(&tab, &DesignTab::hookCheckFinished);
+        tab.checkHooks();
+        QVERIFY(sbtest::waitForSignal(finished, 30000));
+        HookCheckModel *model = tab.hookCheckModel();
+        QCOMPARE(model->rowVerdict(0), QStringLiteral("ok"));
+        for (const int column : {int(HookCheckModel::Reachable), int(HookCheckModel::Model), int(HookCheckModel::Reset)}) {
+            const QString text = model->index(0, column).data().toString();
+            QVERIFY2(text.startsWith(QStringLiteral("ok")), qPrintable(QStringLiteral("column %1: %2").arg(column).arg(text)));
+        }
+        QVERIFY(tab.serversThatDidNotAnswer().isEmpty());
+    }
+
     void fitsA1024By700Window()
     {
         DesignTab tab;
