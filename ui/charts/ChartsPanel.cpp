@@ -9,6 +9,7 @@
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLegend>
+#include <QSignalBlocker>
 #include <QSplitter>
 #include <QTimer>
 #include <QVBoxLayout>
@@ -56,9 +57,7 @@ ChartsPanel::ChartsPanel(QWidget *parent)
     m_kindCombo->addItem(tr("Pareto frontier"));
     m_kindCombo->setToolTip(tr("Pareto frontier: each load point's throughput against what one user gets; the points no other "
                                "point beats on both are joined, the others are faded"));
-    // Named by the unit for the per-user rate ("tok/s/user" says more than "Interactivity").
-    for (const ParetoX x : {ParetoX::TokensPerUser, ParetoX::Ttft})
-        m_paretoCombo->addItem(x == ParetoX::TokensPerUser ? paretoXAxis(x).unit : paretoXAxis(x).label, int(x));
+    refillPareto();
     m_paretoCombo->setVisible(false);
     m_metricCombo->setObjectName(QStringLiteral("metricChoice"));
     m_statCombo->setObjectName(QStringLiteral("statChoice"));
@@ -199,9 +198,27 @@ void ChartsPanel::refillStats()
     m_statCombo->setCurrentIndex(keep >= 0 ? keep : 0);
 }
 
+// The x axes the sets have: energy per token and cost per million only where a cell has them.
+void ChartsPanel::refillPareto()
+{
+    const QVariant previous = m_paretoCombo->currentData();
+    const QSignalBlocker block(m_paretoCombo);
+    m_paretoCombo->clear();
+    for (const ParetoX x : kParetoXs) {
+        const bool available = std::any_of(m_inputs.cbegin(), m_inputs.cend(), [x](const ChartSeriesInput &in) { return paretoXAvailable(in.results, x); });
+        if (!available && x != ParetoX::TokensPerUser && x != ParetoX::Ttft)
+            continue;
+        // Named by the unit for the per-user rate ("tok/s/user" says more than "Interactivity").
+        m_paretoCombo->addItem(x == ParetoX::TokensPerUser ? paretoXAxis(x).unit : paretoXAxis(x).label, int(x));
+    }
+    const int keep = m_paretoCombo->findData(previous);
+    m_paretoCombo->setCurrentIndex(keep >= 0 ? keep : 0);
+}
+
 void ChartsPanel::setInputs(const QList<ChartSeriesInput> &inputs)
 {
     m_inputs = inputs;
+    refillPareto();
     refillMetrics();
     scheduleRebuild();
 }

@@ -63,6 +63,7 @@ Q_SIGNALS:
 private:
     void scheduleRebuild();
     void rebuild();
+    void refillPareto();  // the Pareto x axes: energy and cost only where a set has them
     void refillMetrics(); // the metric menu: request-rate figures only when a set has request-rate cells
     void refillLatency(bool ttfo);
     void refillStats();
