@@ -181,6 +181,11 @@ private Q_SLOTS:
         QVERIFY(choice);
         QCOMPARE(choice->count(), 2); // tok/s/user and TTFT: no telemetry, no cost
         QCOMPARE(choice->findData(int(ParetoX::EnergyPerToken)), -1);
+        // Asked for before a set has it (as --chart pareto-energy does before the results load):
+        // tok/s/user meanwhile, energy once it is there.
+        panel.setParetoView(true, ParetoX::EnergyPerToken);
+        panel.flush();
+        QCOMPARE(choice->currentData().toInt(), int(ParetoX::TokensPerUser));
 
         SweepResults r = sample();
         const double joules[] = {100, 900, 1000, 1200, 90, 800}; // by cell; 1000 output tokens each
@@ -195,7 +200,6 @@ private Q_SLOTS:
             r.cells[i].gpuTelemetry = t;
         }
         panel.setInputs({{QString(), r, 0}});
-        panel.setParetoView(true, ParetoX::EnergyPerToken);
         panel.flush();
         QCOMPARE(choice->count(), 3);
         QCOMPARE(choice->currentData().toInt(), int(ParetoX::EnergyPerToken));

@@ -97,6 +97,7 @@ ChartsPanel::ChartsPanel(QWidget *parent)
     m_timer->setInterval(kRebuildDelayMs);
     connect(m_timer, &QTimer::timeout, this, &ChartsPanel::rebuild);
     connect(m_latencyCombo, &QComboBox::currentIndexChanged, this, &ChartsPanel::rebuild);
+    connect(m_paretoCombo, &QComboBox::activated, this, [this] { m_paretoWanted = m_paretoCombo->currentData().toInt(); });
     connect(m_paretoCombo, &QComboBox::currentIndexChanged, this, &ChartsPanel::rebuild);
     connect(m_kindCombo, &QComboBox::currentIndexChanged, this, [this] {
         const bool pareto = paretoView();
@@ -201,7 +202,6 @@ void ChartsPanel::refillStats()
 // The x axes the sets have: energy per token and cost per million only where a cell has them.
 void ChartsPanel::refillPareto()
 {
-    const QVariant previous = m_paretoCombo->currentData();
     const QSignalBlocker block(m_paretoCombo);
     m_paretoCombo->clear();
     for (const ParetoX x : kParetoXs) {
@@ -211,7 +211,9 @@ void ChartsPanel::refillPareto()
         // Named by the unit for the per-user rate ("tok/s/user" says more than "Interactivity").
         m_paretoCombo->addItem(x == ParetoX::TokensPerUser ? paretoXAxis(x).unit : paretoXAxis(x).label, int(x));
     }
-    const int keep = m_paretoCombo->findData(previous);
+    // The axis last asked for comes back when a set has it again (a choice made before the
+    // results arrived, a set with telemetry after one without).
+    const int keep = m_paretoCombo->findData(m_paretoWanted);
     m_paretoCombo->setCurrentIndex(keep >= 0 ? keep : 0);
 }
 
@@ -308,7 +310,9 @@ void ChartsPanel::setLatencyChoice(LatencyChoice choice)
 
 void ChartsPanel::setParetoView(bool on, ParetoX x)
 {
-    m_paretoCombo->setCurrentIndex(m_paretoCombo->findData(int(x)));
+    m_paretoWanted = int(x);
+    if (const int i = m_paretoCombo->findData(int(x)); i >= 0)
+        m_paretoCombo->setCurrentIndex(i);
     m_kindCombo->setCurrentIndex(on ? 1 : 0);
 }
 

@@ -61,6 +61,7 @@ Q_SIGNALS:
     void chartsRebuilt();
 
 private:
+    int m_paretoWanted = int(ParetoX::TokensPerUser); // the Pareto x asked for, shown when a set has it
     void scheduleRebuild();
     void rebuild();
     void refillPareto();  // the Pareto x axes: energy and cost only where a set has them
