@@ -4,6 +4,7 @@
 // the spec reference's text. In a real (offscreen) window.
 #include "TestSupport.h"
 #include "designer/DesignTab.h"
+#include "designer/HookCheckModel.h"
 #include "designer/TelemetryEditor.h"
 #include "designer/WorkloadForm.h"
 #include "spec/SpecIO.h"
@@ -13,6 +14,7 @@
 #include <QLineEdit>
 #include <QPlainTextEdit>
 #include <QScrollArea>
+#include <QSignalSpy>
 #include <QSpinBox>
 #include <QTest>
 
@@ -179,6 +181,26 @@ private Q_SLOTS:
         }
         if (const QByteArray dir = qgetenv("SWEEPBENCH_SHOT_DIR"); !dir.isEmpty())
             QVERIFY(tab.grab().save(QString::fromLocal8Bit(dir) + QStringLiteral("/designer-telemetry.png")));
+    }
+
+    // Check hooks looks at the exporters too: a dead one is a warning, said in the advice.
+    void checkHooksWarnsOfADeadExporter()
+    {
+        const quint16 port = sbtest::freePort();
+        QVERIFY(port);
+        SweepSpec spec = baseSpec(); // an embedded mock: the server itself is fine
+        spec.telemetry = {exporter(QStringLiteral("http://127.0.0.1:%1/metrics").arg(port))};
+        DesignTab tab;
+        tab.setSpec(spec);
+        QSignalSpy finished(&tab, &DesignTab::hookCheckFinished);
+        tab.checkHooks();
+        QVERIFY(sbtest::waitForSignal(finished, 30000));
+        HookCheckModel *model = tab.hookCheckModel();
+        QCOMPARE(model->rowCount(), 1);
+        QCOMPARE(model->rowVerdict(0), QStringLiteral("warning"));
+        const QString advice = model->index(0, HookCheckModel::Advice).data().toString();
+        QVERIFY2(advice.contains(QStringLiteral("GPU telemetry http://127.0.0.1:%1/metrics: no answer from the GPU exporter").arg(port)),
+                 qPrintable(advice));
     }
 
     void everyFieldHasReferenceText()
