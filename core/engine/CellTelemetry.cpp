@@ -37,12 +37,12 @@ void CellTelemetry::start(const QList<TelemetrySpec> &exporters, const QString &
 
 void CellTelemetry::startNvidiaSmi(const TelemetrySpec &t)
 {
-    m_smiProgram = t.program.isEmpty() ? NvidiaSmiSampler::sourceName() : t.program;
-    if (m_knownMissing->contains(m_smiProgram))
+    const QString program = t.program.isEmpty() ? NvidiaSmiSampler::sourceName() : t.program;
+    if (m_knownMissing->contains(program))
         return;
     m_smi = std::make_unique<NvidiaSmiSampler>(NvidiaSmiOptions{t.program, t.intervalMs});
     if (!m_smi->start(&m_smiStartError)) {
-        m_knownMissing->insert(m_smiProgram);
+        m_knownMissing->insert(program);
         m_smi.reset();
     }
 }

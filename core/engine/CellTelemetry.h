@@ -42,7 +42,6 @@ private:
     std::unique_ptr<MetricsScraper> m_scraper;
     std::unique_ptr<NvidiaSmiSampler> m_smi;
     QString m_smiStartError;          // the cell's warning when nvidia-smi did not start
-    QString m_smiProgram;
 
     void startNvidiaSmi(const TelemetrySpec &t);
     void finishNvidiaSmi(CellResult &cell);
