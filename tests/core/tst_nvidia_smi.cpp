@@ -8,6 +8,7 @@
 #include "TestSupport.h"
 #include "launch/NvidiaSmiSampler.h"
 #include "metrics/MetricCatalogue.h"
+#include "report/ReportHtml.h"
 #include "results/ResultsStore.h"
 #include "servermetrics/GpuTelemetry.h"
 #include "servermetrics/NvidiaSmiCsv.h"
@@ -204,6 +205,10 @@ private Q_SLOTS:
         SweepResults onDisk;
         QVERIFY2(ResultsStore::readResults(dir.filePath(QStringLiteral("out")), &onDisk, &error), qPrintable(error));
         QVERIFY(onDisk.cells.at(1).gpuTelemetry == r.results.cells.at(1).gpuTelemetry);
+        // report.html says where the energy came from.
+        ReportHtmlInput html;
+        html.results = onDisk;
+        QVERIFY(reportHtml(html).contains("J (power integral, nvidia-smi)"));
     }
 
     // nvidia-smi that fails, prints garbage, or endless long lines: a warning that names it, no
