@@ -42,15 +42,16 @@ TelemetryEditor::TelemetryEditor(QObject *parent)
     , m_authorization(new QLineEdit)
     , m_program(new QLineEdit)
     , m_interval(new QSpinBox)
-    , m_cost(new QCheckBox(tr("Price the GPUs (dollars per million tokens)")))
+    , m_cost(new QCheckBox(tr("Price the GPUs ($ per M tokens)")))
     , m_gpuHour(new QDoubleSpinBox)
     , m_gpus(new QSpinBox)
 {
     m_source->setObjectName(QStringLiteral("telemetrySource"));
     m_source->addItem(tr("None"), None);
-    m_source->addItem(tr("GPU exporters (dcgm-exporter)"), Exporters);
-    m_source->addItem(tr("nvidia-smi on this machine"), NvidiaSmi);
-    m_source->setToolTip(tr("telemetry: where each measured phase's GPU power, utilisation and memory come from, for energy per token"));
+    m_source->addItem(tr("dcgm-exporter URLs"), Exporters);
+    m_source->addItem(tr("nvidia-smi here"), NvidiaSmi);
+    m_source->setToolTip(tr("telemetry: where each measured phase's GPU power, utilisation and memory come from, for energy per "
+                            "token: GPU exporters (dcgm-exporter) by URL, or nvidia-smi on the machine SweepBench runs on"));
     m_urls->setObjectName(QStringLiteral("telemetryUrls"));
     m_urls->setPlaceholderText(QStringLiteral("http://gpu-node:9400/metrics"));
     m_urls->setToolTip(tr("One exporter metrics URL per line; each exporter once (its GPUs' energy is added up)"));

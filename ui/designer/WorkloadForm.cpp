@@ -263,7 +263,7 @@ QWidget *WorkloadForm::buildSlo()
 
 QWidget *WorkloadForm::buildTelemetry()
 {
-    auto *group = new QGroupBox(tr("GPU telemetry and cost (optional, for energy and cost per token)"));
+    auto *group = new QGroupBox(tr("GPU telemetry and cost (optional)"));
     group->setObjectName(QStringLiteral("telemetryGroup"));
     auto *form = new QFormLayout(group);
     form->setVerticalSpacing(2); // each field's reserved message line is most of the spacing
