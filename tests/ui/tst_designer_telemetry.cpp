@@ -102,6 +102,25 @@ private Q_SLOTS:
         QCOMPARE(tab.spec().telemetry, spec.telemetry);
     }
 
+    // A server's own telemetry and cost have no fields yet: they come back as the file wrote them,
+    // whatever is edited at the top level.
+    void serversOwnAreKept()
+    {
+        SweepSpec spec = baseSpec();
+        TelemetrySpec smi;
+        smi.nvidiaSmi = true;
+        spec.servers[0].telemetry = QList<TelemetrySpec>{smi};
+        spec.servers[0].cost = CostSpec{1.25, 2};
+        spec.telemetry = {exporter(QStringLiteral("http://gpu-a:9400/metrics"))};
+        DesignTab tab;
+        tab.setSpec(spec);
+        tab.workloadForm()->telemetryEditor()->gpusBox()->setValue(3); // an edit elsewhere
+        const SweepSpec back = tab.spec();
+        QCOMPARE(back.servers[0].telemetry, spec.servers[0].telemetry);
+        QVERIFY(back.servers[0].cost == spec.servers[0].cost);
+        QCOMPARE(back.telemetry, spec.telemetry);
+    }
+
     void editingWritesTheKeys()
     {
         DesignTab tab;
