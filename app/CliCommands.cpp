@@ -183,8 +183,12 @@ int runHooksCommand(const QStringList &args)
             allOk = allOk && severity != HookSeverity::Failed;
             printRow(server, o, severity);
         }
-        for (const auto &h : hints)
-            out() << "    hint: " << displaySafe(h, DisplayLines::Single) << '\n';
+        for (const auto &h : hints) {
+            // The GPU telemetry's hint repeats its row's message (for the designer's table).
+            const bool inARow = std::any_of(checks.begin(), checks.end(), [&](const HookOutcome &o) { return !o.message.isEmpty() && h.endsWith(o.message); });
+            if (!inARow)
+                out() << "    hint: " << displaySafe(h, DisplayLines::Single) << '\n';
+        }
         printedHints[server] = hints;
         out().flush();
     });

@@ -21,7 +21,9 @@ const CommandHelp kCommands[] = {
      "ends, or once SPEC / RESULTS is open, and exits. --theme picks the palette (screenshots default\n"
      "to light), --size the window size in pixels, --chart the left chart of Results and Compare:\n"
      "latency (throughput vs latency, the default), pareto (the Pareto frontier of throughput vs\n"
-     "tok/s/user) or pareto-ttft (throughput vs TTFT p50). --compare RESULTS (repeatable) adds a\n"
+     "tok/s/user), pareto-ttft (throughput vs TTFT p50), pareto-energy (vs energy per output token)\n"
+     "or pareto-cost (vs dollars per million output tokens; both where the set has them).\n"
+     "--compare RESULTS (repeatable) adds a\n"
      "result set to the Compare tab (with --screenshot and no SPEC / RESULTS: a picture of it).\n"
      "Without a display (no DISPLAY / WAYLAND_DISPLAY), --demo runs the headless demo instead."},
     {"run", "sweepbench run SPEC [--out DIR] [--resume [--force]] [--shard K/N]",

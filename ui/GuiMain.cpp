@@ -81,7 +81,10 @@ void chooseChart(ui::MainWindow &window, const QString &chart)
     if (chart.isEmpty())
         return;
     const bool pareto = chart.startsWith(QLatin1String("pareto"));
-    const ParetoX x = chart == QLatin1String("pareto-ttft") ? ParetoX::Ttft : ParetoX::TokensPerUser;
+    const ParetoX x = chart == QLatin1String("pareto-ttft")     ? ParetoX::Ttft
+                      : chart == QLatin1String("pareto-energy") ? ParetoX::EnergyPerToken
+                      : chart == QLatin1String("pareto-cost")   ? ParetoX::CostPerMillionOutput
+                                                                : ParetoX::TokensPerUser;
     window.resultsView()->chartsPanel()->setParetoView(pareto, x);
     window.compareView()->chartsPanel()->setParetoView(pareto, x);
 }

@@ -19,7 +19,7 @@ struct GuiOptions {
     QString tab;            // with --screenshot: design | run | results (default) | compare | trace
                             // (Results with a profiled cell's Trace tab open)
     QStringList comparePaths; // result sets added to the Compare tab (--compare PATH, repeatable)
-    QString chart;          // the left chart of Results and Compare: latency (default) | pareto | pareto-ttft
+    QString chart;          // the left chart of Results and Compare: latency (default) | pareto | pareto-ttft | pareto-energy | pareto-cost
 };
 
 // Returns the process exit code: the event loop's, or for --screenshot 0 when the picture was

@@ -13,7 +13,7 @@ bool parseGuiOption(const QString &option, const QString &value, ui::GuiOptions 
         opts->tab = value;
         return true;
     }
-    if (option == QLatin1String("--chart") && QStringList{QStringLiteral("latency"), QStringLiteral("pareto"), QStringLiteral("pareto-ttft")}.contains(value)) {
+    if (option == QLatin1String("--chart") && QStringList{QStringLiteral("latency"), QStringLiteral("pareto"), QStringLiteral("pareto-ttft"), QStringLiteral("pareto-energy"), QStringLiteral("pareto-cost")}.contains(value)) {
         opts->chart = value;
         return true;
     }
@@ -29,7 +29,7 @@ bool parseGuiOption(const QString &option, const QString &value, ui::GuiOptions 
         return false;
     }
     *error = option == QLatin1String("--theme")   ? QStringLiteral("--theme: expected light or dark, got %1").arg(value)
-             : option == QLatin1String("--chart") ? QStringLiteral("--chart: expected latency, pareto or pareto-ttft, got %1").arg(value)
+             : option == QLatin1String("--chart") ? QStringLiteral("--chart: expected latency, pareto, pareto-ttft, pareto-energy or pareto-cost, got %1").arg(value)
                                                   : QStringLiteral("--tab: expected design, run, results, compare or trace, got %1").arg(value);
     return false;
 }

@@ -14,6 +14,10 @@ QString exporterName(const QString &url)
 
 void CellTelemetry::start(const QList<TelemetrySpec> &exporters, const QString &cellDir, std::shared_ptr<const SecretSet> secrets)
 {
+    if (exporters.size() == 1 && exporters.front().nvidiaSmi) { // the validator keeps it alone
+        startNvidiaSmi(exporters.front());
+        return;
+    }
     QList<ScrapeTarget> targets;
     for (const TelemetrySpec &t : exporters) {
         if (m_knownMissing->contains(t.url))
@@ -31,15 +35,51 @@ void CellTelemetry::start(const QList<TelemetrySpec> &exporters, const QString &
     m_scraper->start();
 }
 
+void CellTelemetry::startNvidiaSmi(const TelemetrySpec &t)
+{
+    const QString program = t.program.isEmpty() ? NvidiaSmiSampler::sourceName() : t.program;
+    if (m_knownMissing->contains(program))
+        return;
+    m_smi = std::make_unique<NvidiaSmiSampler>(NvidiaSmiOptions{t.program, t.intervalMs});
+    if (!m_smi->start(&m_smiStartError)) {
+        m_knownMissing->insert(program);
+        m_smi.reset();
+    }
+}
+
 void CellTelemetry::stop()
 {
     if (m_scraper)
         m_scraper->stop(0);
+    if (m_smi)
+        m_smi->stop();
+}
+
+void CellTelemetry::finishNvidiaSmi(CellResult &cell)
+{
+    if (!m_smiStartError.isEmpty()) {
+        cell.warnings.append(m_smiStartError + QStringLiteral(": no GPU telemetry in this sweep"));
+        m_smiStartError.clear();
+    }
+    if (!m_smi)
+        return;
+    m_smi->stop(); // no-op when stop() came first
+    cell.warnings.append(m_smi->warnings());
+    GpuTelemetrySummary sum = aggregateGpuTelemetry(m_smi->points(), /*counterExpected=*/false);
+    if (sum.result.scrapes > 0) {
+        GpuTelemetryResult &r = sum.result;
+        r.source = TelemetrySource::NvidiaSmi;
+        r.exporters = {NvidiaSmiSampler::sourceName()};
+        cell.warnings.append(sum.warnings);
+        cell.gpuTelemetry = std::move(r);
+    }
+    m_smi.reset();
 }
 
 bool CellTelemetry::finish(std::int64_t phaseStartNs, const QString &relativeSeriesPath, const QString &absoluteSeriesPath, CellResult &cell,
                            QString *error)
 {
+    finishNvidiaSmi(cell);
     if (!m_scraper)
         return true;
     m_scraper->stop(0); // no-op when stop() came first

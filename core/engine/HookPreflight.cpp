@@ -3,6 +3,7 @@
 #include "engine/EmbeddedMocks.h"
 #include "engine/ServerIdentity.h"
 #include "engine/ServerPreflight.h"
+#include "engine/TelemetryPreflight.h"
 #include "hooks/HookPresets.h"
 #include "hooks/HookRunner.h"
 #include "hooks/LlamacppProbe.h"
@@ -82,6 +83,13 @@ protected:
                 const ServerSpec &spec = m_spec.servers[i];
                 for (const HookTarget &target : hookTargetsFor(spec, mocks.baseUrls(i)))
                     checks += checkServerAnswers(client, target, spec.mock.isEmpty(), &cancel, &checkHints);
+                // Its GPU telemetry: each exporter answers, with how many GPUs and the energy counter.
+                // The outcome's message is also advice, for the designer's table (it has no column for it).
+                for (const TelemetrySpec &t : telemetryFor(m_spec, spec)) {
+                    const HookOutcome gpu = checkTelemetry(client, t, &cancel);
+                    checkHints.append(QStringLiteral("GPU telemetry %1: %2").arg(t.nvidiaSmi ? gpu.path : gpu.origin + gpu.path, gpu.message));
+                    checks.append(gpu);
+                }
                 checkHints.removeDuplicates();
                 for (const HookOutcome &c : std::as_const(checks))
                     if (c.hook == HookKind::Reachability && !c.ok)

@@ -16,16 +16,14 @@ namespace sb {
 
 namespace {
 constexpr int kPollMs = 50;
+} // namespace
 
-// The program as a path: the child gets no PATH search (ProcessSpawn.h), so it is done here
-// with the PATH the child will have.
 QString resolveProgram(const QString &program, const QProcessEnvironment &env)
 {
     if (program.contains(QLatin1Char('/')))
         return program;
     return QStandardPaths::findExecutable(program, env.value(QStringLiteral("PATH")).split(QLatin1Char(':'), Qt::SkipEmptyParts));
 }
-} // namespace
 
 int signalNumber(const QString &name)
 {

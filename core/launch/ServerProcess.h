@@ -5,6 +5,7 @@
 // group. The destructor stops it: no server process outlives its ServerProcess.
 #include "launch/LaunchLog.h"
 #include <QPair>
+#include <QProcessEnvironment>
 #include <QStringList>
 #include <atomic>
 #include <optional>
@@ -47,6 +48,10 @@ private:
     std::thread m_reader;
     std::atomic<bool> m_stopReading{false};
 };
+
+// The program as a path: the child gets no PATH search (ProcessSpawn.h), so it is done here
+// with the PATH the child will have. Empty when not found.
+QString resolveProgram(const QString &program, const QProcessEnvironment &env);
 
 // "TERM" → SIGTERM; the names of launchSignalNames() (spec/SweepSpec.h).
 int signalNumber(const QString &name);

@@ -46,7 +46,23 @@ QString joinLabels(const QStringList &labels)
 
 ParetoAxis paretoXAxis(ParetoX x)
 {
-    return x == ParetoX::Ttft ? axisOfMetric(tag::ttft, Stat::P50) : axisOfMetric(tag::tokensPerUser, Stat::Avg);
+    switch (x) {
+    case ParetoX::Ttft: return axisOfMetric(tag::ttft, Stat::P50);
+    case ParetoX::EnergyPerToken: return axisOfMetric(tag::energyPerOutputToken, Stat::Avg);
+    case ParetoX::CostPerMillionOutput: return axisOfMetric(tag::costPerMillionOutput, Stat::Avg);
+    case ParetoX::TokensPerUser: break;
+    }
+    return axisOfMetric(tag::tokensPerUser, Stat::Avg);
+}
+
+bool paretoXAvailable(const SweepResults &results, ParetoX x)
+{
+    if (x == ParetoX::TokensPerUser || x == ParetoX::Ttft)
+        return true;
+    const ParetoAxis axis = paretoXAxis(x);
+    return std::any_of(results.cells.cbegin(), results.cells.cend(), [&](const CellResult &c) {
+        return c.status == CellStatus::Completed && std::isfinite(cellValue(c, axis.metric, axis.stat));
+    });
 }
 
 ParetoAxis paretoYAxis() { return axisOfMetric(tag::outputThroughput, Stat::Avg); }

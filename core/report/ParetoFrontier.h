@@ -16,9 +16,11 @@
 
 namespace sb {
 
-// What the x axis measures: the per-user output rate (higher is better) or TTFT p50 (lower is
-// better). Throughput is always output_token_throughput (higher is better).
-enum class ParetoX { TokensPerUser, Ttft };
+// What the x axis measures: the per-user output rate (higher is better), TTFT p50, or what the
+// throughput costs — energy per output token or dollars per million output tokens (lower is
+// better; docs/gpu-telemetry.md). Throughput is always output_token_throughput (higher is better).
+enum class ParetoX { TokensPerUser, Ttft, EnergyPerToken, CostPerMillionOutput };
+inline constexpr ParetoX kParetoXs[] = {ParetoX::TokensPerUser, ParetoX::Ttft, ParetoX::EnergyPerToken, ParetoX::CostPerMillionOutput};
 
 struct ParetoAxis {
     QString metric; // results.json key (metrics/MetricCatalogue.h tag::)
@@ -28,6 +30,9 @@ struct ParetoAxis {
     QString unit;   // short unit: "tok/s/user", "ms"
 };
 ParetoAxis paretoXAxis(ParetoX x);
+// Does any completed cell of the set have this x (energy needs GPU telemetry, cost a `cost:`)?
+// The per-user rate and TTFT are always offered.
+bool paretoXAvailable(const SweepResults &results, ParetoX x);
 ParetoAxis paretoYAxis();
 
 struct ParetoPoint {

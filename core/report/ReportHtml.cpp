@@ -374,9 +374,12 @@ QString gpuTable(const ReportHtmlInput &in)
         QString gpus = QStringLiteral("&mdash;"), energy = gpus;
         if (const auto &t = c.gpuTelemetry) {
             gpus = QStringLiteral("%1 × %2").arg(t->gpus).arg(e(t->models.join(QStringLiteral(", "))));
-            energy = QStringLiteral("%1 J (%2)").arg(num(t->energyJ, 1), e(t->energySource == EnergySource::Counter ? QStringLiteral("energy counter")
-                                                                          : t->energySource == EnergySource::PowerIntegral ? QStringLiteral("power integral")
-                                                                                                                           : QStringLiteral("none")));
+            const QString how = t->energySource == EnergySource::Counter         ? QStringLiteral("energy counter")
+                                : t->energySource == EnergySource::PowerIntegral ? QStringLiteral("power integral")
+                                                                                 : QStringLiteral("none");
+            // Which source read the GPUs matters only when it was not an exporter.
+            energy = QStringLiteral("%1 J (%2)").arg(num(t->energyJ, 1),
+                                                     e(t->source == TelemetrySource::NvidiaSmi ? how + QStringLiteral(", ") + telemetrySourceName(t->source) : how));
         }
         rows += QStringLiteral("<tr><td class=\"n\">%1</td><td>%2</td><td class=\"n\">%3</td><td>%4</td><td class=\"n\">%5</td>"
                                "<td class=\"n\">%6</td><td class=\"n\">%7</td><td class=\"n\">%8 / %9</td><td class=\"n\">%10 / %11</td>"
@@ -388,9 +391,9 @@ QString gpuTable(const ReportHtmlInput &in)
     }
     if (rows.isEmpty())
         return {};
-    return QStringLiteral("<h2>GPU energy and cost</h2>\n<p class=\"muted\">From the GPU exporters scraped during each measured phase "
+    return QStringLiteral("<h2>GPU energy and cost</h2>\n<p class=\"muted\">From the GPU exporters scraped (or nvidia-smi sampled) during each measured phase "
                           "(energy summed over the GPUs, per output token and per request of the successful requests) and the spec's "
-                          "cost (the phase's wall time at gpu_hour × gpus, per million tokens); the series is in cells/*/gpu_telemetry.jsonl.</p>\n"
+                          "cost (the phase's wall time at gpu_hour × gpus, per million tokens); the exporters' series is in cells/*/gpu_telemetry.jsonl.</p>\n"
                           "<table class=\"cells\"><thead><tr><th>#</th><th>Server</th><th>Point</th><th>GPUs</th><th>Energy</th><th>J/tok</th>"
                           "<th>J/req</th><th>Power avg / max W</th><th>GPU util % / SM active</th><th>GPU mem avg / max MiB</th>"
                           "<th>$/M tokens in / out</th></tr></thead>\n<tbody>\n")

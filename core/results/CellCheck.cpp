@@ -216,6 +216,7 @@ QStringList storedCellProblems(const QJsonObject &cell, int position)
     const QJsonObject gpu = c.object(cell, top, "gpu_telemetry");
     const QString gpuAt = QStringLiteral("gpu_telemetry.");
     c.cellFile(gpu, gpuAt, "series", QStringLiteral("gpu_telemetry.jsonl"));
+    c.string(gpu, gpuAt, "source");
     c.strings(gpu, gpuAt, "exporters");
     c.strings(gpu, gpuAt, "models");
     for (const char *key : {"scrapes", "failed_scrapes", "gpus"})

@@ -21,6 +21,12 @@ enum class EnergySource { None, Counter, PowerIntegral };
 QString energySourceName(EnergySource s);              // "", "counter", "power_integral"
 EnergySource energySourceFromString(QStringView s);   // None for "" and unknown words
 
+// What read the GPUs: exporters scraped over HTTP (dcgm-exporter), or nvidia-smi sampled on the
+// benchmark's own machine (no energy counter: energy is always the power integral).
+enum class TelemetrySource { Exporter, NvidiaSmi };
+QString telemetrySourceName(TelemetrySource s);            // "dcgm-exporter", "nvidia-smi"
+TelemetrySource telemetrySourceFromString(QStringView s);  // Exporter for unknown words (older results)
+
 // A gauge over the phase's scrapes; NaN when no scrape had it.
 struct GaugeSummary {
     double avg = NAN, max = NAN;
@@ -29,9 +35,10 @@ struct GaugeSummary {
 };
 
 struct GpuTelemetryResult {
-    QString series;              // relative to the results folder: cells/<dir>/gpu_telemetry.jsonl
-    QStringList exporters;       // the origins scraped (scheme://host:port), in spec order
-    int scrapes = 0, failedScrapes = 0;
+    TelemetrySource source = TelemetrySource::Exporter;
+    QString series;              // relative to the results folder: cells/<dir>/gpu_telemetry.jsonl; empty for nvidia-smi
+    QStringList exporters;       // the origins scraped (scheme://host:port), in spec order; ["nvidia-smi"]
+    int scrapes = 0, failedScrapes = 0; // nvidia-smi: its readings (one per period, all GPUs)
     double windowS = NAN;        // from the first to the last scrape that answered
     int gpus = 0;                // distinct GPUs seen (by UUID, else exporter + gpu index)
     QStringList models;          // their modelName labels, each once, sorted

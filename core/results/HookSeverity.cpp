@@ -11,6 +11,9 @@ HookSeverity hookSeverity(const HookOutcome &h)
     // is worth a warning, not a failed check.
     if (h.hook == HookKind::ModelList)
         return h.verdict == HookVerdict::Refused ? HookSeverity::Failed : HookSeverity::Warning;
+    // Without GPU telemetry a sweep still measures its cells: worth a warning, not a failed check.
+    if (h.hook == HookKind::GpuTelemetry)
+        return HookSeverity::Warning;
     // Only the stop is tolerated (§5: a failed stop is a warning); a missing reset or start route
     // leaves the cell unmeasured or measured without a reset, whatever the reason.
     return h.hook == HookKind::ProfilerStop ? HookSeverity::Warning : HookSeverity::Failed;

@@ -4,7 +4,7 @@ namespace sb {
 
 namespace {
 constexpr HookKind kKinds[] = {HookKind::Reset, HookKind::ProfilerStart, HookKind::ProfilerStop, HookKind::Reachability,
-                               HookKind::ModelList, HookKind::Restart};
+                               HookKind::ModelList, HookKind::Restart, HookKind::GpuTelemetry};
 constexpr HookVerdict kVerdicts[] = {HookVerdict::Ok,           HookVerdict::Refused, HookVerdict::Busy,
                                      HookVerdict::RouteMissing, HookVerdict::Timeout, HookVerdict::Error};
 } // namespace
@@ -18,6 +18,7 @@ QString hookKindName(HookKind k)
     case HookKind::Reachability: return QStringLiteral("reachability");
     case HookKind::ModelList: return QStringLiteral("model_list");
     case HookKind::Restart: return QStringLiteral("restart");
+    case HookKind::GpuTelemetry: return QStringLiteral("gpu_telemetry");
     }
     return QString();
 }

@@ -20,6 +20,9 @@ enum class HookKind {
     // reset_kv_cache: restart on a launched server: stop, start, wait for its ready path; the
     // cache reset of a server SweepBench started itself (its latency is the whole restart).
     Restart,       // restart
+    // The preflight's look at a server's GPU telemetry (engine/TelemetryPreflight.h): an
+    // exporter's one scrape, or nvidia-smi's one reading. Never in a cell's hooks.
+    GpuTelemetry,  // gpu_telemetry
 };
 // The hooks that empty the cache before a cell: the reset route, or a restart.
 inline bool isCacheReset(HookKind k) { return k == HookKind::Reset || k == HookKind::Restart; }
@@ -35,7 +38,7 @@ enum class HookVerdict {
     Error,        // anything else (transport error, cancelled, other status)
 };
 
-QString hookKindName(HookKind k); // "reset_kv_cache", "profiler_start", "profiler_stop", "reachability", "model_list", "restart"
+QString hookKindName(HookKind k); // "reset_kv_cache", "profiler_start", "profiler_stop", "reachability", "model_list", "restart", "gpu_telemetry"
 std::optional<HookKind> hookKindFromString(QStringView s);
 QString hookVerdictName(HookVerdict v); // "ok", "refused", "busy", "route_missing", "timeout", "error"
 std::optional<HookVerdict> hookVerdictFromString(QStringView s);

@@ -348,11 +348,21 @@ EnergySource energySourceFromString(QStringView s)
     return EnergySource::None;
 }
 
+QString telemetrySourceName(TelemetrySource s)
+{
+    return s == TelemetrySource::NvidiaSmi ? QStringLiteral("nvidia-smi") : QStringLiteral("dcgm-exporter");
+}
+
+TelemetrySource telemetrySourceFromString(QStringView s)
+{
+    return s == QLatin1String("nvidia-smi") ? TelemetrySource::NvidiaSmi : TelemetrySource::Exporter;
+}
+
 bool GaugeSummary::operator==(const GaugeSummary &o) const { return same(avg, o.avg) && same(max, o.max); }
 
 bool GpuTelemetryResult::operator==(const GpuTelemetryResult &o) const
 {
-    return series == o.series && exporters == o.exporters && scrapes == o.scrapes && failedScrapes == o.failedScrapes
+    return source == o.source && series == o.series && exporters == o.exporters && scrapes == o.scrapes && failedScrapes == o.failedScrapes
            && same(windowS, o.windowS) && gpus == o.gpus && models == o.models && utilizationPct == o.utilizationPct
            && smActive == o.smActive && memoryUsedMib == o.memoryUsedMib && powerW == o.powerW && same(energyJ, o.energyJ)
            && energySource == o.energySource;
@@ -369,7 +379,8 @@ GaugeSummary gaugeFromJson(const QJsonValue &v)
 
 QJsonObject toJson(const GpuTelemetryResult &t)
 {
-    QJsonObject o{{QStringLiteral("series"), t.series},
+    QJsonObject o{{QStringLiteral("source"), telemetrySourceName(t.source)},
+                  {QStringLiteral("series"), t.series},
                   {QStringLiteral("exporters"), QJsonArray::fromStringList(t.exporters)},
                   {QStringLiteral("scrapes"), t.scrapes},
                   {QStringLiteral("failed_scrapes"), t.failedScrapes},
@@ -392,6 +403,7 @@ std::optional<GpuTelemetryResult> gpuTelemetryFromJson(const QJsonValue &v)
         return std::nullopt;
     const QJsonObject o = v.toObject();
     GpuTelemetryResult t;
+    t.source = telemetrySourceFromString(o.value(QStringLiteral("source")).toString());
     t.series = o.value(QStringLiteral("series")).toString();
     for (const QJsonValue &e : o.value(QStringLiteral("exporters")).toArray())
         t.exporters.append(e.toString());

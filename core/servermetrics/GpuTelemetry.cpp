@@ -80,7 +80,7 @@ bool isGpuTelemetrySample(const MetricsScrape &, const MetricSample &s)
     return fieldOf(s.name) >= 0;
 }
 
-GpuTelemetrySummary aggregateGpuTelemetry(const std::vector<ScrapePoint> &points)
+GpuTelemetrySummary aggregateGpuTelemetry(const std::vector<ScrapePoint> &points, bool counterExpected)
 {
     GpuTelemetrySummary out;
     GpuTelemetryResult &r = out.result;
@@ -169,7 +169,10 @@ GpuTelemetrySummary aggregateGpuTelemetry(const std::vector<ScrapePoint> &points
     if (withPower == n) {
         r.energyJ = integralJ;
         r.energySource = EnergySource::PowerIntegral;
-        out.warnings.append(QStringLiteral("GPU energy from the power gauge integrated over the phase: %1").arg(why));
+        if (counterExpected || withCounter > 0)
+            out.warnings.append(QStringLiteral("GPU energy from the power gauge integrated over the phase: %1").arg(why));
+    } else if (!counterExpected) {
+        out.warnings.append(QStringLiteral("no GPU energy for this cell: %1 of %2 GPUs had no two power readings").arg(n - withPower).arg(n));
     } else {
         out.warnings.append(QStringLiteral("no GPU energy for this cell: %1, and %2 of %3 GPUs had no two readings of %4")
                                 .arg(why)

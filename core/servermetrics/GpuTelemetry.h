@@ -43,6 +43,8 @@ struct GpuTelemetrySummary {
 // (restarts counted as in the server metrics), summed; when any GPU lacks two counter readings,
 // or a counter stood still while its GPU drew power (the exporter's own collection interval is
 // longer than the phase), every GPU's power integrated over the scrapes (trapezoids) instead.
-GpuTelemetrySummary aggregateGpuTelemetry(const std::vector<ScrapePoint> &points);
+// `counterExpected` false (nvidia-smi has no energy counter): the power integral is the energy,
+// without a warning.
+GpuTelemetrySummary aggregateGpuTelemetry(const std::vector<ScrapePoint> &points, bool counterExpected = true);
 
 } // namespace sb

@@ -57,6 +57,14 @@ inline QString expectSeed() { return QStringLiteral("an integer ≥ 0"); }
 inline constexpr int kMaxCostGpus = 65536;
 inline constexpr double kMaxGpuHourPrice = 10000;
 inline QString expectGpus() { return QStringLiteral("an integer from 1 to %1 (the GPUs the server occupies)").arg(kMaxCostGpus); }
+// nvidia-smi's sampling period (`telemetry: [{nvidia_smi: true, interval_ms}]`): it prints one
+// line per GPU per period; faster than 100 ms its own NVML queries start to cost a core.
+inline constexpr int kMinNvidiaSmiIntervalMs = 100;
+inline constexpr int kMaxNvidiaSmiIntervalMs = 10000;
+inline QString expectNvidiaSmiInterval()
+{
+    return QStringLiteral("milliseconds from %1 to %2").arg(kMinNvidiaSmiIntervalMs).arg(kMaxNvidiaSmiIntervalMs);
+}
 inline QString expectGpuHour() { return QStringLiteral("dollars per GPU-hour, a number > 0 and ≤ %1").arg(kMaxGpuHourPrice); }
 inline QString expectConcurrency() { return QStringLiteral("an integer from 1 to %1").arg(kMaxConcurrency); }
 

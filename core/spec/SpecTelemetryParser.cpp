@@ -8,7 +8,7 @@ namespace sb::specparse {
 
 using namespace sb::yaml;
 
-const QStringList kTelemetryKeys = {"url", "headers"};
+const QStringList kTelemetryKeys = {"url", "headers", "nvidia_smi", "program", "interval_ms"};
 const QStringList kCostKeys = {"gpu_hour", "gpus"};
 
 void parseTelemetry(Context &ctx, const YAML::Node &node, const QString &path, QList<TelemetrySpec> &out)
@@ -30,9 +30,13 @@ void parseTelemetry(Context &ctx, const YAML::Node &node, const QString &path, Q
         }
         MapReader m(ctx, item, itemPath, kTelemetryKeys, placeHint);
         m.string(QStringLiteral("url"), t.url);
-        if (!m.has(QStringLiteral("url")))
+        m.boolean(QStringLiteral("nvidia_smi"), t.nvidiaSmi);
+        m.string(QStringLiteral("program"), t.program);
+        m.integer(QStringLiteral("interval_ms"), t.intervalMs, spec::expectNvidiaSmiInterval());
+        if (!m.has(QStringLiteral("url")) && !t.nvidiaSmi)
             ctx.error(ctx.locate(itemPath), m.path(QStringLiteral("url")),
-                      QStringLiteral("missing required key; expected the exporter's metrics URL, e.g. http://gpu-node:9400/metrics"));
+                      QStringLiteral("missing required key; expected the exporter's metrics URL, e.g. http://gpu-node:9400/metrics "
+                                     "(or nvidia_smi: true to sample nvidia-smi on this machine)"));
         if (const YAML::Node *h = m.find(QStringLiteral("headers")))
             parseHeaders(ctx, *h, m.path(QStringLiteral("headers")), t.headers);
         out.append(t);

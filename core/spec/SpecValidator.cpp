@@ -189,6 +189,21 @@ void checkTelemetry(Checker &c, const QString &path, const QList<TelemetrySpec> 
     for (qsizetype i = 0; i < telemetry.size(); ++i) {
         const TelemetrySpec &t = telemetry[i];
         const QString item = QStringLiteral("%1[%2]").arg(path).arg(i);
+        if (t.nvidiaSmi) {
+            // nvidia-smi sees this machine's GPUs: beside an exporter they would likely be counted twice.
+            if (telemetry.size() > 1)
+                c.error(at(item, "nvidia_smi"), QStringLiteral("expected nvidia_smi alone in the list: it samples this machine's GPUs, "
+                                                               "which an exporter beside it would likely count again"));
+            if (!t.url.isEmpty() || !t.headers.isEmpty())
+                c.error(at(item, t.url.isEmpty() ? "headers" : "url"), QStringLiteral("expected either url (an exporter) or nvidia_smi: true, not both"));
+            if (t.intervalMs < spec::kMinNvidiaSmiIntervalMs || t.intervalMs > spec::kMaxNvidiaSmiIntervalMs)
+                c.error(at(item, "interval_ms"), QStringLiteral("expected %1, got %2").arg(spec::expectNvidiaSmiInterval()).arg(t.intervalMs));
+            if (t.program.contains(QLatin1Char('\n')))
+                c.error(at(item, "program"), QStringLiteral("expected a program name or path on one line"));
+            continue;
+        }
+        if (!t.program.isEmpty() || t.intervalMs != TelemetrySpec().intervalMs)
+            c.error(at(item, t.program.isEmpty() ? "interval_ms" : "program"), QStringLiteral("only for nvidia_smi: true (an exporter is scraped every 0.5 s)"));
         const QString urlPath = at(item, "url");
         const QUrl u(t.url, QUrl::StrictMode);
         const int before = int(c.diags.size());

@@ -204,7 +204,7 @@ void writeMetrics(YAML::Emitter &out, const MetricsSpec &m)
     out << YAML::EndMap;
 }
 
-// `telemetry: [{url, headers}]`; credential header values only when secrets are kept.
+// `telemetry: [{url, headers}]` or `[{nvidia_smi: true}]`; credential header values only when secrets are kept.
 void writeTelemetry(YAML::Emitter &out, const QList<TelemetrySpec> &telemetry, SecretPolicy secrets)
 {
     key(out, "telemetry");
@@ -215,8 +215,19 @@ void writeTelemetry(YAML::Emitter &out, const QList<TelemetrySpec> &telemetry, S
     out << YAML::BeginSeq;
     for (const TelemetrySpec &t : telemetry) {
         out << YAML::BeginMap;
-        str(out, "url", t.url);
-        credentialMap(out, "headers", t.headers, secrets);
+        if (t.nvidiaSmi) {
+            key(out, "nvidia_smi");
+            out << true;
+            if (!t.program.isEmpty())
+                str(out, "program", t.program);
+            if (t.intervalMs != TelemetrySpec().intervalMs) {
+                key(out, "interval_ms");
+                out << t.intervalMs;
+            }
+        } else {
+            str(out, "url", t.url);
+            credentialMap(out, "headers", t.headers, secrets);
+        }
         out << YAML::EndMap;
     }
     out << YAML::EndSeq;

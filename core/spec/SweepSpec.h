@@ -88,9 +88,14 @@ struct MetricsSpec {
 
 // One entry of `telemetry: [{url, headers}]`: a GPU exporter (NVIDIA's dcgm-exporter, Prometheus
 // text) scraped during each measured phase by the server-metrics scraper (docs/gpu-telemetry.md).
+// Or `{nvidia_smi: true}`: no exporter, nvidia-smi sampled on this machine during each measured
+// phase (launch/NvidiaSmiSampler.h), listed alone.
 struct TelemetrySpec {
     QString url;                 // the full metrics URL: http://gpu-node:9400/metrics
     QList<QPair<QString, QString>> headers; // sent with every scrape; credential values are secrets
+    bool nvidiaSmi = false;      // sample `nvidia-smi --query-gpu=... -lms` instead of an exporter
+    QString program;             // nvidia-smi's path; empty = "nvidia-smi" from PATH
+    int intervalMs = 500;        // nvidia-smi's -lms period
     bool operator==(const TelemetrySpec &) const = default;
 };
 

@@ -431,6 +431,48 @@ private slots:
         }
     }
 
+    // vLLM 0.32 `vllm bench serve --save-result` from a real run (make_peer_fixtures.py --only
+    // vllm): each figure within the rounding of the table vLLM printed (console-c<N>.txt).
+    void vllmBenchServeRealRun()
+    {
+        QString error;
+        const auto loaded = loadResults(fixture(QStringLiteral("vllm-0.32.0/sweep")), &error);
+        QVERIFY2(loaded, qPrintable(error));
+        const SweepResults &r = loaded->results;
+        QCOMPARE(r.sourceTool, QStringLiteral("vllm-bench"));
+        QCOMPARE(r.cells.size(), 2);
+        for (int i = 0; i < 2; ++i) {
+            const CellResult &c = r.cells[i];
+            const QMap<QString, double> printed = consoleTable(fixture(QStringLiteral("vllm-0.32.0/console-c%1.txt").arg(i + 1)));
+            QVERIFY(printed.size() > 20);
+            QCOMPARE(c.concurrency, i + 1);
+            QCOMPARE(c.server, QStringLiteral("mock-model"));
+            QCOMPARE(double(c.completed), printed.value(QStringLiteral("Successful requests")));
+            QCOMPARE(double(c.failed), printed.value(QStringLiteral("Failed requests")));
+            const auto close = [&](double ours, const char *label) {
+                const double theirs = printed.value(QLatin1String(label), std::nan(""));
+                const bool ok = std::abs(ours - theirs) <= 0.005 + 1e-9; // printed at 2 decimals
+                if (!ok)
+                    qWarning("%s: ours %g, vLLM printed %g", label, ours, theirs);
+                return ok;
+            };
+            QVERIFY(close(c.durationS, "Benchmark duration (s)"));
+            QVERIFY(close(c.metrics.value(tag::ttft).avg, "Mean TTFT (ms)"));
+            QVERIFY(close(c.metrics.value(tag::ttft).p50, "Median TTFT (ms)"));
+            QVERIFY(close(c.metrics.value(tag::ttft).p90, "P90 TTFT (ms)"));
+            QVERIFY(close(c.metrics.value(tag::ttft).p99, "P99 TTFT (ms)"));
+            // vLLM's TPOT is our ITL; its ITL (between chunks) our inter-chunk latency.
+            QVERIFY(close(c.metrics.value(tag::itl).avg, "Mean TPOT (ms)"));
+            QVERIFY(close(c.metrics.value(tag::itl).p99, "P99 TPOT (ms)"));
+            QVERIFY(close(c.metrics.value(tag::interChunk).avg, "Mean ITL (ms)"));
+            QVERIFY(close(c.metrics.value(tag::interChunk).p90, "P90 ITL (ms)"));
+            QVERIFY(close(c.metrics.value(tag::latency).avg, "Mean E2EL (ms)"));
+            QVERIFY(close(c.metrics.value(tag::latency).p99, "P99 E2EL (ms)"));
+            QVERIFY(close(c.metrics.value(tag::requestThroughput).avg, "Request throughput (req/s)"));
+            QVERIFY(close(c.metrics.value(tag::outputThroughput).avg, "Output token throughput (tok/s)"));
+        }
+    }
+
     // A folder holding the JSONL (an unzipped share) opens as the file does.
     void sglangFolder()
     {

@@ -164,6 +164,59 @@ private Q_SLOTS:
         QCOMPARE(s[0].points[0].dominatedBy, QStringLiteral("c=4"));
     }
 
+    // Throughput against what it costs: energy per output token (GPU telemetry) or dollars per
+    // million output tokens (a cost), both lower-is-better, offered only where the set has them.
+    void energyAndCostAxes()
+    {
+        // Each cell made 1000 output tokens in 10 s; energy 500, 800, 1200 J and 900 J at c=16.
+        const auto withGpu = [](CellResult c, double joules) {
+            MetricStats len;
+            len.unit = unit::tokens;
+            len.count = 100;
+            len.avg = 10;
+            c.metrics.insert(tag::outputLength, len);
+            c.durationS = 10;
+            GpuTelemetryResult t;
+            t.energyJ = joules;
+            t.energySource = EnergySource::Counter;
+            c.gpuTelemetry = t;
+            c.cost = CellCost{3.6, 2}; // $0.02 per cell of 10 s: $20 per million tokens
+            return c;
+        };
+        SweepResults r;
+        r.cells = {withGpu(cell(0, QStringLiteral("a"), 1, 100, 10), 500), withGpu(cell(1, QStringLiteral("a"), 4, 300, 12), 800),
+                   withGpu(cell(2, QStringLiteral("a"), 8, 500, 15), 1200), withGpu(cell(3, QStringLiteral("a"), 16, 400, 30), 900)};
+        QVERIFY(paretoXAvailable(r, ParetoX::EnergyPerToken));
+        QVERIFY(paretoXAvailable(r, ParetoX::CostPerMillionOutput));
+        const ParetoAxis energy = paretoXAxis(ParetoX::EnergyPerToken);
+        QCOMPARE(energy.metric, tag::energyPerOutputToken);
+        QVERIFY(!energy.higherIsBetter);
+        QCOMPARE(energy.unit, QStringLiteral("J/token"));
+        const QList<ParetoSeries> s = paretoSeries(r, ParetoX::EnergyPerToken);
+        QCOMPARE(s[0].points.size(), 4);
+        QCOMPARE(s[0].points[0].x.mean, 0.5); // 500 J / 1000 tokens
+        QCOMPARE(s[0].points[2].x.mean, 1.2);
+        // Lower energy per token is better: c=16 (0.9 J/tok, 400 tok/s) is beaten on both by no
+        // point (c=4 uses less but makes less, c=8 makes more but uses more), so all four are on
+        // the frontier, listed by ascending J/tok.
+        QCOMPARE(frontierLabels(s[0]), (QStringList{QStringLiteral("c=1"), QStringLiteral("c=4"), QStringLiteral("c=16"), QStringLiteral("c=8")}));
+        // Cost: every cell costs the same per token, so only the most throughput is on the frontier.
+        const QList<ParetoSeries> cost = paretoSeries(r, ParetoX::CostPerMillionOutput);
+        QCOMPARE(cost[0].points[0].x.mean, 20.0);
+        QCOMPARE(frontierLabels(cost[0]), QStringList{QStringLiteral("c=8")});
+        QCOMPARE(cost[0].points[3].dominatedBy, QStringLiteral("c=8"));
+
+        // Without telemetry or cost: not offered, and a run without them is left out, saying why.
+        SweepResults plain;
+        plain.cells = {cell(0, QStringLiteral("a"), 1, 100, 10)};
+        QVERIFY(!paretoXAvailable(plain, ParetoX::EnergyPerToken));
+        QVERIFY(!paretoXAvailable(plain, ParetoX::CostPerMillionOutput));
+        QVERIFY(paretoXAvailable(plain, ParetoX::Ttft));
+        const QList<ParetoSeries> none = paretoSeries(plain, ParetoX::EnergyPerToken);
+        QVERIFY(none[0].points.isEmpty());
+        QCOMPARE(none[0].excluded.value(0).reason, QStringLiteral("no Energy per output token"));
+    }
+
     void requestRatePointsAndServersApart()
     {
         SweepResults r;

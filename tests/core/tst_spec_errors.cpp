@@ -161,7 +161,7 @@ void TstSpecErrors::located_data()
     QTest::newRow("telemetry twice") << withTop("telemetry:\n  - url: http://g:9400/metrics\n  - url: http://g:9400/metrics\n")
                                      << "telemetry[1].url" << 9 << 10 << "this exporter is already listed";
     QTest::newRow("telemetry unknown key") << withTop("telemetry:\n  - url: http://g:9400/metrics\n    interval_s: 1\n")
-                                           << "telemetry[0].interval_s" << 9 << 5 << "unknown key; 'interval_s' belongs under a server's metrics mapping";
+                                           << "telemetry[0].interval_s" << 9 << 5 << "unknown key; did you mean 'interval_ms'?";
     QTest::newRow("server telemetry header") << withServerKey("    telemetry: [{url: 'http://g:9400/metrics', headers: {'Bad Name': x}}]\n")
                                              << "servers[0].telemetry[0].headers.Bad Name" << 5 << 58 << "expected an HTTP header name";
 

@@ -1,6 +1,8 @@
 #pragma once
 // Helpers shared by the libFuzzer targets (tests/fuzz/README.md): a scratch folder per process,
 // inputs split into several files, quiet Qt messages, and a loud abort when an invariant breaks.
+#include "report/ResultsCsv.h"
+#include "results/LoadedResults.h"
 #include <QByteArray>
 #include <QDir>
 #include <QFile>
@@ -62,6 +64,16 @@ inline QList<QByteArray> splitParts(const std::uint8_t *data, std::size_t size, 
     while (parts.size() < count)
         parts.append(QByteArray());
     return parts;
+}
+
+// What every importer's output must be (the other tools' files are not ours): no negative
+// request count, and the CSV writer, as Compare and export use it, takes it.
+inline void checkImported(const sb::LoadedResults &out)
+{
+    for (const sb::CellResult &c : out.results.cells)
+        if (c.completed < 0 || c.failed < 0)
+            broken("an imported cell with a negative request count");
+    (void)sb::resultsCsv(out.results);
 }
 
 } // namespace sbfuzz

@@ -10,7 +10,8 @@ SECONDS_EACH=${1:-30}
 shift || true
 TARGETS=("$@")
 if [ ${#TARGETS[@]} -eq 0 ]; then
-  TARGETS=(fuzz_http_response fuzz_sse_chunk fuzz_spec fuzz_results fuzz_aiperf fuzz_vllm fuzz_prometheus fuzz_calibration fuzz_job_render fuzz_trace)
+  TARGETS=(fuzz_http_response fuzz_sse_chunk fuzz_spec fuzz_results fuzz_aiperf fuzz_vllm fuzz_prometheus fuzz_calibration fuzz_job_render fuzz_trace
+           fuzz_guidellm fuzz_inference_perf fuzz_genai_bench fuzz_sglang)
 fi
 BUILD=${FUZZ_BUILD_DIR:-build/fuzz}
 if ! command -v clang++ >/dev/null; then

@@ -52,12 +52,12 @@ private Q_SLOTS:
         QVERIFY(!parseGuiOption(QStringLiteral("--tab"), QStringLiteral("hooks"), &o, &error));
         QCOMPARE(o.size, QSize(1024, 700)); // a refused value changes nothing
         // The left chart of Results and Compare (the Pareto view for screenshots).
-        for (const char *chart : {"latency", "pareto", "pareto-ttft"}) {
+        for (const char *chart : {"latency", "pareto", "pareto-ttft", "pareto-energy", "pareto-cost"}) {
             QVERIFY(parseGuiOption(QStringLiteral("--chart"), QLatin1String(chart), &o, &error));
             QCOMPARE(o.chart, QLatin1String(chart));
         }
         QVERIFY(!parseGuiOption(QStringLiteral("--chart"), QStringLiteral("pie"), &o, &error));
-        QVERIFY2(error.contains(QStringLiteral("latency, pareto or pareto-ttft")), qPrintable(error));
+        QVERIFY2(error.contains(QStringLiteral("latency, pareto, pareto-ttft, pareto-energy or pareto-cost")), qPrintable(error));
     }
 
     void screenshotOfAResultSet()

@@ -207,6 +207,45 @@ private Q_SLOTS:
         QVERIFY(!note->isVisible());
     }
 
+    // Energy per output token as x, offered only once a set has GPU telemetry; lower is better.
+    void energyAxisWhereTheSetHasIt()
+    {
+        ChartsPanel panel;
+        panel.setInputs({{QString(), sample(), 0}});
+        panel.flush();
+        show(panel, {1400, 700});
+        auto *choice = panel.findChild<QComboBox *>(QStringLiteral("paretoChoice"));
+        QVERIFY(choice);
+        QCOMPARE(choice->count(), 2); // tok/s/user and TTFT: no telemetry, no cost
+        QCOMPARE(choice->findData(int(ParetoX::EnergyPerToken)), -1);
+        // Asked for before a set has it (as --chart pareto-energy does before the results load):
+        // tok/s/user meanwhile, energy once it is there.
+        panel.setParetoView(true, ParetoX::EnergyPerToken);
+        panel.flush();
+        QCOMPARE(choice->currentData().toInt(), int(ParetoX::TokensPerUser));
+
+        SweepResults r = sample();
+        const double joules[] = {100, 900, 1000, 1200, 90, 800}; // by cell; 1000 output tokens each
+        for (int i = 0; i < r.cells.size(); ++i) {
+            MetricStats len;
+            len.unit = unit::tokens;
+            len.count = 100;
+            len.avg = 10;
+            r.cells[i].metrics.insert(tag::outputLength, len);
+            GpuTelemetryResult t;
+            t.energyJ = joules[i];
+            r.cells[i].gpuTelemetry = t;
+        }
+        panel.setInputs({{QString(), r, 0}});
+        panel.flush();
+        QCOMPARE(choice->count(), 3);
+        QCOMPARE(choice->currentData().toInt(), int(ParetoX::EnergyPerToken));
+        QChart *chart = panel.throughputView()->chart();
+        QCOMPARE(fullAxisTitle(chart->axes(Qt::Horizontal).first()), QStringLiteral("Energy per output token (J/token)"));
+        // Server a: c=1 (0.1 J/tok, 100), c=8 (0.9, 600), c=16 (1.0, 500: beaten by c=8), c=32 (1.2, 900).
+        QCOMPARE(named(chart, QStringLiteral("paretoFrontier")).at(0)->points(), (QList<QPointF>{{0.1, 100}, {0.9, 600}, {1.2, 900}}));
+    }
+
     void repeatsDrawClippedWhiskersAndNameTheInterval()
     {
         SweepResults r;

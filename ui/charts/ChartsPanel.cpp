@@ -10,6 +10,7 @@
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLegend>
+#include <QSignalBlocker>
 #include <QSplitter>
 #include <QTimer>
 #include <QVBoxLayout>
@@ -64,9 +65,7 @@ ChartsPanel::ChartsPanel(QWidget *parent)
     m_kindCombo->addItem(tr("Pareto frontier"));
     m_kindCombo->setToolTip(tr("Pareto frontier: each load point's throughput against what one user gets; the points no other "
                                "point beats on both are joined, the others are faded"));
-    // Named by the unit for the per-user rate ("tok/s/user" says more than "Interactivity").
-    for (const ParetoX x : {ParetoX::TokensPerUser, ParetoX::Ttft})
-        m_paretoCombo->addItem(x == ParetoX::TokensPerUser ? paretoXAxis(x).unit : paretoXAxis(x).label, int(x));
+    refillPareto();
     m_paretoCombo->setVisible(false);
     m_metricCombo->setObjectName(QStringLiteral("metricChoice"));
     m_statCombo->setObjectName(QStringLiteral("statChoice"));
@@ -107,6 +106,7 @@ ChartsPanel::ChartsPanel(QWidget *parent)
     m_timer->setInterval(kRebuildDelayMs);
     connect(m_timer, &QTimer::timeout, this, &ChartsPanel::rebuild);
     connect(m_latencyCombo, &QComboBox::currentIndexChanged, this, &ChartsPanel::rebuild);
+    connect(m_paretoCombo, &QComboBox::activated, this, [this] { m_paretoWanted = m_paretoCombo->currentData().toInt(); });
     connect(m_paretoCombo, &QComboBox::currentIndexChanged, this, &ChartsPanel::rebuild);
     connect(m_kindCombo, &QComboBox::currentIndexChanged, this, [this] {
         const bool pareto = paretoView();
@@ -208,9 +208,28 @@ void ChartsPanel::refillStats()
     m_statCombo->setCurrentIndex(keep >= 0 ? keep : 0);
 }
 
+// The x axes the sets have: energy per token and cost per million only where a cell has them.
+void ChartsPanel::refillPareto()
+{
+    const QSignalBlocker block(m_paretoCombo);
+    m_paretoCombo->clear();
+    for (const ParetoX x : kParetoXs) {
+        const bool available = std::any_of(m_inputs.cbegin(), m_inputs.cend(), [x](const ChartSeriesInput &in) { return paretoXAvailable(in.results, x); });
+        if (!available && x != ParetoX::TokensPerUser && x != ParetoX::Ttft)
+            continue;
+        // Named by the unit for the per-user rate ("tok/s/user" says more than "Interactivity").
+        m_paretoCombo->addItem(x == ParetoX::TokensPerUser ? paretoXAxis(x).unit : paretoXAxis(x).label, int(x));
+    }
+    // The axis last asked for comes back when a set has it again (a choice made before the
+    // results arrived, a set with telemetry after one without).
+    const int keep = m_paretoCombo->findData(m_paretoWanted);
+    m_paretoCombo->setCurrentIndex(keep >= 0 ? keep : 0);
+}
+
 void ChartsPanel::setInputs(const QList<ChartSeriesInput> &inputs)
 {
     m_inputs = inputs;
+    refillPareto();
     refillMetrics();
     scheduleRebuild();
 }
@@ -309,7 +328,9 @@ void ChartsPanel::setLatencyChoice(LatencyChoice choice)
 
 void ChartsPanel::setParetoView(bool on, ParetoX x)
 {
-    m_paretoCombo->setCurrentIndex(m_paretoCombo->findData(int(x)));
+    m_paretoWanted = int(x);
+    if (const int i = m_paretoCombo->findData(int(x)); i >= 0)
+        m_paretoCombo->setCurrentIndex(i);
     m_kindCombo->setCurrentIndex(on ? 1 : 0);
 }
 

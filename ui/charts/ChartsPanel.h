@@ -63,8 +63,10 @@ Q_SIGNALS:
     void chartsRebuilt();
 
 private:
+    int m_paretoWanted = int(ParetoX::TokensPerUser); // the Pareto x asked for, shown when a set has it
     void scheduleRebuild();
     void rebuild();
+    void refillPareto();  // the Pareto x axes: energy and cost only where a set has them
     void refillMetrics(); // the metric menu: request-rate figures only when a set has request-rate cells
     void refillLatency(bool ttfo);
     void refillStats();

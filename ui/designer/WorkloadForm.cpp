@@ -7,6 +7,7 @@
 #include "designer/LengthEditor.h"
 #include "designer/SessionEditor.h"
 #include "designer/SweepRunsEditor.h"
+#include "designer/TelemetryEditor.h"
 #include "engine/CalibrationReport.h"
 #include "designer/WorkloadPreview.h"
 #include "report/DisplayText.h"
@@ -71,6 +72,7 @@ WorkloadForm::WorkloadForm(QWidget *parent)
     layout->addWidget(buildWorkload());
     layout->addWidget(buildPreview());
     layout->addWidget(buildSlo());
+    layout->addWidget(buildTelemetry());
     layout->addStretch(1);
     updateEnabled();
 }
@@ -259,6 +261,18 @@ QWidget *WorkloadForm::buildSlo()
     return group;
 }
 
+QWidget *WorkloadForm::buildTelemetry()
+{
+    auto *group = new QGroupBox(tr("GPU telemetry and cost (optional)"));
+    group->setObjectName(QStringLiteral("telemetryGroup"));
+    auto *form = new QFormLayout(group);
+    form->setVerticalSpacing(2); // each field's reserved message line is most of the spacing
+    m_telemetry = new TelemetryEditor(this);
+    m_telemetry->addRows(form, m_errors);
+    connect(m_telemetry, &TelemetryEditor::edited, this, &WorkloadForm::changed);
+    return group;
+}
+
 void WorkloadForm::showLengthMode(int mode)
 {
     m_lengthStack->setCurrentIndex(mode);
@@ -397,6 +411,7 @@ void WorkloadForm::setSpec(const SweepSpec &spec)
     fitStackToCurrent(m_axisStack);
     m_policy->setCurrentIndex(m_policy->findData(int(spec.onHookFailure)));
     m_runs->setSpec(spec);
+    m_telemetry->setSpec(spec);
     m_calibrate->setChecked(w.calibratePrompts);
     m_streaming->setChecked(w.streaming);
     m_input->setLengths(w.inputTokens, w.inputLengths);
@@ -440,6 +455,7 @@ void WorkloadForm::applyTo(SweepSpec &spec) const
     }
     spec.onHookFailure = HookFailurePolicy(m_policy->currentData().toInt());
     m_runs->applyTo(spec);
+    m_telemetry->applyTo(spec);
     w.calibratePrompts = m_calibrate->isChecked();
     w.streaming = m_streaming->isChecked();
     m_input->applyTo(w.inputTokens, w.inputLengths);

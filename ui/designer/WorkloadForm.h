@@ -1,6 +1,7 @@
 #pragma once
 // Everything of a sweep that is not a server: name, concurrency levels, hook-failure policy,
-// the workload (lengths, streaming, requests or duration, warmup, prompts) and optional SLOs.
+// the workload (lengths, streaming, requests or duration, warmup, prompts), optional SLOs, and
+// the GPU telemetry and cost.
 #include "designer/FieldErrors.h"
 #include "spec/SweepSpec.h"
 #include <QWidget>
@@ -25,6 +26,7 @@ class LengthHistogramView;
 class RateSweepEditor;
 class SessionEditor;
 class SweepRunsEditor;
+class TelemetryEditor;
 
 class WorkloadForm : public QWidget
 {
@@ -48,6 +50,7 @@ public:
     QPlainTextEdit *promptPreview() const { return m_promptPreview; }
     SessionEditor *sessionEditor() const { return m_sessions; }
     SweepRunsEditor *runsEditor() const { return m_runs; }
+    TelemetryEditor *telemetryEditor() const { return m_telemetry; }
     QLabel *cacheShape() const { return m_cacheShape; }
     // Problems the validator cannot see (a dataset file that does not load), as diagnostics for
     // the fields they belong to.
@@ -65,6 +68,7 @@ private:
     QWidget *buildWorkload();
     QWidget *buildSlo();
     QWidget *buildPreview();
+    QWidget *buildTelemetry();
     void changed();
     void updateEnabled();
     void showLengthMode(int mode); // 0 = requests per cell, 1 = duration per cell
@@ -96,6 +100,7 @@ private:
     QCheckBox *m_ignoreEos = nullptr;
     QCheckBox *m_calibrate = nullptr;
     SweepRunsEditor *m_runs = nullptr; // repeats, max error rate, SLO search
+    TelemetryEditor *m_telemetry = nullptr; // GPU telemetry and cost
     QComboBox *m_lengthMode = nullptr;
     QStackedWidget *m_lengthStack = nullptr;
     QLabel *m_lengthLabel = nullptr;

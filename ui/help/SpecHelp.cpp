@@ -13,7 +13,9 @@ namespace {
 // none.
 std::optional<QString> mappingOf(const QString &heading)
 {
-    if (heading.contains(QLatin1String("Top level")))
+    // The telemetry and cost table names its keys whole (`telemetry[].url`, `cost.gpu_hour`);
+    // the designer binds them at the top level.
+    if (heading.contains(QLatin1String("Top level")) || heading.contains(QLatin1String("Telemetry and cost")))
         return QStringLiteral("spec:");
     static const QRegularExpression code(QStringLiteral("`([a-z_.\\[\\]]+)`"));
     const auto m = code.match(heading);
@@ -58,7 +60,7 @@ SpecHelp SpecHelp::fromMarkdown(const QString &markdown)
     SpecHelp help;
     std::optional<QString> mapping;
     bool inTable = false;
-    static const QRegularExpression keyCell(QStringLiteral("^`([a-z_.]+)`$"));
+    static const QRegularExpression keyCell(QStringLiteral("^`([a-z_.\\[\\]]+)`$"));
     for (const QString &line : markdown.split(QLatin1Char('\n'))) {
         if (line.startsWith(QLatin1Char('#'))) {
             mapping = mappingOf(line);
