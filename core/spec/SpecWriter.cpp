@@ -346,7 +346,8 @@ void writeWorkload(YAML::Emitter &out, const WorkloadSpec &w)
     if (w.sessions) {
         key(out, "sessions");
         out << YAML::BeginMap;
-        writeLengths(out, "turns", w.sessions->turns, w.sessions->turnsDist);
+        if (!w.dataset || w.sessions->turnsDist || w.sessions->turns != 1) // a dataset gives the turns
+            writeLengths(out, "turns", w.sessions->turns, w.sessions->turnsDist);
         writeLengths(out, "think_time_ms", w.sessions->thinkTimeMs, w.sessions->thinkDist);
         if (w.sessions->followUpTokens > 0)
             num(out, "follow_up_tokens", w.sessions->followUpTokens);
