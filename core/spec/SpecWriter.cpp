@@ -245,7 +245,13 @@ void writeServer(YAML::Emitter &out, const ServerSpec &s, SecretPolicy secrets)
             out << u.toStdString();
         out << YAML::EndSeq;
     }
-    if (!s.mock.isEmpty())
+    if (!s.mock.isEmpty() && s.mockReasoningTokens > 0) {
+        key(out, "mock");
+        out << YAML::Flow << YAML::BeginMap;
+        str(out, "personality", s.mock);
+        num(out, "reasoning_tokens", s.mockReasoningTokens);
+        out << YAML::EndMap;
+    } else if (!s.mock.isEmpty())
         str(out, "mock", s.mock);
     // A mock without a model gets the mock default on load, so always write what we hold.
     if (!s.model.isEmpty() || s.mock.isEmpty())
