@@ -421,6 +421,40 @@ private Q_SLOTS:
         QVERIFY(cell.prefixCache && cell.prefixCache->idealShare > 0);
     }
 
+    // An open-loop `arrival: trace` replay: sessions start at their first turn's timestamp (the
+    // trace's own rate counts sessions), and a later turn without `delay` goes at its own
+    // timestamp at the point's speed, not as soon as the answer it follows is in.
+    void mooncakeTraceSessionsKeepTheirTimestamps()
+    {
+        ChatServer server;
+        QTemporaryDir dir;
+        const QString path = writeFile(dir, QStringLiteral("trace.jsonl"),
+                                       "{\"session_id\": \"x\", \"timestamp\": 0, \"input_length\": 32, \"output_length\": 2, \"hash_ids\": [1, 2]}\n"
+                                       "{\"session_id\": \"y\", \"timestamp\": 200, \"input_length\": 32, \"output_length\": 2, \"hash_ids\": [3, 4]}\n"
+                                       "{\"session_id\": \"x\", \"timestamp\": 500, \"input_length\": 48, \"output_length\": 2, \"hash_ids\": [1, 2, 5]}\n");
+        SweepSpec spec = datasetSessionSpec(QString::fromLatin1(server.server.url()), DatasetFormat::Mooncake, path, 3);
+        spec.concurrency.clear();
+        spec.openLoop.rates = {10}; // the sessions' own rate is 1 / 0.2 s: replayed at twice its speed
+        spec.openLoop.arrival = Arrival::Trace;
+        spec.openLoop.maxConcurrency = 2;
+        const auto r = sbtest::runSweep(spec, dir.filePath(QStringLiteral("out")));
+        QVERIFY2(r.exitCode == 0, qPrintable(r.failure));
+        QCOMPARE(r.results.cells.at(0).completed, 3);
+        std::lock_guard lock(server.mutex);
+        QCOMPARE(server.seen.size(), 3);
+        QStringList order;
+        for (const auto &seen : server.seen)
+            order.append(contentOf(seen.body.value(QStringLiteral("messages")).toArray().at(0).toObject()).contains(QLatin1String("#5 "))
+                             ? QStringLiteral("x2")
+                             : contentOf(seen.body.value(QStringLiteral("messages")).toArray().at(0).toObject()).contains(QLatin1String("#3 "))
+                             ? QStringLiteral("y1")
+                             : QStringLiteral("x1"));
+        QCOMPARE(order, (QStringList{QStringLiteral("x1"), QStringLiteral("y1"), QStringLiteral("x2")}));
+        const qint64 y = server.seen[1].atMs - server.seen[0].atMs, x2 = server.seen[2].atMs - server.seen[0].atMs;
+        QVERIFY2(y >= 80 && y < 300, qPrintable(QString::number(y)));    // 200 ms of trace at twice its speed
+        QVERIFY2(x2 >= 230 && x2 < 600, qPrintable(QString::number(x2))); // 500 ms of trace: 250 ms after x began
+    }
+
     // Images with sessions: turn 1's user message carries them, every later turn re-sends them in
     // its history (as a chat client does), and each record counts them.
     void imagesRideInTheSessionHistory()
