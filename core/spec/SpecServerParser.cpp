@@ -202,12 +202,15 @@ ServerSpec parseServer(Context &ctx, const YAML::Node &node, const QString &path
         s.urls = {QStringLiteral("?")};
     if (const YAML::Node *n = m.find(QStringLiteral("mock")); n && n->IsMap()) { // {personality, reasoning_tokens}
         const QString mockPath = m.path(QStringLiteral("mock"));
-        MapReader mm(ctx, *n, mockPath, kMockKeys);
-        mm.string(QStringLiteral("personality"), s.mock);
-        mm.integer(QStringLiteral("reasoning_tokens"), s.mockReasoningTokens, spec::expectNonNegativeInt());
-        if (!mm.has(QStringLiteral("personality"))) {
-            missing(ctx, mockPath, QStringLiteral("personality"), mockPersonalityNames().join(QStringLiteral(", ")));
+        if (!(*n)["personality"]) { // one message for a mapping that names no mock (no unknown-key ones after it)
+            ctx.error(valuePos(ctx, *n, mockPath), mockPath,
+                      QStringLiteral("expected a mapping {personality: %1, reasoning_tokens} naming its personality")
+                          .arg(mockPersonalityNames().join(QStringLiteral(" | "))));
             s.mock = QStringLiteral("?");
+        } else {
+            MapReader mm(ctx, *n, mockPath, kMockKeys);
+            mm.string(QStringLiteral("personality"), s.mock);
+            mm.integer(QStringLiteral("reasoning_tokens"), s.mockReasoningTokens, spec::expectNonNegativeInt());
         }
     } else if (n && !readString(ctx, *n, m.path(QStringLiteral("mock")), s.mock))
         s.mock = QStringLiteral("?");

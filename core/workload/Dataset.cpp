@@ -134,7 +134,7 @@ struct Loader {
             if (k == members.size())
                 members.emplace_back();
             if (members[k].size() >= std::size_t(kMaxSessionTurns))
-                return fail(out->entries[i].line, QStringLiteral("session_id %1: more than %2 turns").arg(key.mid(1)).arg(kMaxSessionTurns));
+                return fail(out->entries[i].line, QStringLiteral("session_id %1: more than %2 turns").arg(key.mid(1, 80)).arg(kMaxSessionTurns));
             members[k].push_back(std::uint32_t(i));
         }
         std::vector<DatasetEntry> ordered;

@@ -259,6 +259,10 @@ private Q_SLOTS:
         QTest::newRow("session_id object") << int(DatasetFormat::Mooncake)
                                            << QByteArray("\n{\"session_id\": {}, \"input_length\": 4, \"output_length\": 1}\n")
                                            << QStringLiteral("chat:2: session_id: expected");
+        QByteArray long_;
+        for (int i = 0; i < 1001; ++i)
+            long_ += "{\"session_id\": \"a\", \"input_length\": 4, \"output_length\": 1}\n";
+        QTest::newRow("1001 turns") << int(DatasetFormat::Mooncake) << long_ << QStringLiteral("chat:1001: session_id a: more than 1000 turns");
         QTest::newRow("delay negative") << int(DatasetFormat::Mooncake)
                                         << QByteArray("{\"session_id\": 1, \"input_length\": 4, \"output_length\": 1, \"delay\": -3}\n")
                                         << QStringLiteral("chat:1: delay: expected milliseconds from 0 to 3600000");

@@ -348,8 +348,8 @@ sweep: {concurrency: [1]}
                                   << QStringLiteral("from 0 to 1000000");
         QTest::newRow("too many") << QByteArray("{personality: sglang, reasoning_tokens: 2000000}") << QStringLiteral("servers[0].mock.reasoning_tokens")
                                   << QStringLiteral("from 0 to 1000000");
-        QTest::newRow("no personality") << QByteArray("{reasoning_tokens: 3}") << QStringLiteral("servers[0].mock.personality")
-                                        << QStringLiteral("missing required key");
+        QTest::newRow("no personality") << QByteArray("{reasoning_tokens: 3}") << QStringLiteral("servers[0].mock")
+                                        << QStringLiteral("naming its personality");
         QTest::newRow("unknown key") << QByteArray("{personality: vllm, reasoning: 3}") << QStringLiteral("servers[0].mock.reasoning") << QString();
     }
     void specMockOptionsAreCheckedWhereTheyStand()
