@@ -3,6 +3,7 @@
 #include "commands/MockServerCli.h"
 #include "mock/MockServer.h"
 #include "mock/MockServerCommand.h"
+#include "spec/SpecRules.h"
 #include <QCommandLineParser>
 #include <cstdio>
 
@@ -130,7 +131,7 @@ bool configFromArgs(const QCommandLineParser &p, MockConfig *cfg, QString *error
                     && integer(p, "block-tokens", 1, 4096, &c.blockTokens, error)
                     && integer(p, "cache-blocks", 0, 1e8, &c.cacheBlocks, error)
                     && integer(p, "default-max-tokens", 1, 1e6, &c.defaultMaxTokens, error)
-                    && integer(p, "reasoning-tokens", 0, 1e6, &c.reasoningTokens, error)
+                    && integer(p, "reasoning-tokens", 0, spec::kMaxMockReasoningTokens, &c.reasoningTokens, error)
                     && integer(p, "image-tokens", 0, 1e6, &c.imageTokens, error)
                     && number(p, "error-rate", 0, 1, &c.errorRate, error)
                     && number(p, "disconnect-rate", 0, 1, &c.disconnectRate, error)

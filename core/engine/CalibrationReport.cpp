@@ -52,7 +52,9 @@ QString cacheShapeLine(const WorkloadSpec &w)
                          .arg(w.sharedPrefixCount == 1 ? QString() : QStringLiteral("es"))
                          .arg(w.sharedPrefixTokens)
                          .arg(100.0 * std::min(w.sharedPrefixTokens, w.inputTokens) / w.inputTokens, 0, 'f', 0));
-    if (w.sessions) {
+    if (w.sessions && w.dataset) // the dataset's conversations: the dataset's own line counts them
+        parts.append(QStringLiteral("sessions from the dataset's conversations"));
+    else if (w.sessions) {
         const SessionSpec &s = *w.sessions;
         // The nominal session: each turn adds the answer and the next message to the history.
         const int turns = std::clamp(int(std::lround(s.meanTurns())), 1, kMaxSessionTurns);
@@ -89,7 +91,7 @@ QStringList describeWorkload(const SweepSpec &spec, bool *ok)
     if (w.dataset) {
         Dataset d;
         QString error;
-        if (!loadDataset(*w.dataset, spec.sourcePath, &d, &error)) {
+        if (!loadDataset(*w.dataset, spec.sourcePath, &d, &error, w.sessions.has_value())) {
             *ok = false;
             return {QStringLiteral("dataset: ") + error};
         }

@@ -18,6 +18,7 @@ bool EmbeddedMocks::start(const SweepSpec &spec, const std::function<QString(int
         }
         MockConfig cfg = mockDefaults(*flavor);
         cfg.metrics = true; // an embedded llamacpp mock plays llama-server started with --metrics
+        cfg.reasoningTokens = s.mockReasoningTokens;
         cfg.traceDir = traceDirFor ? traceDirFor(i) : QString();
         if (!cfg.traceDir.isEmpty())
             QDir().mkpath(cfg.traceDir);

@@ -51,7 +51,8 @@ protected:
         // The prompt calibration a run would do, shown per server (engine/CalibrationReport).
         Dataset dataset;
         QString datasetError;
-        const bool haveDataset = m_spec.workload.dataset && loadDataset(*m_spec.workload.dataset, m_spec.sourcePath, &dataset, &datasetError);
+        const bool haveDataset = m_spec.workload.dataset && loadDataset(*m_spec.workload.dataset, m_spec.sourcePath, &dataset, &datasetError,
+                                                                               m_spec.workload.sessions.has_value());
         for (int i = 0; i < m_spec.servers.size(); ++i)
             if (launches.launched(i))
                 mocks.useUrls(i, launches.urls(i));

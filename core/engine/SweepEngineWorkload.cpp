@@ -12,7 +12,7 @@ bool SweepEngineWorker::loadWorkloadDataset(QString *error)
     if (!w.dataset)
         return true;
     auto dataset = std::make_shared<Dataset>();
-    if (!loadDataset(*w.dataset, m_spec.sourcePath, dataset.get(), error))
+    if (!loadDataset(*w.dataset, m_spec.sourcePath, dataset.get(), error, w.sessions.has_value()))
         return false;
     if (m_spec.openLoop.active() && m_spec.openLoop.arrival == Arrival::Trace) {
         if (const QString problem = traceArrivalProblem(*dataset); !problem.isEmpty()) {

@@ -16,6 +16,7 @@ ArrivalSchedule::ArrivalSchedule(const std::vector<double> &traceMs, double rate
 {
     const double own = traceRate(traceMs);
     const double scale = own > 0 && ratePerS > 0 ? own / ratePerS : 1.0; // trace time -> phase time
+    m_traceScale = scale;
     m_traceS.reserve(traceMs.size());
     for (double t : traceMs)
         m_traceS.push_back((t - traceMs.front()) / 1000.0 * scale);

@@ -37,6 +37,9 @@ public:
     // thread asked first.
     std::int64_t offsetNs(int ticket);
     double ratePerS() const { return m_rate; }
+    // Arrival::Trace: phase seconds per trace second (a dataset session's later turns keep the
+    // trace's own gaps at this speed); 0 for the other arrivals.
+    double traceScale() const { return m_traceScale; }
 
 private:
     double nextGapS();
@@ -49,6 +52,7 @@ private:
     const double m_rate;
     std::vector<double> m_traceS;        // Trace: the times, already scaled to m_rate
     double m_traceCycleS = 0;            // Trace: scaled span + one mean gap
+    double m_traceScale = 0;             // Trace: phase time per trace time
     const double m_shape;
     const int m_exactBlock;              // 0: gaps keep their sampled mean
     std::mt19937_64 m_rng;

@@ -60,13 +60,16 @@ CellRecordSamples readCellRecords(const QString &path)
         take(o, QLatin1String("ttft_ms"), &s.ttftMs, &s.ttftTurns, kept);
         take(o, QLatin1String("itl_ms"), &s.itlMs, &s.itlTurns, kept);
         take(o, QLatin1String("latency_ms"), &s.latencyMs, &s.latencyTurns, kept);
+        take(o, QLatin1String("ttfo_ms"), &s.ttfoMs, &s.ttfoTurns, kept);
+        s.reasoned = s.reasoned || o.value(QLatin1String("reasoning_tokens")).toDouble() > 0;
     }
     if (s.maxTurn <= 0 || s.ttftTurns.size() != s.ttftMs.size() || s.itlTurns.size() != s.itlMs.size()
-        || s.latencyTurns.size() != s.latencyMs.size()) { // mixed lines: no split
+        || s.latencyTurns.size() != s.latencyMs.size() || s.ttfoTurns.size() != s.ttfoMs.size()) { // mixed lines: no split
         s.maxTurn = 0;
         s.ttftTurns.clear();
         s.itlTurns.clear();
         s.latencyTurns.clear();
+        s.ttfoTurns.clear();
     }
     return s;
 }

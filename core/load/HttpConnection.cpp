@@ -8,6 +8,8 @@
 #include <QNetworkProxy>
 #include <QSslSocket>
 #include <QTcpSocket>
+#include <algorithm>
+#include <cmath>
 #include <unistd.h>
 
 namespace sb {
@@ -82,20 +84,29 @@ void HttpConnection::next()
 void HttpConnection::takeTurn(int ticket)
 {
     const PhaseConfig &cfg = m_state->config;
+    const RequestFactory &factory = *m_target.factory;
     const bool first = !m_session.active();
     if (first) {
         const int id = m_state->nextSession.fetch_add(1, std::memory_order_relaxed);
-        m_session.begin(id, cfg.sessions->turnsOf(cfg.seed, id), m_target.factory->prefixFor(id));
+        const int fromDataset = factory.datasetTurns(id); // a dataset conversation gives its own turns
+        m_session.begin(id, fromDataset > 0 ? fromDataset : cfg.sessions->turnsOf(cfg.seed, id), factory.prefixFor(id),
+                        factory.sendsHistory());
     }
     const int turn = m_session.nextTurn();
-    if (turn > 1) { // a follow-up message may ask for its own length
-        const RequestShape shape = m_target.factory->turnShape(ticket, turn);
-        m_rec.inputTokens = shape.inputTokens;
-        m_rec.requestedInputTokens = shape.inputTokens;
-    }
+    // A follow-up message (or a dataset's turn) asks for its own lengths; turn 1's images are
+    // re-sent by every later turn in its history.
+    const RequestShape shape = factory.turnShape(ticket, m_session.id(), turn);
+    m_rec.inputTokens = shape.inputTokens;
+    m_rec.requestedInputTokens = shape.inputTokens;
+    m_rec.requestedOutputTokens = shape.outputTokens;
+    if (first)
+        m_session.setImages(shape.images, shape.imageBytes);
+    m_rec.images = m_session.images();
+    m_rec.imageBytes = m_session.imageBytes();
     m_rec.sessionId = std::int32_t(m_session.id());
     m_rec.turn = std::int16_t(std::min(turn, int(INT16_MAX)));
-    m_rec.historyTokens = m_session.historyTokens();
+    const int repeated = factory.repeatedTokens(m_session.id(), turn);
+    m_rec.historyTokens = repeated >= 0 ? repeated : m_session.historyTokens();
     m_rec.prefix = std::int16_t(m_session.prefix());
     // Built once here, not in send(): a re-send on a fresh connection sends the same turn.
     QByteArray user;
@@ -103,6 +114,7 @@ void HttpConnection::takeTurn(int ticket)
     m_session.sent(std::move(user));
     if (first && cfg.schedule) { // open loop: the arrival rate counts sessions, timed by their first turn
         m_rec.scheduledNs = m_state->startNs + cfg.schedule->offsetNs(int(m_session.id()));
+        m_sessionDueNs = m_rec.scheduledNs;
         if (m_state->deadlineNs > 0 && m_rec.scheduledNs >= m_state->deadlineNs) { // due after a duration phase ends
             retire();
             return;
@@ -110,12 +122,34 @@ void HttpConnection::takeTurn(int ticket)
         onDue();
         return;
     }
-    const int thinkMs = first ? 0 : cfg.sessions->thinkMsBefore(cfg.seed, m_session.id(), turn);
+    if (first)
+        m_sessionDueNs = steadyNowNs();
+    const int thinkMs = first ? 0 : thinkBefore(shape, turn);
     if (thinkMs > 0) {
         m_think.start(thinkMs);
         return;
     }
     sendTurnNow();
+}
+
+int HttpConnection::thinkBefore(const RequestShape &shape, int turn) const
+{
+    const PhaseConfig &cfg = m_state->config;
+    const DatasetEntry *e = shape.entry;
+    if (e && e->delayMs >= 0) // the trace's own think time
+        return e->delayMs;
+    // A trace replayed at its timestamps: a later turn is due at its own time after the
+    // session's first, at the speed the point replays the trace, and never before the answer
+    // it follows (the wait is what is left of the gap).
+    if (e && e->timestampMs >= 0 && cfg.schedule && cfg.schedule->traceScale() > 0) {
+        const DatasetEntry *opening = m_target.factory->turnShape(m_rec.ticket, m_session.id(), 1).entry;
+        if (opening && opening->timestampMs >= 0) {
+            const double dueNs = double(m_sessionDueNs) + (e->timestampMs - opening->timestampMs) * cfg.schedule->traceScale() * 1e6;
+            const double waitMs = (dueNs - double(steadyNowNs())) / 1e6;
+            return waitMs > 0 ? int(std::min<double>(std::ceil(waitMs), kMaxThinkTimeMs)) : 0;
+        }
+    }
+    return cfg.sessions->thinkMsBefore(cfg.seed, m_session.id(), turn);
 }
 
 void HttpConnection::sendTurnNow()

@@ -45,6 +45,9 @@ private:
     // Sessions: the ticket taken goes to the current session's next turn, or opens a new session.
     void takeTurn(int ticket);
     void sendTurnNow(); // after the think time: send on the open connection or connect first
+    // The wait before a later turn: the dataset's `delay`, what is left of a replayed trace's
+    // gap, else the workload's think time.
+    int thinkBefore(const RequestShape &shape, int turn) const;
     // Open loop: connects shortly before the request's scheduled time and sends at it.
     void onDue();
     bool reusable();
@@ -106,6 +109,7 @@ private:
     bool m_inRead = false;    // m_nowNs belongs to the read being parsed
     RequestRecord m_rec;
     SessionRun m_session;     // workload.sessions only
+    std::int64_t m_sessionDueNs = 0; // when the current session's first turn was due (or sent)
     QByteArray m_turnRequest; // the outstanding turn's request bytes
     QTimer m_think;           // the think time before a session's next turn
     std::vector<std::uint32_t> m_gapsUs; // reused across requests; at most kMaxRecordGaps

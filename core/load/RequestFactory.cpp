@@ -173,8 +173,33 @@ RequestShape RequestFactory::shape(int ticket) const
     return s;
 }
 
-RequestShape RequestFactory::turnShape(int ticket, int turn) const
+int RequestFactory::datasetTurns(std::int64_t session) const
 {
+    return m_plan ? m_plan->sessionTurns(session, m_warmup) : 0;
+}
+
+bool RequestFactory::sendsHistory() const
+{
+    return !(m_plan && m_plan->dataset() && m_plan->dataset()->format == DatasetFormat::Mooncake && !m_plan->dataset()->sessions.empty());
+}
+
+int RequestFactory::repeatedTokens(std::int64_t session, int turn) const
+{
+    if (sendsHistory() || turn <= 1)
+        return -1;
+    // The trace's own account of the cache: the leading blocks this turn shares with the last.
+    const Dataset &d = *m_plan->dataset();
+    const DatasetEntry &before = d.turnEntry(session, turn - 1, m_warmup), &now = d.turnEntry(session, turn, m_warmup);
+    std::size_t k = 0;
+    while (k < before.hashIds.size() && k < now.hashIds.size() && before.hashIds[k] == now.hashIds[k])
+        ++k;
+    return int(std::min<std::int64_t>(std::int64_t(k) * d.blockTokens, now.inputTokens));
+}
+
+RequestShape RequestFactory::turnShape(int ticket, std::int64_t session, int turn) const
+{
+    if (m_plan && m_plan->sessionTurns(session, m_warmup) > 0)
+        return m_plan->atTurn(ticket, session, turn, m_warmup);
     RequestShape s = shape(ticket);
     if (turn <= 1 || m_followUpTokens <= 0)
         return s;
@@ -315,14 +340,26 @@ QByteArray RequestFactory::withHead(int ticket, const QByteArray &body, const QB
 QByteArray RequestFactory::buildTurn(int ticket, std::int64_t session, int turn, int prefix, const QByteArray &history,
                                      QByteArray *userMessage) const
 {
-    const RequestShape s = turnShape(ticket, turn);
-    // Synthetic text needs no JSON escaping (digits, ASCII words, the tag); the shared prefix,
-    // like an agent's system prompt, opens the session and stays in its history.
-    *userMessage = "{\"content\":\"" + syntheticText(ticket, s, turn == 1 ? prefix : -1) + "\",\"role\":\"user\"}";
+    const RequestShape s = turnShape(ticket, session, turn);
+    const bool withHistory = sendsHistory();
+    QByteArray content;
+    if (s.entry && !s.entry->textJson.isEmpty()) // a ShareGPT turn: the user's own message
+        content = s.entry->textJson;
+    else if (s.entry) // a mooncake turn: the trace's whole prompt, earlier turns' blocks and all
+        content = '"' + blockText(s) + '"';
+    else {
+        // Synthetic text needs no JSON escaping (digits, ASCII words, the tag); the shared
+        // prefix, like an agent's system prompt, opens the session and stays in its history, and
+        // so do turn 1's images.
+        content = '"' + syntheticText(ticket, s, turn == 1 ? prefix : -1) + '"';
+        if (const ImagePool *images = m_plan ? m_plan->images() : nullptr; images && turn == 1)
+            content = images->content(content, ticket, m_warmup);
+    }
+    *userMessage = "{\"content\":" + content + ",\"role\":\"user\"}";
     QByteArray messages;
     messages.reserve(history.size() + userMessage->size() + 3);
     messages += '[';
-    if (!history.isEmpty()) {
+    if (withHistory && !history.isEmpty()) {
         messages += history;
         messages += ',';
     }

@@ -38,8 +38,16 @@ public:
     void usePlan(std::shared_ptr<const WorkloadPlan> plan, bool warmup);
     // What request number `ticket` asks for (its requested lengths go into its record).
     RequestShape shape(int ticket) const;
-    // What it asks for as turn `turn` of a session (later turns: sessions.follow_up_tokens).
-    RequestShape turnShape(int ticket, int turn) const;
+    // What it asks for as turn `turn` of session `session` (later turns:
+    // sessions.follow_up_tokens; a dataset read as sessions: that conversation's turn).
+    RequestShape turnShape(int ticket, std::int64_t session, int turn) const;
+    // A dataset read as sessions: the turns of session `session` (0 = the workload's own
+    // sessions.turns), whether its turns carry the earlier ones as messages (a mooncake turn
+    // is the whole prompt the trace gives: its hash_ids repeat the earlier turns' blocks), and
+    // the tokens of those repeated blocks a prefix cache can serve (-1 = count the history).
+    int datasetTurns(std::int64_t session) const;
+    bool sendsHistory() const;
+    int repeatedTokens(std::int64_t session, int turn) const;
     // Whole request (headers + body) for request number `ticket`.
     QByteArray build(int ticket) const;
     // The JSON body alone (for calibration probes sent through the control client).
@@ -54,9 +62,11 @@ public:
     bool prefixCalibrated() const { return m_prefixChars > 0; }
     // Turn `turn` (1-based) of a chat session: `history` holds the earlier turns' messages as
     // JSON objects joined by commas (empty for turn 1), and the new user message, which turn 1
-    // opens with the session's shared prefix `prefix` (-1 none), is returned in *userMessage so
-    // the caller can add it and the answer to the history. The session id travels in the
-    // workload's session header when one is set.
+    // opens with the session's shared prefix `prefix` (-1 none) and closes with the workload's
+    // images (later turns re-send them in the history, as a chat client does), is returned in
+    // *userMessage so the caller can add it and the answer to the history. A dataset session's
+    // turn sends its entry's message (ShareGPT) or its whole trace prompt (mooncake, no history).
+    // The session id travels in the workload's session header when one is set.
     QByteArray buildTurn(int ticket, std::int64_t session, int turn, int prefix, const QByteArray &history, QByteArray *userMessage) const;
     // The X-Request-Id of request number `ticket` (also the prompt's unique tag), so a record can
     // be matched to the server's logs and traces.

@@ -2,12 +2,13 @@
 
 namespace sb {
 
-void SessionRun::begin(std::int64_t id, int turns, int prefix)
+void SessionRun::begin(std::int64_t id, int turns, int prefix, bool keepHistory)
 {
     end();
     m_id = id;
     m_turns = turns < 1 ? 1 : turns;
     m_prefix = prefix;
+    m_keepHistory = keepHistory;
 }
 
 void SessionRun::sent(QByteArray userMessage)
@@ -20,7 +21,7 @@ void SessionRun::sent(QByteArray userMessage)
 
 void SessionRun::addAnswer(std::string_view escapedContent)
 {
-    if (m_answerCut)
+    if (m_answerCut || !m_keepHistory)
         return;
     if (m_answer.size() + qsizetype(escapedContent.size()) > kMaxSessionAnswerBytes) {
         m_answerCut = true;
@@ -50,6 +51,8 @@ void SessionRun::turnEnded(bool ok, std::int32_t promptTokens, std::int32_t comp
     m_history += m_answer;
     m_history += "\",\"role\":\"assistant\"}";
     m_historyTokens = promptTokens >= 0 && completionTokens >= 0 ? promptTokens + completionTokens : -1;
+    if (!m_keepHistory)
+        m_history.clear();
     m_user.clear();
     m_answer.clear();
     if (!moreTurns())

@@ -21,13 +21,19 @@ class SessionRun
 public:
     bool active() const { return m_turns > 0; }
     // Starts session `id` of `turns` turns (≥ 1), with shared prefix `prefix` (-1 none).
-    void begin(std::int64_t id, int turns, int prefix);
+    // `keepHistory` false: the turns do not carry the earlier ones (a mooncake trace's prompts
+    // already hold them), so nothing of them is kept.
+    void begin(std::int64_t id, int turns, int prefix, bool keepHistory = true);
     void end() { *this = SessionRun(); }
     std::int64_t id() const { return m_id; }
     int prefix() const { return m_prefix; }
     int nextTurn() const { return m_turn + 1; }     // the turn the next request sends (1-based)
     bool moreTurns() const { return m_turn < m_turns; }
     const QByteArray &history() const { return m_history; }
+    // workload.images: the images turn 1 carried, which every later turn re-sends in its history.
+    void setImages(int count, std::int64_t bytes) { m_images = count, m_imageBytes = bytes; }
+    int images() const { return m_images; }
+    std::int64_t imageBytes() const { return m_imageBytes; }
     // Tokens of the earlier turns as the server counted them (prompt + answer of the last turn);
     // -1 on turn 1 or when the server reported no usage.
     std::int32_t historyTokens() const { return m_historyTokens; }
@@ -49,6 +55,9 @@ private:
     QByteArray m_user;
     QByteArray m_answer;
     bool m_answerCut = false;
+    bool m_keepHistory = true;
+    int m_images = 0;
+    std::int64_t m_imageBytes = 0;
     std::int32_t m_historyTokens = -1;
 };
 

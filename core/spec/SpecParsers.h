@@ -6,7 +6,7 @@
 namespace sb::specparse {
 
 // Known keys per section. Also used for "'concurrency' belongs under sweep" hints.
-extern const QStringList kRootKeys, kServerKeys, kLaunchKeys, kLaunchReadyKeys, kLaunchStopKeys, kLaunchVariantKeys, kResetKeys, kProfilerKeys, kMetricsKeys, kTelemetryKeys, kCostKeys, kWorkloadKeys, kSessionKeys, kSloKeys, kSweepKeys;
+extern const QStringList kRootKeys, kServerKeys, kLaunchKeys, kLaunchReadyKeys, kLaunchStopKeys, kLaunchVariantKeys, kResetKeys, kProfilerKeys, kMetricsKeys, kTelemetryKeys, kCostKeys, kWorkloadKeys, kMockKeys, kSessionKeys, kSloKeys, kSweepKeys;
 
 // Hint for a key that is unknown where it was written but known in another section.
 QString placeHint(const QString &key);

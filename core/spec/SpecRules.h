@@ -35,6 +35,9 @@ inline constexpr double kMaxLaunchLogMib = 1024;
 inline constexpr int kMaxLaunchVariants = 64;
 inline constexpr int kMaxVariantNameLength = 120;
 inline const QString kMockDefaultModel = QStringLiteral("demo-model");
+// The most thinking tokens an embedded mock (`mock: {reasoning_tokens}`) or `mock-server
+// --reasoning-tokens` is asked to play before its answer.
+inline constexpr int kMaxMockReasoningTokens = 1000000;
 
 inline QString expectPositiveInt() { return QStringLiteral("an integer ≥ 1"); }
 inline QString expectNonNegativeInt() { return QStringLiteral("an integer ≥ 0"); }

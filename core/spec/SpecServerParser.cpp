@@ -23,6 +23,7 @@ const QStringList kWorkloadKeys = {"streaming",   "input_tokens",      "output_t
                                    "prompts",     "shared_prefix_tokens", "slo",             "calibrate_prompts",
                                    "seed",        "dataset",           "sessions",        "shared_prefix_count",
                                    "images"};
+const QStringList kMockKeys = {"personality", "reasoning_tokens"};
 const QStringList kSessionKeys = {"turns", "think_time_ms", "follow_up_tokens", "history", "session_header"};
 const QStringList kSloKeys = [] {
     QStringList keys;
@@ -199,7 +200,19 @@ ServerSpec parseServer(Context &ctx, const YAML::Node &node, const QString &path
     // by "expected exactly one of url or mock".
     if (const YAML::Node *n = m.find(QStringLiteral("url")); n && !parseUrls(ctx, *n, m.path(QStringLiteral("url")), s.urls))
         s.urls = {QStringLiteral("?")};
-    if (const YAML::Node *n = m.find(QStringLiteral("mock")); n && !readString(ctx, *n, m.path(QStringLiteral("mock")), s.mock))
+    if (const YAML::Node *n = m.find(QStringLiteral("mock")); n && n->IsMap()) { // {personality, reasoning_tokens}
+        const QString mockPath = m.path(QStringLiteral("mock"));
+        if (!(*n)["personality"]) { // one message for a mapping that names no mock (no unknown-key ones after it)
+            ctx.error(valuePos(ctx, *n, mockPath), mockPath,
+                      QStringLiteral("expected a mapping {personality: %1, reasoning_tokens} naming its personality")
+                          .arg(mockPersonalityNames().join(QStringLiteral(" | "))));
+            s.mock = QStringLiteral("?");
+        } else {
+            MapReader mm(ctx, *n, mockPath, kMockKeys);
+            mm.string(QStringLiteral("personality"), s.mock);
+            mm.integer(QStringLiteral("reasoning_tokens"), s.mockReasoningTokens, spec::expectNonNegativeInt());
+        }
+    } else if (n && !readString(ctx, *n, m.path(QStringLiteral("mock")), s.mock))
         s.mock = QStringLiteral("?");
     m.string(QStringLiteral("model"), s.model);
     readEnum(m, QStringLiteral("endpoint"), s.endpoint, &endpointFromString, kEndpoints);

@@ -387,6 +387,8 @@ void checkServer(Checker &c, const QString &p, const ServerSpec &s)
             msg += QStringLiteral(" (did you mean '%1'?)").arg(near);
         c.error(at(p, "mock"), msg);
     }
+    if (s.mockReasoningTokens < 0 || s.mockReasoningTokens > spec::kMaxMockReasoningTokens)
+        c.error(at(p, "mock.reasoning_tokens"), QStringLiteral("expected an integer from 0 to %1, got %2").arg(spec::kMaxMockReasoningTokens).arg(s.mockReasoningTokens));
     if (s.model.isEmpty() && !hasMock)
         c.error(at(p, "model"), QStringLiteral("expected the model name the server serves"));
     if (!s.apiKey.isEmpty() && !s.apiKeyEnv.isEmpty())

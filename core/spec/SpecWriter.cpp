@@ -256,7 +256,13 @@ void writeServer(YAML::Emitter &out, const ServerSpec &s, SecretPolicy secrets)
             out << u.toStdString();
         out << YAML::EndSeq;
     }
-    if (!s.mock.isEmpty())
+    if (!s.mock.isEmpty() && s.mockReasoningTokens > 0) {
+        key(out, "mock");
+        out << YAML::Flow << YAML::BeginMap;
+        str(out, "personality", s.mock);
+        num(out, "reasoning_tokens", s.mockReasoningTokens);
+        out << YAML::EndMap;
+    } else if (!s.mock.isEmpty())
         str(out, "mock", s.mock);
     // A mock without a model gets the mock default on load, so always write what we hold.
     if (!s.model.isEmpty() || s.mock.isEmpty())
@@ -357,7 +363,8 @@ void writeWorkload(YAML::Emitter &out, const WorkloadSpec &w)
     if (w.sessions) {
         key(out, "sessions");
         out << YAML::BeginMap;
-        writeLengths(out, "turns", w.sessions->turns, w.sessions->turnsDist);
+        if (!w.dataset || w.sessions->turnsDist || w.sessions->turns != 1) // a dataset gives the turns
+            writeLengths(out, "turns", w.sessions->turns, w.sessions->turnsDist);
         writeLengths(out, "think_time_ms", w.sessions->thinkTimeMs, w.sessions->thinkDist);
         if (w.sessions->followUpTokens > 0)
             num(out, "follow_up_tokens", w.sessions->followUpTokens);

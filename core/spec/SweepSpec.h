@@ -152,6 +152,9 @@ struct ServerSpec {
     // Empty when `mock` is set.
     QStringList urls;
     QString mock;                // "" or one of mockPersonalityNames(): embedded mock server
+    // `mock: {personality, reasoning_tokens: N}`: the embedded mock plays a reasoning model, the
+    // first N output tokens of a chat answer thinking (as `mock-server --reasoning-tokens N`).
+    int mockReasoningTokens = 0;
     QString model;
     Endpoint endpoint = Endpoint::Chat;
     Flavor flavor = Flavor::Openai;

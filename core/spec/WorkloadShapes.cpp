@@ -281,8 +281,15 @@ QList<ShapeProblem> workloadShapeProblems(const WorkloadSpec &w)
     }
     if (w.sessions) {
         out += sessionProblems(*w.sessions);
-        if (w.dataset)
-            out.append({QStringLiteral("workload.sessions"), QStringLiteral("sessions cannot be combined with a dataset yet: the dataset gives single-turn prompts")});
+        // With a dataset the file gives each session's turns and messages (Dataset: ShareGPT
+        // conversations, mooncake session_id); a jsonl entry is one request.
+        if (w.dataset && w.dataset->format == DatasetFormat::Jsonl)
+            out.append({QStringLiteral("workload.sessions"),
+                        QStringLiteral("sessions from a dataset need format: sharegpt (its conversations) or mooncake (its session_id); a jsonl entry is one request")});
+        if (w.dataset && (w.sessions->turnsDist || w.sessions->turns != 1))
+            out.append({QStringLiteral("workload.sessions.turns"), QStringLiteral("not with a dataset: each conversation of the dataset gives its own turns")});
+        if (w.dataset && w.sessions->followUpTokens > 0)
+            out.append({QStringLiteral("workload.sessions.follow_up_tokens"), QStringLiteral("not with a dataset: the dataset gives each turn's message")});
     }
     if (w.sharedPrefixCount != 1 && w.prompts != PromptMode::SharedPrefix)
         out.append({QStringLiteral("workload.shared_prefix_count"), QStringLiteral("only allowed with prompts: shared_prefix")});
@@ -294,8 +301,6 @@ QList<ShapeProblem> workloadShapeProblems(const WorkloadSpec &w)
         if (w.dataset)
             out.append({QStringLiteral("workload.images"), QStringLiteral("images cannot be combined with a dataset: images go with synthetic prompts")});
     }
-    if (w.images && w.sessions)
-        out.append({QStringLiteral("workload.images"), QStringLiteral("images cannot be combined with sessions yet: images go with single-turn prompts")});
     if (w.prompts == PromptMode::SharedPrefix && w.inputLengths && w.sharedPrefixTokens >= w.inputLengths->lowest())
         out.append({QStringLiteral("workload.shared_prefix_tokens"),
                     QStringLiteral("expected fewer than the shortest input length (%1), got %2").arg(w.inputLengths->lowest()).arg(w.sharedPrefixTokens)});

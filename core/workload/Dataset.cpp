@@ -11,6 +11,7 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QHash>
 #include <QSet>
 #include <algorithm>
 #include <cmath>
@@ -35,6 +36,10 @@ struct Loader {
     const QString &file;
     Dataset *out;
     QString *error;
+    bool asSessions = false;
+    // mooncake as sessions: each entry's `session_id` ("" = none: a session of its own), in
+    // entry order, grouped once the whole file is read
+    QStringList sessionKeys;
 
     bool fail(int line, const QString &what)
     {
@@ -88,6 +93,61 @@ struct Loader {
         return timestamp(o, line, e);
     }
 
+    // `session_id` (a string or an integer, as agentic traces write it) and `delay` (the think
+    // time in ms before this turn, after the previous answer) of a mooncake entry read as a turn.
+    bool sessionFields(const QJsonObject &o, int line, DatasetEntry &e)
+    {
+        QString key;
+        if (const QJsonValue id = o.value(QStringLiteral("session_id")); !id.isUndefined()) {
+            if (id.isString() && !id.toString().isEmpty())
+                key = QLatin1Char('s') + id.toString();
+            else if (const auto n = jsonWholeNumber(id, -9007199254740992LL, 9007199254740992LL))
+                key = QLatin1Char('n') + QString::number(*n);
+            else
+                return fail(line, QStringLiteral("session_id: expected a non-empty string or an integer"));
+        }
+        if (const QJsonValue d = o.value(QStringLiteral("delay")); !d.isUndefined()) {
+            if (!d.isDouble() || !(d.toDouble() >= 0) || d.toDouble() > kMaxThinkTimeMs)
+                return fail(line, QStringLiteral("delay: expected milliseconds from 0 to %1").arg(kMaxThinkTimeMs));
+            e.delayMs = int(std::lround(d.toDouble()));
+        }
+        sessionKeys.append(key);
+        return true;
+    }
+
+    // Mooncake as sessions: entries sharing a session_id become one session, its turns in file
+    // order; sessions are ordered by their first turn (a time-ordered trace stays in time order).
+    bool groupSessions()
+    {
+        std::vector<std::vector<std::uint32_t>> members;
+        QHash<QString, std::size_t> index;
+        for (std::size_t i = 0; i < out->entries.size(); ++i) {
+            const QString &key = sessionKeys.at(qsizetype(i));
+            std::size_t k = members.size();
+            if (!key.isEmpty()) {
+                const auto it = index.constFind(key);
+                if (it != index.constEnd())
+                    k = it.value();
+                else
+                    index.insert(key, k);
+            }
+            if (k == members.size())
+                members.emplace_back();
+            if (members[k].size() >= std::size_t(kMaxSessionTurns))
+                return fail(out->entries[i].line, QStringLiteral("session_id %1: more than %2 turns").arg(key.mid(1, 80)).arg(kMaxSessionTurns));
+            members[k].push_back(std::uint32_t(i));
+        }
+        std::vector<DatasetEntry> ordered;
+        ordered.reserve(out->entries.size());
+        for (const auto &turns : members) {
+            out->sessions.push_back({std::uint32_t(ordered.size()), std::uint32_t(turns.size())});
+            for (const std::uint32_t i : turns)
+                ordered.push_back(std::move(out->entries[i]));
+        }
+        out->entries = std::move(ordered);
+        return true;
+    }
+
     bool mooncakeEntry(const QJsonObject &o, int line, DatasetEntry &e)
     {
         e.inputTokens = boundedInt(o.value(QStringLiteral("input_length")), 1, kMaxLength);
@@ -97,6 +157,8 @@ struct Loader {
         if (e.outputTokens < 0)
             return fail(line, QStringLiteral("output_length: expected an integer from 1 to %1").arg(kMaxLength));
         if (!timestamp(o, line, e))
+            return false;
+        if (asSessions && !sessionFields(o, line, e))
             return false;
         if (const QJsonValue h = o.value(QStringLiteral("hash_ids")); !h.isUndefined()) {
             const QJsonArray ids = h.toArray();
@@ -191,6 +253,71 @@ struct Loader {
         return at;
     }
 
+    // The reply's length is the request's max_tokens: bounded as every requested length is.
+    bool replyBounded(int outChars, qsizetype item, int line)
+    {
+        if (outChars / kShareGptCharsPerToken <= kMaxLength)
+            return true;
+        return fail(line, QStringLiteral("entry %1: the reply's %2 characters ask for about %3 output tokens (at %4 characters a token), "
+                                         "more than the %5 a request may")
+                              .arg(item)
+                              .arg(outChars)
+                              .arg(std::llround(outChars / kShareGptCharsPerToken))
+                              .arg(kShareGptCharsPerToken)
+                              .arg(kMaxLength));
+    }
+
+    // A ShareGPT conversation as one session: each user message with the reply after it is a
+    // turn (the reply gives that turn's output length; the server's own answer is what goes back
+    // as history). User messages in a row are one message; a reply before any user message, a
+    // `system` message and a last user message with no reply are not sent. An empty conversation
+    // is skipped and counted; one that has messages but no user turn is an error.
+    bool shareGptSession(const QJsonArray &turns, qsizetype item, int line)
+    {
+        if (turns.isEmpty()) {
+            ++out->stats.skipped;
+            return true;
+        }
+        const std::size_t first = out->entries.size();
+        QString pending;
+        bool sawUser = false;
+        for (qsizetype t = 0; t < turns.size(); ++t) {
+            const QJsonObject turn = turns.at(t).toObject();
+            if (!turns.at(t).isObject() || !turn.value(QStringLiteral("value")).isString())
+                return fail(line, QStringLiteral("entry %1, turn %2: expected an object with string `from` and `value`").arg(item).arg(t));
+            const QString from = turn.value(QStringLiteral("from")).toString();
+            const QString value = turn.value(QStringLiteral("value")).toString();
+            if (from == QLatin1String("human") || from == QLatin1String("user")) {
+                sawUser = true;
+                if (!value.isEmpty())
+                    pending += (pending.isEmpty() ? QString() : QStringLiteral("\n")) + value;
+                continue;
+            }
+            if (from == QLatin1String("system") || pending.isEmpty() || value.isEmpty())
+                continue;
+            if (!replyBounded(int(value.size()), item, line))
+                return false;
+            if (out->entries.size() - first >= std::size_t(kMaxSessionTurns))
+                return fail(line, QStringLiteral("entry %1: conversations: more than %2 turns").arg(item).arg(kMaxSessionTurns));
+            if (out->entries.size() >= std::size_t(kMaxDatasetEntries))
+                return fail(line, QStringLiteral("more than %1 turns in all").arg(kMaxDatasetEntries));
+            DatasetEntry e;
+            e.line = line;
+            e.textJson = jsonString(pending);
+            e.outputChars = int(value.size());
+            out->entries.push_back(std::move(e));
+            pending.clear();
+        }
+        if (!sawUser)
+            return fail(line, QStringLiteral("entry %1: conversations: no `human` or `user` turn to send").arg(item));
+        if (out->entries.size() == first) {
+            ++out->stats.skipped; // a user message nobody answered: no output length for it
+            return true;
+        }
+        out->sessions.push_back({std::uint32_t(first), std::uint32_t(out->entries.size() - first)});
+        return true;
+    }
+
     bool shareGpt(const QString &path)
     {
         // One JSON array: parsed whole, so its size and value count are capped first.
@@ -216,6 +343,11 @@ struct Loader {
             const QJsonValue conv = o.value(QStringLiteral("conversations"));
             if (!items.at(i).isObject() || !conv.isArray())
                 return fail(line, QStringLiteral("entry %1: expected an object with a `conversations` array").arg(i));
+            if (asSessions) {
+                if (!shareGptSession(conv.toArray(), i, line))
+                    return false;
+                continue;
+            }
             // The first user turn is the prompt; the model turn right after it gives the output length.
             QString prompt;
             int outChars = -1;
@@ -238,15 +370,8 @@ struct Loader {
                 ++out->stats.skipped; // as vLLM's and AIPerf's ShareGPT readers do
                 continue;
             }
-            // The reply's length is the request's max_tokens: bounded as every requested length is.
-            if (outChars / kShareGptCharsPerToken > kMaxLength)
-                return fail(line, QStringLiteral("entry %1: the reply's %2 characters ask for about %3 output tokens (at %4 characters a token), "
-                                                 "more than the %5 a request may")
-                                      .arg(i)
-                                      .arg(outChars)
-                                      .arg(std::llround(outChars / kShareGptCharsPerToken))
-                                      .arg(kShareGptCharsPerToken)
-                                      .arg(kMaxLength));
+            if (!replyBounded(outChars, i, line))
+                return false;
             DatasetEntry e;
             e.line = line;
             e.textJson = jsonString(prompt);
@@ -288,6 +413,13 @@ void computeStats(Dataset &d)
     s.meanOutput = s.withOutput ? output / s.withOutput : 0;
     s.uniqueBlocks = int(unique.size());
     s.timestamps = !d.entries.empty() && timestamps == int(d.entries.size());
+    s.sessions = int(d.sessions.size());
+    if (!d.sessions.empty()) { // a session is paced by its first turn; later ones follow their answers
+        s.timestamps = std::all_of(d.sessions.cbegin(), d.sessions.cend(),
+                                   [&](const DatasetSession &x) { return d.entries[x.first].timestampMs >= 0; });
+        for (const DatasetSession &x : d.sessions)
+            s.maxTurns = std::max(s.maxTurns, int(x.turns));
+    }
 }
 } // namespace
 
@@ -308,11 +440,31 @@ const DatasetEntry &Dataset::entryFor(std::int64_t ticket, bool warmup) const
     return entries[std::size_t(warmup ? n - 1 - i : i)];
 }
 
+const DatasetSession &Dataset::sessionFor(std::int64_t id, bool warmup) const
+{
+    const std::int64_t n = std::int64_t(sessions.size());
+    const std::int64_t i = id % n;
+    return sessions[std::size_t(warmup ? n - 1 - i : i)];
+}
+
+const DatasetEntry &Dataset::turnEntry(std::int64_t id, int turn, bool warmup) const
+{
+    const DatasetSession &s = sessionFor(id, warmup);
+    return entries[s.first + std::uint32_t(std::clamp<int>(turn, 1, int(s.turns)) - 1)];
+}
+
 std::vector<double> Dataset::timestampsMs() const
 {
     if (!stats.timestamps)
         return {};
     std::vector<double> out;
+    if (!sessions.empty()) {
+        out.reserve(sessions.size());
+        const double first = entries[sessions.front().first].timestampMs;
+        for (const DatasetSession &s : sessions)
+            out.push_back(entries[s.first].timestampMs - first);
+        return out;
+    }
     out.reserve(entries.size());
     const double first = entries.front().timestampMs;
     for (const DatasetEntry &e : entries)
@@ -324,6 +476,8 @@ QString Dataset::describe() const
 {
     const DatasetStats &s = stats;
     QString text = QStringLiteral("%1 dataset %2: %3 requests").arg(toString(format), QFileInfo(path).fileName()).arg(s.entries);
+    if (s.sessions)
+        text += QStringLiteral(" in %1 sessions of up to %2 turns").arg(s.sessions).arg(s.maxTurns);
     if (s.skipped)
         text += QStringLiteral(" (%1 conversations without a user turn and a reply skipped)").arg(s.skipped);
     if (s.minInput > 0)
@@ -350,16 +504,18 @@ QString resolveDatasetPath(const DatasetSpec &spec, const QString &specFile)
     return QFileInfo(QFileInfo(specFile).absoluteDir(), spec.path).absoluteFilePath();
 }
 
-bool loadDataset(const DatasetSpec &spec, const QString &specFile, Dataset *out, QString *error)
+bool loadDataset(const DatasetSpec &spec, const QString &specFile, Dataset *out, QString *error, bool asSessions)
 {
     Dataset d;
     d.format = spec.format;
     d.path = resolveDatasetPath(spec, specFile);
     d.blockTokens = spec.blockTokens;
-    Loader loader{d.path, &d, error};
+    Loader loader{d.path, &d, error, asSessions && spec.format != DatasetFormat::Jsonl, {}};
     if (spec.format != DatasetFormat::ShareGpt && !checkRegularFile(d.path, kMaxDatasetBytes, error))
         return false;
     if (!(spec.format == DatasetFormat::ShareGpt ? loader.shareGpt(d.path) : loader.jsonLines(d.path)))
+        return false;
+    if (loader.asSessions && spec.format == DatasetFormat::Mooncake && !loader.groupSessions())
         return false;
     if (d.entries.empty())
         return loader.fail(0, QStringLiteral("no usable entries"));

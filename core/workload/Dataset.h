@@ -24,7 +24,15 @@ struct DatasetEntry {
     int outputChars = -1;     // sharegpt: the first model turn's length in characters
     std::vector<quint64> hashIds; // mooncake: one per block_tokens block of the prompt
     double timestampMs = -1;  // mooncake, jsonl: arrival time in ms (any origin); -1 = none
+    int delayMs = -1;         // mooncake sessions: `delay`, the think time before this turn in ms; -1 = none
     int line = 0;             // 1-based line of the entry in the file
+};
+
+// One conversation of a dataset read as sessions (workload.sessions with a dataset): its turns
+// are entries[first .. first + turns), in the order they are sent.
+struct DatasetSession {
+    std::uint32_t first = 0;
+    std::uint32_t turns = 0;
 };
 
 struct DatasetStats {
@@ -37,7 +45,9 @@ struct DatasetStats {
     double meanOutput = 0;     // over those (tokens; sharegpt: characters / 4 until calibrated)
     int blocks = 0;            // mooncake: hash_ids over all entries
     int uniqueBlocks = 0;      // distinct hash_ids: blocks - uniqueBlocks are shared prefixes
-    bool timestamps = false;   // every entry has a timestamp
+    bool timestamps = false;   // every entry (as sessions: every session's first turn) has a timestamp
+    int sessions = 0;          // conversations read as sessions; 0 = single-turn entries
+    int maxTurns = 0;          // the longest of them, in turns
 };
 
 class Dataset
@@ -48,14 +58,21 @@ public:
     int blockTokens = 512;
     QString sha256;            // of the file's bytes (hex): in the spec fingerprint, so a changed file never resumes
     std::vector<DatasetEntry> entries;
+    // Read as sessions: each conversation (ShareGPT) or session id (mooncake `session_id`), its
+    // turns contiguous in `entries`; empty = one request per entry.
+    std::vector<DatasetSession> sessions;
     DatasetStats stats;
 
     bool empty() const { return entries.empty(); }
     // The entry request `ticket` sends: the file's order, wrapping around. Warmup requests take
     // them from the end backwards, so a warmup does not pre-fill the measured prompts' cache.
     const DatasetEntry &entryFor(std::int64_t ticket, bool warmup) const;
+    // As sessions: the conversation session number `id` replays (file order, wrapping around;
+    // warmup sessions from the end backwards, as warmup entries), and its turn (1-based) entry.
+    const DatasetSession &sessionFor(std::int64_t id, bool warmup) const;
+    const DatasetEntry &turnEntry(std::int64_t id, int turn, bool warmup) const;
     // Arrival times (ms from the trace's first entry) for open-loop replay; empty when any entry
-    // has none. Index i belongs to entries[i].
+    // has none. Index i belongs to entries[i]; as sessions, to sessions[i] (its first turn's).
     std::vector<double> timestampsMs() const;
     // "mooncake trace: 2000 requests, input 112-15001 tokens (mean 8772), …" for logs and checks.
     QString describe() const;
@@ -74,6 +91,8 @@ inline constexpr double kShareGptCharsPerToken = 4.0;
 // The spec's path resolved against the spec file's folder (relative paths), else as given.
 QString resolveDatasetPath(const DatasetSpec &spec, const QString &specFile);
 // Loads the whole dataset or nothing: false and *error ("FILE:LINE: what was expected").
-bool loadDataset(const DatasetSpec &spec, const QString &specFile, Dataset *out, QString *error);
+// `asSessions` (workload.sessions is set): ShareGPT conversations keep every user turn and its
+// reply, mooncake entries are grouped by `session_id`; else one request per entry.
+bool loadDataset(const DatasetSpec &spec, const QString &specFile, Dataset *out, QString *error, bool asSessions = false);
 
 } // namespace sb

@@ -65,17 +65,7 @@ RequestShape WorkloadPlan::at(std::int64_t ticket, bool warmup) const
     const std::uint64_t seed = std::uint64_t(m_w.seed);
     s.outputTokens = m_w.outputLengths ? m_w.outputLengths->sample(seed, kOutputStream, draw) : m_w.outputTokens;
     if (m_dataset && !m_dataset->empty()) {
-        s.entry = &m_dataset->entryFor(ticket, warmup);
-        s.inputTokens = s.entry->inputTokens;
-        if (s.entry->outputTokens > 0)
-            s.outputTokens = s.entry->outputTokens;
-        else if (s.entry->outputChars > 0) {
-            const double perToken = m_fill.charsPerToken() > 0 ? m_fill.charsPerToken() : kShareGptCharsPerToken;
-            // Clamped as a double: a calibration of a few characters a token must not overflow the int.
-            s.outputTokens = int(std::clamp(std::round(s.entry->outputChars / perToken), 1.0, double(kMaxLength)));
-        }
-        if (s.inputTokens > 0)
-            s.fillerChars = m_fill.charsFor(s.inputTokens);
+        fromEntry(m_dataset->entryFor(ticket, warmup), s);
         return s;
     }
     s.inputTokens = m_w.inputLengths ? m_w.inputLengths->sample(seed, kInputStream, draw) : m_w.inputTokens;
@@ -84,6 +74,36 @@ RequestShape WorkloadPlan::at(std::int64_t ticket, bool warmup) const
         s.images = m_images->spec().count;
         s.imageBytes = m_images->requestBytes(ticket, warmup);
     }
+    return s;
+}
+
+void WorkloadPlan::fromEntry(const DatasetEntry &e, RequestShape &s) const
+{
+    s.entry = &e;
+    s.inputTokens = e.inputTokens;
+    if (e.outputTokens > 0)
+        s.outputTokens = e.outputTokens;
+    else if (e.outputChars > 0) {
+        const double perToken = m_fill.charsPerToken() > 0 ? m_fill.charsPerToken() : kShareGptCharsPerToken;
+        // Clamped as a double: a calibration of a few characters a token must not overflow the int.
+        s.outputTokens = int(std::clamp(std::round(e.outputChars / perToken), 1.0, double(kMaxLength)));
+    }
+    if (s.inputTokens > 0)
+        s.fillerChars = m_fill.charsFor(s.inputTokens);
+}
+
+int WorkloadPlan::sessionTurns(std::int64_t id, bool warmup) const
+{
+    if (!m_dataset || m_dataset->sessions.empty())
+        return 0;
+    return int(m_dataset->sessionFor(id, warmup).turns);
+}
+
+RequestShape WorkloadPlan::atTurn(std::int64_t ticket, std::int64_t session, int turn, bool warmup) const
+{
+    RequestShape s = at(ticket, warmup);
+    if (m_dataset && !m_dataset->sessions.empty())
+        fromEntry(m_dataset->turnEntry(session, turn, warmup), s);
     return s;
 }
 

@@ -57,6 +57,10 @@ class WorkloadPlan
 public:
     WorkloadPlan(const WorkloadSpec &w, FillerMap fill, std::shared_ptr<const Dataset> dataset = {});
     RequestShape at(std::int64_t ticket, bool warmup) const;
+    // A dataset read as sessions: how many turns session `id` has (0 = not dataset sessions),
+    // and what its turn `turn` (1-based) asks for: that turn's entry and its lengths.
+    int sessionTurns(std::int64_t id, bool warmup) const;
+    RequestShape atTurn(std::int64_t ticket, std::int64_t session, int turn, bool warmup) const;
     const FillerMap &fill() const { return m_fill; }
     const Dataset *dataset() const { return m_dataset.get(); }
     // workload.images' pool, built once per sweep (workload/SyntheticImages); null without images.
@@ -65,6 +69,7 @@ public:
     int maxInputTokens() const { return m_maxInput; }
 
 private:
+    void fromEntry(const DatasetEntry &e, RequestShape &s) const; // a dataset entry's lengths
     WorkloadSpec m_w;
     FillerMap m_fill;
     std::shared_ptr<const Dataset> m_dataset;

@@ -4,6 +4,7 @@
 // else they are counted. Checked on the chunk scanner, on streams over a real loopback socket
 // (a scripted peer with known pauses, and the mock's reasoning personality), on records.jsonl
 // and on the cell's metrics.
+#include "EngineFixture.h"
 #include "HostileServer.h"
 #include "TestSupport.h"
 #include "commands/MockServerCli.h"
@@ -15,6 +16,7 @@
 #include "load/RequestFactory.h"
 #include "metrics/MetricCatalogue.h"
 #include "mock/MockServer.h"
+#include "spec/SpecIO.h"
 #include <QFile>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -300,6 +302,69 @@ private Q_SLOTS:
         QVERIFY2(n.out.records.at(0).ok(), errorKindName(n.out.records.at(0).error));
         QCOMPARE(n.out.records.at(0).reasoningTokens, 5);
         QCOMPARE(n.out.records.at(0).outputTokens, 8);
+    }
+
+    // A spec's embedded mock plays a reasoning model as `mock-server --reasoning-tokens` does:
+    // `mock: {personality: vllm, reasoning_tokens: N}`, written back as read, and a cell run
+    // against it times TTFO after TTFT and records the thinking tokens.
+    void specMockPlaysAReasoningModel()
+    {
+        const QByteArray yaml = R"(servers:
+  - name: thinker
+    mock: {personality: vllm, reasoning_tokens: 6}
+workload: {input_tokens: 16, output_tokens: 10, requests_per_cell: 4, calibrate_prompts: false}
+sweep: {concurrency: [1]}
+)";
+        const SpecLoadResult r = loadSpecText(yaml);
+        QVERIFY2(r.spec && r.diagnostics.isEmpty(), r.diagnostics.isEmpty() ? "" : qPrintable(r.diagnostics.first().message));
+        const ServerSpec &server = r.spec->servers.at(0);
+        QCOMPARE(server.mock, QStringLiteral("vllm"));
+        QVERIFY(server.flavor == Flavor::Vllm);
+        QCOMPARE(server.mockReasoningTokens, 6);
+        const SpecLoadResult again = loadSpecText(saveSpecYaml(*r.spec));
+        QVERIFY(again.spec && again.diagnostics.isEmpty());
+        QCOMPARE(again.spec->servers.at(0).mockReasoningTokens, 6);
+        QCOMPARE(again.spec->servers.at(0).mock, QStringLiteral("vllm"));
+
+        QTemporaryDir dir;
+        const sbtest::RunResult run = sbtest::runSweep(*r.spec, dir.path());
+        QVERIFY2(run.exitCode == 0, qPrintable(run.failure));
+        const CellResult &cell = run.results.cells.at(0);
+        QCOMPARE(cell.completed, 4);
+        QVERIFY2(cell.metrics.contains(tag::ttfo), "the cell stored TTFO");
+        QVERIFY2(cell.metrics.value(tag::ttfo).p50 > cell.metrics.value(tag::ttft).p50,
+                 qPrintable(QStringLiteral("TTFO %1 ms, TTFT %2 ms").arg(cell.metrics.value(tag::ttfo).p50).arg(cell.metrics.value(tag::ttft).p50)));
+        QCOMPARE(cell.metrics.value(tag::reasoningTokens).avg, 6.0);
+        for (const QJsonObject &line : sbtest::readJsonLines(dir.filePath(cell.recordsPath)))
+            QCOMPARE(line.value(QStringLiteral("reasoning_tokens")).toInt(), 6);
+    }
+
+    void specMockOptionsAreCheckedWhereTheyStand_data()
+    {
+        QTest::addColumn<QByteArray>("mock");
+        QTest::addColumn<QString>("key");
+        QTest::addColumn<QString>("text");
+        QTest::newRow("negative") << QByteArray("{personality: vllm, reasoning_tokens: -1}") << QStringLiteral("servers[0].mock.reasoning_tokens")
+                                  << QStringLiteral("from 0 to 1000000");
+        QTest::newRow("too many") << QByteArray("{personality: sglang, reasoning_tokens: 2000000}") << QStringLiteral("servers[0].mock.reasoning_tokens")
+                                  << QStringLiteral("from 0 to 1000000");
+        QTest::newRow("no personality") << QByteArray("{reasoning_tokens: 3}") << QStringLiteral("servers[0].mock")
+                                        << QStringLiteral("naming its personality");
+        QTest::newRow("unknown key") << QByteArray("{personality: vllm, reasoning: 3}") << QStringLiteral("servers[0].mock.reasoning") << QString();
+    }
+    void specMockOptionsAreCheckedWhereTheyStand()
+    {
+        QFETCH(QByteArray, mock);
+        QFETCH(QString, key);
+        QFETCH(QString, text);
+        const SpecLoadResult r = loadSpecText("servers:\n  - name: a\n    mock: " + mock + "\nsweep: {concurrency: [1]}\n");
+        bool found = false;
+        QStringList all;
+        for (const SpecDiagnostic &d : r.diagnostics) {
+            all.append(d.keyPath + QStringLiteral(": ") + d.message);
+            found = found || (d.keyPath == key && d.message.contains(text) && d.line == 3);
+        }
+        QVERIFY2(found, qPrintable(all.join(QLatin1Char('\n'))));
     }
 
     // `sweepbench mock-server --reasoning-tokens N` plays a reasoning model; --image-tokens is read too.

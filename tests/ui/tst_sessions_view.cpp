@@ -5,6 +5,7 @@
 #include "ResultsFixture.h"
 #include "TestSupport.h"
 #include "charts/InteractiveChartView.h"
+#include "designer/DatasetEditor.h"
 #include "designer/DesignTab.h"
 #include "designer/LengthEditor.h"
 #include "designer/SessionEditor.h"
@@ -23,6 +24,7 @@
 #include <QTemporaryDir>
 #include "results/ResultsView.h"
 #include "spec/SpecIO.h"
+#include "workload/Dataset.h"
 #include <QChart>
 #include <QCheckBox>
 #include <QLabel>
@@ -128,6 +130,55 @@ private Q_SLOTS:
         QVERIFY(!form->sessionEditor()->enabledBox()->isChecked());
         form->sessionEditor()->enabledBox()->setChecked(true);
         QCOMPARE(tab.spec().workload.sessions->turns, 2);
+    }
+
+    // Sessions with a dataset: its conversations give the turns and messages, so those fields are
+    // off and not written (the spec stays valid), and the dataset is read as sessions.
+    void datasetSessionsInTheDesigner()
+    {
+        QTemporaryDir dir;
+        QVERIFY(writeText(dir.filePath(QStringLiteral("chat.json")),
+                          "[{\"conversations\": [{\"from\": \"human\", \"value\": \"q1\"}, {\"from\": \"gpt\", \"value\": \"a1\"},"
+                          " {\"from\": \"human\", \"value\": \"q2\"}, {\"from\": \"gpt\", \"value\": \"a2\"}]},"
+                          " {\"conversations\": [{\"from\": \"human\", \"value\": \"q\"}, {\"from\": \"gpt\", \"value\": \"a\"}]}]\n"));
+        const SpecLoadResult loaded = loadSpecText("servers: [{name: a, mock: vllm}]\n"
+                                                   "workload:\n"
+                                                   "  dataset: {format: sharegpt, path: \"" + dir.filePath(QStringLiteral("chat.json")).toUtf8() + "\"}\n"
+                                                   "  sessions: {think_time_ms: 100}\n"
+                                                   "sweep: {concurrency: [1]}\n",
+                                                   dir.filePath(QStringLiteral("s.yaml")));
+        QVERIFY2(loaded.ok(), qPrintable(loaded.diagnostics.value(0).toString()));
+        DesignTab tab;
+        tab.show();
+        tab.setSpec(*loaded.spec);
+        WorkloadForm *form = tab.workloadForm();
+        SessionEditor *sessions = form->sessionEditor();
+        QVERIFY(sessions->enabledBox()->isChecked());
+        QVERIFY(!sessions->turnsEditor()->isEnabled());
+        QVERIFY(!sessions->followUpBox()->isEnabled());
+        QVERIFY(tab.findChild<QLineEdit *>(QStringLiteral("sessionHeader"))->isEnabled());
+        QCOMPARE(saveSpecYaml(tab.spec()), saveSpecYaml(*loaded.spec));
+        QVERIFY(validateSpec(tab.spec()).isEmpty());
+        DatasetEditor *dataset = form->datasetEditor();
+        QTRY_VERIFY2(!dataset->isLoading() && dataset->loaded(), qPrintable(dataset->loadError()));
+        QCOMPARE(dataset->loaded()->stats.sessions, 2); // read as a run reads it
+        QCOMPARE(dataset->loaded()->entries.size(), std::size_t(3));
+
+        // Sessions off: single requests, one per conversation.
+        sessions->enabledBox()->setChecked(false);
+        QVERIFY(!tab.spec().workload.sessions);
+        QTRY_VERIFY2(!dataset->isLoading() && dataset->loaded(), qPrintable(dataset->loadError()));
+        QCOMPARE(dataset->loaded()->stats.sessions, 0);
+        QCOMPARE(dataset->loaded()->entries.size(), std::size_t(2));
+        // Synthetic prompts again: the turns are the form's to give.
+        sessions->enabledBox()->setChecked(true);
+        dataset->sourceBox()->setCurrentIndex(0); // as a user picks it
+        Q_EMIT dataset->sourceBox()->activated(0);
+        QVERIFY(!tab.spec().workload.dataset);
+        QVERIFY(sessions->turnsEditor()->isEnabled());
+        QVERIFY(sessions->followUpBox()->isEnabled());
+        sessions->followUpBox()->setValue(16);
+        QCOMPARE(tab.spec().workload.sessions->followUpTokens, 16);
     }
 
     void distributionSplitsByTurn()

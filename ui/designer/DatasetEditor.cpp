@@ -137,6 +137,14 @@ void DatasetEditor::applyTo(std::optional<DatasetSpec> &dataset) const
     dataset = d;
 }
 
+void DatasetEditor::setAsSessions(bool asSessions)
+{
+    if (asSessions == m_asSessions)
+        return;
+    m_asSessions = asSessions;
+    reload();
+}
+
 void DatasetEditor::reload()
 {
     ++m_generation;
@@ -156,12 +164,13 @@ void DatasetEditor::reload()
     const quint64 generation = m_generation;
     const QString specFile = m_specFile;
     const DatasetSpec ds = *spec;
+    const bool asSessions = m_asSessions;
     m_inFlight = true;
-    m_watcher.setFuture(QtConcurrent::run([ds, specFile, generation] {
+    m_watcher.setFuture(QtConcurrent::run([ds, specFile, generation, asSessions] {
         auto dataset = std::make_shared<Dataset>();
         Load result;
         result.generation = generation;
-        if (loadDataset(ds, specFile, dataset.get(), &result.error))
+        if (loadDataset(ds, specFile, dataset.get(), &result.error, asSessions))
             result.dataset = std::move(dataset);
         return result;
     }));

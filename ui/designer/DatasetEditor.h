@@ -30,6 +30,9 @@ public:
     void setDataset(const std::optional<DatasetSpec> &dataset, const QString &specFile); // emits nothing
     void applyTo(std::optional<DatasetSpec> &dataset) const;
     bool usesDataset() const;
+    // workload.sessions is on: the dataset is read as sessions (its conversations), as a run
+    // reads it, so the summary counts them and their errors show here. Reloads when it changes.
+    void setAsSessions(bool asSessions);
 
     // The dataset as last loaded for the current format/path/block size; null while loading, on
     // an error, or with synthetic prompts.
@@ -65,6 +68,7 @@ private:
     QSpinBox *m_blockTokens = nullptr;
     QString m_specFile;
     bool m_loading = false;
+    bool m_asSessions = false;
 
     QFutureWatcher<Load> m_watcher;
     quint64 m_generation = 0;

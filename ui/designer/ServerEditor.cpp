@@ -302,6 +302,7 @@ ServerSpec ServerEditor::server() const
         s.urls.clear();
     } else {
         s.mock.clear();
+        s.mockReasoningTokens = 0; // a mock's own option goes with it
         s.urls = urlsFromText(m_url->text());
     }
     s.apiKey = m_apiKey->text();

@@ -18,14 +18,13 @@ SessionEditor::SessionEditor(QObject *parent)
 {
     m_enabled->setObjectName(QStringLiteral("sessions"));
     m_enabled->setToolTip(tr("Each load slot runs chat sessions: every later turn carries the earlier ones and the server's own "
-                             "answers, so a prefix cache can serve them (concurrency then counts sessions)"));
-    m_turns->setToolTip(tr("Turns per session: a number, or a distribution drawn per session from the workload seed"));
+                             "answers, so a prefix cache can serve them (concurrency then counts sessions); with a dataset, "
+                             "its conversations are the sessions"));
     m_think->setToolTip(tr("Wait after an answer before the next turn, in ms (0 = at once)"));
     m_followUp->setObjectName(QStringLiteral("followUpTokens"));
     m_followUp->setRange(0, kMaxLength);
     m_followUp->setSpecialValueText(tr("as input length"));
     m_followUp->setSuffix(tr(" tokens"));
-    m_followUp->setToolTip(tr("The new message of turns 2, 3, …: a long first message with short follow-ups is the usual chat"));
     m_header->setObjectName(QStringLiteral("sessionHeader"));
     m_header->setPlaceholderText(tr("none (e.g. X-Session-ID for session-affine routers)"));
     connect(m_enabled, &QCheckBox::toggled, this, [this] {
@@ -72,9 +71,11 @@ void SessionEditor::applyTo(std::optional<SessionSpec> &s) const
         return;
     }
     SessionSpec out;
-    m_turns->applyTo(out.turns, out.turnsDist);
+    if (!m_fromDataset) {
+        m_turns->applyTo(out.turns, out.turnsDist);
+        out.followUpTokens = m_followUp->value();
+    }
     m_think->applyTo(out.thinkTimeMs, out.thinkDist);
-    out.followUpTokens = m_followUp->value();
     out.header = m_header->text().trimmed();
     s = out;
 }
@@ -84,12 +85,27 @@ QString SessionEditor::parseError() const
     return !m_turns->parseError().isEmpty() ? m_turns->parseError() : m_think->parseError();
 }
 
+void SessionEditor::setTurnsFromDataset(bool fromDataset)
+{
+    if (fromDataset == m_fromDataset)
+        return;
+    m_fromDataset = fromDataset;
+    updateEnabled();
+}
+
 void SessionEditor::updateEnabled()
 {
     const bool on = m_enabled->isChecked();
-    for (QWidget *w : {static_cast<QWidget *>(m_turns), static_cast<QWidget *>(m_think), static_cast<QWidget *>(m_followUp),
-                       static_cast<QWidget *>(m_header)})
+    for (QWidget *w : {static_cast<QWidget *>(m_think), static_cast<QWidget *>(m_header)})
         w->setEnabled(on);
+    for (QWidget *w : {static_cast<QWidget *>(m_turns), static_cast<QWidget *>(m_followUp)}) {
+        w->setEnabled(on && !m_fromDataset);
+        w->setToolTip(m_fromDataset ? tr("The dataset's conversations give each session's turns and messages") : QString());
+    }
+    if (!m_fromDataset) { // the fields' own tooltips back
+        m_turns->setToolTip(tr("Turns per session: a number, or a distribution drawn per session from the workload seed"));
+        m_followUp->setToolTip(tr("The new message of turns 2, 3, …: a long first message with short follow-ups is the usual chat"));
+    }
 }
 
 } // namespace sb::ui

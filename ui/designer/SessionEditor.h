@@ -27,6 +27,10 @@ public:
     void setSessions(const std::optional<SessionSpec> &s); // emits nothing
     void applyTo(std::optional<SessionSpec> &s) const;
     QString parseError() const; // of a distribution's choices text
+    // With a dataset its conversations give each session's turns and messages: the turns and
+    // follow-up fields are off and not written (spec/WorkloadShapes refuses them with a dataset).
+    void setTurnsFromDataset(bool fromDataset);
+    QSpinBox *followUpBox() const { return m_followUp; }
     QCheckBox *enabledBox() const { return m_enabled; }
     LengthEditor *turnsEditor() const { return m_turns; }
 
@@ -41,6 +45,7 @@ private:
     QSpinBox *m_followUp;
     QLineEdit *m_header;
     bool m_loading = false;
+    bool m_fromDataset = false;
 };
 
 } // namespace sb::ui

@@ -393,6 +393,9 @@ void WorkloadForm::updateEnabled()
 {
     // A dataset's prompts have their own lengths (mooncake: input_length; text: as written).
     m_input->setEnabled(!m_dataset->usesDataset());
+    // With sessions a dataset is read as conversations, which give the turns (Dataset.h).
+    m_sessions->setTurnsFromDataset(m_dataset->usesDataset());
+    m_dataset->setAsSessions(m_sessions->enabledBox()->isChecked());
     m_sharedPrefix->setEnabled(PromptMode(m_prompts->currentData().toInt()) == PromptMode::SharedPrefix);
     m_prefixCount->setEnabled(m_sharedPrefix->isEnabled());
 }
@@ -417,6 +420,7 @@ void WorkloadForm::setSpec(const SweepSpec &spec)
     m_input->setLengths(w.inputTokens, w.inputLengths);
     m_output->setLengths(w.outputTokens, w.outputLengths);
     m_seed->setValue(int(std::clamp<qint64>(w.seed, -kIntSpan, kIntSpan)));
+    m_dataset->setAsSessions(w.sessions.has_value()); // before the dataset is read, so it is read once
     m_dataset->setDataset(w.dataset, spec.sourcePath);
     m_images->setImages(w.images);
     m_previewBase = spec;

@@ -24,7 +24,8 @@ DistributionPane::DistributionPane(QWidget *parent)
     m_view->setObjectName(QStringLiteral("distributionChart"));
     m_metric->setObjectName(QStringLiteral("distributionMetric"));
     m_kind->setObjectName(QStringLiteral("distributionKind"));
-    m_metric->addItems({metricLabel(tag::ttft), metricLabel(tag::itl), metricLabel(tag::latency)});
+    for (const QString &key : {tag::ttft, tag::itl, tag::latency})
+        m_metric->addItem(metricLabel(key), key);
     m_kind->addItem(tr("Histogram"), int(DistributionKind::Histogram));
     m_kind->addItem(tr("CDF"), int(DistributionKind::Cdf));
     m_turn->setObjectName(QStringLiteral("distributionTurn"));
@@ -110,6 +111,18 @@ void DistributionPane::onFinished()
                 m_turn->addItem(tr("Turn %1").arg(t), t);
         }
         m_turn->setVisible(m_samples.maxTurn > 0);
+        // TTFO only for records whose answers reasoned (elsewhere it is TTFT again), as the charts'
+        // metric menu offers it only for cells that stored it; chosen, it stays chosen while offered.
+        const QSignalBlocker quietMetric(m_metric);
+        const int at = m_metric->findData(tag::ttfo);
+        if (m_samples.reasoned && at < 0)
+            m_metric->insertItem(1, metricLabel(tag::ttfo), tag::ttfo);
+        else if (!m_samples.reasoned && at >= 0) {
+            const bool chosen = m_metric->currentIndex() == at;
+            m_metric->removeItem(at);
+            if (chosen)
+                m_metric->setCurrentIndex(0); // TTFT, the nearest of what is left
+        }
     }
     if (!m_samples.error.isEmpty())
         m_status->setText(m_samples.error);
@@ -139,11 +152,12 @@ void DistributionPane::redraw()
 {
     const auto kind = DistributionKind(m_kind->currentData().toInt());
     const QString turn = m_samples.maxTurn > 0 && m_turn->currentData().toInt() != 0 ? QStringLiteral(" (%1)").arg(m_turn->currentText()) : QString();
-    const int metric = m_metric->currentIndex();
-    const QList<double> values = metric == 1   ? shown(m_samples.itlMs, m_samples.itlTurns)
-                                 : metric == 2 ? shown(m_samples.latencyMs, m_samples.latencyTurns)
-                                               : shown(m_samples.ttftMs, m_samples.ttftTurns);
-    const QString name = metric == 1 ? metricLabel(tag::itl) : metric == 2 ? metricLabel(tag::latency) : metricLabel(tag::ttft);
+    const QString metric = m_metric->currentData().toString();
+    const QList<double> values = metric == tag::itl       ? shown(m_samples.itlMs, m_samples.itlTurns)
+                                 : metric == tag::latency ? shown(m_samples.latencyMs, m_samples.latencyTurns)
+                                 : metric == tag::ttfo    ? shown(m_samples.ttfoMs, m_samples.ttfoTurns)
+                                                          : shown(m_samples.ttftMs, m_samples.ttftTurns);
+    const QString name = metricLabel(metric.isEmpty() ? tag::ttft : metric);
     m_shown = values.size();
     m_view->replaceChart(makeDistributionChart(values, name + turn, unit::ms, kind));
     m_view->setExportName(QStringLiteral("distribution"));

@@ -1,5 +1,5 @@
 #pragma once
-// TTFT / ITL / latency distribution of the selected cell, read from its records.jsonl on a worker
+// TTFT / ITL / latency (and TTFO, when answers reasoned) distribution of the selected cell, read from its records.jsonl on a worker
 // thread (files reach hundreds of MB on long cells); the last selection wins, stale reads are
 // dropped when they finish.
 #include "load/CellRecords.h"
@@ -28,6 +28,7 @@ public:
     const CellRecordSamples &samples() const { return m_samples; }
     InteractiveChartView *chartView() const { return m_view; }
     QComboBox *turnChoice() const { return m_turn; }
+    QComboBox *metricChoice() const { return m_metric; } // items carry their metric key
     qsizetype shownSamples() const { return m_shown; } // in the chart now (the chosen metric and turn)
 
 Q_SIGNALS:
