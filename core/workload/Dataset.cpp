@@ -270,8 +270,10 @@ struct Loader {
     // A ShareGPT conversation as one session: each user message with the reply after it is a
     // turn (the reply gives that turn's output length; the server's own answer is what goes back
     // as history). User messages in a row are one message; a reply before any user message, a
-    // `system` message and a last user message with no reply are not sent. An empty conversation
-    // is skipped and counted; one that has messages but no user turn is an error.
+    // `system` message and a last user message with no reply are not sent. A conversation with
+    // nothing to send (empty, only replies, no reply to any user message) is skipped and counted,
+    // as in single-turn use: real ShareGPT dumps hold such entries, and one must not make the
+    // whole file unusable as sessions.
     bool shareGptSession(const QJsonArray &turns, qsizetype item, int line)
     {
         if (turns.isEmpty()) {
@@ -280,7 +282,6 @@ struct Loader {
         }
         const std::size_t first = out->entries.size();
         QString pending;
-        bool sawUser = false;
         for (qsizetype t = 0; t < turns.size(); ++t) {
             const QJsonObject turn = turns.at(t).toObject();
             if (!turns.at(t).isObject() || !turn.value(QStringLiteral("value")).isString())
@@ -288,7 +289,6 @@ struct Loader {
             const QString from = turn.value(QStringLiteral("from")).toString();
             const QString value = turn.value(QStringLiteral("value")).toString();
             if (from == QLatin1String("human") || from == QLatin1String("user")) {
-                sawUser = true;
                 if (!value.isEmpty())
                     pending += (pending.isEmpty() ? QString() : QStringLiteral("\n")) + value;
                 continue;
@@ -308,10 +308,8 @@ struct Loader {
             out->entries.push_back(std::move(e));
             pending.clear();
         }
-        if (!sawUser)
-            return fail(line, QStringLiteral("entry %1: conversations: no `human` or `user` turn to send").arg(item));
         if (out->entries.size() == first) {
-            ++out->stats.skipped; // a user message nobody answered: no output length for it
+            ++out->stats.skipped; // no user message, or none answered: no output length for it
             return true;
         }
         out->sessions.push_back({std::uint32_t(first), std::uint32_t(out->entries.size() - first)});

@@ -52,8 +52,9 @@ QString contentOf(const QJsonObject &m)
     return text;
 }
 
-// Three conversations: two turns (a third user message nobody answered is not sent), an empty
-// one (skipped), and one opening with a system message and two user messages in a row.
+// Four conversations: two turns (a third user message nobody answered is not sent), an empty
+// one and one with only a reply (both skipped), and one opening with a system message and two
+// user messages in a row.
 const QByteArray kShareGpt = R"([
   {"id": "a", "conversations": [
     {"from": "human", "value": "first question"},
@@ -62,6 +63,7 @@ const QByteArray kShareGpt = R"([
     {"from": "gpt", "value": "01234567890123456789"},
     {"from": "human", "value": "left unanswered"}]},
   {"id": "empty", "conversations": []},
+  {"id": "reply-only", "conversations": [{"from": "gpt", "value": "hello"}]},
   {"id": "c", "conversations": [
     {"from": "system", "value": "be brief"},
     {"from": "human", "value": "part one"},
@@ -180,7 +182,7 @@ private Q_SLOTS:
         QVERIFY2(load(DatasetFormat::ShareGpt, path, true, &d, &error), qPrintable(error));
         QCOMPARE(int(d.sessions.size()), 2);
         QCOMPARE(d.stats.sessions, 2);
-        QCOMPARE(d.stats.skipped, 1); // the empty conversation
+        QCOMPARE(d.stats.skipped, 2); // the empty conversation and the one with only a reply
         QCOMPARE(d.stats.maxTurns, 2);
         QCOMPARE(int(d.sessions[0].turns), 2);
         QCOMPARE(textOf(d.turnEntry(0, 1, false)), QStringLiteral("first question"));
@@ -189,7 +191,7 @@ private Q_SLOTS:
         QCOMPARE(d.turnEntry(0, 2, false).outputChars, 20);
         QCOMPARE(int(d.sessions[1].turns), 1);
         QCOMPARE(textOf(d.turnEntry(1, 1, false)), QStringLiteral("part one\npart two")); // the system message is not a turn
-        QCOMPARE(d.turnEntry(1, 1, false).line, 9); // where the conversation starts
+        QCOMPARE(d.turnEntry(1, 1, false).line, 10); // where the conversation starts
         // Sessions wrap around; warmup sessions come from the end.
         QCOMPARE(textOf(d.turnEntry(2, 1, false)), QStringLiteral("first question"));
         QCOMPARE(textOf(d.turnEntry(0, 1, true)), QStringLiteral("part one\npart two"));
@@ -245,10 +247,6 @@ private Q_SLOTS:
         QTest::addColumn<int>("format");
         QTest::addColumn<QByteArray>("content");
         QTest::addColumn<QString>("expected");
-        QTest::newRow("no human turn") << int(DatasetFormat::ShareGpt)
-                                       << QByteArray("[\n{\"conversations\": [{\"from\": \"human\", \"value\": \"q\"}, {\"from\": \"gpt\", \"value\": \"a\"}]},\n"
-                                                     "{\"conversations\": [{\"from\": \"gpt\", \"value\": \"hello\"}]}\n]\n")
-                                       << QStringLiteral("chat:3: entry 1: conversations: no `human` or `user` turn");
         QTest::newRow("session_id bool") << int(DatasetFormat::Mooncake)
                                          << QByteArray("{\"session_id\": \"a\", \"input_length\": 4, \"output_length\": 1}\n"
                                                        "{\"session_id\": true, \"input_length\": 4, \"output_length\": 1}\n")
