@@ -149,6 +149,40 @@ private Q_SLOTS:
         QVERIFY(w.designTab()->serversThatDidNotAnswer().isEmpty());
     }
 
+    // Opening results: Run must run what the window shows. An untouched untitled designer takes
+    // the sweep the results came from; one holding the user's edits keeps them and says where
+    // the results' sweep is.
+    void openingResultsOffersTheirSweep()
+    {
+        QTemporaryDir dir;
+        QVERIFY(QFile::copy(sbtest::sourcePath(QStringLiteral("tests/fixtures/sweepbench-results-1/results.json")),
+                            dir.filePath(QStringLiteral("results.json"))));
+        SweepSpec ran = DesignTab::newSpec();
+        ran.name = QStringLiteral("from-results");
+        ran.concurrency = {2, 4};
+        QFile yaml(dir.filePath(QStringLiteral("sweep.yaml")));
+        QVERIFY(yaml.open(QIODevice::WriteOnly) && yaml.write(saveSpecYaml(ran, SecretPolicy::Strip)) > 0);
+        yaml.close();
+        QString error;
+        {
+            MainWindow w;
+            QVERIFY2(w.openPath(dir.path(), &error, true), qPrintable(error));
+            QCOMPARE(w.designTab()->spec().name, QStringLiteral("from-results"));
+            QCOMPARE(w.designTab()->spec().concurrency, (QList<int>{2, 4}));
+            QVERIFY2(w.statusBar()->currentMessage().contains(QStringLiteral("now holds the sweep these results came from")),
+                     qPrintable(w.statusBar()->currentMessage()));
+        }
+        MainWindow w;
+        auto *output = w.designTab()->findChild<QSpinBox *>(QStringLiteral("outputTokens"));
+        output->setValue(output->value() + 1); // the user's own work
+        QVERIFY(w.windowTitle().contains(QLatin1Char('*')));
+        const QString mine = w.designTab()->spec().name;
+        QVERIFY2(w.openPath(dir.path(), &error, true), qPrintable(error));
+        QCOMPARE(w.designTab()->spec().name, mine);
+        QVERIFY2(w.statusBar()->currentMessage().contains(QStringLiteral("still holds your unsaved sweep")),
+                 qPrintable(w.statusBar()->currentMessage()));
+    }
+
     void invalidSpecDisablesRun()
     {
         MainWindow w;

@@ -273,6 +273,7 @@ bool MainWindow::openPath(const QString &path, QString *error, bool quiet)
     bool ok = false;
     int openedWithErrors = 0; // a spec opened to have its errors fixed
     QString clampedNote;      // a spec opened with values the designer shows changed
+    QString resultsNote;      // results opened: what became of the designer's sweep
     switch (classifyPath(path)) {
     case PathKind::Spec: {
         const SpecLoadResult loaded = loadSpecFile(path);
@@ -324,6 +325,7 @@ bool MainWindow::openPath(const QString &path, QString *error, bool quiet)
             ok = m_compare->addResultSet(target, &message);
         } else if ((ok = m_results->openResults(target, &message))) {
             m_tabs->setCurrentWidget(m_results);
+            resultsNote = offerSweepOfResults(target);
         }
         if (!ok)
             message = tr("Could not open the results %1:\n%2").arg(target, message);
@@ -339,6 +341,8 @@ bool MainWindow::openPath(const QString &path, QString *error, bool quiet)
             statusBar()->showMessage(clampedNote);
             if (!quiet)
                 QMessageBox::warning(this, tr("Open"), clampedNote);
+        } else if (!resultsNote.isEmpty()) {
+            statusBar()->showMessage(resultsNote, 15000);
         } else if (openedWithErrors > 0) {
             statusBar()->showMessage(tr("Opened %1 with %n error(s) to fix before it can run", nullptr, openedWithErrors)
                                          .arg(QDir::toNativeSeparators(path)), 15000);
@@ -469,6 +473,25 @@ void MainWindow::open()
                                                          "Results (results.json *.zip *.json *.jsonl)"));
     if (!path.isEmpty())
         openPath(path);
+}
+
+QString MainWindow::offerSweepOfResults(const QString &resultsPath)
+{
+    // A results folder keeps the sweep that made it (secrets stripped). Run must run what the
+    // window shows: an untouched untitled designer takes that sweep; one holding the user's own
+    // work keeps it, and the status bar says where the results' sweep is.
+    const QString sweep = QDir(resultsPath).filePath(QStringLiteral("sweep.yaml"));
+    if (!QFileInfo(sweep).isFile())
+        return {};
+    if (!m_specPath.isEmpty() || m_modified)
+        return tr("The designer still holds %1, not the sweep of these results; open %2 to run that one again")
+            .arg(m_specPath.isEmpty() ? tr("your unsaved sweep") : QFileInfo(m_specPath).fileName(), QDir::toNativeSeparators(sweep));
+    const SpecLoadResult loaded = loadSpecFile(sweep);
+    if (!loaded.spec)
+        return {};
+    setSpec(*loaded.spec);
+    return tr("The designer now holds the sweep these results came from (%1); API keys are not kept in results, "
+              "set them again before a run").arg(QDir::toNativeSeparators(sweep));
 }
 
 void MainWindow::openResultsFolder()

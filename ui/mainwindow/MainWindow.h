@@ -69,6 +69,9 @@ private:
     // When the last hook check found servers not answering: asks whether to run without them
     // (removed from *spec), run all, or cancel (false).
     bool confirmUnansweredServers(SweepSpec *spec);
+    // After a result set opened in Results: loads the sweep that made it into an untouched,
+    // untitled designer, else says where it is. Returns the status line to show ("" for none).
+    QString offerSweepOfResults(const QString &resultsPath);
     void newSpec();
     void newFromTemplate(const SpecTemplate &t);
     void open();
