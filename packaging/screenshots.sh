@@ -1,7 +1,10 @@
 #!/bin/bash
-# Regenerates the README's pictures (docs/screenshots/): the demo sweep's results in the light and
-# dark palettes at 1600x1000 and 1024x700, the Pareto view, and the designer in both. Runs the
-# headless demo once, then screenshots the result set on disk (`--screenshot` without a run).
+# Regenerates the README's pictures (docs/screenshots/): every pane (Design, Run, Results, the
+# selected cell's Trace tab, Compare, the Pareto view) at 1024x700 and 1600x1000, the results also in
+# both palettes at both sizes. Runs the headless demo twice (Compare needs two sets), then
+# screenshots the sets on disk (`--screenshot` without a run); the Run tab is pictured after a GUI
+# demo run. WALK=1 pictures every pane in both palettes at both sizes (for a review walk; the README
+# shows a subset).
 # Usage: packaging/screenshots.sh [SWEEPBENCH_BINARY] [OUT_DIR]
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -12,13 +15,35 @@ trap 'rm -rf "$tmp"' EXIT
 mkdir -p "$out"
 export QT_QPA_PLATFORM=offscreen
 "$bin" demo --out "$tmp/demo" >/dev/null
-for theme in light dark; do
-    for size in 1600x1000 1024x700; do
-        "$bin" "$tmp/demo" --screenshot "$out/results-$theme-$size.png" --theme "$theme" --size "$size"
+"$bin" demo --out "$tmp/demo-again" >/dev/null
+
+shot() { # PANE THEME SIZE
+    local pane=$1 theme=$2 size=$3 file="$out/$1-$2-$3.png"
+    case $pane in
+        design) "$bin" resources/demo.yaml --tab design --screenshot "$file" --theme "$theme" --size "$size" ;;
+        run) "$bin" --demo --tab run --screenshot "$file" --theme "$theme" --size "$size" >/dev/null ;;
+        results) "$bin" "$tmp/demo" --screenshot "$file" --theme "$theme" --size "$size" ;;
+        trace) "$bin" "$tmp/demo" --tab trace --screenshot "$file" --theme "$theme" --size "$size" ;;
+        compare) "$bin" --compare "$tmp/demo" --compare "$tmp/demo-again" --tab compare --screenshot "$file" --theme "$theme" --size "$size" ;;
+        results-pareto) "$bin" "$tmp/demo" --chart pareto --screenshot "$file" --theme "$theme" --size "$size" ;;
+        compare-pareto) "$bin" --compare "$tmp/demo" --compare "$tmp/demo-again" --tab compare --chart pareto --screenshot "$file" --theme "$theme" --size "$size" ;;
+    esac
+}
+
+panes=(design run results trace compare results-pareto compare-pareto)
+if [ "${WALK:-0}" = 1 ]; then
+    for pane in "${panes[@]}"; do
+        for theme in light dark; do
+            for size in 1024x700 1600x1000; do shot "$pane" "$theme" "$size"; done
+        done
     done
+    exit 0
+fi
+# The README's set: each pane at both sizes, the small screen in the dark palette; the results
+# in both palettes at both sizes.
+for pane in "${panes[@]}"; do
+    shot "$pane" dark 1024x700
+    shot "$pane" light 1600x1000
 done
-# The Pareto frontier in Results and, with the set put in Compare, there.
-"$bin" "$tmp/demo" --chart pareto --screenshot "$out/results-pareto-light-1600x1000.png" --size 1600x1000
-"$bin" --compare "$tmp/demo" --tab compare --chart pareto --screenshot "$out/compare-pareto-dark-1024x700.png" --theme dark --size 1024x700
-"$bin" resources/demo.yaml --tab design --screenshot "$out/design-light-1024x700.png" --size 1024x700
-"$bin" resources/demo.yaml --tab design --screenshot "$out/design-dark-1600x1000.png" --theme dark --size 1600x1000
+shot results light 1024x700
+shot results dark 1600x1000
