@@ -1,4 +1,5 @@
 #include "launch/NvidiaSmiSampler.h"
+#include "launch/PipeDrain.h"
 #include "io/SteadyClock.h"
 #include "launch/ProcessSpawn.h"
 #include "launch/ServerProcess.h"
@@ -72,25 +73,10 @@ void NvidiaSmiSampler::readOutput(int fd)
 {
     QByteArray line;
     bool dropping = false; // inside a line past kMaxLineBytes
-    char buf[16 * 1024];
-    for (;;) {
-        pollfd p{fd, POLLIN, 0};
-        const int r = ::poll(&p, 1, 100);
-        if (r == 0) {
-            if (m_stopReading)
-                break;
-            continue;
-        }
-        if (r < 0 && errno == EINTR)
-            continue;
-        const ssize_t n = r > 0 ? ::read(fd, buf, sizeof buf) : -1;
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n <= 0)
-            break;
+    drainPipe(fd, m_stopReading, [&](const char *data, std::size_t size) {
         const std::int64_t ns = steadyNowNs();
-        for (ssize_t i = 0; i < n; ++i) {
-            const char c = buf[i];
+        for (std::size_t i = 0; i < size; ++i) {
+            const char c = data[i];
             if (c == '\n') {
                 if (!dropping)
                     takeLine(line, ns);
@@ -105,8 +91,7 @@ void NvidiaSmiSampler::readOutput(int fd)
                 }
             }
         }
-    }
-    ::close(fd);
+    });
     std::lock_guard lock(m_mutex);
     m_eof = true;
     m_wake.notify_all();

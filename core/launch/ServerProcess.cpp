@@ -1,4 +1,5 @@
 #include "launch/ServerProcess.h"
+#include "launch/PipeDrain.h"
 #include "launch/ProcessSpawn.h"
 #include <QProcessEnvironment>
 #include <QStandardPaths>
@@ -76,25 +77,7 @@ void ServerProcess::readOutput(int fd)
 {
     // Until every process holding the pipe is gone (EOF), or stop() gives up on a straggler
     // that left the group and kept the pipe.
-    char buf[64 * 1024];
-    for (;;) {
-        pollfd p{fd, POLLIN, 0};
-        const int r = ::poll(&p, 1, 100);
-        if (r == 0) {
-            if (m_stopReading)
-                break;
-            continue;
-        }
-        if (r < 0 && errno == EINTR)
-            continue;
-        const ssize_t n = r > 0 ? ::read(fd, buf, sizeof buf) : -1;
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n <= 0)
-            break;
-        m_log->append(QByteArray(buf, int(n)));
-    }
-    ::close(fd);
+    drainPipe(fd, m_stopReading, [this](const char *data, std::size_t size) { m_log->append(QByteArray(data, qsizetype(size))); });
 }
 
 bool ServerProcess::running()
