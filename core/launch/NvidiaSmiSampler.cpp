@@ -180,6 +180,10 @@ void NvidiaSmiSampler::stop()
         m_reader.join();
     m_pid = -1;
     pushCurrent();
+    // Readings printed while the process was being stopped came after the phase: a slow exit
+    // (a loaded machine, a sanitizer build) must not stretch the window or the energy.
+    while (m_points.size() > 1 && m_points.back().steadyNs > stopNs)
+        m_points.pop_back();
     // Each GPU's last reading held to the phase's end.
     if (!m_points.empty() && m_points.back().steadyNs < stopNs) {
         ScrapePoint last = m_points.back();
