@@ -302,12 +302,13 @@ bool CellRunner::run(const CellContext &ctx, CellResult &cell, const CellCallbac
         // A profiled server traces every scrape it answers (on vLLM that multiplied the window's
         // cost, docs/server-metrics.md): the baseline scrape comes before the window opens, and
         // inside it the scrapes follow metrics.window_interval_s (none by default).
+        // No scrape overlaps a profiler route either: one in flight at /stop_profile is what
+        // slowed it, and one crossing a route could not be said to be in or out of the window.
         startServerMetrics(ctx, cell, cb, serverMetrics);
-        serverMetrics.setWindowOpen(true);
+        serverMetrics.holdScrapes();
         std::optional<HookOutcome> failure;
         profiling = startProfilers(ctx, cell, cb, &failure);
-        if (profiling.isEmpty())
-            serverMetrics.setWindowOpen(false);
+        serverMetrics.setWindowOpen(!profiling.isEmpty());
         if (failure)
             skipMeasure = hookFailed(ctx, cell, *failure, &abortSweep);
     }
@@ -317,6 +318,7 @@ bool CellRunner::run(const CellContext &ctx, CellResult &cell, const CellCallbac
         out = measure(ctx, cell, cb, serverMetrics);
 
     if (!profiling.isEmpty()) { // always closed, also after cancel or a failed measurement
+        serverMetrics.holdScrapes();
         stopProfilers(ctx, profiling, traces, cell, cb);
         serverMetrics.setWindowOpen(false);
         settleWindows(ctx, traces, cell);

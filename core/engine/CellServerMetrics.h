@@ -37,6 +37,12 @@ public:
         if (m_scraper)
             m_scraper->setWindowOpen(open);
     }
+    // Before a profiler route: no scrape overlaps it (MetricsScraper::holdScrapes).
+    void holdScrapes()
+    {
+        if (m_scraper)
+            m_scraper->holdScrapes();
+    }
     bool started() const { return m_scraper != nullptr; }
     // After the phase: tail, publish, aggregate, judge. `proofPlacement` as in CellRunner::measure.
     // Returns false (and *error) only when the series could not be written.

@@ -66,12 +66,24 @@ void MetricsScraper::setWindowOpen(bool open)
 {
     {
         std::lock_guard lock(m_mutex);
-        if (m_windowOpen == open)
+        if (m_windowOpen == open && !m_held)
             return;
         m_windowOpen = open;
+        m_held = false;
         ++m_windowChanges;
     }
     m_wake.notify_all();
+}
+
+void MetricsScraper::holdScrapes()
+{
+    std::unique_lock lock(m_mutex);
+    if (!m_thread)
+        return;
+    m_held = true;
+    ++m_windowChanges;
+    m_wake.notify_all();
+    m_wake.wait(lock, [this] { return !m_scraping; });
 }
 
 void MetricsScraper::stop(double tailS)
@@ -104,6 +116,8 @@ void MetricsScraper::run()
     constexpr std::int64_t kNever = std::numeric_limits<std::int64_t>::max();
     // The next scrape's time under the schedule in force: a window with no scrapes has none.
     const auto plan = [this](std::int64_t from) {
+        if (m_held)
+            return kNever;
         const double interval = m_windowOpen ? m_windowIntervalS : m_intervalS;
         return interval > 0 ? from + std::int64_t(interval * 1e9) : kNever;
     };
@@ -139,10 +153,13 @@ void MetricsScraper::run()
             continue;
         }
         inWindow = m_windowOpen;
+        m_scraping = true;
         lock.unlock();
         scrapeAll(inWindow);
         // A slow scrape does not make the next ones bunch up: skip the slots it overran.
         lock.lock();
+        m_scraping = false;
+        m_wake.notify_all(); // holdScrapes() waits for this
         const std::int64_t now = steadyNowNs();
         next = plan(next);
         if (next < now)

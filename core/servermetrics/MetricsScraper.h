@@ -61,8 +61,13 @@ public:
 
     // Seconds between scrapes while a profiler window is open; 0 = none then. Before start().
     void setWindowInterval(double intervalS) { m_windowIntervalS = intervalS; }
-    // A profiler window opened or closed on the server: the scrape schedule follows at once.
+    // A profiler window opened or closed on the server: the scrape schedule follows at once (and
+    // scrapes held by holdScrapes() resume).
     void setWindowOpen(bool open);
+    // No scrape until the next setWindowOpen(); returns once a scrape in flight has its answer.
+    // Called before a profiler route so no scrape overlaps it: a scrape marked in-window was sent
+    // after the start route's answer and answered before the stop route was sent.
+    void holdScrapes();
     // Does the baseline scrape of every origin (on the scraper thread, waited for) and starts
     // the periodic ones. Returns when the baseline is in.
     void start();
@@ -114,6 +119,8 @@ private:
     bool m_baselineDone = false;
     bool m_stopRequested = false;
     bool m_windowOpen = false;
+    bool m_held = false;     // holdScrapes(): no scrape until the window's next change
+    bool m_scraping = false; // a periodic scrape is in flight
     std::uint64_t m_windowChanges = 0; // wakes the scrape loop to re-plan its next scrape
     std::int64_t m_stopAtNs = 0;
     std::atomic<bool> m_abort{false}; // ends a scrape in flight when the scraper is destroyed
