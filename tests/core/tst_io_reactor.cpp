@@ -1,7 +1,7 @@
 // The IO threads' readiness set (load/IoReactor.h): one epoll set per thread instead of a
 // QSocketNotifier per connection. It must call back exactly the ready sockets, serve
 // more sockets than it takes per round, survive callbacks that remove themselves or others, and
-// report writability only while asked to.
+// report writability only while asked to; a stale handle never reaches a newer socket.
 #include "TestSupport.h"
 #include "load/IoReactor.h"
 #include <QTest>
@@ -98,6 +98,29 @@ private Q_SLOTS:
         d.poke();
         QTRY_COMPARE(dCalls, 1);
         QCOMPARE(aCalls + bCalls, 1);
+    }
+
+    // A removed entry's slot serves the next socket, but its old handle is not the new one's:
+    // a stale remove or write interest (a connection torn down twice) leaves the newcomer alone.
+    void staleHandlesDoNotReachAReusedSlot()
+    {
+        IoReactor reactor;
+        Pair a, b;
+        int aCalls = 0, bCalls = 0, bWritable = 0;
+        const quint64 ha = reactor.add(a.mine, [&] { ++aCalls; a.drain(); }, {});
+        reactor.remove(ha);
+        const quint64 hb = reactor.add(b.mine, [&] { ++bCalls; b.drain(); }, [&] { ++bWritable; });
+        QVERIFY(hb != ha);
+        reactor.remove(ha);
+        reactor.setWriteInterest(ha, true);
+        QCOMPARE(reactor.watched(), 1);
+        b.poke();
+        QTRY_COMPARE(bCalls, 1);
+        QTest::qWait(50);
+        QCOMPARE(bWritable, 0);
+        QCOMPARE(aCalls, 0);
+        reactor.setWriteInterest(hb, true);
+        QTRY_VERIFY(bWritable > 0);
     }
 
     void writabilityOnlyWhileAsked()
