@@ -2,7 +2,6 @@
 #include "launch/PipeDrain.h"
 #include "io/SteadyClock.h"
 #include "launch/ProcessSpawn.h"
-#include "launch/ServerProcess.h"
 #include "servermetrics/GpuTelemetry.h"
 #include "servermetrics/NvidiaSmiCsv.h"
 #include <QFile>
@@ -36,33 +35,17 @@ QString quoted(const QByteArray &line)
 bool NvidiaSmiSampler::start(QString *error)
 {
     const QString name = m_options.program.isEmpty() ? sourceName() : m_options.program;
-    const QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-    const QString program = resolveProgram(name, env);
-    if (program.isEmpty()) {
-        *error = QStringLiteral("nvidia-smi not started: %1 not found in PATH").arg(name);
-        return false;
-    }
-    int out[2];
-    if (pipe2(out, O_CLOEXEC) != 0) {
-        *error = QStringLiteral("nvidia-smi not started: pipe: %1").arg(QString::fromLocal8Bit(strerror(errno)));
-        return false;
-    }
-    SpawnRequest request;
-    request.program = QFile::encodeName(program);
-    request.argv = {QFile::encodeName(name), QByteArray("--query-gpu=") + kNvidiaSmiQuery, "--format=csv,noheader,nounits",
-                    "-lms", QByteArray::number(m_options.intervalMs)};
-    for (const QString &e : env.toStringList())
-        request.env.append(e.toLocal8Bit());
-    request.outputFd = out[1];
+    const QStringList argv{name, QStringLiteral("--query-gpu=") + QLatin1String(kNvidiaSmiQuery),
+                           QStringLiteral("--format=csv,noheader,nounits"), QStringLiteral("-lms"),
+                           QString::number(m_options.intervalMs)};
     QString spawnError;
-    m_pid = spawnProcessGroup(request, &spawnError);
-    ::close(out[1]);
-    if (m_pid < 0) {
-        ::close(out[0]);
+    const SpawnedWithOutput spawned = spawnWithOutput(argv, QProcessEnvironment::systemEnvironment(), &spawnError);
+    if (spawned.pid < 0) {
         *error = QStringLiteral("nvidia-smi not started: %1").arg(spawnError);
         return false;
     }
-    m_reader = std::thread([this, fd = out[0]] { readOutput(fd); });
+    m_pid = spawned.pid;
+    m_reader = std::thread([this, fd = spawned.outputFd] { readOutput(fd); });
     std::unique_lock lock(m_mutex);
     m_wake.wait_for(lock, std::chrono::milliseconds(qint64(m_options.firstReadingTimeoutS * 1000)),
                     [this] { return m_readings > 0 || m_eof; });

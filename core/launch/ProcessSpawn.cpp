@@ -1,4 +1,7 @@
 #include "launch/ProcessSpawn.h"
+#include <QFile>
+#include <QProcessEnvironment>
+#include <QStandardPaths>
 #include <cerrno>
 #include <condition_variable>
 #include <csignal>
@@ -141,6 +144,42 @@ pid_t spawnProcessGroup(const SpawnRequest &request, QString *error)
         return -1;
     }
     return pid;
+}
+
+QString resolveProgram(const QString &program, const QProcessEnvironment &env)
+{
+    if (program.contains(QLatin1Char('/')))
+        return program;
+    return QStandardPaths::findExecutable(program, env.value(QStringLiteral("PATH")).split(QLatin1Char(':'), Qt::SkipEmptyParts));
+}
+
+SpawnedWithOutput spawnWithOutput(const QStringList &argv, const QProcessEnvironment &env, QString *error)
+{
+    const QString name = argv.value(0);
+    const QString program = resolveProgram(name, env);
+    if (program.isEmpty()) {
+        *error = QStringLiteral("cannot start %1: not found in PATH").arg(name);
+        return {};
+    }
+    int out[2];
+    if (pipe2(out, O_CLOEXEC) != 0) {
+        *error = QStringLiteral("cannot start %1: pipe: %2").arg(program, QString::fromLocal8Bit(strerror(errno)));
+        return {};
+    }
+    SpawnRequest request;
+    request.program = QFile::encodeName(program);
+    for (const QString &a : argv)
+        request.argv.append(a.toLocal8Bit());
+    for (const QString &e : env.toStringList())
+        request.env.append(e.toLocal8Bit());
+    request.outputFd = out[1];
+    const pid_t pid = spawnProcessGroup(request, error);
+    ::close(out[1]); // the child's copy is the only writer now: EOF comes when the group is gone
+    if (pid < 0) {
+        ::close(out[0]);
+        return {};
+    }
+    return {pid, out[0]};
 }
 
 } // namespace sb

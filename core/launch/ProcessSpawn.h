@@ -12,7 +12,10 @@
 #include <QByteArray>
 #include <QList>
 #include <QString>
+#include <QStringList>
 #include <sys/types.h>
+
+class QProcessEnvironment;
 
 namespace sb {
 
@@ -26,5 +29,20 @@ struct SpawnRequest {
 // The child's pid (also its process group id), or -1 with `error` saying why (exec failures
 // included: the child reports its errno over a close-on-exec pipe before exiting).
 pid_t spawnProcessGroup(const SpawnRequest &request, QString *error);
+
+// The program as a path: the child gets no PATH search, so it is done here with the PATH the
+// child will have. Empty when not found.
+QString resolveProgram(const QString &program, const QProcessEnvironment &env);
+
+// A spawned group and the read end of the pipe its stdout and stderr go to (the caller's to read
+// and close).
+struct SpawnedWithOutput {
+    pid_t pid = -1;
+    int outputFd = -1;
+};
+// `argv[0]` resolved against `env`'s PATH, the output pipe opened, the group spawned with `env`
+// as its whole environment. On failure pid is -1, no descriptor stays open and *error says
+// "cannot start <program>: <why>".
+SpawnedWithOutput spawnWithOutput(const QStringList &argv, const QProcessEnvironment &env, QString *error);
 
 } // namespace sb

@@ -2,7 +2,6 @@
 #include "launch/PipeDrain.h"
 #include "launch/ProcessSpawn.h"
 #include <QProcessEnvironment>
-#include <QStandardPaths>
 #include <QThread>
 #include <algorithm>
 #include <cerrno>
@@ -18,13 +17,6 @@ namespace sb {
 namespace {
 constexpr int kPollMs = 50;
 } // namespace
-
-QString resolveProgram(const QString &program, const QProcessEnvironment &env)
-{
-    if (program.contains(QLatin1Char('/')))
-        return program;
-    return QStandardPaths::findExecutable(program, env.value(QStringLiteral("PATH")).split(QLatin1Char(':'), Qt::SkipEmptyParts));
-}
 
 int signalNumber(const QString &name)
 {
@@ -44,32 +36,13 @@ bool ServerProcess::start(const ProcessOptions &options, QString *error)
     QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
     for (const auto &[name, value] : options.env)
         env.insert(name, value);
-    const QString program = resolveProgram(options.argv.value(0), env);
-    if (program.isEmpty()) {
-        *error = QStringLiteral("cannot start %1: not found in PATH").arg(options.argv.value(0));
+    const SpawnedWithOutput spawned = spawnWithOutput(options.argv, env, error);
+    if (spawned.pid < 0)
         return false;
-    }
-    int out[2];
-    if (pipe2(out, O_CLOEXEC) != 0) {
-        *error = QStringLiteral("cannot start %1: pipe: %2").arg(program, QString::fromLocal8Bit(strerror(errno)));
-        return false;
-    }
-    SpawnRequest request;
-    request.program = QFile::encodeName(program);
-    for (const QString &a : options.argv)
-        request.argv.append(a.toLocal8Bit());
-    for (const QString &e : env.toStringList())
-        request.env.append(e.toLocal8Bit());
-    request.outputFd = out[1];
-    m_pid = spawnProcessGroup(request, error);
-    ::close(out[1]);
-    if (m_pid < 0) {
-        ::close(out[0]);
-        return false;
-    }
+    m_pid = spawned.pid;
     m_log->note(QStringLiteral("started pid %1: %2").arg(m_pid).arg(options.argv.join(QLatin1Char(' '))));
     m_stopReading = false;
-    m_reader = std::thread([this, fd = out[0]] { readOutput(fd); });
+    m_reader = std::thread([this, fd = spawned.outputFd] { readOutput(fd); });
     return true;
 }
 

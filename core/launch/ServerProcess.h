@@ -49,10 +49,6 @@ private:
     std::atomic<bool> m_stopReading{false};
 };
 
-// The program as a path: the child gets no PATH search (ProcessSpawn.h), so it is done here
-// with the PATH the child will have. Empty when not found.
-QString resolveProgram(const QString &program, const QProcessEnvironment &env);
-
 // "TERM" → SIGTERM; the names of launchSignalNames() (spec/SweepSpec.h).
 int signalNumber(const QString &name);
 
