@@ -3,7 +3,7 @@
 // session_id and paced by their `delay`, the records and per-turn rows they make, the errors bad
 // input gets; and synthetic images carried through a session's history.
 #include "EngineFixture.h"
-#include "HostileServer.h"
+#include "ChatSessionServer.h"
 #include "TestSupport.h"
 #include "metrics/MetricCatalogue.h"
 #include "spec/SpecIO.h"
@@ -81,57 +81,9 @@ const QByteArray kMooncake = R"({"session_id": "a", "input_length": 32, "output_
 {"session_id": 7, "input_length": 48, "output_length": 3, "hash_ids": [5, 8, 11]}
 )";
 
-// A chat server answering every request with known pieces ("r<request>-<i> ") and counting one
-// prompt token per 3 characters of all message contents plus 7 (the SessionServer of
-// tst_sessions, which this keeps apart from).
-struct ChatServer {
-    struct Seen {
-        QByteArray head;
-        QJsonObject body;
-        qint64 atMs = 0;
-    };
-    std::mutex mutex;
-    QList<Seen> seen;
-    QElapsedTimer clock;
-    hostile::Server server{[this](hostile::Conn &c) {
-        while (true) {
-            const QByteArray req = c.readRequest();
-            if (req.isEmpty())
-                return;
-            const int split = req.indexOf("\r\n\r\n");
-            const QJsonObject body = QJsonDocument::fromJson(req.mid(split + 4)).object();
-            const QJsonArray messages = body.value(QStringLiteral("messages")).toArray();
-            if (messages.isEmpty()) { // the engine's preflight (GET /v1/models)
-                if (!c.write(hostile::jsonResponse(200, "{\"data\":[{\"id\":\"m\"}]}")))
-                    return;
-                continue;
-            }
-            int chars = 0;
-            for (const QJsonValue &m : messages)
-                chars += int(contentOf(m.toObject()).size());
-            int n = 0;
-            {
-                std::lock_guard lock(mutex);
-                n = int(seen.size());
-                seen.append({req.left(split), body, clock.elapsed()});
-            }
-            const int tokens = body.value(QStringLiteral("max_tokens")).toInt();
-            QByteArray events = "data: {\"choices\":[{\"delta\":{\"role\":\"assistant\",\"content\":\"\"}}]}\n\n";
-            for (int i = 0; i < tokens; ++i)
-                events += "data: {\"choices\":[{\"delta\":{\"content\":\"r" + QByteArray::number(n) + "-" + QByteArray::number(i) + " \"}}]}\n\n";
-            events += "data: {\"choices\":[],\"usage\":{\"prompt_tokens\":" + QByteArray::number(7 + (chars + 2) / 3) +
-                      ",\"completion_tokens\":" + QByteArray::number(tokens) + "}}\n\n";
-            events += "data: [DONE]\n\n";
-            if (!c.write(hostile::sseResponse(events)))
-                return;
-        }
-    }};
-    ChatServer() { clock.start(); }
-    QJsonArray messages(int i)
-    {
-        std::lock_guard lock(mutex);
-        return seen.at(i).body.value(QStringLiteral("messages")).toArray();
-    }
+// The chat server of these tests: pieces "r<request>-<i> ", no cached tokens reported.
+struct ChatServer : sbtest::ChatSessionServer {
+    ChatServer() : ChatSessionServer({'r', false, false}) {}
 };
 
 SweepSpec datasetSessionSpec(const QString &url, DatasetFormat format, const QString &path, int requests)

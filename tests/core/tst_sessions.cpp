@@ -3,7 +3,7 @@
 // (each turn carries the earlier turns and the server's own answers), the records, the per-turn
 // rows, and the prefix-cache share set against the ideal.
 #include "EngineFixture.h"
-#include "HostileServer.h"
+#include "ChatSessionServer.h"
 #include "TestSupport.h"
 #include "engine/CacheEffectStats.h"
 #include "engine/ServerIdentity.h"
@@ -24,58 +24,10 @@ namespace {
 
 QString contentOf(const QJsonObject &m) { return m.value(QStringLiteral("content")).toString(); }
 
-// A chat server that answers every turn with known pieces ("a<request>-<i> "), counts one token
-// per 3 characters of all message contents plus 7, and reports as cached what a perfect prefix
-// cache would hold: every message but the last (the earlier turns and their answers).
-struct SessionServer {
-    struct Seen {
-        QByteArray head;
-        QJsonObject body;
-        qint64 atMs = 0;
-    };
-    std::mutex mutex;
-    QList<Seen> seen;
-    QElapsedTimer clock;
-    hostile::Server server{[this](hostile::Conn &c) {
-        while (true) {
-            const QByteArray req = c.readRequest();
-            if (req.isEmpty())
-                return;
-            const int split = req.indexOf("\r\n\r\n");
-            const QJsonObject body = QJsonDocument::fromJson(req.mid(split + 4)).object();
-            const QJsonArray messages = body.value(QStringLiteral("messages")).toArray();
-            if (messages.isEmpty()) { // the engine's preflight (GET /v1/models)
-                if (!c.write(hostile::jsonResponse(200, "{\"data\":[{\"id\":\"m\"}]}")))
-                    return;
-                continue;
-            }
-            int all = 0, earlier = 0;
-            for (int i = 0; i < messages.size(); ++i) {
-                const int chars = int(contentOf(messages.at(i).toObject()).size());
-                all += chars;
-                if (i + 1 < messages.size())
-                    earlier += chars;
-            }
-            const int prompt = 7 + (all + 2) / 3, cached = messages.size() > 1 ? 7 + earlier / 3 : 0;
-            int n = 0; // the request's index in `seen`: taken with the append, connections answer at once
-            {
-                std::lock_guard lock(mutex);
-                n = int(seen.size());
-                seen.append({req.left(split), body, clock.elapsed()});
-            }
-            const int tokens = body.value(QStringLiteral("max_tokens")).toInt();
-            QByteArray events = "data: {\"choices\":[{\"delta\":{\"role\":\"assistant\",\"content\":\"\"}}]}\n\n";
-            for (int i = 0; i < tokens; ++i) // a quote and a backslash travel JSON-escaped
-                events += "data: {\"choices\":[{\"delta\":{\"content\":\"a" + QByteArray::number(n) + "-" + QByteArray::number(i) +
-                          (i == 0 ? " \\\"q\\\\ " : " ") + "\"}}]}\n\n";
-            events += "data: {\"choices\":[],\"usage\":{\"prompt_tokens\":" + QByteArray::number(prompt) + ",\"completion_tokens\":" +
-                      QByteArray::number(tokens) + ",\"prompt_tokens_details\":{\"cached_tokens\":" + QByteArray::number(cached) + "}}}\n\n";
-            events += "data: [DONE]\n\n";
-            if (!c.write(hostile::sseResponse(events)))
-                return;
-        }
-    }};
-    SessionServer() { clock.start(); }
+// The chat server of these tests: pieces "a<request>-<i> ", the first with a quote and a
+// backslash, and cached tokens as a perfect prefix cache would report them.
+struct SessionServer : sbtest::ChatSessionServer {
+    SessionServer() : ChatSessionServer({'a', true, true}) {}
 };
 
 SweepSpec sessionSpec(const QString &url, int turns, int thinkMs, int requests, int concurrency)
