@@ -281,11 +281,8 @@ QList<ShapeProblem> workloadShapeProblems(const WorkloadSpec &w)
     }
     if (w.sessions) {
         out += sessionProblems(*w.sessions);
-        // With a dataset the file gives each session's turns and messages (Dataset: ShareGPT
-        // conversations, mooncake session_id); a jsonl entry is one request.
-        if (w.dataset && w.dataset->format == DatasetFormat::Jsonl)
-            out.append({QStringLiteral("workload.sessions"),
-                        QStringLiteral("sessions from a dataset need format: sharegpt (its conversations) or mooncake (its session_id); a jsonl entry is one request")});
+        // With a dataset the file gives each session's turns (Dataset: ShareGPT conversations,
+        // mooncake and jsonl session_id).
         if (w.dataset && (w.sessions->turnsDist || w.sessions->turns != 1))
             out.append({QStringLiteral("workload.sessions.turns"), QStringLiteral("not with a dataset: each conversation of the dataset gives its own turns")});
         if (w.dataset && w.sessions->followUpTokens > 0)

@@ -37,7 +37,7 @@ struct Loader {
     Dataset *out;
     QString *error;
     bool asSessions = false;
-    // mooncake as sessions: each entry's `session_id` ("" = none: a session of its own), in
+    // mooncake or jsonl as sessions: each entry's `session_id` ("" = none: a session of its own), in
     // entry order, grouped once the whole file is read
     QStringList sessionKeys;
 
@@ -81,6 +81,11 @@ struct Loader {
         if (text.isString() && !text.toString().isEmpty())
             e.textJson = jsonString(text.toString());
         else if (!msgs.isUndefined()) {
+            // A session's history is the earlier turns and the server's own answers: an entry
+            // carrying a conversation of its own would send it twice.
+            if (asSessions)
+                return fail(line, QStringLiteral("messages: as a session's turn an entry is one user message, its `text` (the history is the "
+                                                 "earlier turns and the server's answers)"));
             if (!messages(msgs, line, e))
                 return false;
         } else
@@ -90,11 +95,14 @@ struct Loader {
             if (e.outputTokens < 0)
                 return fail(line, QStringLiteral("output_tokens: expected an integer from 1 to %1").arg(kMaxLength));
         }
+        if (asSessions && !sessionFields(o, line, e))
+            return false;
         return timestamp(o, line, e);
     }
 
     // `session_id` (a string or an integer, as agentic traces write it) and `delay` (the think
-    // time in ms before this turn, after the previous answer) of a mooncake entry read as a turn.
+    // time in ms before this turn, after the previous answer) of a mooncake or jsonl entry read
+    // as a turn.
     bool sessionFields(const QJsonObject &o, int line, DatasetEntry &e)
     {
         QString key;
@@ -115,8 +123,9 @@ struct Loader {
         return true;
     }
 
-    // Mooncake as sessions: entries sharing a session_id become one session, its turns in file
-    // order; sessions are ordered by their first turn (a time-ordered trace stays in time order).
+    // Mooncake or jsonl as sessions: entries sharing a session_id become one session, its turns
+    // in file order; sessions are ordered by their first turn (a time-ordered trace stays in time
+    // order), and an entry without one is a session of one turn.
     bool groupSessions()
     {
         std::vector<std::vector<std::uint32_t>> members;
@@ -508,12 +517,12 @@ bool loadDataset(const DatasetSpec &spec, const QString &specFile, Dataset *out,
     d.format = spec.format;
     d.path = resolveDatasetPath(spec, specFile);
     d.blockTokens = spec.blockTokens;
-    Loader loader{d.path, &d, error, asSessions && spec.format != DatasetFormat::Jsonl, {}};
+    Loader loader{d.path, &d, error, asSessions, {}};
     if (spec.format != DatasetFormat::ShareGpt && !checkRegularFile(d.path, kMaxDatasetBytes, error))
         return false;
     if (!(spec.format == DatasetFormat::ShareGpt ? loader.shareGpt(d.path) : loader.jsonLines(d.path)))
         return false;
-    if (loader.asSessions && spec.format == DatasetFormat::Mooncake && !loader.groupSessions())
+    if (loader.asSessions && spec.format != DatasetFormat::ShareGpt && !loader.groupSessions())
         return false;
     if (d.entries.empty())
         return loader.fail(0, QStringLiteral("no usable entries"));

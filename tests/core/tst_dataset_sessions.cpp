@@ -3,7 +3,7 @@
 // session_id and paced by their `delay`, the records and per-turn rows they make, the errors bad
 // input gets; and synthetic images carried through a session's history.
 #include "EngineFixture.h"
-#include "ChatSessionServer.h"
+#include "DatasetSessionFixture.h"
 #include "TestSupport.h"
 #include "metrics/MetricCatalogue.h"
 #include "spec/SpecIO.h"
@@ -17,40 +17,11 @@
 #include <mutex>
 
 using namespace sb;
+using namespace dstest;
 
 namespace {
 
-QString writeFile(const QTemporaryDir &dir, const QString &name, const QByteArray &content)
-{
-    const QString path = dir.filePath(name);
-    QFile f(path);
-    if (!f.open(QIODevice::WriteOnly) || f.write(content) != content.size())
-        qFatal("cannot write %s", qPrintable(path));
-    return path;
-}
-
-bool load(DatasetFormat format, const QString &path, bool asSessions, Dataset *d, QString *error)
-{
-    DatasetSpec spec;
-    spec.format = format;
-    spec.path = path;
-    spec.blockTokens = 16;
-    return loadDataset(spec, QString(), d, error, asSessions);
-}
-
 QString textOf(const DatasetEntry &e) { return QJsonDocument::fromJson('[' + e.textJson + ']').array().at(0).toString(); }
-
-// The text of a message's content: a string, or the text parts of a list (images beside them).
-QString contentOf(const QJsonObject &m)
-{
-    const QJsonValue c = m.value(QStringLiteral("content"));
-    if (c.isString())
-        return c.toString();
-    QString text;
-    for (const QJsonValue &part : c.toArray())
-        text += part.toObject().value(QStringLiteral("text")).toString();
-    return text;
-}
 
 // Four conversations: two turns (a third user message nobody answered is not sent), an empty
 // one and one with only a reply (both skipped), and one opening with a system message and two
@@ -80,34 +51,6 @@ const QByteArray kMooncake = R"({"session_id": "a", "input_length": 32, "output_
 {"input_length": 32, "output_length": 2, "hash_ids": [9, 10]}
 {"session_id": 7, "input_length": 48, "output_length": 3, "hash_ids": [5, 8, 11]}
 )";
-
-// The chat server of these tests: pieces "r<request>-<i> ", no cached tokens reported.
-struct ChatServer : sbtest::ChatSessionServer {
-    ChatServer() : ChatSessionServer({'r', false, false}) {}
-};
-
-SweepSpec datasetSessionSpec(const QString &url, DatasetFormat format, const QString &path, int requests)
-{
-    SweepSpec spec = sbtest::smallSpec({sbtest::serverAt(url, QStringLiteral("s"))}, {1}, requests);
-    DatasetSpec d;
-    d.format = format;
-    d.path = path;
-    d.blockTokens = 16;
-    spec.workload.dataset = d;
-    SessionSpec s;
-    s.header = QStringLiteral("X-Session-ID");
-    spec.workload.sessions = s;
-    return spec;
-}
-
-QList<QJsonObject> recordsOf(const QString &outDir, const CellResult &cell)
-{
-    QList<QJsonObject> out = sbtest::readJsonLines(outDir + QLatin1Char('/') + cell.recordsPath);
-    std::sort(out.begin(), out.end(), [](const QJsonObject &a, const QJsonObject &b) {
-        return a.value(QStringLiteral("i")).toInt() < b.value(QStringLiteral("i")).toInt();
-    });
-    return out;
-}
 
 SpecDiagnostic firstError(const SpecLoadResult &r)
 {
@@ -235,8 +178,6 @@ private Q_SLOTS:
         QTest::addColumn<QByteArray>("workload");
         QTest::addColumn<QString>("key");
         QTest::addColumn<QString>("text");
-        QTest::newRow("jsonl") << QByteArray("  dataset: {format: jsonl, path: d.jsonl}\n  sessions: {}\n") << QStringLiteral("workload.sessions")
-                               << QStringLiteral("format: sharegpt");
         QTest::newRow("turns") << QByteArray("  dataset: {format: sharegpt, path: d.json}\n  sessions: {turns: 3}\n")
                                << QStringLiteral("workload.sessions.turns") << QStringLiteral("gives its own turns");
         QTest::newRow("follow-ups") << QByteArray("  dataset: {format: mooncake, path: d.jsonl}\n  sessions: {follow_up_tokens: 8}\n")
