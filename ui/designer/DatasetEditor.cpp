@@ -35,8 +35,9 @@ DatasetEditor::DatasetEditor(QWidget *parent)
     m_format = new QComboBox;
     m_format->setObjectName(QStringLiteral("datasetFormat"));
     m_format->addItems(datasetFormatNames());
-    m_format->setToolTip(tr("jsonl: one {text | messages, output_tokens} per line; sharegpt: conversations; "
-                            "mooncake: a trace of input_length, output_length, hash_ids, timestamp"));
+    m_format->setToolTip(tr("jsonl: one {text | messages, output_tokens, timestamp} per line; sharegpt: conversations; "
+                            "mooncake: a trace of input_length, output_length, hash_ids, timestamp. With sessions, "
+                            "jsonl and mooncake entries sharing a session_id are one session (delay: its think time)"));
     m_path = new QLineEdit;
     m_path->setObjectName(QStringLiteral("datasetPath"));
     m_path->setPlaceholderText(tr("FILE (relative to the spec's folder)"));
