@@ -1,7 +1,8 @@
 #pragma once
 // The benchmark client: a few IO threads, each running many HttpConnections on its own event
-// loop (a lean HTTP/1.1 client on QTcpSocket: no per-host connection cap, unlike
-// QNetworkAccessManager's 6, docs/ARCHITECTURE.md §9). runPhase() blocks the calling (engine) thread, never
+// loop (a lean HTTP/1.1 client: no per-host connection cap, unlike QNetworkAccessManager's 6,
+// docs/ARCHITECTURE.md §9; QTcpSocket connects, then a plain connection is a raw socket in the
+// thread's epoll set, load/IoReactor.h). runPhase() blocks the calling (engine) thread, never
 // the GUI thread, and reports live counters every ~100 ms.
 #include "load/PhaseState.h"
 #include <QThread>
