@@ -299,7 +299,7 @@ void HttpConnection::onConnected()
 void HttpConnection::scheduleNext()
 {
     if (!m_retired && !m_busy)
-        QMetaObject::invokeMethod(this, &HttpConnection::next, Qt::QueuedConnection);
+        m_reactor->defer(this, [this] { next(); });
 }
 
 void HttpConnection::send()

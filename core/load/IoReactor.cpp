@@ -155,9 +155,30 @@ bool IoReactor::invoke(quint64 handle, bool writable)
     return alive;
 }
 
+void IoReactor::defer(QObject *context, std::function<void()> fn)
+{
+    if (m_dispatching)
+        m_deferred.push_back({context, std::move(fn)});
+    else
+        QMetaObject::invokeMethod(context, std::move(fn), Qt::QueuedConnection);
+}
+
+void IoReactor::runDeferred()
+{
+    // One pass over what this round collected; what those calls defer in turn goes through the
+    // event loop, so timers and queued calls are never starved.
+    m_dispatching = false;
+    m_running.swap(m_deferred);
+    for (Deferred &d : m_running)
+        if (d.context)
+            d.fn();
+    m_running.clear();
+}
+
 void IoReactor::dispatch()
 {
 #ifdef Q_OS_LINUX
+    m_dispatching = true;
     epoll_event events[kEventsPerRound];
     const int n = ::epoll_wait(m_epoll, events, kEventsPerRound, 0);
     for (int i = 0; i < n; ++i) {
@@ -169,6 +190,7 @@ void IoReactor::dispatch()
         if (what & (EPOLLIN | EPOLLRDHUP | EPOLLHUP | EPOLLERR))
             invoke(handle, false);
     }
+    runDeferred();
 #endif
 }
 

@@ -10,6 +10,7 @@
 // Where epoll is not available (not Linux) each socket gets its own pair of QSocketNotifiers,
 // as before.
 #include <QObject>
+#include <QPointer>
 #include <QSocketNotifier>
 #include <cstdint>
 #include <functional>
@@ -32,6 +33,12 @@ public:
     // Stops watching (call before closing the descriptor). Safe from inside any callback: events
     // of this round for a removed handle are dropped.
     void remove(quint64 handle);
+    // Runs `fn` (unless `context` is gone by then) once the current round of readiness callbacks
+    // is over, before the thread goes back to its event loop; outside a round, as a queued call
+    // from the event loop. A connection that finished an answer starts its next request this
+    // way: not from inside the callback that read the answer, and without a posted event and an
+    // eventfd wake-up per request.
+    void defer(QObject *context, std::function<void()> fn);
     int watched() const { return m_watched; }
     // The thread's read buffer, shared by its connections (a callback consumes what it read
     // before it returns): 64 KiB per thread, not per connection (1024 connections once held 64 MB).
@@ -48,6 +55,7 @@ private:
         std::unique_ptr<QSocketNotifier> readNotifier, writeNotifier; // without epoll only
     };
     void dispatch();
+    void runDeferred();
     // The live entry of `handle`, or null (removed, or a slot reused since).
     Entry *find(quint64 handle);
     void freeSlot(std::uint32_t slot);
@@ -64,6 +72,12 @@ private:
     std::vector<std::uint32_t> m_freeSlots;
     int m_watched = 0;
     int m_depth = 0;                       // callbacks running
+    bool m_dispatching = false;            // inside dispatch(): defer() collects
+    struct Deferred {
+        QPointer<QObject> context;
+        std::function<void()> fn;
+    };
+    std::vector<Deferred> m_deferred, m_running; // collected this round; being run (kept for their capacity)
     std::vector<std::uint32_t> m_removed;  // slots to free when none is
     std::vector<char> m_readBuffer = std::vector<char>(64 * 1024);
 };

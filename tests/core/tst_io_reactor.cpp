@@ -1,9 +1,11 @@
 // The IO threads' readiness set (load/IoReactor.h): one epoll set per thread instead of a
 // QSocketNotifier per connection. It must call back exactly the ready sockets, serve
 // more sockets than it takes per round, survive callbacks that remove themselves or others, and
-// report writability only while asked to; a stale handle never reaches a newer socket.
+// report writability only while asked to; a stale handle never reaches a newer socket; work
+// deferred in a round runs right after it.
 #include "TestSupport.h"
 #include "load/IoReactor.h"
+#include <QSet>
 #include <QTest>
 #include <algorithm>
 #include <sys/socket.h>
@@ -121,6 +123,43 @@ private Q_SLOTS:
         QCOMPARE(aCalls, 0);
         reactor.setWriteInterest(hb, true);
         QTRY_VERIFY(bWritable > 0);
+    }
+
+    // Work deferred inside a round runs after every callback of that round, before anything the
+    // event loop holds (a queued call posted meanwhile); not for a context that is gone; and once:
+    // what it defers in turn, and what is deferred outside a round, goes through the event loop.
+    void deferredWorkRunsAfterTheRound()
+    {
+        IoReactor reactor;
+        Pair a, b;
+        QStringList order;
+        auto gone = std::make_unique<QObject>();
+        QObject keep;
+        const auto onReady = [&](const Pair &p, const QString &name) {
+            p.drain();
+            order.append(name);
+            reactor.defer(&keep, [&, name] {
+                order.append(QStringLiteral("deferred ") + name);
+                reactor.defer(&keep, [&] { order.append(QStringLiteral("deferred again")); });
+            });
+            QMetaObject::invokeMethod(&keep, [&] { order.append(QStringLiteral("queued")); }, Qt::QueuedConnection);
+        };
+        reactor.add(a.mine, [&] { onReady(a, QStringLiteral("a")); }, {});
+        reactor.add(b.mine, [&] { onReady(b, QStringLiteral("b")); reactor.defer(gone.get(), [&] { order.append(QStringLiteral("gone")); }); gone.reset(); }, {});
+        a.poke();
+        b.poke();
+        QTRY_COMPARE(order.count(QStringLiteral("deferred again")), 2);
+        QTRY_COMPARE(order.count(QStringLiteral("queued")), 2);
+        // Both sockets were ready in one round: their callbacks, then the deferred work, then
+        // the event loop's.
+        QVERIFY2(order.size() >= 4, qPrintable(order.join(QStringLiteral(", "))));
+        QCOMPARE((QSet<QString>{order[0], order[1]}), (QSet<QString>{QStringLiteral("a"), QStringLiteral("b")}));
+        QCOMPARE(order.mid(2, 2), (QStringList{QStringLiteral("deferred ") + order[0], QStringLiteral("deferred ") + order[1]}));
+        QVERIFY(!order.contains(QStringLiteral("gone")));
+        bool ran = false;
+        reactor.defer(&keep, [&] { ran = true; });
+        QVERIFY(!ran); // outside a round: not at once
+        QTRY_VERIFY(ran);
     }
 
     void writabilityOnlyWhileAsked()
