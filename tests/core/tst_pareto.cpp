@@ -155,6 +155,12 @@ private Q_SLOTS:
                                    QStringLiteral("c=8 no ITL")}));
         QVERIFY(paretoSentence(s[0]).contains(QStringLiteral("left out: ")));
         QVERIFY(paretoSentence(s[0]).contains(QStringLiteral("c=16 (failed)")));
+        // The points of one reason are named together, each reason once, in the order met.
+        ParetoSeries grouped;
+        grouped.excluded = {{0, QStringLiteral("c=1"), QStringLiteral("failed")}, {1, QStringLiteral("c=4"), QStringLiteral("no ITL")},
+                            {2, QStringLiteral("c=8"), QStringLiteral("failed")}, {3, QStringLiteral("c=16"), QStringLiteral("failed")},
+                            {4, QStringLiteral("c=16"), QStringLiteral("failed")}};
+        QCOMPARE(paretoLeftOut(grouped), QStringLiteral("c=1, c=8 and c=16 (failed), c=4 (no ITL)"));
         // The same c=8 run still has a TTFT: on the TTFT view it is a point.
         QCOMPARE(paretoSeries(r, ParetoX::Ttft)[0].points.size(), 2);
         // NaN coordinates never reach the frontier and dominate nothing.
@@ -302,7 +308,7 @@ private Q_SLOTS:
         // c=16 1.3 at 400 (beaten by c=8 on both); c=32 and server b read no GPU.
         in.results.cells = {withGpu(cell(0, evil, 1, 100, 10), 500, false), withGpu(cell(1, evil, 4, 300, 12), 800, false),
                             withGpu(cell(2, evil, 8, 500, 15), 1200, false), withGpu(cell(3, evil, 16, 400, 30), 1300, false),
-                            cell(4, evil, 32, 450, 40), cell(5, QStringLiteral("b"), 1, 90, 10)};
+                            cell(4, evil, 32, 450, 40), cell(5, QStringLiteral("b"), 1, 90, 10), cell(6, QStringLiteral("b"), 4, 280, 12)};
         const QString energySvg = QStringLiteral("charts/%1.svg").arg(paretoChartStem(ParetoX::EnergyPerToken));
         in.charts = {{QStringLiteral("TTFT"), QStringLiteral("charts/ttft.svg"), QString()},
                      {QStringLiteral("Pareto"), QStringLiteral("charts/%1.svg").arg(kParetoChartStem), QString()},
@@ -318,7 +324,7 @@ private Q_SLOTS:
                                                 "along the frontier by ascending J/token: c=1 (0.500) \u2192 c=4 (0.800) \u2192 c=8 (1.200)</li>")
                                      .arg(evilE)),
                  qPrintable(energy));
-        QVERIFY(energy.contains(QStringLiteral("<li>b: no point to judge; left out: c=1 (no Energy per output token)</li>")));
+        QVERIFY(energy.contains(QStringLiteral("<li>b: no point to judge; left out: c=1 and c=4 (no Energy per output token)</li>")));
         // The table: the points by load point, three on the frontier, c=16 dominated by c=8.
         QVERIFY(energy.contains(QStringLiteral("<th>Energy per output token (J/token)</th>")));
         QCOMPARE(energy.count(QStringLiteral("&#9733; frontier")), 3);
