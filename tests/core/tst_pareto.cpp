@@ -355,6 +355,16 @@ private Q_SLOTS:
                  qPrintable(cost));
         QVERIFY(cost.contains(QStringLiteral("dominated by c=8")));
 
+        // Runs without ITL (single-token answers) but with energy: the section is the energy
+        // part alone, under a heading that says so.
+        ReportHtmlInput noItl = in;
+        for (CellResult &c : noItl.results.cells)
+            c.metrics.remove(tag::itl);
+        const QString priced = paretoSectionHtml(noItl.results);
+        QVERIFY2(priced.startsWith(QStringLiteral("<h2 id=\"pareto\">Pareto frontier: throughput vs what it costs</h2>\n<h3 id=\"pareto-energy\">")),
+                 qPrintable(priced));
+        QVERIFY(!priced.contains(QStringLiteral("tok/s/user")));
+
         // Neither telemetry nor cost: the section as it was, with no priced part.
         ReportHtmlInput plain;
         plain.results.cells = {cell(0, evil, 1, 100, 10), cell(1, evil, 8, 600, 1000.0 / 60)};
