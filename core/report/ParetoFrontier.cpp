@@ -168,10 +168,20 @@ QString paretoSentence(const ParetoSeries &series)
 
 QString paretoLeftOut(const ParetoSeries &series)
 {
+    // One phrase per reason, its points together: a server whose GPUs were not watched reads
+    // "c=1, c=4 and c=16 (no Energy per output token)", not the reason once per point.
+    QStringList reasons;
+    QHash<QString, QStringList> labels;
+    for (const ParetoExcluded &e : series.excluded) {
+        if (!labels.contains(e.reason))
+            reasons.append(e.reason);
+        QStringList &l = labels[e.reason];
+        if (!l.contains(e.label))
+            l.append(e.label);
+    }
     QStringList left;
-    for (const ParetoExcluded &e : series.excluded)
-        left.append(QStringLiteral("%1 (%2)").arg(e.label, e.reason));
-    left.removeDuplicates();
+    for (const QString &reason : reasons)
+        left.append(QStringLiteral("%1 (%2)").arg(joinLabels(labels.value(reason)), reason));
     return left.join(QStringLiteral(", "));
 }
 

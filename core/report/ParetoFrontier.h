@@ -73,8 +73,8 @@ QList<int> nonDominated(const QList<QPointF> &points, bool higherXIsBetter);
 // "server-a: frontier at c=1, c=8 and c=64 (3 of 5 points); left out: c=128 (degraded)", the
 // frontier named by load point.
 QString paretoSentence(const ParetoSeries &series);
-// "c=128 (degraded), c=256 (no ITL)": the runs left out and why, each point once; empty when
-// every run is a point.
+// "c=128 (degraded), c=256 and c=512 (no ITL)": the runs left out and why, each point once and
+// the points of one reason together; empty when every run is a point.
 QString paretoLeftOut(const ParetoSeries &series);
 
 } // namespace sb

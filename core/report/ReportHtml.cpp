@@ -10,6 +10,7 @@
 #include "report/RepeatSummary.h"
 #include "report/ReportSummary.h"
 #include <QFileInfo>
+#include <algorithm>
 #include <cmath>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -438,13 +439,18 @@ QByteArray reportHtml(const ReportHtmlInput &in)
             f += QStringLiteral(" &middot; <a href=\"%1\">PNG</a>").arg(relHref(c.pngPath));
         return f + QStringLiteral("</figcaption></figure>\n");
     };
-    // The Pareto chart goes with its section, beside the sentences naming the frontier.
-    QString charts, paretoFigure;
-    for (const ReportChart &c : in.charts)
-        (QFileInfo(c.svgPath).completeBaseName() == kParetoChartStem ? paretoFigure : charts) += figure(c);
-    const QString pareto = paretoSectionHtml(in.results, paretoFigure);
-    if (pareto.isEmpty())
-        charts += paretoFigure; // not drawn by ReportCharts then; kept should a caller pass one
+    // Each Pareto chart goes with its part of the section, beside the sentences naming the frontier.
+    QString charts;
+    QMap<ParetoX, QString> paretoFigures;
+    for (const ReportChart &c : in.charts) {
+        const QString stem = QFileInfo(c.svgPath).completeBaseName();
+        const auto x = std::find_if(std::cbegin(kParetoXs), std::cend(kParetoXs), [&](ParetoX p) { return paretoChartStem(p) == stem; });
+        (x != std::cend(kParetoXs) ? paretoFigures[*x] : charts) += figure(c);
+    }
+    const QString pareto = paretoSectionHtml(in.results, paretoFigures);
+    for (auto it = paretoFigures.cbegin(); it != paretoFigures.cend(); ++it)
+        if (!pareto.contains(it.value()))
+            charts += it.value(); // its part not shown (no point on that axis); kept should a caller pass one
     if (!charts.isEmpty())
         html += QStringLiteral("<h2>Charts</h2>\n") + charts;
     html += pareto;

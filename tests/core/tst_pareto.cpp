@@ -8,6 +8,7 @@
 #include "report/ParetoFrontier.h"
 #include "report/ReportHtml.h"
 #include "report/ReportPareto.h"
+#include <QRegularExpression>
 #include <QTest>
 #include <cmath>
 #include <limits>
@@ -55,6 +56,35 @@ QStringList labels(const ParetoSeries &s, const QList<int> &indexes)
 }
 
 QStringList frontierLabels(const ParetoSeries &s) { return labels(s, s.frontier()); }
+
+// The cell after a phase of 10 s that made 1000 output tokens for `joules` of GPU energy, at a
+// cost of $0.02 ($20 per million output tokens) when `cost`.
+CellResult withGpu(CellResult c, double joules, bool cost = true)
+{
+    MetricStats len;
+    len.unit = unit::tokens;
+    len.count = 100;
+    len.avg = 10;
+    c.metrics.insert(tag::outputLength, len);
+    c.durationS = 10;
+    GpuTelemetryResult t;
+    t.energyJ = joules;
+    t.energySource = EnergySource::Counter;
+    c.gpuTelemetry = t;
+    if (cost)
+        c.cost = CellCost{3.6, 2};
+    return c;
+}
+
+// The part of report.html from `start` to the next heading.
+QString partFrom(const QString &html, const QString &start)
+{
+    const qsizetype from = html.indexOf(start);
+    if (from < 0)
+        return {};
+    const qsizetype next = html.indexOf(QRegularExpression(QStringLiteral("<h[23][ >]")), from + start.size());
+    return html.mid(from, next < 0 ? -1 : next - from);
+}
 } // namespace
 
 class TstPareto : public QObject {
@@ -125,6 +155,12 @@ private Q_SLOTS:
                                    QStringLiteral("c=8 no ITL")}));
         QVERIFY(paretoSentence(s[0]).contains(QStringLiteral("left out: ")));
         QVERIFY(paretoSentence(s[0]).contains(QStringLiteral("c=16 (failed)")));
+        // The points of one reason are named together, each reason once, in the order met.
+        ParetoSeries grouped;
+        grouped.excluded = {{0, QStringLiteral("c=1"), QStringLiteral("failed")}, {1, QStringLiteral("c=4"), QStringLiteral("no ITL")},
+                            {2, QStringLiteral("c=8"), QStringLiteral("failed")}, {3, QStringLiteral("c=16"), QStringLiteral("failed")},
+                            {4, QStringLiteral("c=16"), QStringLiteral("failed")}};
+        QCOMPARE(paretoLeftOut(grouped), QStringLiteral("c=1, c=8 and c=16 (failed), c=4 (no ITL)"));
         // The same c=8 run still has a TTFT: on the TTFT view it is a point.
         QCOMPARE(paretoSeries(r, ParetoX::Ttft)[0].points.size(), 2);
         // NaN coordinates never reach the frontier and dominate nothing.
@@ -169,20 +205,6 @@ private Q_SLOTS:
     void energyAndCostAxes()
     {
         // Each cell made 1000 output tokens in 10 s; energy 500, 800, 1200 J and 900 J at c=16.
-        const auto withGpu = [](CellResult c, double joules) {
-            MetricStats len;
-            len.unit = unit::tokens;
-            len.count = 100;
-            len.avg = 10;
-            c.metrics.insert(tag::outputLength, len);
-            c.durationS = 10;
-            GpuTelemetryResult t;
-            t.energyJ = joules;
-            t.energySource = EnergySource::Counter;
-            c.gpuTelemetry = t;
-            c.cost = CellCost{3.6, 2}; // $0.02 per cell of 10 s: $20 per million tokens
-            return c;
-        };
         SweepResults r;
         r.cells = {withGpu(cell(0, QStringLiteral("a"), 1, 100, 10), 500), withGpu(cell(1, QStringLiteral("a"), 4, 300, 12), 800),
                    withGpu(cell(2, QStringLiteral("a"), 8, 500, 15), 1200), withGpu(cell(3, QStringLiteral("a"), 16, 400, 30), 900)};
@@ -270,6 +292,92 @@ private Q_SLOTS:
         f.status = CellStatus::Failed;
         none.results.cells = {f};
         QVERIFY(!QString::fromUtf8(reportHtml(none)).contains(QStringLiteral("id=\"pareto\"")));
+    }
+
+    // With GPU telemetry, report.html's Pareto section has a part for energy per output token:
+    // the frontier named by load point and walked by ascending J/token as its line runs, the
+    // dominated point marked, the runs without the figure named as left out (paretoLeftOut), the
+    // bundle's chart inside the part, every server name escaped. Cost gets its part only where
+    // a cell has one; a set with neither has no such part.
+    void reportHasAPartPerPricedAxis()
+    {
+        const QString evil = QStringLiteral("<script>alert(1)</script>");
+        const QString evilE = QStringLiteral("&lt;script&gt;alert(1)&lt;/script&gt;");
+        ReportHtmlInput in;
+        // 1000 output tokens a cell: c=1 0.5 J/tok at 100 tok/s, c=4 0.8 at 300, c=8 1.2 at 500,
+        // c=16 1.3 at 400 (beaten by c=8 on both); c=32 and server b read no GPU.
+        in.results.cells = {withGpu(cell(0, evil, 1, 100, 10), 500, false), withGpu(cell(1, evil, 4, 300, 12), 800, false),
+                            withGpu(cell(2, evil, 8, 500, 15), 1200, false), withGpu(cell(3, evil, 16, 400, 30), 1300, false),
+                            cell(4, evil, 32, 450, 40), cell(5, QStringLiteral("b"), 1, 90, 10), cell(6, QStringLiteral("b"), 4, 280, 12)};
+        const QString energySvg = QStringLiteral("charts/%1.svg").arg(paretoChartStem(ParetoX::EnergyPerToken));
+        in.charts = {{QStringLiteral("TTFT"), QStringLiteral("charts/ttft.svg"), QString()},
+                     {QStringLiteral("Pareto"), QStringLiteral("charts/%1.svg").arg(kParetoChartStem), QString()},
+                     {paretoChartTitle(ParetoX::EnergyPerToken), energySvg, QString()}};
+        const QString html = QString::fromUtf8(reportHtml(in));
+        QVERIFY(!html.contains(QStringLiteral("<script>")));
+        QVERIFY(!html.contains(QStringLiteral("alert(1)</")));
+        const QString energy = partFrom(html, QStringLiteral("<h3 id=\"pareto-energy\">"));
+        QVERIFY2(!energy.isEmpty(), qPrintable(html));
+        QVERIFY(html.indexOf(QStringLiteral("<h3 id=\"pareto-energy\">")) > html.indexOf(QStringLiteral("<h2 id=\"pareto\">")));
+        QVERIFY(energy.startsWith(QStringLiteral("<h3 id=\"pareto-energy\">Pareto frontier: output throughput vs energy per output token</h3>")));
+        QVERIFY2(energy.contains(QStringLiteral("<li>%1: frontier at c=1, c=4 and c=8 (3 of 4 points); left out: c=32 (no Energy per output token); "
+                                                "along the frontier by ascending J/token: c=1 (0.500) \u2192 c=4 (0.800) \u2192 c=8 (1.200)</li>")
+                                     .arg(evilE)),
+                 qPrintable(energy));
+        QVERIFY(energy.contains(QStringLiteral("<li>b: no point to judge; left out: c=1 and c=4 (no Energy per output token)</li>")));
+        // The table: the points by load point, three on the frontier, c=16 dominated by c=8.
+        QVERIFY(energy.contains(QStringLiteral("<th>Energy per output token (J/token)</th>")));
+        QCOMPARE(energy.count(QStringLiteral("&#9733; frontier")), 3);
+        QVERIFY(energy.contains(QRegularExpression(QStringLiteral("<td>%1</td><td class=\"n\">c=16</td><td class=\"n\">1</td>"
+                                                                  "<td class=\"n\">400[.0-9]*</td><td class=\"n\">1.300</td><td>dominated by c=8</td>")
+                                                       .arg(QRegularExpression::escape(evilE)))));
+        const qsizetype c1 = energy.indexOf(QStringLiteral("\">c=1</td>")), c4 = energy.indexOf(QStringLiteral("\">c=4</td>")),
+                        c8 = energy.indexOf(QStringLiteral("\">c=8</td>")), c16 = energy.indexOf(QStringLiteral("\">c=16</td>"));
+        QVERIFY(c1 > 0 && c1 < c4 && c4 < c8 && c8 < c16);
+        QVERIFY(!energy.contains(QStringLiteral(">c=32</td>")));
+        // Its chart sits in the part, not under Charts; the tok/s/user chart stays in its own.
+        QVERIFY(energy.contains(QStringLiteral("<img src=\"%1\"").arg(energySvg)));
+        QCOMPARE(html.count(energySvg), 1);
+        QVERIFY(!partFrom(html, QStringLiteral("<h2 id=\"pareto\">")).contains(energySvg));
+        QVERIFY(partFrom(html, QStringLiteral("<h2 id=\"pareto\">")).contains(QStringLiteral("charts/%1.svg").arg(kParetoChartStem)));
+        QVERIFY(html.indexOf(QStringLiteral("charts/ttft.svg")) < html.indexOf(QStringLiteral("<h2 id=\"pareto\">")));
+        // No cell with a cost: no cost part.
+        QVERIFY(!html.contains(QStringLiteral("pareto-cost")));
+        QCOMPARE(reportParetoXs(in.results), (QList<ParetoX>{ParetoX::TokensPerUser, ParetoX::EnergyPerToken}));
+
+        // With a cost on the GPU cells: every token costs the same, so the most throughput is the frontier.
+        for (int i = 0; i < 4; ++i)
+            in.results.cells[i].cost = CellCost{3.6, 2};
+        const QString cost = partFrom(QString::fromUtf8(reportHtml(in)), QStringLiteral("<h3 id=\"pareto-cost\">"));
+        QVERIFY2(cost.contains(QStringLiteral("<li>%1: frontier at c=8 (1 of 4 points); left out: c=32 (no Cost per million output tokens); "
+                                              "along the frontier by ascending $/Mtok: c=8 (20.000)</li>")
+                                   .arg(evilE)),
+                 qPrintable(cost));
+        QVERIFY(cost.contains(QStringLiteral("dominated by c=8")));
+
+        // Runs without ITL (single-token answers) but with energy: the section is the energy
+        // part alone, under a heading that says so.
+        ReportHtmlInput noItl = in;
+        for (CellResult &c : noItl.results.cells)
+            c.metrics.remove(tag::itl);
+        const QString priced = paretoSectionHtml(noItl.results);
+        QVERIFY2(priced.startsWith(QStringLiteral("<h2 id=\"pareto\">Pareto frontier: throughput vs what it costs</h2>\n<h3 id=\"pareto-energy\">")),
+                 qPrintable(priced));
+        QVERIFY(!priced.contains(QStringLiteral("tok/s/user")));
+
+        // Neither telemetry nor cost: the section as it was, with no priced part.
+        ReportHtmlInput plain;
+        plain.results.cells = {cell(0, evil, 1, 100, 10), cell(1, evil, 8, 600, 1000.0 / 60)};
+        plain.charts = in.charts;
+        const QString page = QString::fromUtf8(reportHtml(plain));
+        QVERIFY(page.contains(QStringLiteral("<h2 id=\"pareto\">Pareto frontier: throughput vs tok/s/user</h2>")));
+        QVERIFY(!page.contains(QStringLiteral("pareto-energy")) && !page.contains(QStringLiteral("pareto-cost")));
+        QVERIFY(!partFrom(page, QStringLiteral("<h2 id=\"pareto\">")).contains(QStringLiteral("energy")));
+        // (an energy chart a caller passes all the same stays with the other charts)
+        QVERIFY(page.indexOf(energySvg) < page.indexOf(QStringLiteral("<h2 id=\"pareto\">")));
+        QCOMPARE(reportParetoXs(plain.results), QList<ParetoX>{ParetoX::TokensPerUser});
+        QCOMPARE(paretoSectionHtml(plain.results), QStringLiteral("<h2 id=\"pareto\">Pareto frontier: throughput vs tok/s/user</h2>\n")
+                                                       + paretoIntroHtml() + paretoSetHtml(plain.results));
     }
 };
 

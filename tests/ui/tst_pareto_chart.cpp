@@ -14,6 +14,8 @@
 #include "charts/PointLabelLayer.h"
 #include "compare/CompareView.h"
 #include "report/ReportCharts.h"
+#include "report/ReportHtml.h"
+#include "report/ReportPareto.h"
 #include "results/LoadedResults.h"
 #include <QApplication>
 #include <QChart>
@@ -62,6 +64,24 @@ SweepResults sample()
     SweepResults r;
     r.cells = {cell(0, QStringLiteral("a"), 1, 100, 10), cell(1, QStringLiteral("a"), 8, 600, 20), cell(2, QStringLiteral("a"), 16, 500, 25),
                cell(3, QStringLiteral("a"), 32, 900, 40), cell(4, QStringLiteral("b"), 1, 90, 12.5), cell(5, QStringLiteral("b"), 8, 700, 25)};
+    return r;
+}
+
+// sample() with GPU energy: 1000 output tokens a cell and these joules by cell, so server a has
+// c=1 (0.1 J/tok, 100 tok/s), c=8 (0.9, 600), c=16 (1.0, 500: beaten by c=8), c=32 (1.2, 900).
+SweepResults withEnergy(SweepResults r)
+{
+    const double joules[] = {100, 900, 1000, 1200, 90, 800};
+    for (int i = 0; i < r.cells.size(); ++i) {
+        MetricStats len;
+        len.unit = unit::tokens;
+        len.count = 100;
+        len.avg = 10;
+        r.cells[i].metrics.insert(tag::outputLength, len);
+        GpuTelemetryResult t;
+        t.energyJ = joules[i];
+        r.cells[i].gpuTelemetry = t;
+    }
     return r;
 }
 
@@ -224,19 +244,7 @@ private Q_SLOTS:
         panel.flush();
         QCOMPARE(choice->currentData().toInt(), int(ParetoX::TokensPerUser));
 
-        SweepResults r = sample();
-        const double joules[] = {100, 900, 1000, 1200, 90, 800}; // by cell; 1000 output tokens each
-        for (int i = 0; i < r.cells.size(); ++i) {
-            MetricStats len;
-            len.unit = unit::tokens;
-            len.count = 100;
-            len.avg = 10;
-            r.cells[i].metrics.insert(tag::outputLength, len);
-            GpuTelemetryResult t;
-            t.energyJ = joules[i];
-            r.cells[i].gpuTelemetry = t;
-        }
-        panel.setInputs({{QString(), r, 0}});
+        panel.setInputs({{QString(), withEnergy(sample()), 0}});
         panel.flush();
         QCOMPARE(choice->count(), 3);
         QCOMPARE(choice->currentData().toInt(), int(ParetoX::EnergyPerToken));
@@ -316,6 +324,52 @@ private Q_SLOTS:
         QVERIFY2(rateTitles.contains(QStringLiteral("TTFT p99 vs request rate")) && rateTitles.contains(QStringLiteral("throughput vs request rate"))
                      && !rateTitles.contains(QStringLiteral("concurrency")),
                  qPrintable(rateTitles));
+    }
+
+    // With GPU energy, report.html gets a second Pareto chart (throughput vs J/token, the
+    // Results view's chart) inside its energy part; none for cost without a cost, none for
+    // energy without telemetry. A hostile server name reaches neither page nor chart raw.
+    void reportRendersTheEnergyParetoChart()
+    {
+        const QString svg = QStringLiteral("charts/%1.svg").arg(paretoChartStem(ParetoX::EnergyPerToken));
+        const QString png = QStringLiteral("charts/%1.png").arg(paretoChartStem(ParetoX::EnergyPerToken));
+        const QString cost = QStringLiteral("charts/%1.svg").arg(paretoChartStem(ParetoX::CostPerMillionOutput));
+        const auto has = [](const RenderedCharts &rc, const QString &path) {
+            return std::any_of(rc.charts.cbegin(), rc.charts.cend(), [&](const ReportChart &c) { return c.svgPath == path; });
+        };
+        QVERIFY(!has(renderReportCharts(sample()), svg));
+
+        SweepResults r = withEnergy(sample());
+        const QString evil = QStringLiteral("<script>alert(1)</script>");
+        for (CellResult &c : r.cells)
+            if (c.server == QLatin1String("a"))
+                c.server = evil;
+        const RenderedCharts rc = renderReportCharts(r);
+        QVERIFY2(rc.warnings.isEmpty(), qPrintable(rc.warnings.join(QLatin1Char('\n'))));
+        QVERIFY(has(rc, svg));
+        QVERIFY(!has(rc, cost));
+        const auto file = [&rc](const QString &path) {
+            for (const BundleFile &f : rc.files)
+                if (f.path == path)
+                    return f.data;
+            return QByteArray();
+        };
+        QVERIFY(file(svg).contains("<svg"));
+        QVERIFY(file(png).startsWith("\x89PNG"));
+        QVERIFY(!file(svg).contains("<script"));
+        const ReportChart chart = *std::find_if(rc.charts.cbegin(), rc.charts.cend(), [&](const ReportChart &c) { return c.svgPath == svg; });
+        QCOMPARE(chart.title, QStringLiteral("Pareto frontier: output throughput vs energy per output token"));
+
+        ReportHtmlInput in;
+        in.results = r;
+        in.charts = rc.charts;
+        const QString html = QString::fromUtf8(reportHtml(in));
+        QVERIFY(!html.contains(QStringLiteral("<script")));
+        const qsizetype part = html.indexOf(QStringLiteral("<h3 id=\"pareto-energy\">"));
+        QVERIFY(part > 0);
+        QVERIFY(html.indexOf(QStringLiteral("<img src=\"%1\"").arg(svg)) > part);
+        QVERIFY(html.contains(QStringLiteral("&lt;script&gt;alert(1)&lt;/script&gt;: frontier at c=1, c=8 and c=32 (3 of 4 points); "
+                                             "along the frontier by ascending J/token: c=1 (0.100) \u2192 c=8 (0.900) \u2192 c=32 (1.200)")));
     }
 
     void compareShowsTheFrontierOfEverySet()

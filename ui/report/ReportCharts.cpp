@@ -41,11 +41,13 @@ QList<ChartJob> jobs(const SweepResults &results)
         {QStringLiteral("output_throughput_vs_concurrency"), QStringLiteral("Output token throughput vs %1").arg(load),
          [](const QList<ChartSeriesInput> &s) { return makeMetricVsConcurrencyChart(s, tag::outputThroughput, Stat::Avg); }},
     };
-    // The Pareto view (report/ParetoFrontier.h), beside report.html's section naming the frontier.
-    const QList<ParetoSeries> pareto = paretoSeries(results, ParetoX::TokensPerUser);
-    if (std::any_of(pareto.cbegin(), pareto.cend(), [](const ParetoSeries &s) { return !s.points.isEmpty(); }))
-        out.append({kParetoChartStem, QStringLiteral("Pareto frontier: output throughput vs tok/s/user"),
-                    [](const QList<ChartSeriesInput> &s) { return makeParetoChart(s, ParetoX::TokensPerUser); }});
+    // The Pareto view (report/ParetoFrontier.h), one chart per x axis report.html has a part
+    // for (energy and cost only where the set has them), beside the sentences naming the frontier.
+    for (const ParetoX x : reportParetoXs(results)) {
+        const QList<ParetoSeries> pareto = paretoSeries(results, x);
+        if (std::any_of(pareto.cbegin(), pareto.cend(), [](const ParetoSeries &s) { return !s.points.isEmpty(); }))
+            out.append({paretoChartStem(x), paretoChartTitle(x), [x](const QList<ChartSeriesInput> &s) { return makeParetoChart(s, x); }});
+    }
     // The knee from the profiler traces (report/TraceKnee), beside the sentence report.html prints.
     if (anyCellHas(results, tag::engineStepTime, Stat::P50))
         out.append({QStringLiteral("engine_step_time_p50_vs_load"), QStringLiteral("Engine step time p50 vs load (profiler traces)"),
