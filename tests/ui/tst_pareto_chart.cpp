@@ -21,6 +21,8 @@
 #include <QChart>
 #include <QComboBox>
 #include <QLabel>
+#include <QLegend>
+#include <QLegendMarker>
 #include <QLineSeries>
 #include <QScatterSeries>
 #include <QTemporaryDir>
@@ -205,6 +207,55 @@ private Q_SLOTS:
         // And back.
         kind->setCurrentIndex(0);
         QVERIFY(named(panel.throughputView()->chart(), QStringLiteral("paretoFrontier")).isEmpty());
+    }
+
+    // Qt Charts 6.4 draws a marker whose size is set per point (a dominated point's smaller one,
+    // a highlighted point's larger one) in the wrong place, or not at all, after each layout. They
+    // are drawn on their points after the first layout, after a resize and when highlighted; and
+    // a server named like markup shows in the legend as written.
+    void sizedMarkersAreDrawnOnTheirPoints()
+    {
+        SweepResults r = sample();
+        for (CellResult &c : r.cells)
+            if (c.server == QLatin1String("b"))
+                c.server = QStringLiteral("<b>b</b>");
+        ChartsPanel panel;
+        panel.setInputs({{QString(), r, 0}});
+        panel.flush();
+        show(panel, {1400, 700});
+        panel.findChild<QComboBox *>(QStringLiteral("throughputChartKind"))->setCurrentIndex(1);
+        InteractiveChartView *view = panel.throughputView();
+        QScatterSeries *a = scatters(view->chart()).at(0);
+        // Whether the viewport shows the series' colour (faded or not) within 2 px of point i.
+        const auto inked = [&](int i) {
+            for (int k = 0; k < 3; ++k)
+                QCoreApplication::processEvents(); // the re-placing is queued behind the layout
+            const QImage img = view->viewport()->grab().toImage();
+            const QPoint at = pointInView(*view, a, i);
+            const QColor c = a->color();
+            for (int dy = -2; dy <= 2; ++dy)
+                for (int dx = -2; dx <= 2; ++dx) {
+                    const QColor p = img.pixelColor(at + QPoint(dx, dy));
+                    // Blue-dominant like the series colour, and not the white plot area.
+                    if (p.blue() - p.red() > (c.blue() - c.red()) / 5 && p.lightness() < 250)
+                        return true;
+                }
+            return false;
+        };
+        QVERIFY(a->color().blue() - a->color().red() > 60); // server a's colour is a blue
+        QVERIFY(a->pointConfiguration(2).contains(QXYSeries::PointConfiguration::Size));
+        QVERIFY2(inked(2), "the dominated point is not drawn where it is");
+        QVERIFY(inked(0) && inked(3));
+        panel.resize(1100, 640);
+        QVERIFY2(inked(2), "after a resize");
+        panel.setHighlight({0, 2});
+        QVERIFY2(inked(2), "highlighted");
+        panel.resize(1300, 700);
+        QVERIFY2(inked(2), "highlighted, after a resize");
+        // The legend shows the name as written, not as markup.
+        const QList<QLegendMarker *> markers = view->chart()->legend()->markers(scatters(view->chart()).at(1));
+        QCOMPARE(markers.size(), 1);
+        QCOMPARE(markers.first()->label(), QStringLiteral("&lt;b&gt;b&lt;/b&gt;"));
     }
 
     // A failed or degraded run is not a point; the note under the charts says which and why,

@@ -3,6 +3,7 @@
 #include "charts/ChartReadout.h"
 #include "charts/ChartStyle.h"
 #include "charts/MetricFormat.h"
+#include "charts/PointSizeRepair.h"
 #include "charts/PointLabelLayer.h"
 #include "charts/ChartTitles.h"
 #include "results/RepeatStats.h"
@@ -101,6 +102,12 @@ QChart *newSweepChart(const QString &title, const QString &shortTitle)
     return chart;
 }
 
+void plainLegendLabel(QChart *chart, QAbstractSeries *series)
+{
+    for (QLegendMarker *m : chart->legend()->markers(series))
+        m->setLabel(series->name().toHtmlEscaped());
+}
+
 namespace {
 
 struct CurvePoints {
@@ -156,6 +163,9 @@ QScatterSeries *addCurve(QChart *chart, QAbstractAxis *x, QAbstractAxis *y, cons
     }
     for (QLegendMarker *m : chart->legend()->markers(line))
         m->setVisible(false);
+    plainLegendLabel(chart, scatter);
+    if (!p.degraded.isEmpty())
+        keepPointSizesPlaced(chart); // the degraded cells' larger markers
     return scatter;
 }
 

@@ -32,6 +32,10 @@ QStringList chartServers(const QList<ChartSeriesInput> &sets);
 QString curveLegend(const ChartSeriesInput &set, const QString &server);
 // A new chart as every builder starts one (no animation, titles that fit, legend at the bottom).
 QChart *newSweepChart(const QString &title, const QString &shortTitle);
+// Qt's legend draws a series' name as rich text: a server named "<b>x</b>" would show in bold and
+// one named "<script>…" not at all. After the series is in `chart`, its legend entry shows the
+// name as written.
+void plainLegendLabel(QChart *chart, QAbstractSeries *series);
 
 // The latency on the x axis of the throughput/latency chart.
 enum class LatencyChoice { TtftP50, TtftP90, TtftP99, ItlAvg, ItlP50, ItlP99, LatencyP50, LatencyP99, TtfoP50, TtfoP99 };

@@ -1,4 +1,5 @@
 #include "charts/ChartPoints.h"
+#include "charts/PointSizeRepair.h"
 #include <QChart>
 #include <QScatterSeries>
 #include <QXYSeries>
@@ -104,6 +105,7 @@ int highlightCell(QChart *chart, ChartPointRef ref)
         series->setProperty(kSizesBeforeHighlight, QVariant());
         if (select.isEmpty())
             continue;
+        keepPointSizesPlaced(chart); // the highlighted markers' larger size
         series->selectPoints(select);
         // Colour alone is weak for small markers; the size change makes the selection visible.
         if (auto *scatter = qobject_cast<QScatterSeries *>(series)) {

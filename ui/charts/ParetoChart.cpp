@@ -1,4 +1,5 @@
 #include "charts/ParetoChart.h"
+#include "charts/PointSizeRepair.h"
 #include "charts/ChartPoints.h"
 #include "charts/ChartReadout.h"
 #include "charts/ChartStyle.h"
@@ -30,6 +31,8 @@ void addToChart(QChart *chart, QXYSeries *s, QAbstractAxis *x, QAbstractAxis *y,
     if (!inLegend)
         for (QLegendMarker *m : chart->legend()->markers(s))
             m->setVisible(false);
+    else
+        plainLegendLabel(chart, s);
 }
 
 // The interval a whisker spans: the 95 % CI, never below 0 (no throughput, rate or TTFT is).
@@ -169,6 +172,7 @@ QChart *makeParetoChart(const QList<ChartSeriesInput> &sets, ParetoX choice)
     chart->legend()->setShowToolTips(true);
     fitLinearAxis(x, 0, xMax);
     fitLinearAxis(y, 0, yMax);
+    keepPointSizesPlaced(chart); // the dominated points' smaller markers
     return chart;
 }
 

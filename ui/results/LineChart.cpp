@@ -1,5 +1,6 @@
 #include "results/LineChart.h"
 #include "charts/ChartColors.h"
+#include "charts/ChartFactory.h"
 #include "charts/ChartStyle.h"
 #include <QChart>
 #include <QLineSeries>
@@ -55,6 +56,7 @@ QChart *buildLineChart(const QList<LineChartSeries> &series, const LineChartAxes
         }
         anyRight = anyRight || s.rightAxis;
         chart->addSeries(line);
+        plainLegendLabel(chart, line);
         made << line;
     }
     QValueAxis *x = axisFor(axes.x, xLo, xHi, false);
