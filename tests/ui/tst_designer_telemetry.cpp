@@ -24,6 +24,9 @@
 #include <QIcon>
 #include <QTabWidget>
 #include <QTableView>
+#include <QFile>
+#include <QRegularExpression>
+#include <QTemporaryDir>
 #include <QTest>
 
 using namespace sb;
@@ -285,6 +288,50 @@ private Q_SLOTS:
                  qPrintable(QStringLiteral("%1 > %2").arg(view->horizontalHeader()->length()).arg(view->viewport()->width())));
     }
 
+    // nvidia-smi is a program, not an HTTP route: the column shows its verdict and time, the
+    // tooltip the program and why it failed, and no HTTP status.
+    void checkShowsNvidiaSmi()
+    {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        const QString smi = dir.filePath(QStringLiteral("nvidia-smi"));
+        {
+            QFile f(smi);
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            f.write("#!/bin/sh\nwhile :; do echo '0, GPU-a, NVIDIA Fake, 1, 2, 30.5'; sleep 0.1; done\n");
+            f.close();
+            f.setPermissions(QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ExeOwner);
+        }
+        TelemetrySpec runs;
+        runs.nvidiaSmi = true;
+        runs.program = smi;
+        TelemetrySpec absent = runs;
+        absent.program = dir.filePath(QStringLiteral("absent/nvidia-smi"));
+        SweepSpec spec = baseSpec();
+        spec.servers[0].telemetry = QList<TelemetrySpec>{runs};
+        ServerSpec second = spec.servers[0];
+        second.name = QStringLiteral("mock-b");
+        second.telemetry = QList<TelemetrySpec>{absent};
+        spec.servers << second;
+        QVERIFY(!hasErrors(validateSpec(spec)));
+        DesignTab tab;
+        tab.setSpec(spec);
+        QSignalSpy finished(&tab, &DesignTab::hookCheckFinished);
+        tab.checkHooks();
+        QVERIFY(sbtest::waitForSignal(finished, 30000));
+        HookCheckModel *model = tab.hookCheckModel();
+        const QModelIndex ok = model->index(0, HookCheckModel::Telemetry);
+        QVERIFY2(QRegularExpression(QStringLiteral("^ok · \\d+ ms$")).match(ok.data().toString()).hasMatch(), qPrintable(ok.data().toString()));
+        const QString okTip = ok.data(Qt::ToolTipRole).toString();
+        QVERIFY2(okTip.startsWith(QStringLiteral("gpu_telemetry RUN ") + smi), qPrintable(okTip));
+        QVERIFY2(okTip.contains(QStringLiteral("nvidia-smi runs: 1 GPU (NVIDIA Fake)")), qPrintable(okTip));
+        QVERIFY2(!okTip.contains(QStringLiteral("HTTP")), qPrintable(okTip));
+        const QModelIndex failed = model->index(1, HookCheckModel::Telemetry);
+        QVERIFY2(failed.data().toString().startsWith(QStringLiteral("error · ")), qPrintable(failed.data().toString()));
+        QVERIFY2(failed.data(Qt::ToolTipRole).toString().contains(QStringLiteral("nvidia-smi not started")), qPrintable(failed.data(Qt::ToolTipRole).toString()));
+        QCOMPARE(model->rowVerdict(1), QStringLiteral("warning"));
+    }
+
     // The main window after a check of the demo's three mocks (one exporter answering, one dead,
     // one server off), at 1024x700 and 1600x1000: every column in the pane, none clipped.
     // SWEEPBENCH_SCREENSHOT_DIR keeps the pictures for a person to judge.
@@ -325,6 +372,8 @@ private Q_SLOTS:
             QVERIFY(view->columnWidth(HookCheckModel::Telemetry) >= view->horizontalHeader()->minimumSectionSize());
             sbtest::saveScreenshot(&window, QStringLiteral("designer-check-%1x%2.png").arg(size.width()).arg(size.height()));
         }
+        // Seven columns in a narrow pane elide the server's name: its tooltip has it whole.
+        QCOMPARE(model->index(1, HookCheckModel::Server).data(Qt::ToolTipRole).toString(), QStringLiteral("sglang-mock"));
     }
 
     void everyFieldHasReferenceText()

@@ -101,8 +101,8 @@ QVariant HookCheckModel::data(const QModelIndex &index, int role) const
     if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
         return {};
     const Row &row = m_rows.at(index.row());
-    if (index.column() == Server)
-        return role == Qt::DisplayRole ? QVariant(row.server) : QVariant();
+    if (index.column() == Server) // the tooltip has a name the narrow column elides
+        return role == Qt::DisplayRole || role == Qt::ToolTipRole ? QVariant(row.server) : QVariant();
     if (index.column() == Advice) {
         QStringList hints = row.checkHints + row.hints;
         hints.removeDuplicates();
