@@ -192,8 +192,8 @@ QWidget *ServerEditor::buildConnection()
     m_reasoningTokens->setSuffix(tr(" tokens"));
     m_reasoningTokens->setAccelerated(true);
     m_reasoningTokens->setToolTip(tr("Makes the mock a reasoning model: the first N output tokens of each chat answer are streamed as "
-                                     "reasoning_content (and counted in usage's reasoning_tokens), so its cells measure the time to "
-                                     "first output token after the first token. 0 = off"));
+                                     "reasoning_content (counted in usage's reasoning_tokens), so its cells store the time to the first "
+                                     "answer token (TTFO) after the first token. 0 = off"));
     m_reasoningTokens->setAccessibleName(tr("Mock reasoning tokens"));
     m_apiKey = new QLineEdit;
     m_apiKey->setObjectName(QStringLiteral("apiKey"));
