@@ -85,7 +85,7 @@ protected:
                 for (const HookTarget &target : hookTargetsFor(spec, mocks.baseUrls(i)))
                     checks += checkServerAnswers(client, target, spec.mock.isEmpty(), &cancel, &checkHints);
                 // Its GPU telemetry: each exporter answers, with how many GPUs and the energy counter.
-                // The outcome's message is also advice, for the designer's table (it has no column for it).
+                // The outcome's message is also advice: it names the exporter, which a table cell cannot.
                 for (const TelemetrySpec &t : telemetryFor(m_spec, spec)) {
                     const HookOutcome gpu = checkTelemetry(client, t, &cancel);
                     checkHints.append(QStringLiteral("GPU telemetry %1: %2").arg(t.nvidiaSmi ? gpu.path : gpu.origin + gpu.path, gpu.message));

@@ -1,6 +1,7 @@
 // Design tab: the servers list + the selected server's form (no inline
-// table editing), red frames on invalid fields without layout jumps, and a designer that fits a
-// 1024x700 window without clipped buttons or sideways scrolling.
+// table editing), red frames on invalid fields without layout jumps, the embedded mock's
+// reasoning tokens, and a designer that fits a 1024x700 window without clipped buttons or
+// sideways scrolling.
 #include "TestSupport.h"
 #include "designer/DesignTab.h"
 #include "designer/FieldErrors.h"
@@ -250,6 +251,91 @@ private Q_SLOTS:
         auto *duration = tab.findChild<QDoubleSpinBox *>(QStringLiteral("durationS"));
         QCOMPARE(labelOf(duration), QStringLiteral("Duration per cell"));
         QCOMPARE(duration->suffix(), QStringLiteral(" s"));
+    }
+
+    // The mock's reasoning tokens have a field beside its personality: it shows the loaded value,
+    // an edit reaches the spec and survives the YAML, and it fits a 1024x700 window.
+    void mockReasoningTokensRoundTrip()
+    {
+        SweepSpec spec = twoServers();
+        spec.servers[0].mockReasoningTokens = 32;
+        DesignTab tab;
+        tab.setSpec(spec);
+        tab.resize(1024 - 2 * 9, 700 - 130);
+        tab.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&tab));
+        tab.selectServer(0); // the embedded mock
+        settle(&tab);
+        ServerEditor *ed = tab.serverEditor();
+        QSpinBox *box = ed->reasoningTokensBox();
+        QVERIFY(box);
+        QCOMPARE(box->objectName(), QStringLiteral("mockReasoningTokens"));
+        QVERIFY(box->isEnabled() && box->isVisible());
+        QCOMPARE(box->value(), 32);
+        QVERIFY(box->toolTip().contains(QStringLiteral("reasoning_content")));
+        QVERIFY(!box->whatsThis().isEmpty()); // the spec reference documents the key
+        // Beneath the personality, both whole within the pane, which fits the window.
+        QVERIFY2(tab.minimumSizeHint().width() <= 1024 - 2 * 9, qPrintable(QString::number(tab.minimumSizeHint().width())));
+        auto *personality = ed->findChild<QComboBox *>(QStringLiteral("mockPersonality"));
+        QVERIFY(placeIn(box, &tab).top() > placeIn(personality, &tab).bottom());
+        QCOMPARE(placeIn(box, &tab).left(), placeIn(personality, &tab).left());
+        for (QWidget *w : std::initializer_list<QWidget *>{personality, box}) {
+            QVERIFY2(w->width() >= w->minimumSizeHint().width(), qPrintable(w->objectName()));
+            QVERIFY2(w->mapTo(&tab, QPoint(w->width(), 0)).x() <= tab.splitter()->widget(2)->mapTo(&tab, QPoint(0, 0)).x(),
+                     qPrintable(w->objectName()));
+        }
+        box->setValue(64);
+        QCOMPARE(tab.spec().servers.at(0).mockReasoningTokens, 64);
+        const QByteArray yaml = saveSpecYaml(tab.spec(), SecretPolicy::Keep);
+        QVERIFY2(yaml.contains("reasoning_tokens: 64"), yaml.constData());
+        const SpecLoadResult back = loadSpecText(yaml);
+        QVERIFY(back.ok());
+        QCOMPARE(back.spec->servers.at(0).mockReasoningTokens, 64);
+        QCOMPARE(back.spec->servers.at(0).mock, QStringLiteral("vllm"));
+        DesignTab reopened;
+        reopened.setSpec(*back.spec);
+        reopened.selectServer(0);
+        QCOMPARE(reopened.serverEditor()->reasoningTokensBox()->value(), 64);
+        // 0 is off: the plain `mock: vllm` form again.
+        box->setValue(0);
+        QCOMPARE(box->text(), QStringLiteral("off"));
+        QCOMPARE(tab.spec().servers.at(0).mockReasoningTokens, 0);
+        QVERIFY(!saveSpecYaml(tab.spec(), SecretPolicy::Keep).contains("reasoning_tokens"));
+        // A value past the bound is the validator's to report, beside the field.
+        box->setValue(2000000);
+        tab.validateNow();
+        QVERIFY(!tab.isValid());
+        QVERIFY2(ed->errors().message(QStringLiteral("mock.reasoning_tokens")).contains(QStringLiteral("0 to 1000000")),
+                 qPrintable(ed->errors().message(QStringLiteral("mock.reasoning_tokens"))));
+    }
+
+    // Reasoning tokens are the embedded mock's: the field is disabled for a server reached by
+    // URL, and turning a mock into one drops the value.
+    void mockReasoningTokensOnlyForMocks()
+    {
+        SweepSpec spec = twoServers();
+        spec.servers[0].mockReasoningTokens = 16;
+        DesignTab tab;
+        tab.setSpec(spec);
+        tab.show();
+        ServerEditor *ed = tab.serverEditor();
+        QSpinBox *box = ed->reasoningTokensBox();
+        tab.selectServer(1); // a URL
+        QVERIFY(!box->isEnabled());
+        tab.selectServer(0);
+        QVERIFY(box->isEnabled());
+        auto *target = ed->findChild<QComboBox *>(QStringLiteral("targetKind"));
+        target->setCurrentIndex(0);
+        Q_EMIT target->activated(0);
+        QVERIFY(!box->isEnabled());
+        QCOMPARE(tab.spec().servers.at(0).mockReasoningTokens, 0);
+        QVERIFY(!saveSpecYaml(tab.spec(), SecretPolicy::Keep).contains("reasoning_tokens"));
+        // ... and a URL server made a mock gets the field.
+        tab.selectServer(1);
+        QVERIFY(!box->isEnabled());
+        target->setCurrentIndex(1);
+        Q_EMIT target->activated(1);
+        QVERIFY(box->isEnabled());
     }
 
     // With every hook off, Check used to say "nothing to check" and an

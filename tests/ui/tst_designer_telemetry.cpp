@@ -1,12 +1,16 @@
 // The designer's GPU telemetry and cost fields (designer/TelemetryEditor): a spec with exporters,
 // an Authorization header and a cost opens with those in the fields (the header masked) and comes
 // back unchanged; choosing nvidia-smi and typing a price writes the spec's keys; every field has
-// the spec reference's text. In a real (offscreen) window.
+// the spec reference's text; the check table's GPU column says whether each server's telemetry
+// answered (the embedded mock's DCGM route, a dead port) or is off. In a real (offscreen) window.
+#include "ScreenshotSupport.h"
 #include "TestSupport.h"
 #include "designer/DesignTab.h"
 #include "designer/HookCheckModel.h"
 #include "designer/TelemetryEditor.h"
 #include "designer/WorkloadForm.h"
+#include "mainwindow/MainWindow.h"
+#include "mock/MockServer.h"
 #include "spec/SpecIO.h"
 #include <QCheckBox>
 #include <QComboBox>
@@ -16,6 +20,13 @@
 #include <QScrollArea>
 #include <QSignalSpy>
 #include <QSpinBox>
+#include <QHeaderView>
+#include <QIcon>
+#include <QTabWidget>
+#include <QTableView>
+#include <QFile>
+#include <QRegularExpression>
+#include <QTemporaryDir>
 #include <QTest>
 
 using namespace sb;
@@ -220,6 +231,149 @@ private Q_SLOTS:
         const QString advice = model->index(0, HookCheckModel::Advice).data().toString();
         QVERIFY2(advice.contains(QStringLiteral("GPU telemetry http://127.0.0.1:%1/metrics: no answer from the GPU exporter").arg(port)),
                  qPrintable(advice));
+        // Its own column says so, in the words of the other checks, with the reason in the tooltip.
+        const QModelIndex gpu = model->index(0, HookCheckModel::Telemetry);
+        QVERIFY2(gpu.data().toString().startsWith(QStringLiteral("error · ")), qPrintable(gpu.data().toString()));
+        const QString tip = gpu.data(Qt::ToolTipRole).toString();
+        QVERIFY2(tip.contains(QStringLiteral("gpu_telemetry GET http://127.0.0.1:%1/metrics").arg(port)), qPrintable(tip));
+        QVERIFY2(tip.contains(QStringLiteral("no answer from the GPU exporter")), qPrintable(tip));
+        QVERIFY(!gpu.data(Qt::DecorationRole).value<QIcon>().isNull());
+        // The server's own columns are fine: the warning is the telemetry's alone.
+        QVERIFY(model->index(0, HookCheckModel::Reachable).data().toString().startsWith(QStringLiteral("ok")));
+    }
+
+    // An exporter that answers (the mock's DCGM route) shows ok with what it reported; a server
+    // whose telemetry is turned off (`telemetry: []`) shows off, like a disabled hook.
+    void checkShowsTelemetryPerServer()
+    {
+        MockConfig cfg = mockDefaults(Flavor::Vllm);
+        cfg.dcgmGpus = 2;
+        QString error;
+        auto exporterMock = MockServer::start(cfg, &error);
+        QVERIFY2(exporterMock, qPrintable(error));
+        const QString url = exporterMock->url().toString() + QStringLiteral("/dcgm/metrics");
+        SweepSpec spec = baseSpec();
+        spec.telemetry = {exporter(url)};
+        ServerSpec off = spec.servers[0];
+        off.name = QStringLiteral("mock-b");
+        off.telemetry = QList<TelemetrySpec>{};
+        spec.servers << off;
+        QVERIFY(!hasErrors(validateSpec(spec)));
+        DesignTab tab;
+        tab.setSpec(spec);
+        tab.resize(1024, 660);
+        tab.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&tab));
+        QSignalSpy finished(&tab, &DesignTab::hookCheckFinished);
+        tab.checkHooks();
+        QVERIFY(sbtest::waitForSignal(finished, 30000));
+        HookCheckModel *model = tab.hookCheckModel();
+        QCOMPARE(model->rowCount(), 2);
+        QCOMPARE(model->rowVerdict(0), QStringLiteral("ok"));
+        const QModelIndex on = model->index(0, HookCheckModel::Telemetry);
+        QVERIFY2(on.data().toString().startsWith(QStringLiteral("ok · 200 · ")), qPrintable(on.data().toString()));
+        const QString tip = on.data(Qt::ToolTipRole).toString();
+        QVERIFY2(tip.contains(QStringLiteral("gpu_telemetry GET ") + url), qPrintable(tip));
+        QVERIFY2(tip.contains(QStringLiteral("2 GPUs")), qPrintable(tip));
+        QVERIFY(!on.data(Qt::DecorationRole).value<QIcon>().isNull());
+        const QModelIndex offCell = model->index(1, HookCheckModel::Telemetry);
+        QCOMPARE(offCell.data().toString(), QStringLiteral("off"));
+        QVERIFY(offCell.data(Qt::DecorationRole).isNull());
+        QCOMPARE(model->rowVerdict(1), QStringLiteral("ok"));
+        QCOMPARE(model->headerData(HookCheckModel::Telemetry, Qt::Horizontal, Qt::DisplayRole).toString(), QStringLiteral("GPU"));
+        // The column is in the table, and every column fits the pane at 1024 wide.
+        QTableView *view = tab.hookCheckView();
+        QVERIFY(!view->isColumnHidden(HookCheckModel::Telemetry));
+        QVERIFY2(view->horizontalHeader()->length() <= view->viewport()->width(),
+                 qPrintable(QStringLiteral("%1 > %2").arg(view->horizontalHeader()->length()).arg(view->viewport()->width())));
+    }
+
+    // nvidia-smi is a program, not an HTTP route: the column shows its verdict and time, the
+    // tooltip the program and why it failed, and no HTTP status.
+    void checkShowsNvidiaSmi()
+    {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        const QString smi = dir.filePath(QStringLiteral("nvidia-smi"));
+        {
+            QFile f(smi);
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            f.write("#!/bin/sh\nwhile :; do echo '0, GPU-a, NVIDIA Fake, 1, 2, 30.5'; sleep 0.1; done\n");
+            f.close();
+            f.setPermissions(QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ExeOwner);
+        }
+        TelemetrySpec runs;
+        runs.nvidiaSmi = true;
+        runs.program = smi;
+        TelemetrySpec absent = runs;
+        absent.program = dir.filePath(QStringLiteral("absent/nvidia-smi"));
+        SweepSpec spec = baseSpec();
+        spec.servers[0].telemetry = QList<TelemetrySpec>{runs};
+        ServerSpec second = spec.servers[0];
+        second.name = QStringLiteral("mock-b");
+        second.telemetry = QList<TelemetrySpec>{absent};
+        spec.servers << second;
+        QVERIFY(!hasErrors(validateSpec(spec)));
+        DesignTab tab;
+        tab.setSpec(spec);
+        QSignalSpy finished(&tab, &DesignTab::hookCheckFinished);
+        tab.checkHooks();
+        QVERIFY(sbtest::waitForSignal(finished, 30000));
+        HookCheckModel *model = tab.hookCheckModel();
+        const QModelIndex ok = model->index(0, HookCheckModel::Telemetry);
+        QVERIFY2(QRegularExpression(QStringLiteral("^ok · \\d+ ms$")).match(ok.data().toString()).hasMatch(), qPrintable(ok.data().toString()));
+        const QString okTip = ok.data(Qt::ToolTipRole).toString();
+        QVERIFY2(okTip.startsWith(QStringLiteral("gpu_telemetry RUN ") + smi), qPrintable(okTip));
+        QVERIFY2(okTip.contains(QStringLiteral("nvidia-smi runs: 1 GPU (NVIDIA Fake)")), qPrintable(okTip));
+        QVERIFY2(!okTip.contains(QStringLiteral("HTTP")), qPrintable(okTip));
+        const QModelIndex failed = model->index(1, HookCheckModel::Telemetry);
+        QVERIFY2(failed.data().toString().startsWith(QStringLiteral("error · ")), qPrintable(failed.data().toString()));
+        QVERIFY2(failed.data(Qt::ToolTipRole).toString().contains(QStringLiteral("nvidia-smi not started")), qPrintable(failed.data(Qt::ToolTipRole).toString()));
+        QCOMPARE(model->rowVerdict(1), QStringLiteral("warning"));
+    }
+
+    // The main window after a check of the demo's three mocks (one exporter answering, one dead,
+    // one server off), at 1024x700 and 1600x1000: every column in the pane, none clipped.
+    // SWEEPBENCH_SCREENSHOT_DIR keeps the pictures for a person to judge.
+    void checkTableInTheWindow()
+    {
+        MockConfig cfg = mockDefaults(Flavor::Vllm);
+        cfg.dcgmGpus = 8;
+        QString error;
+        auto exporterMock = MockServer::start(cfg, &error);
+        QVERIFY2(exporterMock, qPrintable(error));
+        const quint16 dead = sbtest::freePort();
+        QVERIFY(dead);
+        MainWindow window;
+        QVERIFY(window.openPath(sbtest::sourcePath(QStringLiteral("resources/demo.yaml")), &error, true));
+        SweepSpec spec = window.designTab()->spec();
+        QCOMPARE(spec.servers.size(), 3);
+        spec.telemetry = {exporter(exporterMock->url().toString() + QStringLiteral("/dcgm/metrics"))};
+        spec.servers[1].telemetry = QList<TelemetrySpec>{exporter(QStringLiteral("http://127.0.0.1:%1/metrics").arg(dead))};
+        spec.servers[2].telemetry = QList<TelemetrySpec>{};
+        window.designTab()->setSpec(spec);
+        window.tabs()->setCurrentWidget(window.designTab());
+        window.resize(1024, 700);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        QSignalSpy finished(window.designTab(), &DesignTab::hookCheckFinished);
+        window.designTab()->checkHooks();
+        QVERIFY(sbtest::waitForSignal(finished, 60000));
+        HookCheckModel *model = window.designTab()->hookCheckModel();
+        QVERIFY(model->index(0, HookCheckModel::Telemetry).data().toString().startsWith(QStringLiteral("ok")));
+        QVERIFY(model->index(1, HookCheckModel::Telemetry).data().toString().startsWith(QStringLiteral("error")));
+        QCOMPARE(model->index(2, HookCheckModel::Telemetry).data().toString(), QStringLiteral("off"));
+        QTableView *view = window.designTab()->hookCheckView();
+        for (const QSize size : {QSize(1024, 700), QSize(1600, 1000)}) {
+            window.resize(size);
+            QCoreApplication::processEvents();
+            QVERIFY2(view->horizontalHeader()->length() <= view->viewport()->width(),
+                     qPrintable(QStringLiteral("%1 > %2").arg(view->horizontalHeader()->length()).arg(view->viewport()->width())));
+            QVERIFY(view->columnWidth(HookCheckModel::Telemetry) >= view->horizontalHeader()->minimumSectionSize());
+            sbtest::saveScreenshot(&window, QStringLiteral("designer-check-%1x%2.png").arg(size.width()).arg(size.height()));
+        }
+        // Seven columns in a narrow pane elide the server's name: its tooltip has it whole.
+        QCOMPARE(model->index(1, HookCheckModel::Server).data(Qt::ToolTipRole).toString(), QStringLiteral("sglang-mock"));
     }
 
     void everyFieldHasReferenceText()

@@ -439,7 +439,7 @@ void DesignTab::checkHooks()
     const SweepSpec s = spec();
     QList<HookCheckModel::Row> rows;
     for (const ServerSpec &server : s.servers)
-        rows.append({server.name, server.reset.enabled, server.profiler.enabled, false, {}, {}, false, {}, {}});
+        rows.append({server.name, server.reset.enabled, server.profiler.enabled, false, {}, {}, false, {}, {}, !telemetryFor(s, server).isEmpty()});
     m_checkModel->begin(rows);
     m_checkedTargets.clear();
     for (const ServerSpec &server : s.servers)

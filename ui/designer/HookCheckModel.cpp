@@ -101,8 +101,8 @@ QVariant HookCheckModel::data(const QModelIndex &index, int role) const
     if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
         return {};
     const Row &row = m_rows.at(index.row());
-    if (index.column() == Server)
-        return role == Qt::DisplayRole ? QVariant(row.server) : QVariant();
+    if (index.column() == Server) // the tooltip has a name the narrow column elides
+        return role == Qt::DisplayRole || role == Qt::ToolTipRole ? QVariant(row.server) : QVariant();
     if (index.column() == Advice) {
         QStringList hints = row.checkHints + row.hints;
         hints.removeDuplicates();
@@ -118,6 +118,7 @@ QVariant HookCheckModel::data(const QModelIndex &index, int role) const
     case Reset: hook = HookKind::Reset; on = row.resetOn; break;
     case ProfilerStart: hook = HookKind::ProfilerStart; on = row.profilerOn; break;
     case ProfilerStop: hook = HookKind::ProfilerStop; on = row.profilerOn; break;
+    case Telemetry: hook = HookKind::GpuTelemetry; on = row.telemetryOn; arrived = row.reached; break;
     case Server: case Advice: case ColumnCount: break;
     }
     const bool checked = arrived;
@@ -129,7 +130,7 @@ QVariant HookCheckModel::data(const QModelIndex &index, int role) const
         if (!checked)
             return tr("checking…");
         if (!o)
-            return index.column() == Model ? tr("not checked") : tr("not called");
+            return index.column() == Model || index.column() == Telemetry ? tr("not checked") : tr("not called");
         return o->status ? QStringLiteral("%1 · %2 · %3 ms").arg(hookVerdictText(*o)).arg(o->status).arg(o->latencyMs, 0, 'f', 0)
                          : QStringLiteral("%1 · %2 ms").arg(hookVerdictText(*o)).arg(o->latencyMs, 0, 'f', 0);
     case Qt::DecorationRole:
@@ -160,6 +161,7 @@ QVariant HookCheckModel::headerData(int section, Qt::Orientation orientation, in
     case Reset: return tip ? tr("Cache reset hook") : tr("Reset");
     case ProfilerStart: return tip ? tr("Profiler start hook") : tr("Start");
     case ProfilerStop: return tip ? tr("Profiler stop hook") : tr("Stop");
+    case Telemetry: return tip ? tr("GPU telemetry: one scrape of each DCGM exporter, or one nvidia-smi reading (a failure is a warning)") : tr("GPU");
     case Advice: return tr("Advice");
     }
     return {};

@@ -1,7 +1,7 @@
 #pragma once
 // Verdicts of the "Check hooks" preflight, one row per server: does it answer, does it serve the
-// model, then reset, profiler start and stop (✓ ✗ ⚠ icons with status, latency and attempts in
-// the tooltip) and the hints for failures.
+// model, then reset, profiler start and stop, and whether its GPU telemetry answered (✓ ✗ ⚠ icons
+// with status, latency and attempts in the tooltip) and the hints for failures.
 #include "results/Results.h"
 #include <QAbstractTableModel>
 
@@ -11,7 +11,7 @@ class HookCheckModel : public QAbstractTableModel
 {
     Q_OBJECT
 public:
-    enum Column { Server, Reachable, Model, Reset, ProfilerStart, ProfilerStop, Advice, ColumnCount };
+    enum Column { Server, Reachable, Model, Reset, ProfilerStart, ProfilerStop, Telemetry, Advice, ColumnCount };
 
     using QAbstractTableModel::QAbstractTableModel;
 
@@ -25,6 +25,9 @@ public:
         bool reached = false;      // the reachability / model answers arrived
         QList<HookOutcome> checks; // reachability and model_list outcomes
         QStringList checkHints;
+        // Some telemetry source (an exporter, nvidia-smi) is configured for this server; its
+        // outcomes arrive with the reachability ones.
+        bool telemetryOn = false;
     };
     void begin(const QList<Row> &rows);
     void setServerChecked(const QString &server, const QList<HookOutcome> &outcomes, const QStringList &hints);

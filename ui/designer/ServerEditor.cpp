@@ -5,6 +5,7 @@
 #include "designer/ServerTableModel.h"
 #include "designer/TestLaunchDialog.h"
 #include "hooks/HookPresets.h"
+#include "spec/SpecRules.h"
 #include <QAction>
 #include <QCheckBox>
 #include <QComboBox>
@@ -14,6 +15,7 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QScrollArea>
+#include <QSpinBox>
 #include <QStyle>
 #include <QVBoxLayout>
 
@@ -119,6 +121,7 @@ ServerEditor::ServerEditor(QWidget *parent)
         connect(edit, &QLineEdit::textEdited, this, [this] { emitEdited(); });
     for (auto *box : {m_flavor, m_endpoint, m_mock})
         connect(box, &QComboBox::activated, this, [this] { emitEdited(); });
+    connect(m_reasoningTokens, &QSpinBox::valueChanged, this, [this] { emitEdited(); });
     connect(m_targetKind, &QComboBox::activated, this, [this](int i) {
         // Switching to a mock keeps the flavor chosen: the mock of that flavor, where there is one.
         if (i == 1)
@@ -180,6 +183,18 @@ QWidget *ServerEditor::buildConnection()
     m_mock->setObjectName(QStringLiteral("mockPersonality"));
     m_mock->addItems(mockPersonalityNames());
     m_mock->setToolTip(tr("The engine starts an in-process mock that behaves like this server, hooks included"));
+    m_reasoningTokens = new QSpinBox;
+    m_reasoningTokens->setObjectName(QStringLiteral("mockReasoningTokens"));
+    // Wider than the bound, so a value above it is the validator's to report, not the box's to
+    // clamp; never negative, which the spec cannot say.
+    m_reasoningTokens->setRange(0, 10 * spec::kMaxMockReasoningTokens);
+    m_reasoningTokens->setSpecialValueText(tr("off"));
+    m_reasoningTokens->setSuffix(tr(" tokens"));
+    m_reasoningTokens->setAccelerated(true);
+    m_reasoningTokens->setToolTip(tr("Makes the mock a reasoning model: the first N output tokens of each chat answer are streamed as "
+                                     "reasoning_content (counted in usage's reasoning_tokens), so its cells store the time to the first "
+                                     "answer token (TTFO) after the first token. 0 = off"));
+    m_reasoningTokens->setAccessibleName(tr("Mock reasoning tokens"));
     m_apiKey = new QLineEdit;
     m_apiKey->setObjectName(QStringLiteral("apiKey"));
     m_apiKey->setEchoMode(QLineEdit::Password);
@@ -200,8 +215,12 @@ QWidget *ServerEditor::buildConnection()
     m_connForm->addRow(tr("Target"), FieldErrors::pad(m_targetKind));
     m_urlRow = m_errors.bind(QStringLiteral("url"), m_url);
     m_mockRow = m_errors.bind(QStringLiteral("mock"), m_mock);
+    // The mock's reasoning tokens on the row beneath its personality (both are the `mock:` key):
+    // beside it, the pair would widen the pane past a 1024-wide window.
+    m_reasoningRow = m_errors.bind(QStringLiteral("mock.reasoning_tokens"), m_reasoningTokens);
     m_connForm->addRow(tr("URL"), m_urlRow);
     m_connForm->addRow(tr("Mock flavor"), m_mockRow);
+    m_connForm->addRow(tr("Reasoning"), m_reasoningRow);
     m_connForm->addRow(tr("API key"), m_errors.bind(QStringLiteral("api_key"), m_apiKey));
     m_connForm->addRow(tr("Key variable"), m_errors.bind(QStringLiteral("api_key_env"), m_apiKeyEnv));
     return conn;
@@ -237,6 +256,8 @@ void ServerEditor::showTargetRow(bool mock)
 {
     m_connForm->setRowVisible(m_urlRow, !mock);
     m_connForm->setRowVisible(m_mockRow, mock);
+    m_connForm->setRowVisible(m_reasoningRow, mock);
+    m_reasoningTokens->setEnabled(mock); // an option of the embedded mock, nothing a real server has
     m_launch->setEnabled(!mock); // an embedded mock needs no process
 }
 
@@ -272,6 +293,7 @@ void ServerEditor::setServer(int row, const ServerSpec &s)
             m_mock->addItem(s.mock); // an unknown personality stays visible; validation flags it
         m_mock->setCurrentIndex(m_mock->findText(s.mock));
     }
+    m_reasoningTokens->setValue(s.mockReasoningTokens);
     if (m_apiKey->text() != s.apiKey)
         m_apiKey->setText(s.apiKey);
     if (m_apiKeyEnv->text() != s.apiKeyEnv)
@@ -299,6 +321,7 @@ ServerSpec ServerEditor::server() const
         s.endpoint = *e;
     if (m_targetKind->currentIndex() == 1) {
         s.mock = m_mock->currentText();
+        s.mockReasoningTokens = m_reasoningTokens->value();
         s.urls.clear();
     } else {
         s.mock.clear();

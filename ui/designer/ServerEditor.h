@@ -1,7 +1,7 @@
 #pragma once
 // The form of the server selected in the servers list (no inline table editing): name, model,
-// flavor and endpoint; connection (URL or embedded mock, API key masked or an environment
-// variable); the launch of a server SweepBench starts itself; the server-metrics scrape; hooks;
+// flavor and endpoint; connection (URL or embedded mock with its reasoning tokens, API key masked
+// or an environment variable); the launch of a server SweepBench starts itself; the server-metrics scrape; hooks;
 // and the flavor's gate warnings.
 #include "designer/FieldErrors.h"
 #include "spec/SweepSpec.h"
@@ -14,6 +14,7 @@ class QFormLayout;
 class QGroupBox;
 class QLabel;
 class QLineEdit;
+class QSpinBox;
 
 namespace sb::ui {
 
@@ -38,6 +39,7 @@ public:
     QLineEdit *nameEdit() const { return m_name; }
     QLineEdit *modelEdit() const { return m_model; }
     QComboBox *flavorBox() const { return m_flavor; }
+    QSpinBox *reasoningTokensBox() const { return m_reasoningTokens; }
     const FieldErrors &errors() const { return m_errors; }
 
 Q_SIGNALS:
@@ -65,9 +67,11 @@ private:
     QFormLayout *m_connForm = nullptr;
     QWidget *m_urlRow = nullptr;
     QWidget *m_mockRow = nullptr;
+    QWidget *m_reasoningRow = nullptr;
     QComboBox *m_targetKind = nullptr;
     QLineEdit *m_url = nullptr;
     QComboBox *m_mock = nullptr;
+    QSpinBox *m_reasoningTokens = nullptr; // mock.reasoning_tokens, beneath the personality
     QLineEdit *m_apiKey = nullptr;
     QLineEdit *m_apiKeyEnv = nullptr;
     QGroupBox *m_metrics = nullptr;
