@@ -40,12 +40,13 @@ HookOutcome checkNvidiaSmi(const TelemetrySpec &t)
         o.latencyMs = double(timer.nsecsElapsed()) / 1e6;
         return o;
     }
+    // The time to the first reading: the wait below is ours, not nvidia-smi's.
+    o.latencyMs = double(timer.nsecsElapsed()) / 1e6;
     // start() returns at the first GPU's line; the other GPUs' lines of that reading follow it.
     // Stopped at once, nvidia-smi could be killed between them (a loaded machine) and the check
     // would count fewer GPUs than there are: one period passes first, bounded to keep it quick.
     std::this_thread::sleep_for(std::chrono::milliseconds(std::clamp(t.intervalMs, 50, 1000)));
     sampler.stop();
-    o.latencyMs = double(timer.nsecsElapsed()) / 1e6;
     if (sampler.points().empty()) {
         o.verdict = HookVerdict::Error;
         o.message = sampler.warnings().join(QStringLiteral("; "));
