@@ -90,12 +90,24 @@ QByteArray comparisonHtml(const ComparisonHtmlInput &in)
     html += QStringLiteral("<p class=\"muted\">Generated %1 by SweepBench %2.</p>\n").arg(e(in.generatedAt), QStringLiteral(SWEEPBENCH_VERSION));
     html += setsSection(in);
     html += differenceSection(in);
+    // Each set's frontier by tok/s/user, then by energy and cost per token where it has them.
     QString pareto;
-    for (const ComparisonSetInfo &s : in.sets)
-        if (const QString set = paretoSetHtml(s.results); !set.isEmpty())
+    bool priced = false;
+    for (const ComparisonSetInfo &s : in.sets) {
+        QString set = paretoSetHtml(s.results);
+        for (ParetoX x : reportParetoXs(s.results))
+            if (x != ParetoX::TokensPerUser) {
+                const QString part = paretoPricedSetHtml(s.results, x);
+                priced = priced || !part.isEmpty();
+                set += part;
+            }
+        if (!set.isEmpty())
             pareto += QStringLiteral("<h3>%1</h3>\n").arg(e(s.name)) + set;
+    }
     if (!pareto.isEmpty())
-        html += QStringLiteral("<h2 id=\"pareto\">Pareto frontier: throughput vs tok/s/user</h2>\n") + paretoIntroHtml() + pareto;
+        html += (priced ? QStringLiteral("<h2 id=\"pareto\">Pareto frontiers: throughput vs tok/s/user and what it costs</h2>\n")
+                        : QStringLiteral("<h2 id=\"pareto\">Pareto frontier: throughput vs tok/s/user</h2>\n"))
+                + paretoIntroHtml() + pareto;
     if (!in.charts.isEmpty()) {
         html += QStringLiteral("<h2>Charts</h2>\n");
         for (const ComparisonChart &c : in.charts)

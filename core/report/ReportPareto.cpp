@@ -40,7 +40,9 @@ QString frontierWalk(const ParetoSeries &s, const ParetoAxis &x, int decimals)
 
 // One x axis that prices the throughput: what it measures, a sentence per server (the runs
 // without the figure are named as left out, by paretoLeftOut), the points and the chart.
-QString pricedSetHtml(const SweepResults &results, ParetoX choice, const QString &figure)
+// `inComparison`: under a set's own heading on a page of several sets, an <h4> without an id (the
+// page would repeat it).
+QString pricedSetHtml(const SweepResults &results, ParetoX choice, const QString &figure, bool inComparison = false)
 {
     const QList<ParetoSeries> series = paretoSeries(results, choice);
     if (!anyPoint(series))
@@ -52,10 +54,11 @@ QString pricedSetHtml(const SweepResults &results, ParetoX choice, const QString
                                               "time at gpu_hour &times; gpus)")
                              : QStringLiteral("the GPU energy per output token (J/token, from the GPU telemetry: the energy counter or the "
                                               "power integrated over the measured phase)");
-    QString html = QStringLiteral("<h3 id=\"pareto-%1\">%2</h3>\n<p class=\"muted\">Each load point&rsquo;s output throughput against %3; "
-                                  "less is better. A point is on the frontier when no other point of the same server gives at least as "
-                                  "much throughput for no more %4, and more throughput or less %4. A run without the figure is not "
-                                  "on the chart and is named as left out.</p>\n<ul class=\"pareto pareto-%1\">")
+    QString html = ((inComparison ? QStringLiteral("<h4>%2</h4>\n") : QStringLiteral("<h3 id=\"pareto-%1\">%2</h3>\n"))
+                    + QStringLiteral("<p class=\"muted\">Each load point&rsquo;s output throughput against %3; "
+                                     "less is better. A point is on the frontier when no other point of the same server gives at least as "
+                                     "much throughput for no more %4, and more throughput or less %4. A run without the figure is not "
+                                     "on the chart and is named as left out.</p>\n<ul class=\"pareto pareto-%1\">"))
                        .arg(pricedKey(choice), e(paretoChartTitle(choice)), what,
                             choice == ParetoX::CostPerMillionOutput ? QStringLiteral("cost per token") : QStringLiteral("energy per token"));
     for (const ParetoSeries &s : series)
@@ -97,6 +100,11 @@ QList<ParetoX> reportParetoXs(const SweepResults &results)
         if (paretoXAvailable(results, x))
             out.append(x);
     return out;
+}
+
+QString paretoPricedSetHtml(const SweepResults &results, ParetoX x)
+{
+    return pricedSetHtml(results, x, QString(), true);
 }
 
 QString paretoIntroHtml()

@@ -25,6 +25,9 @@ QList<ParetoX> reportParetoXs(const SweepResults &results);
 QString paretoIntroHtml();
 // The sentences and the table of one result set; empty when no cell has a point.
 QString paretoSetHtml(const SweepResults &results);
+// A priced x axis's part for one set of an exported comparison: report.html's part without its
+// chart, under the set's heading. Empty when no cell of the set has the figure.
+QString paretoPricedSetHtml(const SweepResults &results, ParetoX x);
 // report.html's section: an <h2>, the paragraph, the set and the tok/s/user chart's <figure>,
 // then a part per priced x axis (reportParetoXs) with its sentences, table and <figure>; the
 // figures by x axis, any may be missing. Empty when no cell has a point on any of them.

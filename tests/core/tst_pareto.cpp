@@ -379,6 +379,38 @@ private Q_SLOTS:
         QCOMPARE(paretoSectionHtml(plain.results), QStringLiteral("<h2 id=\"pareto\">Pareto frontier: throughput vs tok/s/user</h2>\n")
                                                        + paretoIntroHtml() + paretoSetHtml(plain.results));
     }
+
+    // The exported comparison: each set's energy and cost parts under the set's own heading (no
+    // repeated ids), only for the sets that have the figures; a comparison of plain sets as before.
+    void comparisonHasThePricedPartsOfEachSet()
+    {
+        const QString evil = QStringLiteral("<script>alert(1)</script>");
+        SweepResults gpu;
+        gpu.cells = {withGpu(cell(0, evil, 1, 100, 10), 500, false), withGpu(cell(1, evil, 4, 300, 12), 800, false),
+                     withGpu(cell(2, evil, 8, 500, 15), 1200, false), withGpu(cell(3, evil, 16, 400, 30), 1300, false)};
+        SweepResults plain;
+        plain.cells = {cell(0, QStringLiteral("b"), 1, 90, 10), cell(1, QStringLiteral("b"), 8, 600, 1000.0 / 60)};
+        ComparisonHtmlInput cmp;
+        cmp.sets = {{QStringLiteral("h100"), QStringLiteral("/tmp/a"), gpu}, {QStringLiteral("cpu<i>"), QStringLiteral("/tmp/b"), plain}};
+        const QString page = QString::fromUtf8(comparisonHtml(cmp));
+        QVERIFY(!page.contains(QStringLiteral("<script>")));
+        QVERIFY(page.contains(QStringLiteral("<h2 id=\"pareto\">Pareto frontiers: throughput vs tok/s/user and what it costs</h2>")));
+        const qsizetype h100 = page.indexOf(QStringLiteral("<h3>h100</h3>")), other = page.indexOf(QStringLiteral("<h3>cpu&lt;i&gt;</h3>"));
+        QVERIFY(h100 > 0 && other > h100);
+        const QString first = page.mid(h100, other - h100);
+        QVERIFY2(first.contains(QStringLiteral("<h4>Pareto frontier: output throughput vs energy per output token</h4>")), qPrintable(first));
+        QVERIFY(first.contains(QStringLiteral("along the frontier by ascending J/token: c=1 (0.500) \u2192 c=4 (0.800) \u2192 c=8 (1.200)")));
+        QVERIFY(first.contains(QStringLiteral("dominated by c=8")));
+        QVERIFY(!page.contains(QStringLiteral("id=\"pareto-energy\"")));
+        QVERIFY(!page.contains(QStringLiteral("<img"))); // the comparison's parts have no chart of their own
+        QVERIFY(!page.mid(other).contains(QStringLiteral("energy per output token")));
+        QVERIFY(!page.contains(QStringLiteral("vs cost per")));
+        // Plain sets only: the heading and parts as before.
+        cmp.sets = {{QStringLiteral("cpu"), QStringLiteral("/tmp/b"), plain}};
+        const QString before = QString::fromUtf8(comparisonHtml(cmp));
+        QVERIFY(before.contains(QStringLiteral("<h2 id=\"pareto\">Pareto frontier: throughput vs tok/s/user</h2>")));
+        QVERIFY(!before.contains(QStringLiteral("<h4>")));
+    }
 };
 
 QTEST_GUILESS_MAIN(TstPareto)
