@@ -122,15 +122,18 @@ void MetricsScraper::run()
         return interval > 0 ? from + std::int64_t(interval * 1e9) : kNever;
     };
     std::int64_t next = kNever;
+    // The window changes `next` was planned for: a change made while this thread was between
+    // two waits is still seen, so neither an open window nor a released hold is missed.
+    std::uint64_t planned = 0;
     {
         std::lock_guard lock(m_mutex);
         next = plan(steadyNowNs());
+        planned = m_windowChanges;
     }
     for (;;) {
         std::unique_lock lock(m_mutex);
-        const std::uint64_t changes = m_windowChanges;
         const auto stopDue = [&] { return m_stopRequested && (m_abort || steadyNowNs() >= m_stopAtNs || m_stopAtNs < next); };
-        const auto woken = [&] { return stopDue() || m_windowChanges != changes; };
+        const auto woken = [&] { return stopDue() || m_windowChanges != planned; };
         // Sleep until the next scrape, a window opening or closing, or the end of the tail once
         // a stop is asked for.
         if (next == kNever)
@@ -148,7 +151,8 @@ void MetricsScraper::run()
                 scrapeAll(inWindow);
             return;
         }
-        if (m_windowChanges != changes) { // a window opened or closed: a new schedule from now
+        if (m_windowChanges != planned) { // a window opened or closed, or a hold: a new schedule from now
+            planned = m_windowChanges;
             next = plan(steadyNowNs());
             continue;
         }
