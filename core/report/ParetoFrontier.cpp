@@ -92,6 +92,11 @@ QList<int> nonDominated(const QList<QPointF> &points, bool higherXIsBetter)
     return out;
 }
 
+bool paretoAnyPoint(const QList<ParetoSeries> &series)
+{
+    return std::any_of(series.cbegin(), series.cend(), [](const ParetoSeries &s) { return !s.points.isEmpty(); });
+}
+
 QList<ParetoSeries> paretoSeries(const SweepResults &results, ParetoX xChoice)
 {
     const ParetoAxis x = paretoXAxis(xChoice), y = paretoYAxis();

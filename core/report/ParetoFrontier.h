@@ -64,6 +64,8 @@ struct ParetoSeries {
 // sweep.max_error_rate allows, so its throughput is not one the server can sustain. A run
 // without either figure (no ITL when every answer was a single token) is excluded too.
 QList<ParetoSeries> paretoSeries(const SweepResults &results, ParetoX x);
+// Whether any server of `series` has a point: a chart or a report part has something to show.
+bool paretoAnyPoint(const QList<ParetoSeries> &series);
 
 // Indexes of the non-dominated points, maximizing y and x (or minimizing x when
 // !higherXIsBetter). A point with a NaN coordinate is never on it and dominates nothing; two

@@ -19,11 +19,6 @@ QString meanCi(const MeanCi &ci, int decimals)
 
 QString heading(const ParetoAxis &a) { return a.unit.isEmpty() ? a.label : QStringLiteral("%1 (%2)").arg(a.label, a.unit); }
 
-bool anyPoint(const QList<ParetoSeries> &series)
-{
-    return std::any_of(series.cbegin(), series.cend(), [](const ParetoSeries &s) { return !s.points.isEmpty(); });
-}
-
 // The element id and class of a priced x axis's part.
 QString pricedKey(ParetoX x) { return x == ParetoX::CostPerMillionOutput ? QStringLiteral("cost") : QStringLiteral("energy"); }
 
@@ -45,7 +40,7 @@ QString frontierWalk(const ParetoSeries &s, const ParetoAxis &x, int decimals)
 QString pricedSetHtml(const SweepResults &results, ParetoX choice, const QString &figure, bool inComparison = false)
 {
     const QList<ParetoSeries> series = paretoSeries(results, choice);
-    if (!anyPoint(series))
+    if (!paretoAnyPoint(series))
         return {};
     const ParetoAxis x = paretoXAxis(choice), y = paretoYAxis();
     const int xDec = findMetric(x.metric)->decimals, yDec = findMetric(y.metric)->decimals;
@@ -133,7 +128,7 @@ QString paretoSectionHtml(const SweepResults &results, const QMap<ParetoX, QStri
 QString paretoSetHtml(const SweepResults &results)
 {
     const QList<ParetoSeries> series = paretoSeries(results, ParetoX::TokensPerUser);
-    if (!anyPoint(series))
+    if (!paretoAnyPoint(series))
         return {};
     // TTFT of the same points, from the TTFT variant (a run without ITL may still have a TTFT).
     const QList<ParetoSeries> byTtft = paretoSeries(results, ParetoX::Ttft);

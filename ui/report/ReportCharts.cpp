@@ -44,8 +44,7 @@ QList<ChartJob> jobs(const SweepResults &results)
     // The Pareto view (report/ParetoFrontier.h), one chart per x axis report.html has a part
     // for (energy and cost only where the set has them), beside the sentences naming the frontier.
     for (const ParetoX x : reportParetoXs(results)) {
-        const QList<ParetoSeries> pareto = paretoSeries(results, x);
-        if (std::any_of(pareto.cbegin(), pareto.cend(), [](const ParetoSeries &s) { return !s.points.isEmpty(); }))
+        if (paretoAnyPoint(paretoSeries(results, x)))
             out.append({paretoChartStem(x), paretoChartTitle(x), [x](const QList<ChartSeriesInput> &s) { return makeParetoChart(s, x); }});
     }
     // The knee from the profiler traces (report/TraceKnee), beside the sentence report.html prints.
