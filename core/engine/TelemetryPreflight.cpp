@@ -26,7 +26,7 @@ HookOutcome checkNvidiaSmi(const TelemetrySpec &t)
     HookOutcome o;
     o.hook = HookKind::GpuTelemetry;
     o.origin = NvidiaSmiSampler::sourceName();
-    o.method = QStringLiteral("RUN");
+    o.method = QLatin1String(kProgramRunMethod);
     o.path = t.program.isEmpty() ? NvidiaSmiSampler::sourceName() : t.program;
     o.attempts = 1;
     o.at = QDateTime::currentDateTimeUtc();

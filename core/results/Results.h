@@ -48,12 +48,16 @@ struct MetricStats {
     void set(Stat stat, double v);
 };
 
+// HookOutcome::method of a check that ran a program (nvidia-smi) instead of calling a route: its
+// path is the program, and it has no HTTP status.
+inline constexpr char kProgramRunMethod[] = "RUN";
+
 // One control-hook call (possibly retried) in one cell.
 struct HookOutcome {
     HookKind hook = HookKind::Reset;
     QString origin;    // scheme://host:port
-    QString method;    // POST | GET
-    QString path;      // path with query
+    QString method;    // POST | GET, or kProgramRunMethod
+    QString path;      // path with query (a program run: the program)
     int status = 0;    // last HTTP status; 0 = transport error
     bool ok = false;
     int attempts = 0;

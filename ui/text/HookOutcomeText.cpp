@@ -10,7 +10,7 @@ QString hookOutcomeToolTip(const HookOutcome &o)
 {
     QStringList lines;
     // A program run (nvidia-smi) is no HTTP call: its path is the program, and it has no status.
-    const bool run = o.method == QLatin1String("RUN");
+    const bool run = o.method == QLatin1String(kProgramRunMethod);
     // The origin says which replica or exporter answered so: a row shows the worst of several.
     lines << displaySafe(QStringLiteral("%1 %2 %3").arg(hookKindName(o.hook), o.method, run ? o.path : o.origin + o.path));
     if (run)
