@@ -44,6 +44,15 @@ inline QString contentOf(const QJsonObject &m)
     return text;
 }
 
+// The text of every message, in order.
+inline QStringList contentsOf(const QJsonArray &messages)
+{
+    QStringList out;
+    for (const QJsonValue &m : messages)
+        out.append(contentOf(m.toObject()));
+    return out;
+}
+
 // The chat server of these tests: pieces "r<request>-<i> ", no cached tokens reported.
 struct ChatServer : sbtest::ChatSessionServer {
     ChatServer() : ChatSessionServer({'r', false, false}) {}

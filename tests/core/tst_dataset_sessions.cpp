@@ -234,10 +234,7 @@ private Q_SLOTS:
         const QList<int> maxTokens = {10, 5, 3, 10, 5}; // the dataset's replies at 4 characters a token
         for (int i = 0; i < 5; ++i) {
             const QJsonArray messages = server.messages(i);
-            QStringList contents;
-            for (const QJsonValue &m : messages)
-                contents.append(contentOf(m.toObject()));
-            QCOMPARE(contents, expected[i]);
+            QCOMPARE(contentsOf(messages), expected[i]);
             if (messages.size() == 3)
                 QCOMPARE(messages.at(1).toObject().value(QStringLiteral("role")).toString(), QStringLiteral("assistant"));
             std::lock_guard lock(server.mutex);
