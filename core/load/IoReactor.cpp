@@ -18,6 +18,12 @@ constexpr int kEventsPerRound = 256;
 IoReactor::IoReactor(QObject *parent) : QObject(parent)
 {
 #ifdef Q_OS_LINUX
+    if (EpollDispatcher *d = EpollDispatcher::current(); d && d->isValid()) {
+        m_dispatcher = d;
+        m_epoll = d->epollFd();
+        d->attachSink(this);
+        return;
+    }
     m_epoll = ::epoll_create1(EPOLL_CLOEXEC);
     if (m_epoll >= 0) {
         m_notifier = std::make_unique<QSocketNotifier>(m_epoll, QSocketNotifier::Read);
@@ -30,6 +36,10 @@ IoReactor::~IoReactor()
 {
     m_notifier.reset();
     m_slots.clear();
+    if (m_dispatcher) {
+        m_dispatcher->attachSink(nullptr);
+        return; // the set is the dispatcher's (sockets close themselves out of it)
+    }
     if (m_epoll >= 0)
         ::close(m_epoll);
 }
@@ -48,7 +58,8 @@ void IoReactor::freeSlot(std::uint32_t slot)
     Entry &e = *m_slots[slot];
     const std::uint32_t generation = e.generation;
     e = Entry{};
-    e.generation = generation + 1;
+    // 31 bits: handles stay below EpollDispatcher::kInternalTag in the dispatcher's set.
+    e.generation = (generation + 1) & 0x7fff'ffffu;
     m_freeSlots.push_back(slot);
 }
 
@@ -178,20 +189,32 @@ void IoReactor::runDeferred()
 void IoReactor::dispatch()
 {
 #ifdef Q_OS_LINUX
-    m_dispatching = true;
     epoll_event events[kEventsPerRound];
     const int n = ::epoll_wait(m_epoll, events, kEventsPerRound, 0);
-    for (int i = 0; i < n; ++i) {
-        // Looked up per event (in invoke()): an earlier callback of this round may have removed it.
-        const quint64 handle = events[i].data.u64;
-        const std::uint32_t what = events[i].events;
-        if ((what & EPOLLOUT) && !invoke(handle, true))
-            continue;
-        if (what & (EPOLLIN | EPOLLRDHUP | EPOLLHUP | EPOLLERR))
-            invoke(handle, false);
-    }
-    runDeferred();
+    for (int i = 0; i < n; ++i)
+        epollEvent(events[i].data.u64, events[i].events);
+    epollRoundDone();
 #endif
+}
+
+void IoReactor::epollEvent(std::uint64_t handle, std::uint32_t what)
+{
+#ifdef Q_OS_LINUX
+    // Looked up per event (in invoke()): an earlier callback of this round may have removed it.
+    m_dispatching = true;
+    if ((what & EPOLLOUT) && !invoke(handle, true))
+        return;
+    if (what & (EPOLLIN | EPOLLRDHUP | EPOLLHUP | EPOLLERR))
+        invoke(handle, false);
+#else
+    Q_UNUSED(handle);
+    Q_UNUSED(what);
+#endif
+}
+
+void IoReactor::epollRoundDone()
+{
+    runDeferred();
 }
 
 } // namespace sb

@@ -7,8 +7,10 @@
 // the kernel merges them with the next step's and dates them by it). One epoll_wait() returns
 // just the ready sockets, so a wake-up costs what is ready, not what is open.
 //
-// Where epoll is not available (not Linux) each socket gets its own pair of QSocketNotifiers,
-// as before.
+// On an IO thread whose loop is an EpollDispatcher (load/EpollDispatcher.h) the sockets go into
+// the dispatcher's own set instead, and a wake-up is a single epoll_wait(). Where epoll is not
+// available (not Linux) each socket gets its own pair of QSocketNotifiers, as before.
+#include "load/EpollDispatcher.h"
 #include <QObject>
 #include <QPointer>
 #include <QSocketNotifier>
@@ -19,7 +21,7 @@
 
 namespace sb {
 
-class IoReactor : public QObject
+class IoReactor : public QObject, private EpollSink
 {
 public:
     explicit IoReactor(QObject *parent = nullptr);
@@ -40,6 +42,8 @@ public:
     // eventfd wake-up per request.
     void defer(QObject *context, std::function<void()> fn);
     int watched() const { return m_watched; }
+    // True when the sockets sit in the thread's EpollDispatcher set (one syscall per wake-up).
+    bool inDispatcherSet() const { return !m_dispatcher.isNull(); }
     // The thread's read buffer, shared by its connections (a callback consumes what it read
     // before it returns): 64 KiB per thread, not per connection (1024 connections once held 64 MB).
     std::vector<char> &readBuffer() { return m_readBuffer; }
@@ -47,14 +51,16 @@ public:
 private:
     struct Entry {
         int fd = -1;
-        std::uint32_t generation = 0; // the handle's upper half: a reused slot is a new handle
+        std::uint32_t generation = 0; // the handle's upper half (31 bits): a reused slot is a new handle
         bool live = false;
         bool removed = false; // removed inside a callback; freed when the callback returns
         Callback onReadable, onWritable;
         bool writeInterest = false;
         std::unique_ptr<QSocketNotifier> readNotifier, writeNotifier; // without epoll only
     };
-    void dispatch();
+    void dispatch(); // the reactor's own set became ready (not on an EpollDispatcher thread)
+    void epollEvent(std::uint64_t handle, std::uint32_t events) override;
+    void epollRoundDone() override;
     void runDeferred();
     // The live entry of `handle`, or null (removed, or a slot reused since).
     Entry *find(quint64 handle);
@@ -63,8 +69,9 @@ private:
     // std::function must not be destroyed under its own feet). False when the entry is gone.
     bool invoke(quint64 handle, bool writable);
 
-    int m_epoll = -1;
-    std::unique_ptr<QSocketNotifier> m_notifier; // on the epoll descriptor
+    int m_epoll = -1;                            // the reactor's own set, or the dispatcher's
+    QPointer<EpollDispatcher> m_dispatcher;      // set when m_epoll is the dispatcher's
+    std::unique_ptr<QSocketNotifier> m_notifier; // on the reactor's own epoll descriptor
     // Slots indexed by the handle's lower half: an event finds its entry without hashing (the
     // hash lookup was 3 % of a streaming client's CPU). Entries are heap nodes, so a callback's
     // reference survives slots added while it runs.

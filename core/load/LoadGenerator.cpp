@@ -1,5 +1,6 @@
 #include "load/LoadGenerator.h"
 #include "load/DescriptorLimit.h"
+#include "load/EpollDispatcher.h"
 #include "load/HostSteal.h"
 #include "load/IoWorker.h"
 #include <QMetaObject>
@@ -19,6 +20,11 @@ LoadGenerator::LoadGenerator(int ioThreads)
         auto thread = std::make_unique<QThread>();
         thread->setObjectName(QStringLiteral("sweepbench-io-%1").arg(i));
         auto *worker = new IoWorker(i);
+#ifdef Q_OS_LINUX
+        // One epoll_wait() per wake-up instead of glib's loop around the reactor's set.
+        if (auto dispatcher = std::make_unique<EpollDispatcher>(); dispatcher->isValid())
+            thread->setEventDispatcher(dispatcher.release());
+#endif
         worker->moveToThread(thread.get());
         QObject::connect(thread.get(), &QThread::finished, worker, &QObject::deleteLater);
         thread->start();
@@ -34,6 +40,12 @@ LoadGenerator::~LoadGenerator()
         t->quit();
         t->wait();
     }
+}
+
+int LoadGenerator::ioThreadsOnEpoll() const
+{
+    return int(std::count_if(m_threads.begin(), m_threads.end(),
+                             [](const auto &t) { return dynamic_cast<EpollDispatcher *>(t->eventDispatcher()) != nullptr; }));
 }
 
 void LoadGenerator::cancel()

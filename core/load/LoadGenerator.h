@@ -51,6 +51,8 @@ public:
     explicit LoadGenerator(int ioThreads = 0); // 0 = one per core, at most 4
     ~LoadGenerator();
     int threadCount() const { return int(m_threads.size()); }
+    // IO threads whose loop is an EpollDispatcher (all of them on Linux).
+    int ioThreadsOnEpoll() const;
 
     PhaseOutcome runPhase(const PhaseConfig &config, const std::function<void(const LiveCounters &)> &onTick = {});
     void cancel(); // thread-safe; makes the running phase (if any) end quickly
