@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <limits>
+#include <memory>
 #include <sys/epoll.h>
 #include <sys/eventfd.h>
 #include <unistd.h>
@@ -15,9 +16,6 @@
 namespace sb {
 
 namespace {
-// Events taken per wait; more stay ready (level-triggered) for the next round, so a flood on some
-// sockets cannot keep posted events and timers waiting.
-constexpr int kEventsPerRound = 256;
 constexpr std::uint64_t kWakeUpData = EpollDispatcher::kInternalTag;
 // A notifier's descriptor, tagged as the dispatcher's own.
 std::uint64_t notifierData(int fd) { return EpollDispatcher::kInternalTag | 1u | (std::uint64_t(std::uint32_t(fd)) << 1); }
@@ -50,6 +48,15 @@ EpollDispatcher *EpollDispatcher::current()
 {
     // Not qobject_cast: the class has no Q_OBJECT of its own (nothing here is a signal or slot).
     return dynamic_cast<EpollDispatcher *>(QAbstractEventDispatcher::instance());
+}
+
+bool EpollDispatcher::installOn(QThread *thread)
+{
+    auto dispatcher = std::make_unique<EpollDispatcher>();
+    if (!dispatcher->isValid())
+        return false;
+    thread->setEventDispatcher(dispatcher.release());
+    return true;
 }
 
 bool EpollDispatcher::processEvents(QEventLoop::ProcessEventsFlags flags)
@@ -294,14 +301,11 @@ bool EpollDispatcher::activateTimers()
     if (m_timers.empty())
         return false;
     const std::int64_t now = steadyNowNs();
-    m_dueScratch.clear();
+    // Ids taken first: a timer's handler may start, stop or move timers (the vector changes).
+    std::vector<std::pair<int, std::uint64_t>> due;
     for (const Timer &t : m_timers)
         if (!t.firing && t.dueNs <= now)
-            m_dueScratch.emplace_back(t.id, t.serial);
-    if (m_dueScratch.empty())
-        return false;
-    // Copied: a timer's handler may run a nested loop that uses the scratch list again.
-    const auto due = m_dueScratch;
+            due.emplace_back(t.id, t.serial);
     for (const auto &[id, serial] : due) {
         Timer *t = findTimer(id, serial); // a handler before this one may have stopped it
         if (!t)
@@ -317,7 +321,7 @@ bool EpollDispatcher::activateTimers()
         if (Timer *still = findTimer(id, serial)) // the vector may have moved meanwhile
             still->firing = false;
     }
-    return true;
+    return !due.empty();
 }
 
 } // namespace sb

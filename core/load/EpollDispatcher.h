@@ -37,6 +37,9 @@ public:
     // Epoll data at and above this tag is the dispatcher's own (wake-up, notifiers); a sink's
     // handles must stay below it.
     static constexpr std::uint64_t kInternalTag = std::uint64_t(1) << 63;
+    // Events taken per wait; more stay ready (level-triggered) for the next round, so a flood on
+    // some sockets cannot keep posted events and timers waiting.
+    static constexpr int kEventsPerRound = 256;
 
     explicit EpollDispatcher(QObject *parent = nullptr);
     ~EpollDispatcher() override;
@@ -44,6 +47,9 @@ public:
     bool isValid() const { return m_epoll >= 0 && m_wakeFd >= 0; }
     // The current thread's dispatcher when it is one of these, else null.
     static EpollDispatcher *current();
+    // Makes a not yet started thread's loop one of these; false (Qt's own loop stays) when the
+    // kernel refused the set.
+    static bool installOn(QThread *thread);
 
     int epollFd() const { return m_epoll; }
     // One sink per thread (its IoReactor); null detaches.
@@ -92,7 +98,6 @@ private:
     int m_unpollable = 0;
     std::vector<Timer> m_timers;
     std::uint64_t m_nextSerial = 1;
-    std::vector<std::pair<int, std::uint64_t>> m_dueScratch; // kept for its capacity
 };
 
 } // namespace sb

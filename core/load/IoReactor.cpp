@@ -7,14 +7,6 @@
 
 namespace sb {
 
-namespace {
-#ifdef Q_OS_LINUX
-// Events taken per round; more stay ready (level-triggered) and the notifier fires again, so a
-// flood on some sockets cannot keep Qt's own events (timers, queued calls) waiting.
-constexpr int kEventsPerRound = 256;
-#endif
-} // namespace
-
 IoReactor::IoReactor(QObject *parent) : QObject(parent)
 {
 #ifdef Q_OS_LINUX
@@ -189,8 +181,9 @@ void IoReactor::runDeferred()
 void IoReactor::dispatch()
 {
 #ifdef Q_OS_LINUX
-    epoll_event events[kEventsPerRound];
-    const int n = ::epoll_wait(m_epoll, events, kEventsPerRound, 0);
+    // As many per round as the dispatcher takes; the rest stay ready and the notifier fires again.
+    epoll_event events[EpollDispatcher::kEventsPerRound];
+    const int n = ::epoll_wait(m_epoll, events, EpollDispatcher::kEventsPerRound, 0);
     for (int i = 0; i < n; ++i)
         epollEvent(events[i].data.u64, events[i].events);
     epollRoundDone();

@@ -22,8 +22,7 @@ LoadGenerator::LoadGenerator(int ioThreads)
         auto *worker = new IoWorker(i);
 #ifdef Q_OS_LINUX
         // One epoll_wait() per wake-up instead of glib's loop around the reactor's set.
-        if (auto dispatcher = std::make_unique<EpollDispatcher>(); dispatcher->isValid())
-            thread->setEventDispatcher(dispatcher.release());
+        EpollDispatcher::installOn(thread.get());
 #endif
         worker->moveToThread(thread.get());
         QObject::connect(thread.get(), &QThread::finished, worker, &QObject::deleteLater);
@@ -44,8 +43,12 @@ LoadGenerator::~LoadGenerator()
 
 int LoadGenerator::ioThreadsOnEpoll() const
 {
+#ifdef Q_OS_LINUX
     return int(std::count_if(m_threads.begin(), m_threads.end(),
                              [](const auto &t) { return dynamic_cast<EpollDispatcher *>(t->eventDispatcher()) != nullptr; }));
+#else
+    return 0;
+#endif
 }
 
 void LoadGenerator::cancel()

@@ -13,11 +13,7 @@ struct EpollThread {
     QThread thread;
     EpollThread()
     {
-        auto *d = new sb::EpollDispatcher;
-        if (d->isValid())
-            thread.setEventDispatcher(d);
-        else
-            delete d;
+        sb::EpollDispatcher::installOn(&thread);
         thread.start();
     }
     ~EpollThread()
