@@ -67,8 +67,8 @@ struct JsonResumePoint {
     int maxDepth = 0;
     std::size_t names = 0;  // JsonMembers::names.size() the point was taken with
     std::size_t member = 0; // the index of the resume member (its value may start after spaces)
-    std::array<char, kMaxPrefix> prefix{};
     std::array<std::size_t, kMaxNames> valueAt{};
+    std::array<char, kMaxPrefix> prefix{}; // last: a check reads only its first `offset` bytes
 };
 
 // Whether `text` is exactly one JSON value (RFC 8259, surrounding whitespace allowed): strings

@@ -82,7 +82,13 @@ bool EpollDispatcher::processEvents(QEventLoop::ProcessEventsFlags flags)
         n = 0; // EINTR: a signal; the loop comes back
     bool handled = n > 0;
     bool sinkRound = false;
+    const auto forSink = [&](int i) { return m_sink && i < n && !(events[i].data.u64 & kInternalTag); };
+    for (int i = 0; i < n; ++i)
+        if (forSink(i))
+            m_sink->epollSoon(events[i].data.u64, EpollSink::Stage::Entry);
     for (int i = 0; i < n; ++i) {
+        if (forSink(i + 1))
+            m_sink->epollSoon(events[i + 1].data.u64, EpollSink::Stage::Memory);
         const std::uint64_t data = events[i].data.u64;
         if (data == kWakeUpData) {
             drainWakeUp();

@@ -29,6 +29,11 @@ public:
     virtual ~EpollSink() = default;
     virtual void epollEvent(std::uint64_t handle, std::uint32_t events) = 0;
     virtual void epollRoundDone() = 0; // after the round's events (and before its timers)
+    // Hints that `handle`'s event is coming soon, so its memory can be fetched ahead (a hint:
+    // it may do nothing). A round first hints every event at Stage::Entry, then, while one
+    // event is handled, the next at Stage::Memory.
+    enum class Stage { Entry, Memory };
+    virtual void epollSoon(std::uint64_t handle, Stage stage) = 0;
 };
 
 class EpollDispatcher : public QAbstractEventDispatcher

@@ -24,8 +24,8 @@ constexpr std::int64_t kPreconnectNs = 100'000'000;
 } // namespace
 
 HttpConnection::HttpConnection(std::shared_ptr<PhaseState> state, WorkerData *data, int targetIndex, IoReactor *reactor, QObject *parent)
-    : QObject(parent), m_state(std::move(state)), m_data(data),
-      m_target(m_state->config.targets[std::size_t(targetIndex)]), m_reactor(reactor)
+    : QObject(parent), m_state(std::move(state)), m_data(data), m_reactor(reactor),
+      m_target(m_state->config.targets[std::size_t(targetIndex)])
 {
     m_timeout.setSingleShot(true);
     m_timeout.setTimerType(Qt::CoarseTimer);
@@ -39,6 +39,12 @@ HttpConnection::HttpConnection(std::shared_ptr<PhaseState> state, WorkerData *da
 }
 
 HttpConnection::~HttpConnection() = default;
+
+std::size_t HttpConnection::hotBytes() const
+{
+    // Members of one access level are laid out in declaration order.
+    return std::size_t(reinterpret_cast<const char *>(&m_jsonResume + 1) - static_cast<const char *>(hotMemory()));
+}
 
 void HttpConnection::start()
 {
@@ -285,6 +291,7 @@ void HttpConnection::onConnected()
             m_socket->deleteLater();
             m_socket = nullptr;
             m_raw = new StampedSocket(fd, m_reactor, [this] { onStampedReadable(); }, this);
+            m_raw->addHotMemory(hotMemory(), hotBytes());
         }
     }
     if (m_due && steadyNowNs() < m_rec.scheduledNs) { // connected ahead of an open-loop request's time

@@ -77,19 +77,37 @@ private:
     void onBody(const char *p, std::size_t n) override;
     void handleEvent(std::string_view data);
     void appendJsonl();
+    // The per-event block of members below (m_state to m_jsonResume).
+    const void *hotMemory() const { return &m_state; }
+    std::size_t hotBytes() const;
 
+    // Read for every event of a stream, so kept together from m_state to m_jsonResume: the
+    // IO thread fetches this block ahead of the socket's event (hotMemory(), IoReactor::addHotMemory).
+    // Keep what an event reads inside it, and what it does not outside.
     std::shared_ptr<PhaseState> m_state;
     WorkerData *m_data;
-    const PhaseTarget &m_target; // the server URL this connection serves
     IoReactor *m_reactor;        // the IO thread's, watching m_raw
-    QTcpSocket *m_socket = nullptr;       // connecting, and TLS connections
     StampedSocket *m_raw = nullptr;       // plain TCP once connected: reads carry kernel stamps
-    QTimer m_timeout;
-    std::unique_ptr<DueTimer> m_due; // open loop only
+    bool m_busy = false;      // a request is outstanding
+    bool m_inRead = false;    // m_nowNs belongs to the read being parsed
+    bool m_gotBytes = false;  // any response byte arrived for the outstanding request
+    bool m_sawDone = false;
+    bool m_streamError = false;
+    std::int64_t m_nowNs = 0; // arrival time of the bytes being parsed
+    std::int64_t m_events = 0;           // SSE data events of the outstanding answer
+    std::int64_t m_eventLimit = 0;       // streamEventLimit of its max_tokens
+    std::int64_t m_bodyBytes = 0;
     HttpResponseParser m_parser;
     SseParser m_sse;
+    RequestRecord m_rec;
+    std::vector<std::uint32_t> m_gapsUs; // reused across requests; at most kMaxRecordGaps
     JsonResumePoint m_jsonResume; // the JSON check of this connection's previous event (load/ChunkScanner.h)
-    bool m_busy = false;      // a request is outstanding
+    // ---- end of the per-event block
+
+    const PhaseTarget &m_target; // the server URL this connection serves
+    QTcpSocket *m_socket = nullptr;       // connecting, and TLS connections
+    QTimer m_timeout;
+    std::unique_ptr<DueTimer> m_due; // open loop only
     bool m_retired = false;
     bool m_connected = false;
     int m_connectionsOpened = 0;
@@ -104,24 +122,14 @@ private:
     // found the connection dead, this slot stops reusing and opens a fresh one per request.
     int m_deadReuses = 0;
     bool m_reuseOff = false;
-    bool m_gotBytes = false;  // any response byte arrived for the outstanding request
-    std::int64_t m_nowNs = 0; // arrival time of the bytes being parsed
-    bool m_inRead = false;    // m_nowNs belongs to the read being parsed
-    RequestRecord m_rec;
     SessionRun m_session;     // workload.sessions only
     std::int64_t m_sessionDueNs = 0; // when the current session's first turn was due (or sent)
     QByteArray m_turnRequest; // the outstanding turn's request bytes
     QTimer m_think;           // the think time before a session's next turn
-    std::vector<std::uint32_t> m_gapsUs; // reused across requests; at most kMaxRecordGaps
     std::uint32_t m_gapsOmitted = 0;     // gaps past kMaxRecordGaps (in the histogram only)
-    std::int64_t m_events = 0;           // SSE data events of the outstanding answer
-    std::int64_t m_eventLimit = 0;       // streamEventLimit of its max_tokens
-    bool m_sawDone = false;
-    bool m_streamError = false;
     ErrorKind m_streamErrorKind = ErrorKind::None;
     QString m_streamErrorMessage;
     bool m_badUsage = false;
-    std::int64_t m_bodyBytes = 0;
     QByteArray m_body;        // non-streaming or error bodies (bounded)
     QByteArray m_timings;     // the server's timing object, compact JSON
 };

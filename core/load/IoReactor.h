@@ -32,6 +32,14 @@ public:
     // interest is on. Returns a handle for the calls below. Callbacks run on the reactor's thread.
     quint64 add(int fd, Callback onReadable, Callback onWritable);
     void setWriteInterest(quint64 handle, bool on);
+    // Memory the readable callback of `handle` reads first: the per-read state of the objects
+    // it runs on (at most kHotSpans spans; more are ignored). An IO thread woken with a batch of
+    // ready sockets fetches the next socket's spans while it reads the current one: between two
+    // events of one stream the kernel's receive and ACK work for the other streams evicts
+    // them, and fetching them one cold line after another was a quarter of the client's own
+    // CPU per streamed event (docs/ARCHITECTURE.md §9).
+    static constexpr int kHotSpans = 2;
+    void addHotMemory(quint64 handle, const void *begin, std::size_t bytes);
     // Stops watching (call before closing the descriptor). Safe from inside any callback: events
     // of this round for a removed handle are dropped.
     void remove(quint64 handle);
@@ -49,11 +57,17 @@ public:
     std::vector<char> &readBuffer() { return m_readBuffer; }
 
 private:
-    struct Entry {
+    struct Span {
+        const char *begin = nullptr;
+        std::size_t bytes = 0;
+    };
+    struct Entry { // what an event reads first comes first: one cache line for the look-up and the hints
         int fd = -1;
         std::uint32_t generation = 0; // the handle's upper half (31 bits): a reused slot is a new handle
         bool live = false;
         bool removed = false; // removed inside a callback; freed when the callback returns
+        int hotSpans = 0;
+        Span hot[kHotSpans];
         Callback onReadable, onWritable;
         bool writeInterest = false;
         std::unique_ptr<QSocketNotifier> readNotifier, writeNotifier; // without epoll only
@@ -61,6 +75,7 @@ private:
     void dispatch(); // the reactor's own set became ready (not on an EpollDispatcher thread)
     void epollEvent(std::uint64_t handle, std::uint32_t events) override;
     void epollRoundDone() override;
+    void epollSoon(std::uint64_t handle, Stage stage) override;
     void runDeferred();
     // The live entry of `handle`, or null (removed, or a slot reused since).
     Entry *find(quint64 handle);

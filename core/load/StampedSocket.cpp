@@ -15,6 +15,13 @@ StampedSocket::StampedSocket(int fd, IoReactor *reactor, std::function<void()> o
     ::fcntl(fd, F_SETFL, ::fcntl(fd, F_GETFL) | O_NONBLOCK);
     enableRxTimestamps(fd);
     m_handle = m_reactor->add(fd, std::move(onReadable), [this] { flushPending(); });
+    m_reactor->addHotMemory(m_handle, this, sizeof *this); // every read starts here
+}
+
+void StampedSocket::addHotMemory(const void *begin, std::size_t bytes)
+{
+    if (m_handle)
+        m_reactor->addHotMemory(m_handle, begin, bytes);
 }
 
 StampedSocket::~StampedSocket()

@@ -36,6 +36,8 @@ public:
     // announces keep-alive) or bytes nobody asked for must send the request elsewhere.
     enum class IdleState { Open, PeerClosed, UnsolicitedBytes };
     IdleState idleState() const;
+    // The owner's per-read state, fetched ahead of this socket's events (IoReactor::addHotMemory).
+    void addHotMemory(const void *begin, std::size_t bytes);
     bool kernelStamps() const { return m_stamped; } // the last read carried a kernel stamp
 
 private:
