@@ -45,13 +45,13 @@ public:
                     return;
                 }
                 m_line.append(p + i, n - i);
-                return;
+                break;
             }
             if (m_line.empty()) {
-                processLine(std::string_view(p + i, end - i), onData);
+                processLine(std::string_view(p + i, end - i), true, onData);
             } else {
                 m_line.append(p + i, end - i);
-                processLine(std::string_view(m_line), onData);
+                processLine(std::string_view(m_line), false, onData);
                 m_line.clear();
             }
             if (m_overflow)
@@ -66,25 +66,33 @@ public:
             }
             i = end + 1;
         }
+        keepData(); // the read's bytes are the caller's only until this returns
     }
 
     void reset()
     {
         m_line.clear();
         m_data.clear();
+        m_view = {};
+        m_inView = false;
         m_hasData = false;
         m_skipLf = false;
         m_overflow = false;
     }
 
 private:
+    // `inRead`: the line lies in the bytes being fed (not in m_line), so a one-line event's
+    // data can be handed on from there without a copy; only an event still open when the read
+    // ends is copied (keepData).
     template <typename OnData>
-    void processLine(std::string_view line, OnData &&onData)
+    void processLine(std::string_view line, bool inRead, OnData &&onData)
     {
         if (line.empty()) { // blank line: dispatch
             if (m_hasData)
-                onData(std::string_view(m_data));
+                onData(m_inView ? m_view : std::string_view(m_data));
             m_data.clear();
+            m_view = {};
+            m_inView = false;
             m_hasData = false;
             return;
         }
@@ -99,18 +107,37 @@ private:
         }
         if (field != "data")
             return; // event:, id:, retry: carry nothing we measure
-        if (m_data.size() + value.size() + 1 > kMaxEvent || line.size() > kMaxLine) {
+        const std::size_t held = m_inView ? m_view.size() : m_data.size();
+        if (held + value.size() + 1 > kMaxEvent || line.size() > kMaxLine) {
             m_overflow = true;
             return;
         }
+        if (!m_hasData && inRead) {
+            m_view = value;
+            m_inView = true;
+            m_hasData = true;
+            return;
+        }
+        keepData();
         if (m_hasData)
             m_data.push_back('\n');
         m_data.append(value);
         m_hasData = true;
     }
 
+    void keepData()
+    {
+        if (!m_inView)
+            return;
+        m_data.assign(m_view);
+        m_view = {};
+        m_inView = false;
+    }
+
     std::string m_line;  // partial line carried across reads
-    std::string m_data;  // data of the event being assembled
+    std::string m_data;  // data of the event being assembled (when not m_inView)
+    std::string_view m_view; // its data while it lies in the read being fed
+    bool m_inView = false;
     bool m_hasData = false;
     bool m_skipLf = false;
     bool m_overflow = false;

@@ -4,6 +4,7 @@
 #include "load/HttpResponseParser.h"
 #include "load/SseParser.h"
 #include <QTest>
+#include <algorithm>
 #include <array>
 #include <string>
 #include <vector>
@@ -70,6 +71,38 @@ private Q_SLOTS:
         QCOMPARE(events.size(), std::size_t(1)); // CRLF + CR...
         p.feed(c.data(), c.size(), sink);
         QCOMPARE(events.size(), std::size_t(1)); // ...LF of the same CRLF: no second event
+    }
+
+    // A one-line event that lies whole in the read is handed on from the read's bytes (no copy:
+    // this runs for every token); an event still open when the read ends is kept by the parser,
+    // since the caller reuses its buffer for the next read.
+    void eventDataComesFromTheReadAndSurvivesIt()
+    {
+        SseParser p;
+        std::vector<std::string> events;
+        std::vector<bool> inFirstRead;
+        std::string read = "data: {\"a\":1}\n\ndata: one\n";
+        const auto sink = [&](std::string_view d) {
+            events.emplace_back(d);
+            inFirstRead.push_back(d.data() >= read.data() && d.data() < read.data() + read.size());
+        };
+        p.feed(read.data(), read.size(), sink);
+        QCOMPARE(events.size(), std::size_t(1));
+        QCOMPARE(events[0], std::string("{\"a\":1}"));
+        QVERIFY(inFirstRead[0]);
+        std::fill(read.begin(), read.end(), 'X'); // the buffer's next use
+        const std::string second = "data: two\n";
+        p.feed(second.data(), second.size(), sink);
+        std::string third = "\ndata: three\n";
+        p.feed(third.data(), third.size(), sink);
+        QCOMPARE(events.size(), std::size_t(2));
+        QCOMPARE(events[1], std::string("one\ntwo"));
+        QVERIFY(!inFirstRead[1]);
+        std::fill(third.begin(), third.end(), 'Y');
+        const std::string fourth = "\n";
+        p.feed(fourth.data(), fourth.size(), sink);
+        QCOMPARE(events.size(), std::size_t(3));
+        QCOMPARE(events[2], std::string("three"));
     }
 
     void roleOnlyChunkHasNoContent()
