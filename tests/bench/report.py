@@ -47,8 +47,11 @@ all_done = ours_json.get("completed") == requests and ours_json.get("failed") ==
 check("non-streaming req/s vs wrk, all completed", f"{ratio:.2f}x, {ours_json.get('completed')}/{requests} ok",
       ">= 1.2x wrk", ratio >= 1.2 and all_done)
 mock64 = one("mock_cpu", concurrency=64)
+wrk64 = one("mock_cpu_wrk", concurrency=64)
 if mock64:
-    check("CPU per request, C=64 vs mock-server", f"{mock64['cpu_ms_per_request']:.2f} ms", "<= 0.5 ms",
+    beside = (f" (wrk {wrk64['cpu_ms_per_request']:.2f} ms: {mock64['cpu_ms_per_request'] / wrk64['cpu_ms_per_request']:.2f}x)"
+              if wrk64 and wrk64.get("cpu_ms_per_request") else "")
+    check("CPU per request, C=64 vs mock-server", f"{mock64['cpu_ms_per_request']:.2f} ms{beside}", "<= 0.5 ms",
           mock64["cpu_ms_per_request"] <= 0.5 and mock64.get("failed") == 0)
 for r in pick("concurrency"):
     c = r["concurrency"]
@@ -99,6 +102,10 @@ for r in pick("mock_cpu"):
     print(f"mock-server C={r['concurrency']:<4} 512 streaming requests (64/64 tokens): {r['cpu_ms_per_request']:.3f} ms CPU per request "
           f"(user {r['user_s']:.2f} s, sys {r['sys_s']:.2f} s), max RSS {r['max_rss_mib']:.0f} MiB, "
           f"{r['completed']} completed, {r['failed']} failed")
+for r in pick("mock_cpu_wrk"):
+    figure = f"{r['cpu_ms_per_request']:.3f} ms CPU per request" if r.get("cpu_ms_per_request") else "no request completed"
+    print(f"  wrk -t1 C={r['concurrency']:<4} same mock, same request shape: {figure} (user {r['user_s']:.2f} s, sys {r['sys_s']:.2f} s), "
+          f"{r['completed']} completed, {r['non_2xx']} non-2xx")
 for r in pick("concurrency"):
     print(f"concurrency C={r['concurrency']:<5} server max in flight {r['server_max_in_flight']:<5} client max {r['client_max_in_flight']:<5} "
           f"mean {r['client_mean_in_flight']:.1f}  completed {r['completed']} failed {r['failed']}")

@@ -323,16 +323,20 @@ fi
 # streaming requests of 64 in / 64 out tokens, the mock pinned to one core and the client to the
 # other, so every token arrives as its own event and the client's per-event cost (one read, one
 # kernel timestamp, one ACK) shows. Whole process, startup included: what a user's run costs.
-run_mock_cpu() { # concurrency
-  local c=$1 port name=mock-cpu-c$1 pin_mock=() pin_client=()
-  if [ "$(nproc)" -ge 2 ]; then pin_mock=(taskset -c 0); pin_client=(taskset -c 1); fi
-  port=$(free_port)
-  "${pin_mock[@]}" "$SB" mock-server --flavor vllm --host 127.0.0.1 --port "$port" >>"$WORK/mock-$port.log" 2>&1 &
-  echo $! >"$WORK/mock-$port.pid"
+PIN_MOCK=() PIN_CLIENT=()
+if [ "$(nproc)" -ge 2 ]; then PIN_MOCK=(taskset -c 0); PIN_CLIENT=(taskset -c 1); fi
+start_cpu_mock() { # port: the mock as users run it, on its own core
+  "${PIN_MOCK[@]}" "$SB" mock-server --flavor vllm --host 127.0.0.1 --port "$1" >>"$WORK/mock-$1.log" 2>&1 &
+  echo $! >"$WORK/mock-$1.pid"
   for _ in $(seq 100); do
-    python3 -c "import socket; socket.create_connection(('127.0.0.1',$port),0.2)" 2>/dev/null && break
+    python3 -c "import socket; socket.create_connection(('127.0.0.1',$1),0.2)" 2>/dev/null && break
     sleep 0.1
   done
+}
+run_mock_cpu() { # concurrency
+  local c=$1 port name=mock-cpu-c$1
+  port=$(free_port)
+  start_cpu_mock "$port"
   cat >"$WORK/$name.yaml" <<EOF
 name: $name
 servers:
@@ -341,7 +345,7 @@ workload: {streaming: true, input_tokens: 64, output_tokens: 64, requests_per_ce
 sweep: {concurrency: [$c]}
 EOF
   log "sweepbench run $name: 512 requests against mock-server"
-  rusage "$WORK/$name.rusage" "${pin_client[@]}" timeout "$CAP_SECONDS" "$SB" run "$WORK/$name.yaml" --out "$WORK/run-$name" \
+  rusage "$WORK/$name.rusage" "${PIN_CLIENT[@]}" timeout "$CAP_SECONDS" "$SB" run "$WORK/$name.yaml" --out "$WORK/run-$name" \
     >"$WORK/$name.log" 2>&1 || log "sweepbench run $name exited $?"
   stop_mock "$port"
   python3 - "$WORK/run-$name/results.json" "$WORK/$name.rusage" "$c" >>"$RESULTS" <<'EOF'
@@ -357,7 +361,46 @@ print(json.dumps({"bench": "mock_cpu", "concurrency": int(sys.argv[3]), "complet
                   "max_rss_mib": rss_kib / 1024}))
 EOF
 }
+# The physical reference for the same figure: wrk, one thread on the client's core, against the
+# same mock with a request of the same shape (a 64-word prompt made unique per request, so no
+# cache serves it; max_tokens 64 with ignore_eos; streamed, with usage). Most of a streamed
+# request's CPU is the kernel's (a read, a receive stamp and an ACK per token event), and wrk pays
+# it too: what lies above wrk's figure is the client's own. wrk counts the answers completed when
+# its time is up, not the up to C still in flight, so its figure is a few per cent high.
+run_mock_cpu_wrk() { # concurrency
+  local c=$1 port seconds=${BENCH_MOCK_WRK_SECONDS:-30}
+  port=$(free_port)
+  start_cpu_mock "$port"
+  cat >"$WORK/mock-chat.lua" <<'EOF'
+counter = 0
+request = function()
+  counter = counter + 1
+  local body = '{"ignore_eos":true,"max_tokens":64,"messages":[{"content":"wrk ' .. counter .. '-' .. math.random(1, 1000000000) ..
+    ' school hand program water way world problem system home people child country company point year life group week' ..
+    ' night time woman student case number area thing family place work mother man state part question room day school' ..
+    ' hand program water way world problem system home people child country company point year life group week night time' ..
+    ' woman student case number area","role":"user"}],"model":"demo-model","stream":true,"stream_options":{"include_usage":true}}'
+  return wrk.format("POST", nil, {["Content-Type"] = "application/json", ["Accept"] = "text/event-stream"}, body)
+end
+EOF
+  log "wrk against mock-server: -t1 -c$c -d${seconds}s"
+  rusage "$WORK/mock-wrk-c$c.rusage" "${PIN_CLIENT[@]}" timeout $((seconds + 60)) wrk -t1 -c"$c" -d"${seconds}s" --timeout 60s \
+    -s "$WORK/mock-chat.lua" "http://127.0.0.1:$port/v1/chat/completions" >"$WORK/mock-wrk-c$c.txt" 2>&1 || true
+  stop_mock "$port"
+  python3 - "$WORK/mock-wrk-c$c.txt" "$WORK/mock-wrk-c$c.rusage" "$c" >>"$RESULTS" <<'EOF'
+import json, re, sys
+text = open(sys.argv[1]).read()
+user, system, rss_kib = (float(x) for x in open(sys.argv[2]).read().split())
+done = re.search(r"(\d+) requests in", text)
+bad = re.search(r"Non-2xx or 3xx responses: (\d+)", text)
+n = int(done.group(1)) if done else 0
+print(json.dumps({"bench": "mock_cpu_wrk", "concurrency": int(sys.argv[3]), "completed": n,
+                  "non_2xx": int(bad.group(1)) if bad else 0,
+                  "cpu_ms_per_request": (user + system) * 1e3 / n if n else None, "user_s": user, "sys_s": system}))
+EOF
+}
 run_mock_cpu 64
+run_mock_cpu_wrk 64
 run_mock_cpu 256
 
 # UI stall: the real main window running a C=1024 sweep, offscreen.
