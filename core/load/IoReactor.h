@@ -36,8 +36,8 @@ public:
     // it runs on (at most kHotSpans spans; more are ignored). An IO thread woken with a batch of
     // ready sockets fetches the next socket's spans while it reads the current one: between two
     // events of one stream the kernel's receive and ACK work for the other streams evicts
-    // them, and fetching them one cold line after another was a quarter of the client's own
-    // CPU per streamed event (docs/ARCHITECTURE.md §9).
+    // them, and fetching them one cold line after another was about a third of the client's
+    // own CPU per streamed event (docs/ARCHITECTURE.md §9).
     static constexpr int kHotSpans = 2;
     void addHotMemory(quint64 handle, const void *begin, std::size_t bytes);
     // Stops watching (call before closing the descriptor). Safe from inside any callback: events
