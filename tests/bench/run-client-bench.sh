@@ -116,6 +116,7 @@ http {
   }
 }
 EOF
+port_open() { python3 -c "import socket; socket.create_connection(('127.0.0.1',$1),0.2)" 2>/dev/null; }
 chmod -R a+rX "$WORK"
 chmod a+rwx "$WORK/tmp" "$WORK/logs"
 if [ "$(id -u)" -eq 0 ]; then
@@ -126,7 +127,7 @@ fi
 NGINX_PID=$!
 for _ in $(seq 100); do
   kill -0 "$NGINX_PID" 2>/dev/null || { log "nginx did not start:"; cat "$WORK/logs/error.log" >&2; exit 2; }
-  python3 -c "import socket; socket.create_connection(('127.0.0.1',$PORT),0.2)" 2>/dev/null && break
+  port_open "$PORT" && break
   sleep 0.1
 done
 SSE_URL=http://127.0.0.1:$PORT/sse/v1/chat/completions
@@ -299,7 +300,7 @@ start_mock() { # port nice args...
     --max-batch 4096 "$@" >>"$WORK/mock-$port.log" 2>&1 &
   echo $! >"$WORK/mock-$port.pid"
   for _ in $(seq 100); do
-    python3 -c "import socket; socket.create_connection(('127.0.0.1',$port),0.2)" 2>/dev/null && return 0
+    port_open "$port" && return 0
     sleep 0.1
   done
   log "mock-server on $port did not start:"; cat "$WORK/mock-$port.log" >&2; return 1
@@ -329,7 +330,7 @@ start_cpu_mock() { # port: the mock as users run it, on its own core
   "${PIN_MOCK[@]}" "$SB" mock-server --flavor vllm --host 127.0.0.1 --port "$1" >>"$WORK/mock-$1.log" 2>&1 &
   echo $! >"$WORK/mock-$1.pid"
   for _ in $(seq 100); do
-    python3 -c "import socket; socket.create_connection(('127.0.0.1',$1),0.2)" 2>/dev/null && break
+    port_open "$1" && break
     sleep 0.1
   done
 }
