@@ -36,6 +36,7 @@ struct LengthOutcome {
     double requestedOut = 0, measuredOut = 0;
     double worstOff = 0;             // the largest |measured - requested| of one request, tokens
     QString calibration;             // calibration.json, compact
+    QString warnings;                // the cell's warnings, compact: a failed calibration says why there
 };
 
 // Runs the sweep through the CLI and reads what the cell asked for and measured.
@@ -60,6 +61,7 @@ inline LengthOutcome runLengthSweep(const QString &workDir, const QString &tag, 
     for (const QJsonObject &r : readJsonLines(QDir(out).filePath(cell.value("records").toString())))
         o.worstOff = std::max(o.worstOff, std::abs(r.value("input_tokens").toDouble() - r.value("requested_input_tokens").toDouble()));
     o.calibration = QString::fromUtf8(QJsonDocument(readJsonFile(QDir(out).filePath("calibration.json"))).toJson(QJsonDocument::Compact));
+    o.warnings = QString::fromUtf8(QJsonDocument(cell.value("warnings").toArray()).toJson(QJsonDocument::Compact));
     return o;
 }
 

@@ -253,9 +253,9 @@ private Q_SLOTS:
         const LengthOutcome o = runLengthSweep(m_work.path(), tag, lengthSweepSpec(m_server.port(), "llamacpp", endpoint, input,
                                                                                    "{min: 4, max: 16}", 24, 8));
         QVERIFY2(o.problem.isEmpty(), qPrintable(o.problem));
-        qInfo("%s: requested mean ISL %.1f, measured %.1f (%+.2f %%), worst request %+.0f tokens; OSL %.1f of %.1f; calibration %s",
+        qInfo("%s: requested mean ISL %.1f, measured %.1f (%+.2f %%), worst request %+.0f tokens; OSL %.1f of %.1f; calibration %s; warnings %s",
               qPrintable(tag), o.requested, o.measured, (o.measured - o.requested) / o.requested * 100, o.worstOff, o.measuredOut,
-              o.requestedOut, qPrintable(o.calibration));
+              o.requestedOut, qPrintable(o.calibration), qPrintable(o.warnings));
         QVERIFY(std::abs(o.measured - o.requested) <= tolerance * o.requested);
         QCOMPARE(o.measuredOut, o.requestedOut); // the model never emits EOS
     }
