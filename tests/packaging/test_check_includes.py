@@ -4,6 +4,7 @@ sideways and an upward include on the ladder (in core/ and between ui views), a 
 a three-folder loop, a folder on no rung, a rung naming no folder, a core folder §1 does not list,
 a core file including ui/ or app/, and a Qt Widgets header."""
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -22,7 +23,11 @@ def tree(files):
 
 
 def check(files):
-    r = subprocess.run([sys.executable, SCRIPT, tree(files)], capture_output=True, text=True)
+    root = tree(files)
+    try:
+        r = subprocess.run([sys.executable, SCRIPT, root], capture_output=True, text=True)
+    finally:
+        shutil.rmtree(root, ignore_errors=True)  # a test run leaves nothing in /tmp
     return r.returncode, r.stdout + r.stderr
 
 
