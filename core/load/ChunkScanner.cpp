@@ -122,29 +122,36 @@ std::string_view jsonStringBody(std::string_view fromQuote)
     return {};
 }
 
-ChunkInfo scanChunk(std::string_view data, JsonResumePoint *resume)
+namespace {
+// The members either kind of answer is read for; a whole answer also has its `choices` found
+// (a chunk's may be empty: the usage chunk's is), which the per-event scan does not look up.
+constexpr std::string_view kNames[] = {"error", "object", "content", "text", "usage", "timings", "reasoning_content", "reasoning", "choices"};
+enum { Error, Object, Content, Text, Usage, Timings, ReasoningContent, Reasoning, Choices };
+constexpr std::size_t kChunkNames = Choices;
+
+ChunkInfo scan(std::string_view data, JsonResumePoint *resume, bool wholeAnswer)
 {
     const std::string_view t = trim(data);
     ChunkInfo info;
-    if (t == "[DONE]") {
+    if (!wholeAnswer && t == "[DONE]") {
         info.done = true;
         return info;
     }
-    // One pass checks the whole event as JSON (`{not json}`, a broken tail or a cut string would
+    // One pass checks the whole text as JSON (`{not json}`, a broken tail or a cut string would
     // otherwise count as an answer) and finds the members read below, where searching the text
     // for each key again used to cost as much as the check.
-    static constexpr std::string_view kNames[] = {"error", "object", "content", "text", "usage", "timings", "reasoning_content", "reasoning"};
-    enum { Error, Object, Content, Text, Usage, Timings, ReasoningContent, Reasoning };
     std::array<std::size_t, std::size(kNames)> at{};
+    at.fill(std::string_view::npos);
     // Events of one answer differ from the first text member on: the check resumes there.
     constexpr std::uint64_t kResumeAt = 1u << Content | 1u << Text | 1u << ReasoningContent | 1u << Reasoning;
-    const JsonMembers members{kNames, at, kResumeAt};
+    const std::size_t names = wholeAnswer ? std::size(kNames) : kChunkNames;
+    const JsonMembers members{std::span(kNames, names), std::span(at.data(), names), kResumeAt};
     info.json = resume ? checkJson(t, members, *resume) : checkJson(t, &members);
     if (info.json.ok && t.front() != '{')
         info.json = JsonCheck{false, 0, "a JSON object"};
     if (!info.json.ok) {
         info.malformed = true;
-        info.json.offset += std::size_t(t.data() - data.data()); // into the event's data as sent
+        info.json.offset += std::size_t(t.data() - data.data()); // into the text as sent
         return info;
     }
     const auto has = [&](int k) { return at[std::size_t(k)] != std::string_view::npos; };
@@ -153,20 +160,28 @@ ChunkInfo scanChunk(std::string_view data, JsonResumePoint *resume)
         info.error = true;
         return info;
     }
+    if (wholeAnswer) { // `choices` missing, not an array, or `[]`
+        std::size_t p = has(Choices) && t[at[Choices]] == '[' ? at[Choices] + 1 : t.size();
+        while (p < t.size() && isSpace(t[p]))
+            ++p;
+        info.noChoices = p >= t.size() || t[p] == ']';
+    }
     if (has(Content) && (info.hasContent = nonEmptyStringAt(t, at[Content])))
         info.contentFrom = t.substr(at[Content]);
     if (!info.hasContent && has(Text) && (info.hasContent = nonEmptyStringAt(t, at[Text])))
         info.contentFrom = t.substr(at[Text]);
-    if (has(ReasoningContent))
-        info.hasReasoning = nonEmptyStringAt(t, at[ReasoningContent]);
-    if (!info.hasReasoning && has(Reasoning))
-        info.hasReasoning = nonEmptyStringAt(t, at[Reasoning]);
+    if (has(ReasoningContent) && (info.hasReasoning = nonEmptyStringAt(t, at[ReasoningContent])))
+        info.reasoningFrom = t.substr(at[ReasoningContent]);
+    if (!info.hasReasoning && has(Reasoning) && (info.hasReasoning = nonEmptyStringAt(t, at[Reasoning])))
+        info.reasoningFrom = t.substr(at[Reasoning]);
     if (const std::size_t u = at[Usage]; has(Usage) && t[u] == '{') {
         info.hasUsage = true; // one chunk per answer: its counts are looked up in the text
         const auto count = [&](std::string_view key, std::int64_t &out) {
             if (const auto p = findJsonKeyValue(t, key, u); p != std::string_view::npos) {
                 out = parseJsonInt(t, p);
-                if (out == kJsonIntInvalid) {
+                // A count that is a string, an object or a boolean is as wrong as a negative one;
+                // only null stands for "not counted".
+                if (out == kJsonIntInvalid || (out < 0 && t[p] != 'n')) {
                     info.badUsage = true;
                     out = -1;
                 }
@@ -177,9 +192,20 @@ ChunkInfo scanChunk(std::string_view data, JsonResumePoint *resume)
         count("cached_tokens", info.cachedTokens);
         count("reasoning_tokens", info.reasoningTokens);
     }
-    if ((!info.hasContent || info.hasUsage) && has(Timings))
+    if ((wholeAnswer || !info.hasContent || info.hasUsage) && has(Timings))
         info.timings = jsonObjectAt(t, at[Timings], kMaxTimingsBytes);
     return info;
+}
+} // namespace
+
+ChunkInfo scanChunk(std::string_view data, JsonResumePoint *resume)
+{
+    return scan(data, resume, false);
+}
+
+ChunkInfo scanAnswer(std::string_view body)
+{
+    return scan(body, nullptr, true);
 }
 
 } // namespace sb

@@ -1,6 +1,7 @@
 #pragma once
-// Reads what the benchmark needs from one OpenAI streaming chunk without building a JSON DOM
-// (this runs for every SSE event, hundreds of thousands a second): whether it is JSON at all
+// Reads what the benchmark needs from one OpenAI streaming chunk, or a whole non-streamed answer,
+// without building a JSON DOM (this runs for every SSE event, hundreds of thousands a second, and
+// a DOM cost a non-streamed answer more than the rest of its request): whether it is JSON at all
 // (io/JsonScan's one-pass check, which also finds the members read: braces at both ends are not
 // JSON), whether it carries non-empty content, a usage block, or an error. The helpers below
 // read the rare rest (usage counts, the timing object); keys inside JSON strings are escaped
@@ -23,8 +24,9 @@ struct ChunkInfo {
     // Non-empty thinking (delta.reasoning_content, vLLM / DeepSeek; delta.reasoning, newer vLLM /
     // OpenRouter): a token, but not an answer token (docs/ARCHITECTURE.md §7, TTFT vs TTFO).
     bool hasReasoning = false;
+    std::string_view reasoningFrom; // with hasReasoning: from the thinking string's opening quote on
     bool hasUsage = false;
-    bool badUsage = false;      // a usage count that is not an integer in [0, 2^31-1]
+    bool badUsage = false;      // a usage count that is neither null nor an integer in [0, 2^31-1]
     std::int64_t promptTokens = -1;
     std::int64_t completionTokens = -1;
     std::int64_t cachedTokens = -1; // usage.prompt_tokens_details.cached_tokens
@@ -33,6 +35,7 @@ struct ChunkInfo {
     // `data`; empty when absent or larger than kMaxTimingsBytes. Looked for only in chunks
     // without content or with usage (where servers put it), to keep the per-event scan short.
     std::string_view timings;
+    bool noChoices = false; // scanAnswer only: `choices` missing, not an array, or empty
 };
 
 inline constexpr std::size_t kMaxTimingsBytes = 4096;
@@ -40,6 +43,10 @@ inline constexpr std::size_t kMaxTimingsBytes = 4096;
 // `resume`, kept per connection, lets the JSON check skip the part of an event that repeats the
 // previous one byte for byte (io/JsonScan.h JsonResumePoint); the result is the same without it.
 ChunkInfo scanChunk(std::string_view data, JsonResumePoint *resume = nullptr);
+// A non-streamed answer's body, read by the same rules as a chunk (one place says what an error,
+// content, thinking and a usage count are), plus whether it has choices; its timing object is
+// looked for whatever else it carries. Never `done`.
+ChunkInfo scanAnswer(std::string_view body);
 
 // The escaped characters of the JSON string whose opening quote starts `fromQuote`, without the
 // quotes (still JSON-escaped, so they can be sent back inside another JSON string as they are);

@@ -4,11 +4,8 @@
 // (docs/ARCHITECTURE.md §11).
 #include "load/ChunkScanner.h"
 #include "load/HttpConnection.h"
-#include <QJsonArray>
 #include <QJsonDocument>
-#include <QJsonObject>
 #include <algorithm>
-#include <cmath>
 
 namespace sb {
 
@@ -21,6 +18,17 @@ constexpr int kBodyCap = 16 * 1024 * 1024;
 QString excerpt(std::string_view data, std::size_t max)
 {
     return QString::fromUtf8(data.data(), qsizetype(std::min(data.size(), max)));
+}
+
+std::int32_t spaceSeparatedWords(std::string_view text)
+{
+    std::int32_t words = 0;
+    bool inWord = false;
+    for (const char c : text) {
+        words += std::int32_t(!inWord && c != ' ');
+        inWord = c != ' ';
+    }
+    return words;
 }
 
 // Compact JSON of a timing object the server sent, or empty when it is not a JSON object.
@@ -166,75 +174,43 @@ ErrorKind HttpConnection::judgeStream(QString *message) const
 
 ErrorKind HttpConnection::judgeBody(QString *message)
 {
-    // Non-streaming: read the answer once (not the hot path of a streaming benchmark).
-    QJsonParseError parseError;
-    const QJsonDocument doc = QJsonDocument::fromJson(m_body, &parseError);
-    if (!doc.isObject()) {
-        *message = QStringLiteral("response body is not a JSON object: ") + QString::fromUtf8(m_body.left(120)).simplified();
+    // Non-streaming: the body is read by the rules a streamed chunk is (load/ChunkScanner), in one
+    // pass: a JSON document tree cost more CPU than the rest of the request did.
+    const std::string_view body(m_body.constData(), std::size_t(m_body.size()));
+    const ChunkInfo info = scanAnswer(body);
+    if (info.malformed) {
+        *message = QStringLiteral("response body is not a JSON object (byte %1: expected %2): ")
+                       .arg(info.json.offset)
+                       .arg(QLatin1String(info.json.expected))
+                   + excerpt(body, 120).simplified();
         return ErrorKind::BadJson;
     }
-    const QJsonObject obj = doc.object();
-    if (obj.value(QStringLiteral("error")).isObject() || obj.value(QStringLiteral("object")).toString() == QLatin1String("error")) {
-        *message = QStringLiteral("error object in a 200 answer: ") + QString::fromUtf8(m_body.left(200)).simplified();
+    if (info.error) {
+        *message = QStringLiteral("error object in a 200 answer: ") + excerpt(body, 200).simplified();
         return ErrorKind::ServerErrorBody;
     }
-    const QJsonArray choices = obj.value(QStringLiteral("choices")).toArray();
-    if (choices.isEmpty()) {
+    if (info.noChoices) {
         *message = QStringLiteral("response has no choices");
         return ErrorKind::Protocol;
     }
-    const QJsonObject choice = choices.at(0).toObject();
-    const QJsonObject messageObj = choice.value(QStringLiteral("message")).toObject();
-    const QString text = choice.contains(QStringLiteral("message"))
-                             ? messageObj.value(QStringLiteral("content")).toString()
-                             : choice.value(QStringLiteral("text")).toString();
-    if (m_state->config.sessions) { // the answer, JSON-escaped, goes back as the next turn's history
-        const QByteArray wrapped = QJsonDocument(QJsonArray{text}).toJson(QJsonDocument::Compact); // ["..."]
-        m_session.setAnswer(wrapped.mid(2, wrapped.size() - 4));
-    }
-    // Thinking the answer carried apart from its content (vLLM / DeepSeek, or newer vLLM / OpenRouter).
-    QString reasoning = messageObj.value(QStringLiteral("reasoning_content")).toString();
-    if (reasoning.isEmpty())
-        reasoning = messageObj.value(QStringLiteral("reasoning")).toString();
-    if (obj.value(QStringLiteral("timings")).isObject())
-        m_timings = QJsonDocument(obj.value(QStringLiteral("timings")).toObject()).toJson(QJsonDocument::Compact);
-    const QJsonObject usage = obj.value(QStringLiteral("usage")).toObject();
-    // A count must be a whole number in [0, 2^31-1]; a double holds any such integer exactly.
-    const auto count = [&](const QJsonValue &v, std::int32_t *out) {
-        if (v.isUndefined() || v.isNull())
-            return true;
-        const double d = v.toDouble(-1);
-        if (!v.isDouble() || d < 0 || d > 2147483647.0 || d != std::floor(d))
-            return false;
-        *out = std::int32_t(d);
-        return true;
-    };
-    std::int32_t output = -1, input = -1, cached = -1, thinking = -1;
-    const bool countsOk = count(usage.value(QStringLiteral("completion_tokens")), &output) &&
-                          count(usage.value(QStringLiteral("prompt_tokens")), &input) &&
-                          count(usage.value(QStringLiteral("prompt_tokens_details")).toObject().value(QStringLiteral("cached_tokens")), &cached) &&
-                          count(usage.value(QStringLiteral("completion_tokens_details")).toObject().value(QStringLiteral("reasoning_tokens")), &thinking);
-    if (!countsOk || (output >= 0 && output > m_bodyBytes)) {
-        *message = QStringLiteral("usage token counts out of range: ") + QString::fromUtf8(QJsonDocument(usage).toJson(QJsonDocument::Compact)).left(200);
+    const std::string_view text = info.hasContent ? jsonStringBody(info.contentFrom) : std::string_view();
+    const std::string_view reasoning = info.hasReasoning ? jsonStringBody(info.reasoningFrom) : std::string_view();
+    if (m_state->config.sessions) // the answer goes back, still JSON-escaped, as the next turn's history
+        m_session.setAnswer(QByteArray(text.data(), qsizetype(text.size())));
+    if (!info.timings.empty())
+        m_timings = compactObject(QByteArray(info.timings.data(), qsizetype(info.timings.size())));
+    takeUsage(info);
+    if (m_badUsage || (m_rec.usageTokens && m_rec.outputTokens > m_bodyBytes)) {
+        *message = QStringLiteral("usage token counts out of range (%1 output tokens in %2 bytes)").arg(m_rec.outputTokens).arg(m_bodyBytes);
         return ErrorKind::BadUsage;
     }
-    if (cached >= 0)
-        m_rec.cachedTokens = cached;
-    if (thinking >= 0) {
-        m_rec.reasoningTokens = thinking;
-        m_rec.usageReasoning = true;
-    } else if (!reasoning.isEmpty()) { // words, as the answer's own count is without usage
-        m_rec.reasoningTokens = std::int32_t(reasoning.split(QLatin1Char(' '), Qt::SkipEmptyParts).size());
-    }
-    if (output >= 0) {
-        m_rec.outputTokens = output;
-        if (input >= 0)
-            m_rec.inputTokens = input;
-        m_rec.usageTokens = true;
-    } else {
-        m_rec.outputTokens = int(text.split(QLatin1Char(' '), Qt::SkipEmptyParts).size()) + std::max(m_rec.reasoningTokens, 0);
-    }
-    if (text.isEmpty() && reasoning.isEmpty() && m_rec.outputTokens == 0) {
+    // Without usage, words stand for tokens, as in the streamed answer's count; counted on the
+    // escaped text, where only a space written as \u0020 would split differently.
+    if (!m_rec.usageReasoning && !reasoning.empty())
+        m_rec.reasoningTokens = spaceSeparatedWords(reasoning);
+    if (!m_rec.usageTokens)
+        m_rec.outputTokens = spaceSeparatedWords(text) + std::max(m_rec.reasoningTokens, 0);
+    if (text.empty() && reasoning.empty() && m_rec.outputTokens == 0) {
         *message = QStringLiteral("the answer carried no content");
         return ErrorKind::EmptyStream;
     }

@@ -272,6 +272,21 @@ private Q_SLOTS:
         QTest::newRow("200 not JSON") << hostile::jsonResponse(200, "<html>gateway</html>") << false << int(ErrorKind::BadJson);
         QTest::newRow("200 usage wraps") << hostile::jsonResponse(200, "{\"choices\":[{\"message\":{\"content\":\"x\"}}],\"usage\":{\"completion_tokens\":3000000000}}")
                                          << false << int(ErrorKind::BadUsage);
+        // One rule for usage counts, streamed or not: only null means "not counted".
+        QTest::newRow("sse usage as a string") << sse(hostile::sseBody(2).replace("\"completion_tokens\":2", "\"completion_tokens\":\"2\"")) << true
+                                               << int(ErrorKind::BadUsage);
+        QTest::newRow("200 usage as a string") << hostile::jsonResponse(200, "{\"choices\":[{\"message\":{\"content\":\"x\"}}],\"usage\":{\"completion_tokens\":\"1\"}}")
+                                               << false << int(ErrorKind::BadUsage);
+        QTest::newRow("200 no choices") << hostile::jsonResponse(200, "{\"id\":\"x\",\"usage\":{\"completion_tokens\":1}}") << false
+                                        << int(ErrorKind::Protocol);
+        QTest::newRow("200 choices empty") << hostile::jsonResponse(200, "{\"choices\":[ ],\"usage\":{\"completion_tokens\":1}}") << false
+                                           << int(ErrorKind::Protocol);
+        QTest::newRow("200 choices not an array") << hostile::jsonResponse(200, "{\"choices\":{\"message\":{\"content\":\"x\"}}}") << false
+                                                  << int(ErrorKind::Protocol);
+        QTest::newRow("200 text after the object") << hostile::jsonResponse(200, "{\"choices\":[{\"message\":{\"content\":\"x\"}}]} {}") << false
+                                                   << int(ErrorKind::BadJson);
+        QTest::newRow("200 JSON array") << hostile::jsonResponse(200, "[{\"choices\":[{\"message\":{\"content\":\"x\"}}]}]") << false
+                                        << int(ErrorKind::BadJson);
         QTest::newRow("200 empty answer") << hostile::jsonResponse(200, "{\"choices\":[{\"message\":{\"content\":\"\"}}],\"usage\":{\"completion_tokens\":0}}")
                                           << false << int(ErrorKind::EmptyStream);
         QTest::newRow("Content-Length overflow") << QByteArray("HTTP/1.1 200 OK\r\nContent-Length: 99999999999999999999999\r\n\r\n{}") << false

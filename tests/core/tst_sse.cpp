@@ -127,6 +127,39 @@ private Q_SLOTS:
         QVERIFY(!scanChunk("{\"choices\":[{\"delta\":{\"content\":\"a\"}}],\"usage\":null}").hasUsage);
     }
 
+    // (No backslash in a raw string here: moc's tokenizer stops at one, dropping the later slots.)
+    // A non-streamed answer is read by the chunk's rules, plus its choices; its timing object is
+    // found even beside content (a chunk looks for it only in the usage / content-free events).
+    void wholeAnswerByTheChunkRules()
+    {
+        const std::string_view answer = R"({"id":"c","object":"chat.completion","choices":[{"index":0,"message":{"role":"assistant",)"
+                                        "\"content\":\"two \\\"words\\\"\",\"reasoning_content\":\"hmm ok\"}}],\"usage\":{\"prompt_tokens\":3,"
+                                        R"("completion_tokens":5,"completion_tokens_details":{"reasoning_tokens":2}},"timings":{"predicted_n":5}})";
+        const ChunkInfo a = scanAnswer(answer);
+        QVERIFY(!a.malformed && !a.error && !a.noChoices);
+        QVERIFY(a.hasContent && a.hasReasoning && a.hasUsage);
+        QCOMPARE(jsonStringBody(a.contentFrom), std::string_view("two \\\"words\\\"")); // still escaped
+        QCOMPARE(jsonStringBody(a.reasoningFrom), std::string_view("hmm ok"));
+        QCOMPARE(a.completionTokens, 5);
+        QCOMPARE(a.reasoningTokens, 2);
+        QCOMPARE(a.timings, std::string_view(R"({"predicted_n":5})"));
+        const std::string_view noUsage = R"({"choices":[{"message":{"content":"x"}}],"timings":{"predicted_n":1}})";
+        QCOMPARE(scanAnswer(noUsage).timings, std::string_view(R"({"predicted_n":1})"));
+        QVERIFY(scanChunk(noUsage).timings.empty());
+        QVERIFY(!scanAnswer(R"({"choices":[{"text":" hi"}]})").noChoices); // completions
+        QVERIFY(scanAnswer(R"({"choices":[ ]})").noChoices);
+        QVERIFY(scanAnswer(R"({"choices":{}})").noChoices);
+        QVERIFY(scanAnswer(R"({"usage":{"completion_tokens":1}})").noChoices);
+        QVERIFY(!scanAnswer("[DONE]").done);
+        QVERIFY(scanAnswer("[DONE]").malformed);
+        QVERIFY(scanAnswer(R"({"object":"error","message":"busy"})").error);
+        // only null stands for "not counted"
+        QVERIFY(!scanAnswer(R"({"choices":[{"text":"x"}],"usage":{"completion_tokens":null}})").badUsage);
+        QVERIFY(scanAnswer(R"({"choices":[{"text":"x"}],"usage":{"completion_tokens":"1"}})").badUsage);
+        QVERIFY(scanChunk(R"({"choices":[],"usage":{"completion_tokens":true}})").badUsage);
+        QVERIFY(scanChunk(R"({"choices":[],"usage":{"completion_tokens":1.0}})").badUsage);
+    }
+
     void doneErrorAndMalformed()
     {
         QVERIFY(scanChunk(" [DONE] ").done);
