@@ -35,16 +35,26 @@ qnam_sse, qnam_json = one("qnam", stream=True), one("qnam", stream=False)
 mem = one("memory")
 ui = one("ui_stall")
 
+def bound(ours, theirs):
+    """Says when nginx's one worker was the limit of both runs: a client cannot go past that
+    rate, so the ratio then compares the server's capacity with itself (about 1.0), not clients."""
+    a, b = ours.get("server_busy"), theirs.get("server_busy")
+    if a is None or b is None:
+        return ""
+    note = f"; nginx busy {a:.0%}/{b:.0%}"
+    return note + ": server-bound" if min(a, b) >= 0.95 else note
+
+
 sse_events = ours_sse.get("rps", 0) * EVENTS_PER_REQUEST
 check("streaming SSE events/s (66/request)", f"{sse_events:,.0f}", ">= 500,000",
       sse_events >= 500_000 and ours_sse.get("failed", 1) == 0)
 ratio = ours_sse.get("rps", 0) / wrk_sse["rps"] if wrk_sse.get("rps") else 0
 all_done = ours_sse.get("completed") == requests and ours_sse.get("failed") == 0
-check("streaming req/s vs wrk, all completed", f"{ratio:.2f}x, {ours_sse.get('completed')}/{requests} ok",
+check("streaming req/s vs wrk, all completed", f"{ratio:.2f}x, {ours_sse.get('completed')}/{requests} ok{bound(ours_sse, wrk_sse)}",
       ">= 1.0x wrk", ratio >= 1.0 and all_done)
 ratio = ours_json.get("rps", 0) / wrk_json["rps"] if wrk_json.get("rps") else 0
 all_done = ours_json.get("completed") == requests and ours_json.get("failed") == 0
-check("non-streaming req/s vs wrk, all completed", f"{ratio:.2f}x, {ours_json.get('completed')}/{requests} ok",
+check("non-streaming req/s vs wrk, all completed", f"{ratio:.2f}x, {ours_json.get('completed')}/{requests} ok{bound(ours_json, wrk_json)}",
       ">= 1.2x wrk", ratio >= 1.2 and all_done)
 mock64 = one("mock_cpu", concurrency=64)
 wrk64 = one("mock_cpu_wrk", concurrency=64)
@@ -77,14 +87,15 @@ print()
 print(f"Client benchmark ({env.get('nproc')} cores, loadavg at start {env.get('loadavg')}, {requests} requests per run, "
       f"SSE answer {env.get('sse_bytes')} bytes = 64 content chunks + usage + [DONE])")
 print()
-print(f"{'nginx canned answers, C=64':44} {'req/s':>10} {'SSE events/s':>14} {'content/s':>12} {'CPU us/req':>11} {'max RSS MiB':>12}")
+print(f"{'nginx canned answers, C=64':44} {'req/s':>10} {'SSE events/s':>14} {'content/s':>12} {'CPU us/req':>11} {'max RSS MiB':>12} "
+      f"{'nginx busy':>11}")
 lines = [
     ("streaming   sweepbench run (lean client)", ours_sse, EVENTS_PER_REQUEST, ours_sse.get("cpu_us_per_request")),
-    ("streaming   wrk -t2 -c64", wrk_sse, None, None),
+    ("streaming   wrk -t2 -c64", wrk_sse, None, wrk_sse.get("cpu_us_per_request")),
     ("streaming   lean client (bench harness)", lean_sse, EVENTS_PER_REQUEST, lean_sse.get("cpu_us_per_request")),
     ("streaming   QNAM pool, 11 managers", qnam_sse, "measured", qnam_sse.get("cpu_us_per_request")),
     ("non-stream  sweepbench run (lean client)", ours_json, None, ours_json.get("cpu_us_per_request")),
-    ("non-stream  wrk -t2 -c64", wrk_json, None, None),
+    ("non-stream  wrk -t2 -c64", wrk_json, None, wrk_json.get("cpu_us_per_request")),
     ("non-stream  lean client (bench harness)", lean_json, None, lean_json.get("cpu_us_per_request")),
     ("non-stream  QNAM pool, 11 managers", qnam_json, None, qnam_json.get("cpu_us_per_request")),
 ]
@@ -96,7 +107,8 @@ for label, r, ev, cpu in lines:
         events, content = (rps or 0) * ev, (rps or 0) * CONTENT_PER_REQUEST
     else:
         events = content = None
-    print(f"{label:44} {f(rps):>10} {f(events):>14} {f(content):>12} {f(cpu, '{:.1f}'):>11} {f(r.get('max_rss_mib'), '{:.0f}'):>12}")
+    print(f"{label:44} {f(rps):>10} {f(events):>14} {f(content):>12} {f(cpu, '{:.1f}'):>11} {f(r.get('max_rss_mib'), '{:.0f}'):>12} "
+          f"{f(r.get('server_busy'), '{:.0%}'):>11}")
 print()
 for r in pick("mock_cpu"):
     print(f"mock-server C={r['concurrency']:<4} 512 streaming requests (64/64 tokens): {r['cpu_ms_per_request']:.3f} ms CPU per request "

@@ -147,6 +147,15 @@ RESULTS=$WORK/results.jsonl
 record() { printf '%s\n' "$1" >>"$RESULTS"; }
 record "{\"bench\":\"env\",\"loadavg\":\"$(cut -d' ' -f1-3 /proc/loadavg)\",\"nproc\":$(nproc),\"requests\":$REQUESTS,\"sse_bytes\":$(cat "$WORK/sse-bytes")}"
 
+# CPU seconds nginx's worker has used so far: a run that keeps it busy all the time measures
+# nginx, not the client, and the table says so beside each ratio.
+CLK_TCK=$(getconf CLK_TCK)
+nginx_cpu_s() {
+  local ticks=0 w
+  for w in $(pgrep -P "$NGINX_PID"); do ticks=$((ticks + $(awk '{print $14 + $15}' "/proc/$w/stat" 2>/dev/null || echo 0))); done
+  python3 -c "print($ticks / $CLK_TCK)"
+}
+
 # Runs a command and writes "user_s sys_s max_rss_kib" of it and its descendants to $1: the
 # CPU a run costs and the memory it peaks at are benchmark columns, so a regression shows in the
 # next release's table instead of in a comparison run.
@@ -175,15 +184,16 @@ workload: {streaming: $streaming, input_tokens: 16, output_tokens: 64, requests_
 sweep: {concurrency: [64]}
 EOF
   log "sweepbench run $name: C=64, $REQUESTS requests"
-  local t0 t1
-  t0=$(date +%s.%N)
+  local t0 t1 n0 n1
+  t0=$(date +%s.%N) n0=$(nginx_cpu_s)
   rusage "$WORK/$name.rusage" timeout "$CAP_SECONDS" "$SB" run "$WORK/$name.yaml" --out "$dir" >"$WORK/$name.log" 2>&1 \
     || log "sweepbench run $name exited $? (see below)"
-  t1=$(date +%s.%N)
-  python3 - "$dir/results.json" "$name" "$t0" "$t1" "$WORK/$name.rusage" "$WARMUP" >>"$RESULTS" <<'EOF'
+  t1=$(date +%s.%N) n1=$(nginx_cpu_s)
+  python3 - "$dir/results.json" "$name" "$t0" "$t1" "$WORK/$name.rusage" "$WARMUP" "$n0" "$n1" >>"$RESULTS" <<'EOF'
 import json, sys
 path, name, t0, t1 = sys.argv[1], sys.argv[2], float(sys.argv[3]), float(sys.argv[4])
 warmup = int(sys.argv[6])
+nginx_s = float(sys.argv[8]) - float(sys.argv[7])
 user, system, rss_kib = (float(x) for x in open(sys.argv[5]).read().split())
 try:
     cell = json.load(open(path))["cells"][0]
@@ -198,7 +208,10 @@ print(json.dumps({"bench": "ours", "name": name, "status": cell["status"], "comp
                   "process_wall_s": t1 - t0, "warnings": cell.get("warnings", []),
                   # the whole process (start and calibration included) per request sent, warmup too
                   "cpu_us_per_request": (user + system) * 1e6 / max(1, cell["requests"]["completed"] + warmup),
-                  "user_s": user, "sys_s": system, "max_rss_mib": rss_kib / 1024}))
+                  "user_s": user, "sys_s": system, "max_rss_mib": rss_kib / 1024,
+                  # nginx's share of its core while the requests ran (warmup and cell at the cell's
+                  # rate; the process's start, when nginx idles, is left out)
+                  "server_busy": nginx_s * m["request_throughput"]["avg"] / max(1, cell["requests"]["completed"] + warmup)}))
 EOF
 }
 
@@ -211,17 +224,26 @@ wrk.headers["Accept"] = "$accept"
 wrk.body = '{"model":"bench","max_tokens":64,"messages":[{"role":"user","content":"wrk time year people way day man thing woman life child world school state family student"}],"stream":true}'
 EOF
   log "wrk $name: -t2 -c64 -d${WRK_SECONDS}s"
-  timeout $((WRK_SECONDS + 30)) wrk -t2 -c64 -d"${WRK_SECONDS}s" -s "$WORK/post-$name.lua" "$url" >"$WORK/wrk-$name.txt" 2>&1 || true
-  python3 - "$WORK/wrk-$name.txt" "$name" >>"$RESULTS" <<'EOF'
+  local n0 n1
+  n0=$(nginx_cpu_s)
+  rusage "$WORK/wrk-$name.rusage" timeout $((WRK_SECONDS + 30)) wrk -t2 -c64 -d"${WRK_SECONDS}s" -s "$WORK/post-$name.lua" "$url" \
+    >"$WORK/wrk-$name.txt" 2>&1 || true
+  n1=$(nginx_cpu_s)
+  python3 - "$WORK/wrk-$name.txt" "$name" "$WORK/wrk-$name.rusage" "$n0" "$n1" "$WRK_SECONDS" >>"$RESULTS" <<'EOF'
 import json, re, sys
 text = open(sys.argv[1]).read()
+user, system, rss_kib = (float(x) for x in open(sys.argv[3]).read().split())
+nginx_s, seconds = float(sys.argv[5]) - float(sys.argv[4]), float(sys.argv[6])
 rps = re.search(r"Requests/sec:\s*([\d.]+)", text)
 total = re.search(r"(\d+) requests in ([\d.]+)s", text)
 non2xx = re.search(r"Non-2xx or 3xx responses:\s*(\d+)", text)
 errs = re.search(r"Socket errors:(.*)", text)
+n = int(total.group(1)) if total else 0
 print(json.dumps({"bench": "wrk", "name": sys.argv[2], "rps": float(rps.group(1)) if rps else 0,
-                  "requests": int(total.group(1)) if total else 0, "non_2xx": int(non2xx.group(1)) if non2xx else 0,
-                  "socket_errors": errs.group(1).strip() if errs else ""}))
+                  "requests": n, "non_2xx": int(non2xx.group(1)) if non2xx else 0,
+                  "socket_errors": errs.group(1).strip() if errs else "",
+                  "cpu_us_per_request": (user + system) * 1e6 / n if n else None,
+                  "user_s": user, "sys_s": system, "max_rss_mib": rss_kib / 1024, "server_busy": nginx_s / seconds}))
 EOF
 }
 
