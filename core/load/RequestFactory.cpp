@@ -16,6 +16,26 @@ const char *const kWords[] = {"time", "year", "people", "way", "day", "man", "th
                               "work", "number", "night", "point", "home", "water", "room", "mother", "area"};
 constexpr int kWordCount = int(sizeof(kWords) / sizeof(kWords[0]));
 
+// FNV-1a: the digits a tag gives are the same on every platform and Qt version.
+std::uint64_t tagHash(const QByteArray &tag)
+{
+    std::uint64_t h = 14695981039346656037ull;
+    for (const char c : tag)
+        h = (h ^ std::uint8_t(c)) * 1099511628211ull;
+    return h;
+}
+
+// The `n` decimal digits of v (leading zeros kept), a space before each: " d d d".
+void appendSpacedDigits(QByteArray &out, std::uint64_t v, int n)
+{
+    char digits[2 * 20];
+    for (int k = n - 1; k >= 0; --k, v /= 10) {
+        digits[2 * k] = ' ';
+        digits[2 * k + 1] = char('0' + v % 10);
+    }
+    out.append(digits, 2 * n);
+}
+
 QByteArray words(int count, int seed)
 {
     QByteArray out;
@@ -50,7 +70,7 @@ RequestFactory::RequestFactory(const ServerSpec &server, const ServerTarget &tar
                                const QByteArray &uniqueTag, int fillerChars)
     : m_chat(server.endpoint == Endpoint::Chat), m_fixedFiller(std::min(fillerChars, maxFillerChars(w.inputTokens))),
       m_outputTokens(w.outputTokens), m_tag(uniqueTag),
-      m_offset(qHash(uniqueTag) % 100000000u)
+      m_offset(tagHash(uniqueTag) % kLeadRange)
 {
     // Body: build the JSON once with markers for the prompt value and max_tokens, then split
     // around them; per request only the two slots are filled.
@@ -229,28 +249,38 @@ int RequestFactory::prefixFor(std::int64_t id) const
     return pick.sample(m_seed, kPrefixStream, id);
 }
 
+QByteArray RequestFactory::lead(std::uint64_t number) const
+{
+    QByteArray text;
+    appendSpacedDigits(text, number, kLeadDigits);
+    text += ' ';
+    return text.mid(1); // no space before the first digit
+}
+
 QByteArray RequestFactory::syntheticText(int ticket, const RequestShape &s, int prefix) const
 {
-    // The request number, scrambled, leads the unique part: prompts of one cell then differ from
-    // their first character after the template, so they share no prefix a server could cache
-    // (with the cell's tag first they shared ~25 tokens). Its 8 digits are spaced apart so that
-    // every tokenizer cuts them alike whatever their values (BPE merges runs of digits
-    // differently per value: ISL 256 +- 2 on a real vLLM), and calibration holds for every
-    // request. ticket * A + B mod 10^8 with A coprime to 10 is a bijection: no two requests of a
-    // phase collide; B from the tag makes each cell's (and its warmup's) sequence its own.
-    const std::uint64_t scrambled = (std::uint64_t(ticket) * 73939133u + m_offset) % 100000000u;
-    QByteArray unique = QByteArray::number(scrambled).rightJustified(8, '0');
-    for (qsizetype k = unique.size() - 1; k > 0; --k)
-        unique.insert(k, ' ');
-    unique += ' ' + m_tag;
+    // The request number, scrambled into 10 digits with the cell's tag, leads the unique part:
+    // prompts of one cell then differ from their first character after the template, so they
+    // share no prefix a server could cache. Its digits are spaced apart, and the tag is in them
+    // rather than sent as it is: spaced digits tokenize alike whatever their values on real
+    // tokenizers, which hold " 0" to " 9" or split every digit (BPE merges runs of digits
+    // differently per value: ISL 256 +- 2 on a real vLLM), so calibration holds for every
+    // request, every cell and every later run (the tests' toy 2048-entry BPE lacks " 9": a token
+    // or two per prompt). The tag as it was, 13 random letters and digits, tokenized to 15-22
+    // tokens on the real llama-server, and a calibration reused by a later run missed its
+    // target by up to 4. ticket * A + B mod 10^10 with A coprime to 10 is a bijection (tickets
+    // are below 2^31 < 10^10, and ticket * A stays below 2^64): no two requests of a phase
+    // collide. B from the tag makes each cell's (and its warmup's) sequence its own: two cells of
+    // N requests share a prompt with a probability of about 2N / 10^10.
+    const std::uint64_t scrambled = (std::uint64_t(ticket) * 7393913373u + m_offset) % kLeadRange;
+    const QByteArray unique = lead(scrambled);
     const QByteArray fill = filler(s, prefix >= 0);
     static const QByteArray kNone;
     const QByteArray &shared = prefix >= 0 && prefix < int(m_sharedPrefixes.size()) ? m_sharedPrefixes[std::size_t(prefix)] : kNone;
     QByteArray text;
-    text.reserve(shared.size() + unique.size() + fill.size() + 1);
+    text.reserve(shared.size() + unique.size() + fill.size());
     text += shared;
     text += unique;
-    text += ' ';
     text += fill;
     return text;
 }
@@ -265,15 +295,13 @@ QByteArray RequestFactory::blockText(const RequestShape &s) const
     const int block = m_plan->dataset()->blockTokens;
     const FillerMap &fill = m_plan->fill();
     const double perToken = fill.calibrated() ? fill.charsPerToken() : 6.0; // ~6 characters a word
-    // Calibration sized the filler after a synthetic prompt's lead (8 spaced digits, the tag,
-    // two spaces): the same total in characters, here in blocks.
-    const qsizetype lead = 15 + 2 + m_tag.size();
-    const qsizetype total = fill.calibrated() ? fill.charsFor(e.inputTokens) + lead : qsizetype(6) * e.inputTokens;
+    // Calibration sized the filler after a synthetic prompt's lead: the same total in
+    // characters, here in blocks. The lead has a synthetic prompt's shape so the calibrated
+    // mapping fits; its number is the tag's alone, so requests of a cell can share blocks after it.
+    QByteArray text = lead(m_offset);
+    const qsizetype total = fill.calibrated() ? fill.charsFor(e.inputTokens) + text.size() : qsizetype(6) * e.inputTokens;
     const qsizetype perBlock = std::max<qsizetype>(1, std::llround(perToken * block));
     const qsizetype blocks = (e.inputTokens + block - 1) / block;
-    // The lead has a synthetic prompt's shape (8 spaced digits, the tag) so the calibrated
-    // mapping fits; its digits are constant, so requests of a cell can share blocks after it.
-    QByteArray text = "0 0 0 0 0 0 0 0 " + m_tag + ' ';
     for (qsizetype i = 0; i < blocks && text.size() < total; ++i) {
         // Blocks past the trace's list are this entry's own ('~', never equal to a listed id's).
         const bool listed = i < qsizetype(e.hashIds.size());

@@ -68,15 +68,18 @@ public:
     // turn sends its entry's message (ShareGPT) or its whole trace prompt (mooncake, no history).
     // The session id travels in the workload's session header when one is set.
     QByteArray buildTurn(int ticket, std::int64_t session, int turn, int prefix, const QByteArray &history, QByteArray *userMessage) const;
-    // The X-Request-Id of request number `ticket` (also the prompt's unique tag), so a record can
-    // be matched to the server's logs and traces.
-    // Fixed width, so that every prompt of a cell tokenizes to the same length.
+    // The X-Request-Id of request number `ticket`, so a record can be matched to the server's
+    // logs and traces (the prompt's digits hold the tag's hash, which tokenizes alike whatever the tag).
     QByteArray requestId(int ticket) const { return m_tag + '-' + QByteArray::number(ticket).rightJustified(7, '0'); }
     int promptTokens() const { return m_promptTokens; }
 
 private:
     // The synthetic prompt's text (shared prefix, unique lead, filler) for one request.
     QByteArray syntheticText(int ticket, const RequestShape &s, int prefix) const;
+    // A prompt's lead, "d d d d d d d d d d ": `number`'s 10 digits, each followed by a space.
+    QByteArray lead(std::uint64_t number) const;
+    static constexpr int kLeadDigits = 10;
+    static constexpr std::uint64_t kLeadRange = 10'000'000'000u;
     QByteArray assemble(const QByteArray &prompt, const RequestShape &s) const; // the body around a prompt value
     QByteArray withHead(int ticket, const QByteArray &body, const QByteArray &extraHeaders) const;
     // A mooncake entry's prompt: one block of text per hash_id, identical for equal ids.
@@ -103,7 +106,7 @@ private:
     std::shared_ptr<const WorkloadPlan> m_plan;
     bool m_warmup = false;
     QByteArray m_tag;
-    std::uint64_t m_offset = 0; // of the request-number scramble, from the tag
+    std::uint64_t m_offset = 0; // of the request-number scramble, from the tag's hash
     int m_promptTokens = 0;
 };
 

@@ -17,6 +17,7 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QTemporaryDir>
+#include <QRegularExpression>
 #include <QTest>
 #include <cmath>
 
@@ -87,7 +88,8 @@ private Q_SLOTS:
         const QJsonArray parts = contentParts(requestBytes(w, 5));
         QCOMPARE(parts.size(), 4);
         QCOMPARE(parts.at(0).toObject().value(QStringLiteral("type")).toString(), QStringLiteral("text"));
-        QVERIFY(parts.at(0).toObject().value(QStringLiteral("text")).toString().contains(QLatin1String("tag")));
+        // the prompt's lead: the request number's 10 digits, spaced
+        QVERIFY(QRegularExpression(QStringLiteral("^\\d( \\d){9} \\S")).match(parts.at(0).toObject().value(QStringLiteral("text")).toString()).hasMatch());
         const ImagePool pool(*w.images, 7);
         for (int k = 1; k <= 3; ++k) {
             const QJsonObject part = parts.at(k).toObject();

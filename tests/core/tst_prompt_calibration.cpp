@@ -6,10 +6,13 @@
 #include "TestSupport.h"
 #include "engine/CellValidity.h"
 #include "engine/PromptCalibration.h"
+#include "load/RequestFactory.h"
 #include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QRandomGenerator>
+#include <QSet>
 #include <QTemporaryDir>
 #include <QTest>
 #include <atomic>
@@ -90,6 +93,38 @@ private Q_SLOTS:
         QVERIFY2(c.probes <= 16, qPrintable(QString::number(c.probes)));
         // The words heuristic would have sent about 6 characters per token: ~2x the tokens here.
         QVERIFY(c.fillerChars < target * 4);
+    }
+
+    // A calibration is reused by later cells and runs, whose tags differ (a random run nonce,
+    // the cell's number, "cb" for probes, "-w" for warmup): their prompts must differ in digit
+    // values alone, which every tokenizer cuts alike. The tag's own letters and digits, sent as
+    // they were, tokenized to 15-22 tokens on the real llama-server.
+    void promptsDifferByTagInDigitValuesAlone()
+    {
+        const ServerSpec server = sbtest::serverAt(QStringLiteral("http://127.0.0.1:1"), QStringLiteral("a"), QStringLiteral("tiny"));
+        const ServerTarget target = resolveTarget(server.urls.first(), server.endpoint);
+        WorkloadSpec w;
+        w.inputTokens = 64;
+        const auto skeleton = [&](const QByteArray &tag, int ticket) {
+            const QString prompt = QJsonDocument::fromJson(RequestFactory(server, target, w, tag, 300).body(ticket))
+                                       .object().value(QStringLiteral("messages")).toArray().at(0).toObject().value(QStringLiteral("content")).toString();
+            QString shape = prompt;
+            for (QChar &c : shape)
+                if (c.isDigit())
+                    c = QLatin1Char('0');
+            return std::pair(prompt, shape);
+        };
+        const auto [firstPrompt, firstShape] = skeleton("sb-0000000000000-c0000", 0);
+        QVERIFY(firstPrompt.size() > 300);
+        QSet<QString> prompts{firstPrompt};
+        for (int i = 0; i < 40; ++i) {
+            const QByteArray nonce = QByteArray::number(QRandomGenerator::global()->generate64(), 36).rightJustified(13, '0');
+            const QByteArray tag = (i % 3 == 0 ? "cb-" : "sb-") + nonce + "-c" + QByteArray::number(i).rightJustified(4, '0') + (i % 5 == 0 ? "-w" : "");
+            const auto [prompt, shape] = skeleton(tag, i);
+            QCOMPARE(shape, firstShape);
+            prompts.insert(prompt);
+        }
+        QCOMPARE(prompts.size(), 41); // and no two of these are the same prompt
     }
 
     // The engine calibrates once per model, shares it across servers, keeps it in the results

@@ -260,6 +260,24 @@ private Q_SLOTS:
         QCOMPARE(o.measuredOut, o.requestedOut); // the model never emits EOS
     }
 
+    // Later runs into the same folder reuse its calibration.json with their own random run tag:
+    // the prompts must still be as long as asked (the tag sent as it was, 13 random letters and
+    // digits, tokenized to 15-22 tokens here and missed ISL 64 by up to 4 tokens on reuse).
+    void calibrationHoldsForLaterRuns()
+    {
+        const QByteArray spec = lengthSweepSpec(m_server.port(), "llamacpp", "chat", "64", "{min: 4, max: 16}", 16, 8);
+        QString first;
+        for (int run = 0; run < 4; ++run) {
+            const LengthOutcome o = runLengthSweep(m_work.path(), QStringLiteral("len-later-runs"), spec);
+            QVERIFY2(o.problem.isEmpty(), qPrintable(o.problem));
+            qInfo("run %d: requested ISL %.1f, measured %.1f; calibration %s", run, o.requested, o.measured, qPrintable(o.calibration));
+            QCOMPARE(o.measured, o.requested);
+            if (run == 0)
+                first = o.calibration;
+            QCOMPARE(o.calibration, first); // reused, not calibrated again
+        }
+    }
+
     void hooksCheckWithSlotSavePath()
     {
         const QString spec = writeFile(m_work.path(), "hooks-ok.yaml", sweepSpec(m_server.port(), "chat", true, true, {1}));
