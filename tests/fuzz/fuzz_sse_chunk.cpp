@@ -43,6 +43,18 @@ void scan(const std::string &data)
         sbfuzz::broken("a malformed event without a place inside it and what was expected there");
     if (!info.malformed && !info.done && !sb::checkJson(data).ok)
         sbfuzz::broken("an event that is not JSON was read as a chunk");
+    // A whole answer is read by the same rules: where both read a JSON object, they agree on
+    // everything but what only a whole answer has (choices, timings beside content).
+    const sb::ChunkInfo answer = sb::scanAnswer(data);
+    if (answer.done)
+        sbfuzz::broken("a whole answer read as [DONE]");
+    if (!info.done && (answer.malformed != info.malformed || answer.error != info.error || answer.hasContent != info.hasContent
+                       || answer.contentFrom.data() != info.contentFrom.data() || answer.hasReasoning != info.hasReasoning
+                       || answer.reasoningFrom.data() != info.reasoningFrom.data() || answer.hasUsage != info.hasUsage
+                       || answer.badUsage != info.badUsage || answer.completionTokens != info.completionTokens
+                       || answer.promptTokens != info.promptTokens || answer.cachedTokens != info.cachedTokens
+                       || answer.reasoningTokens != info.reasoningTokens))
+        sbfuzz::broken("a whole answer and a chunk of the same text read differently");
     // The helpers the scanner is built on, at every key the stream commonly carries.
     for (std::string_view key : {"content", "usage", "completion_tokens", "prompt_tokens", "error"}) {
         const std::size_t at = sb::findJsonKeyValue(data, key);
@@ -67,7 +79,8 @@ void resumeMatchesFull(const std::vector<std::string> &all)
         const bool same = fast.done == full.done && fast.malformed == full.malformed && fast.json.ok == full.json.ok
             && fast.json.offset == full.json.offset && std::string_view(fast.json.expected) == full.json.expected
             && fast.error == full.error && fast.hasContent == full.hasContent && fast.contentFrom.data() == full.contentFrom.data()
-            && fast.hasReasoning == full.hasReasoning && fast.hasUsage == full.hasUsage && fast.badUsage == full.badUsage
+            && fast.hasReasoning == full.hasReasoning && fast.reasoningFrom.data() == full.reasoningFrom.data()
+            && fast.hasUsage == full.hasUsage && fast.badUsage == full.badUsage
             && fast.promptTokens == full.promptTokens && fast.completionTokens == full.completionTokens
             && fast.cachedTokens == full.cachedTokens && fast.reasoningTokens == full.reasoningTokens
             && fast.timings.data() == full.timings.data() && fast.timings.size() == full.timings.size();
