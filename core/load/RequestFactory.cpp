@@ -25,15 +25,18 @@ std::uint64_t tagHash(const QByteArray &tag)
     return h;
 }
 
-// The `n` decimal digits of v (leading zeros kept), a space before each: " d d d".
-void appendSpacedDigits(QByteArray &out, std::uint64_t v, int n)
+// A prompt's lead: the kLeadDigits decimal digits of a number below kLeadRange (leading zeros
+// kept), each followed by a space: "d d d d d d d d d d ".
+constexpr int kLeadDigits = 10;
+constexpr std::uint64_t kLeadRange = 10'000'000'000u;
+void appendLead(QByteArray &out, std::uint64_t number)
 {
-    char digits[2 * 20];
-    for (int k = n - 1; k >= 0; --k, v /= 10) {
-        digits[2 * k] = ' ';
-        digits[2 * k + 1] = char('0' + v % 10);
+    char lead[2 * kLeadDigits];
+    for (int k = kLeadDigits - 1; k >= 0; --k, number /= 10) {
+        lead[2 * k] = char('0' + number % 10);
+        lead[2 * k + 1] = ' ';
     }
-    out.append(digits, 2 * n);
+    out.append(lead, sizeof lead);
 }
 
 QByteArray words(int count, int seed)
@@ -249,14 +252,6 @@ int RequestFactory::prefixFor(std::int64_t id) const
     return pick.sample(m_seed, kPrefixStream, id);
 }
 
-QByteArray RequestFactory::lead(std::uint64_t number) const
-{
-    QByteArray text;
-    appendSpacedDigits(text, number, kLeadDigits);
-    text += ' ';
-    return text.mid(1); // no space before the first digit
-}
-
 QByteArray RequestFactory::syntheticText(int ticket, const RequestShape &s, int prefix) const
 {
     // The request number, scrambled into 10 digits with the cell's tag, leads the unique part:
@@ -273,14 +268,13 @@ QByteArray RequestFactory::syntheticText(int ticket, const RequestShape &s, int 
     // collide. B from the tag makes each cell's (and its warmup's) sequence its own: two cells of
     // N requests share a prompt with a probability of about 2N / 10^10.
     const std::uint64_t scrambled = (std::uint64_t(ticket) * 7393913373u + m_offset) % kLeadRange;
-    const QByteArray unique = lead(scrambled);
     const QByteArray fill = filler(s, prefix >= 0);
     static const QByteArray kNone;
     const QByteArray &shared = prefix >= 0 && prefix < int(m_sharedPrefixes.size()) ? m_sharedPrefixes[std::size_t(prefix)] : kNone;
     QByteArray text;
-    text.reserve(shared.size() + unique.size() + fill.size());
+    text.reserve(shared.size() + 2 * kLeadDigits + fill.size());
     text += shared;
-    text += unique;
+    appendLead(text, scrambled);
     text += fill;
     return text;
 }
@@ -298,7 +292,8 @@ QByteArray RequestFactory::blockText(const RequestShape &s) const
     // Calibration sized the filler after a synthetic prompt's lead: the same total in
     // characters, here in blocks. The lead has a synthetic prompt's shape so the calibrated
     // mapping fits; its number is the tag's alone, so requests of a cell can share blocks after it.
-    QByteArray text = lead(m_offset);
+    QByteArray text;
+    appendLead(text, m_offset);
     const qsizetype total = fill.calibrated() ? fill.charsFor(e.inputTokens) + text.size() : qsizetype(6) * e.inputTokens;
     const qsizetype perBlock = std::max<qsizetype>(1, std::llround(perToken * block));
     const qsizetype blocks = (e.inputTokens + block - 1) / block;

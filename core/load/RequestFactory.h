@@ -76,10 +76,6 @@ public:
 private:
     // The synthetic prompt's text (shared prefix, unique lead, filler) for one request.
     QByteArray syntheticText(int ticket, const RequestShape &s, int prefix) const;
-    // A prompt's lead, "d d d d d d d d d d ": `number`'s 10 digits, each followed by a space.
-    QByteArray lead(std::uint64_t number) const;
-    static constexpr int kLeadDigits = 10;
-    static constexpr std::uint64_t kLeadRange = 10'000'000'000u;
     QByteArray assemble(const QByteArray &prompt, const RequestShape &s) const; // the body around a prompt value
     QByteArray withHead(int ticket, const QByteArray &body, const QByteArray &extraHeaders) const;
     // A mooncake entry's prompt: one block of text per hash_id, identical for equal ids.
